@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+// Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite) are used, so every dependency is
+// one a distribution already ships.
+import PackageDescription
+
+let package = Package(
+    name: "Caption",
+    products: [
+        .executable(name: "caption", targets: ["caption"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk+-3.0",
+            providers: [.apt(["libgtk-3-dev"])]),
+        .systemLibrary(
+            name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
+        .target(name: "FocusEngine"),
+        .target(name: "Localization", dependencies: ["CIntl"]),
+        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf"]),
+        .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "Localization"]),
+        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "CaptionLibrary", "Localization"]),
+        .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
+        .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary"],
+                          path: "Benchmarks/caption-bench"),
+        .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
+        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand"]),
+        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,49 @@
+/* The C seam: GTK 3 for Swift, plus static inline wrappers for what Swift cannot import
+ * (macros, variadic functions and casts). Nothing else in the project speaks C. */
+#include <gtk/gtk.h>
+#include <gdk/gdkx.h>
+
+/* g_signal_connect is a macro. */
+static inline gulong caption_signal_connect(gpointer instance, const char *signal,
+                                            GCallback handler, gpointer data,
+                                            GClosureNotify destroy, gboolean after) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy,
+                                 after ? G_CONNECT_AFTER : (GConnectFlags)0);
+}
+
+/* Variadic in C. */
+static inline void caption_signal_emit(gpointer instance, const char *signal) {
+    g_signal_emit_by_name(instance, signal);
+}
+
+static inline void caption_object_set_boolean(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+/* Cast macros. */
+static inline GtkWidget *caption_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline GtkWindow *caption_window(gpointer p) { return GTK_WINDOW(p); }
+static inline GtkContainer *caption_container(gpointer p) { return GTK_CONTAINER(p); }
+static inline GtkBox *caption_box(gpointer p) { return GTK_BOX(p); }
+static inline GtkGrid *caption_grid(gpointer p) { return GTK_GRID(p); }
+static inline GtkEntry *caption_entry(gpointer p) { return GTK_ENTRY(p); }
+static inline GtkEditable *caption_editable(gpointer p) { return GTK_EDITABLE(p); }
+static inline GtkLabel *caption_label(gpointer p) { return GTK_LABEL(p); }
+static inline GtkButton *caption_button(gpointer p) { return GTK_BUTTON(p); }
+static inline GtkImage *caption_image(gpointer p) { return GTK_IMAGE(p); }
+static inline GtkHeaderBar *caption_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
+static inline GtkRevealer *caption_revealer(gpointer p) { return GTK_REVEALER(p); }
+static inline GtkApplication *caption_application(gpointer p) { return GTK_APPLICATION(p); }
+static inline GApplication *caption_g_application(gpointer p) { return G_APPLICATION(p); }
+static inline GtkFileChooser *caption_file_chooser(gpointer p) { return GTK_FILE_CHOOSER(p); }
+static inline GtkNativeDialog *caption_native_dialog(gpointer p) { return GTK_NATIVE_DIALOG(p); }
+static inline GtkStyleProvider *caption_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
+static inline GtkDrawingArea *caption_drawing_area(gpointer p) { return GTK_DRAWING_AREA(p); }
+static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }
+static inline GActionMap *caption_action_map(gpointer p) { return G_ACTION_MAP(p); }
+static inline GObject *caption_object(gpointer p) { return G_OBJECT(p); }
+
+static inline gboolean caption_is_x11_display(GdkDisplay *display) {
+    return GDK_IS_X11_DISPLAY(display);
+}
+

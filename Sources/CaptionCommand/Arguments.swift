@@ -1,0 +1,151 @@
+// The command line of DESIGN.md section 5, parsed into a request; no I/O here.
+
+import Localization
+
+public let captionVersion = "0.1.0"
+
+/// What the user asked for.
+public enum Request: Equatable, Sendable {
+    case window(library: String?, photos: [String])
+    case add(library: String?, photo: String, title: String?, subtitle: String?)
+    case list(library: String?, json: Bool)
+    case remove(library: String?, id: Int64)
+    case help
+    case version
+}
+
+/// A mistake in the command line itself (exit status 2).
+public struct UsageError: Error, Equatable {
+    public var message: String
+}
+
+public enum Arguments {
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Request {
+        var library: String?
+        var photos: [String] = []
+        var add: String?
+        var title: String?
+        var subtitle: String?
+        var list = false
+        var json = false
+        var remove: String?
+        var help = false
+        var version = false
+        var index = 0
+        var onlyPhotosFollow = false
+
+        func value(for option: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else {
+                throw UsageError(message: tr("option {option} needs a value").replacing("{option}", with: option))
+            }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if onlyPhotosFollow || !argument.hasPrefix("-") || argument == "-" {
+                photos.append(argument)
+                index += 1
+                continue
+            }
+            // --option=value is the same as --option value.
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            func take() throws(UsageError) -> String {
+                if let inline { return inline }
+                return try value(for: name)
+            }
+            switch name {
+            case "--": onlyPhotosFollow = true
+            case "--library", "-l": library = try take()
+            case "--add": add = try take()
+            case "--title": title = try take()
+            case "--subtitle": subtitle = try take()
+            case "--list": list = true
+            case "--json": json = true
+            case "--remove": remove = try take()
+            case "--help", "-h": help = true
+            case "--version": version = true
+            default:
+                throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
+            }
+            if inline != nil, ["--list", "--json", "--help", "--version", "--"].contains(name) {
+                throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
+            }
+            index += 1
+        }
+
+        if help { return .help }
+        if version { return .version }
+        let modes = [add != nil, list, remove != nil].filter { $0 }.count
+        if modes > 1 {
+            throw UsageError(message: tr("use only one of --add, --list and --remove"))
+        }
+        if json && !list { throw UsageError(message: tr("--json goes with --list")) }
+        if (title != nil || subtitle != nil) && add == nil {
+            throw UsageError(message: tr("--title and --subtitle go with --add"))
+        }
+        if let add {
+            guard photos.isEmpty else {
+                throw UsageError(message: tr("--add takes one photo; unexpected {argument}")
+                    .replacing("{argument}", with: photos[0]))
+            }
+            return .add(library: library, photo: add, title: title, subtitle: subtitle)
+        }
+        if list {
+            guard photos.isEmpty else {
+                throw UsageError(message: tr("--list takes no photo; unexpected {argument}")
+                    .replacing("{argument}", with: photos[0]))
+            }
+            return .list(library: library, json: json)
+        }
+        if let remove {
+            guard let id = Int64(remove), id > 0 else {
+                throw UsageError(message: tr("--remove needs an entry number, not “{value}”")
+                    .replacing("{value}", with: remove))
+            }
+            guard photos.isEmpty else {
+                throw UsageError(message: tr("--remove takes no photo; unexpected {argument}")
+                    .replacing("{argument}", with: photos[0]))
+            }
+            return .remove(library: library, id: id)
+        }
+        return .window(library: library, photos: photos)
+    }
+
+    public static var helpText: String {
+        tr("""
+        Usage:
+          caption [--library DIR] [PHOTO...]
+          caption [--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE
+          caption [--library DIR] --list [--json]
+          caption [--library DIR] --remove ID
+          caption --help | --version
+
+        Give photos a title and a subtitle from the keyboard.
+
+        Without --add, --list or --remove, opens the window with the photos given,
+        one after another.
+
+        Options:
+          --library DIR     the library to use (default: $XDG_DATA_HOME/caption,
+                            that is ~/.local/share/caption)
+          --add PHOTO       save PHOTO with --title and --subtitle, without a window
+          --title TITLE     the title, at most 120 characters
+          --subtitle TEXT   the subtitle, at most 240 characters
+          --list            print the saved entries, newest first
+          --json            with --list: print them as JSON
+          --remove ID       remove the entry numbered ID
+          -h, --help        show this help
+          --version         show the version
+
+        Exit status: 0 on success, 1 when a photo, a caption or the library is at
+        fault, 2 when the command line is wrong.
+        """)
+    }
+}

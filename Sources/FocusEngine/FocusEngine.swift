@@ -1,0 +1,241 @@
+// The focus engine: a value that takes the form's events and answers what Enter does.
+
+/// What the activate button says, and so what Enter does now.
+public enum ActivateLabel: Sendable, Hashable {
+    case next
+    case done
+}
+
+/// Something that happened in a front end.
+public enum FormEvent: Sendable, Hashable {
+    /// The text of an item changed (typing, paste, clearing). The raw text, as shown.
+    case edit(item: Int, text: String)
+    /// Focus went to an item, or to no item (`nil`: the activate button, or elsewhere).
+    case focus(Int?)
+    /// Enter in the focused item, or activation of the activate button.
+    case enter
+    /// Shift+Enter: back to the previous item.
+    case back
+    /// Ctrl+Enter, Ctrl+S: save if everything is complete.
+    case submit
+    /// A photo item's state changed.
+    case photo(item: Int, PhotoState)
+    /// Escape: hide the summary (the inline messages stay).
+    case dismissSummary
+    /// A save finished: empty the form for the next photo.
+    case clear
+}
+
+/// What the front end must do now, besides showing the engine's new state.
+public enum FormDecision: Sendable, Hashable {
+    case nothing
+    /// Put the keyboard focus on this item, or on the activate button (`nil`).
+    case focus(Int?)
+    /// Open the file chooser of this photo item.
+    case choosePhoto(item: Int)
+    /// Everything is complete: store these values.
+    case save(Submission)
+    /// A submit failed: messages are set; focus goes to the first incomplete item.
+    case reject(focus: Int)
+    /// Everything is complete but a photo is still decoding: the save happens (or fails)
+    /// when it finishes.
+    case waitForPhoto
+}
+
+/// The values to store, normalised, in form order (photo items hold "").
+public struct Submission: Sendable, Hashable {
+    public var values: [String]
+}
+
+public struct FocusEngine: Sendable {
+    public let items: [FormItem]
+    public let wording: Wording
+    /// The text as the user typed it, per item ("" for photo items).
+    public private(set) var texts: [String]
+    /// The photo state per item (`.empty` for text items, and ignored there).
+    public private(set) var photos: [PhotoState]
+    public private(set) var focus: Int?
+    /// Items whose inline message shows: set by a failed submit, and an item leaves as
+    /// soon as it is complete. Messages never appear while the user is still typing.
+    public private(set) var flagged: Set<Int> = []
+    public private(set) var summaryVisible = false
+    /// A submit is waiting for a photo to finish decoding.
+    public private(set) var submitPending = false
+
+    public init(items: [FormItem], wording: Wording = Wording()) {
+        precondition(!items.isEmpty, "a form has at least one item")
+        self.items = items
+        self.wording = wording
+        texts = Array(repeating: "", count: items.count)
+        photos = Array(repeating: .empty, count: items.count)
+    }
+
+    // MARK: State read by the front ends
+
+    /// The item's problem, or nil when it is complete. A photo that is still loading has
+    /// none.
+    public func problem(_ item: Int) -> Problem? {
+        switch items[item].kind {
+        case .photo:
+            switch photos[item] {
+            case .loading, .loaded: return nil
+            case .empty: return .noPhoto
+            case .failed(let message): return .photoFailed(message: message)
+            }
+        case .text(let limit):
+            let value = TextNormalization.normalize(texts[item])
+            if value.isEmpty { return .required }
+            if TextNormalization.length(value) > limit { return .tooLong(limit: limit) }
+            return nil
+        }
+    }
+
+    public func isComplete(_ item: Int) -> Bool { problem(item) == nil }
+
+    public var isComplete: Bool { items.indices.allSatisfy(isComplete) }
+
+    /// `Done` when every item other than the focused one is complete, so the label does not
+    /// change while the user types in the focused field.
+    public var label: ActivateLabel {
+        let others = items.indices.filter { $0 != focus }
+        return others.allSatisfy(isComplete) ? .done : .next
+    }
+
+    /// The inline message under an item, while it shows.
+    public func message(for item: Int) -> String? {
+        guard flagged.contains(item), let problem = problem(item) else { return nil }
+        return wording.message(for: problem, of: items[item])
+    }
+
+    /// The summary above the form after a failed submit, while it shows. A missing photo
+    /// comes first and alone: it is the step the user must take before anything else.
+    public var summary: String? {
+        guard summaryVisible else { return nil }
+        let shown = flagged.sorted().compactMap { index in problem(index).map { (index, $0) } }
+        if let photo = shown.first(where: { !items[$0.0].isText }) {
+            return wording.message(for: photo.1, of: items[photo.0])
+        }
+        var lines: [String] = []
+        let missing = shown.filter { $0.1 == .required }.map { items[$0.0] }
+        if !missing.isEmpty { lines.append(wording.required(missing)) }
+        for (index, problem) in shown where problem != .required {
+            lines.append(wording.message(for: problem, of: items[index]))
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// The values as they would be stored.
+    public var normalizedValues: [String] {
+        items.indices.map { items[$0].isText ? TextNormalization.normalize(texts[$0]) : "" }
+    }
+
+    // MARK: Events
+
+    public mutating func handle(_ event: FormEvent) -> FormDecision {
+        switch event {
+        case .edit(let item, let text):
+            texts[item] = text
+            unflagCompleted()
+            return .nothing
+
+        case .focus(let item):
+            focus = item
+            return .nothing
+
+        case .enter:
+            if let current = focus, !items[current].isText {
+                return .choosePhoto(item: current)
+            }
+            if label == .done { return submit() }
+            return moveFocus(to: firstIncomplete(after: focus))
+
+        case .back:
+            let count = items.count
+            let previous = focus.map { ($0 + count - 1) % count } ?? count - 1
+            return moveFocus(to: previous)
+
+        case .submit:
+            return submit()
+
+        case .photo(let item, let state):
+            return photoChanged(item, state)
+
+        case .dismissSummary:
+            summaryVisible = false
+            return .nothing
+
+        case .clear:
+            texts = Array(repeating: "", count: items.count)
+            photos = Array(repeating: .empty, count: items.count)
+            flagged = []
+            summaryVisible = false
+            submitPending = false
+            return moveFocus(to: items.firstIndex { !$0.isText } ?? 0)
+        }
+    }
+
+    // MARK: Rules
+
+    /// The first incomplete item after `start` in form order, wrapping, never `start`
+    /// itself; from no focus, the first incomplete item. Nil when there is none.
+    func firstIncomplete(after start: Int?) -> Int? {
+        let count = items.count
+        let origin = start ?? (count - 1)
+        for step in 1...count {
+            let index = (origin + step) % count
+            if index == start { continue }
+            if !isComplete(index) { return index }
+        }
+        return nil
+    }
+
+    private mutating func moveFocus(to item: Int?) -> FormDecision {
+        focus = item
+        return .focus(item)
+    }
+
+    private mutating func submit() -> FormDecision {
+        let incomplete = items.indices.filter { !isComplete($0) }
+        if let first = incomplete.first {
+            submitPending = false
+            flagged = Set(incomplete)
+            summaryVisible = true
+            focus = first
+            return .reject(focus: first)
+        }
+        if photos.contains(.loading) {
+            submitPending = true
+            return .waitForPhoto
+        }
+        submitPending = false
+        flagged = []
+        summaryVisible = false
+        return .save(Submission(values: normalizedValues))
+    }
+
+    private mutating func photoChanged(_ item: Int, _ state: PhotoState) -> FormDecision {
+        guard !items[item].isText else { return .nothing }
+        let before = photos[item]
+        photos[item] = state
+        unflagCompleted()
+        switch state {
+        case .loading where !before.countsAsComplete, .loaded where !before.countsAsComplete:
+            // A photo arrived: on to the first thing still missing, or to the button so that
+            // Enter saves.
+            return moveFocus(to: items.indices.first { !isComplete($0) })
+        case .loaded where submitPending, .failed where submitPending:
+            return submit()
+        case .failed:
+            // Say so at once, by the photo, without moving the user's focus.
+            flagged.insert(item)
+            return .nothing
+        default:
+            return .nothing
+        }
+    }
+
+    private mutating func unflagCompleted() {
+        flagged = flagged.filter { !isComplete($0) }
+        if flagged.isEmpty { summaryVisible = false }
+    }
+}

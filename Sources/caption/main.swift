@@ -1,0 +1,32 @@
+// The entry point: locale, command line, then the window or a command without one.
+
+import CaptionCommand
+import CaptionGtk
+import Localization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+Localization.setUp(localeDirectory: Installation.localeDirectory)
+
+let request: Request
+do {
+    request = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Console.error(error.message)
+    Console.error(tr("Try “caption --help” for more."))
+    exit(2)
+}
+
+switch request {
+case .help:
+    Console.out(Arguments.helpText + "\n")
+    exit(0)
+case .version:
+    Console.out("caption \(captionVersion)\n")
+    exit(0)
+case .window(let library, let photos):
+    exit(MainActor.assumeIsolated { CaptionApplication.run(library: library, photos: photos) })
+case .add, .list, .remove:
+    exit(Commands.run(request))
+}
