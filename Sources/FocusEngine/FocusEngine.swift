@@ -45,6 +45,8 @@ public enum FormDecision: Sendable, Hashable {
 /// The values to store, normalised, in form order (photo items hold "").
 public struct Submission: Sendable, Hashable {
     public var values: [String]
+
+    public init(values: [String]) { self.values = values }
 }
 
 public struct FocusEngine: Sendable {
@@ -61,6 +63,8 @@ public struct FocusEngine: Sendable {
     public private(set) var summaryVisible = false
     /// A submit is waiting for a photo to finish decoding.
     public private(set) var submitPending = false
+    /// Each item's problem, derived from `texts` and `photos` whenever one of them changes.
+    private var problems: [Problem?]
 
     public init(items: [FormItem], wording: Wording = Wording()) {
         precondition(!items.isEmpty, "a form has at least one item")
@@ -68,22 +72,32 @@ public struct FocusEngine: Sendable {
         self.wording = wording
         texts = Array(repeating: "", count: items.count)
         photos = Array(repeating: .empty, count: items.count)
+        problems = []
+        problems = items.indices.map(problemFromValues)
+    }
+
+    private func problemFromValues(_ item: Int) -> Problem? {
+        Self.problem(of: items[item], text: texts[item], photo: photos[item])
     }
 
     // MARK: State read by the front ends
 
     /// The item's problem, or nil when it is complete. A photo that is still loading has
     /// none.
-    public func problem(_ item: Int) -> Problem? {
-        switch items[item].kind {
+    public func problem(_ item: Int) -> Problem? { problems[item] }
+
+    /// Works out one item's problem from its value. Kept apart from `problems` so that the
+    /// text is normalised once per edit, not on every Enter.
+    static func problem(of item: FormItem, text: String, photo: PhotoState) -> Problem? {
+        switch item.kind {
         case .photo:
-            switch photos[item] {
+            switch photo {
             case .loading, .loaded: return nil
             case .empty: return .noPhoto
             case .failed(let message): return .photoFailed(message: message)
             }
         case .text(let limit):
-            let value = TextNormalization.normalize(texts[item])
+            let value = TextNormalization.normalize(text)
             if value.isEmpty { return .required }
             if TextNormalization.length(value) > limit { return .tooLong(limit: limit) }
             return nil
@@ -97,8 +111,10 @@ public struct FocusEngine: Sendable {
     /// `Done` when every item other than the focused one is complete, so the label does not
     /// change while the user types in the focused field.
     public var label: ActivateLabel {
-        let others = items.indices.filter { $0 != focus }
-        return others.allSatisfy(isComplete) ? .done : .next
+        for index in problems.indices where index != focus && problems[index] != nil {
+            return .next
+        }
+        return .done
     }
 
     /// The inline message under an item, while it shows.
@@ -135,6 +151,7 @@ public struct FocusEngine: Sendable {
         switch event {
         case .edit(let item, let text):
             texts[item] = text
+            problems[item] = problemFromValues(item)
             unflagCompleted()
             return .nothing
 
@@ -167,6 +184,7 @@ public struct FocusEngine: Sendable {
         case .clear:
             texts = Array(repeating: "", count: items.count)
             photos = Array(repeating: .empty, count: items.count)
+            problems = items.indices.map(problemFromValues)
             flagged = []
             summaryVisible = false
             submitPending = false
@@ -217,6 +235,7 @@ public struct FocusEngine: Sendable {
         guard !items[item].isText else { return .nothing }
         let before = photos[item]
         photos[item] = state
+        problems[item] = problemFromValues(item)
         unflagCompleted()
         switch state {
         case .loading where !before.countsAsComplete, .loaded where !before.countsAsComplete:

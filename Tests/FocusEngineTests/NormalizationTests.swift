@@ -1,0 +1,33 @@
+// How typed text becomes stored text.
+
+import FocusEngine
+import Testing
+
+@Suite struct NormalizationTests {
+    @Test func trimsAllUnicodeWhiteSpaceIncludingIdeographicSpace() {
+        #expect(TextNormalization.normalize("\u{3000}\u{00A0} 港口 \t\u{2003}") == "港口")
+    }
+
+    @Test func keepsInnerSpacing() {
+        #expect(TextNormalization.normalize(" a  b ") == "a  b")
+    }
+
+    @Test func lineBreaksBecomeSpaces() {
+        #expect(TextNormalization.normalize("one\ntwo\r\nthree\rfour\u{2028}five") == "one two three four five")
+    }
+
+    @Test func controlCharactersAreRemoved() {
+        #expect(TextNormalization.normalize("a\u{0}b\u{7}c\u{1B}[31md\u{7F}") == "abc[31md")
+    }
+
+    @Test func formatStringsAndMarkupAreKeptLiterally() {
+        for text in ["%s%n%x", "<b>&amp;</b>", "'; DROP TABLE entries; --", "مرحبا", "\u{202E}abc"] {
+            #expect(TextNormalization.normalize(text) == text)
+        }
+    }
+
+    @Test func combiningSequencesCountAsOne() {
+        #expect(TextNormalization.length("e\u{301}") == 1)
+        #expect(TextNormalization.length("🇳🇴") == 1)
+    }
+}
