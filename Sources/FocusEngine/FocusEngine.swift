@@ -12,8 +12,11 @@ public enum FormEvent: Sendable, Hashable {
     case edit(item: Int, text: String)
     /// Focus went to an item, or to no item (`nil`: the activate button, or elsewhere).
     case focus(Int?)
-    /// Enter in the focused item, or activation of the activate button.
+    /// Enter in the focused item.
     case enter
+    /// The activate button was activated (a click, or Enter or Space while it has focus):
+    /// it does what its label says, whichever item has focus.
+    case activate
     /// Shift+Enter: back to the previous item.
     case back
     /// Ctrl+Enter, Ctrl+S: save if everything is complete.
@@ -163,8 +166,10 @@ public struct FocusEngine: Sendable {
             if let current = focus, !items[current].isText {
                 return .choosePhoto(item: current)
             }
-            if label == .done { return submit() }
-            return moveFocus(to: firstIncomplete(after: focus))
+            return activate()
+
+        case .activate:
+            return activate()
 
         case .back:
             let count = items.count
@@ -205,6 +210,12 @@ public struct FocusEngine: Sendable {
             if !isComplete(index) { return index }
         }
         return nil
+    }
+
+    /// What the label promises: `Done` submits, `Next` moves to the next incomplete item.
+    private mutating func activate() -> FormDecision {
+        if label == .done { return submit() }
+        return moveFocus(to: firstIncomplete(after: focus))
     }
 
     private mutating func moveFocus(to item: Int?) -> FormDecision {

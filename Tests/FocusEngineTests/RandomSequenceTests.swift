@@ -49,7 +49,8 @@ import Testing
                 event = .edit(item: item, text: texts.randomElement(using: &random)!)
             case 35..<50:
                 event = .focus(Bool.random(using: &random) ? nil : items.indices.randomElement(using: &random))
-            case 50..<70: event = .enter
+            case 50..<65: event = .enter
+            case 65..<70: event = .activate
             case 70..<78: event = .back
             case 78..<85: event = .submit
             case 85..<96:
@@ -110,17 +111,19 @@ import Testing
                 #expect(items.indices.contains { form.message(for: $0) != nil }, "\(context)")
             }
 
-            // The label names exactly what Enter does now.
-            if form.focus.map({ items[$0].isText }) ?? true {
+            // The label names exactly what Enter does now, and what the activate button does
+            // from anywhere.
+            let enterFollowsLabel = form.focus.map { items[$0].isText } ?? true
+            for probeEvent in enterFollowsLabel ? [FormEvent.enter, .activate] : [.activate] {
                 var probe = form
-                let enter = probe.handle(.enter)
-                switch (form.label, enter) {
+                let outcome = probe.handle(probeEvent)
+                switch (form.label, outcome) {
                 case (.next, .focus(let target?)):
                     #expect(target != form.focus && !complete(target), "Next moved to \(target), \(context)")
                 case (.done, .save), (.done, .reject), (.done, .waitForPhoto):
                     break
                 default:
-                    Issue.record("label \(form.label) but Enter did \(enter), \(context)")
+                    Issue.record("label \(form.label) but \(probeEvent) did \(outcome), \(context)")
                 }
             }
         }

@@ -59,6 +59,14 @@ import Testing
         #expect(form.handle(.enter) == .choosePhoto(item: photo))
     }
 
+    @Test func activateButtonDoesWhatItsLabelSaysEvenFromThePhoto() {
+        var form = form("100", focus: photo)
+        #expect(form.label == .next)
+        #expect(form.handle(.activate) == .focus(title))
+        var complete = self.form("111", focus: photo)
+        #expect(complete.handle(.activate) == .save(Submission(values: ["", "words", "words"])))
+    }
+
     @Test func shiftEnterGoesBackAndWraps() {
         var form = form("000", focus: subtitle)
         #expect(form.handle(.back) == .focus(title))
