@@ -19,6 +19,11 @@ public enum Localization {
 
 /// The translation of an English message, or the message itself.
 public func tr(_ message: String) -> String {
-    guard let translated = caption_gettext(message) else { return message }
-    return String(cString: translated)
+    // gettext returns its argument itself when there is no translation, and a C string
+    // made from a Swift String lives only for the call: compare inside withCString
+    // rather than read a pointer that may already be freed.
+    message.withCString { original in
+        guard let translated = caption_gettext(original), translated != original else { return message }
+        return String(cString: translated)
+    }
 }
