@@ -1,11 +1,152 @@
 // The commands that need no window: --add, --list, --remove.
 
+import CaptionLibrary
+import FocusEngine
 import Localization
 
 public enum Commands {
-    /// Runs a windowless request; returns the exit status.
+    /// Runs a windowless request; returns the exit status: 0 done, 1 the input or the
+    /// library is at fault (one line each on standard error), 2 not a windowless request.
     public static func run(_ request: Request) -> Int32 {
-        Console.error(tr("--add, --list and --remove are not built yet"))
+        switch request {
+        case .add(let library, let photo, let title, let subtitle):
+            return add(library: library, photo: photo, title: title ?? "", subtitle: subtitle ?? "")
+        case .list(let library, let json):
+            return list(library: library, json: json)
+        case .remove(let library, let id):
+            return remove(library: library, id: id)
+        case .window, .help, .version:
+            Console.error(tr("this request needs the window, not a command"))
+            return 2
+        }
+    }
+
+    /// The form's own rules decide, as in the window: the photo's state comes from loading
+    /// it (read once, fully checked), and a rejected form prints the summary the window
+    /// would show, one line each.
+    static func add(library: String?, photo: String, title: String, subtitle: String) -> Int32 {
+        var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
+        _ = engine.handle(.edit(item: CaptionForm.title, text: title))
+        _ = engine.handle(.edit(item: CaptionForm.subtitle, text: subtitle))
+        var loaded: LoadedPhoto?
+        let state: PhotoState
+        if photo.isEmpty {
+            state = .empty
+        } else {
+            do {
+                loaded = try PhotoInspector.load(photo)
+                state = .loaded
+            } catch {
+                state = .failed(message: error.message)
+            }
+        }
+        _ = engine.handle(.photo(item: CaptionForm.photo, state))
+
+        switch engine.handle(.submit) {
+        case .save(let submission):
+            guard let loaded else { break }  // the engine saves only with a loaded photo
+            do {
+                let entry = try open(library).add(loaded, title: submission.values[CaptionForm.title],
+                                                  subtitle: submission.values[CaptionForm.subtitle])
+                Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
+                return 0
+            } catch {
+                Console.error(error.message)
+                return 1
+            }
+        default:
+            break
+        }
+        let summary = engine.summary ?? tr("The entry is not complete")
+        for line in summary.split(separator: "\n") { Console.error(String(line)) }
         return 1
+    }
+
+    static func list(library: String?, json: Bool) -> Int32 {
+        do {
+            let opened = try open(library)
+            let entries = try opened.entries()
+            Console.out(json ? JSON.entries(entries, library: opened) : table(entries))
+            return 0
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+    }
+
+    static func remove(library: String?, id: Int64) -> Int32 {
+        do {
+            let entry = try open(library).remove(id: id)
+            Console.out(tr("Removed entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
+            return 0
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+    }
+
+    static func open(_ library: String?) throws(LibraryError) -> Library {
+        try Library(directory: library ?? Library.defaultDirectory())
+    }
+
+    /// Number, title and subtitle in columns, newest first. Widths count characters as
+    /// people do (grapheme clusters); East Asian wide characters may still misalign, which
+    /// a terminal table cannot know without a width table.
+    static func table(_ entries: [Entry]) -> String {
+        guard !entries.isEmpty else { return tr("The library is empty.") + "\n" }
+        let idHeader = tr("ID"), titleHeader = tr("Title"), subtitleHeader = tr("Subtitle")
+        let idWidth = max(idHeader.count, entries.map { String($0.id).count }.max() ?? 0)
+        let titleWidth = min(60, max(titleHeader.count, entries.map { $0.title.count }.max() ?? 0))
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return right ? padding + text : text + padding
+        }
+        var lines = [pad(idHeader, idWidth, right: true) + "  " + pad(titleHeader, titleWidth) + "  " + subtitleHeader]
+        for entry in entries {
+            lines.append(pad(String(entry.id), idWidth, right: true) + "  " + pad(entry.title, titleWidth) + "  " + entry.subtitle)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// JSON without Foundation: the entries as an array of objects, strings escaped per RFC 8259.
+enum JSON {
+    static func entries(_ entries: [Entry], library: Library) -> String {
+        guard !entries.isEmpty else { return "[]\n" }
+        let objects = entries.map { entry in
+            "  {\"id\": \(entry.id), \"title\": \(string(entry.title)), \"subtitle\": \(string(entry.subtitle)), "
+                + "\"photo\": \(string(library.photoPath(of: entry))), \"width\": \(entry.width), "
+                + "\"height\": \(entry.height), \"originalName\": \(string(entry.originalName)), "
+                + "\"created\": \(string(entry.created.iso8601)), \"updated\": \(string(entry.updated.iso8601))}"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// A quoted JSON string. Non-ASCII text stays UTF-8; control characters, quotes and
+    /// backslashes are escaped, and so are U+2028 and U+2029, which JavaScript once
+    /// treated as line ends.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\u{2028}", "\u{2029}":
+                result += "\\u" + String(scalar.value, radix: 16)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
     }
 }

@@ -1,1 +1,423 @@
-// The library of saved captions.
+// The library of saved captions: a folder holding an SQLite database of entries and the
+// photos they caption, copied in under their content hash.
+
+import CSQLite
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A library folder, open. Safe to use from any thread (the window saves from a
+/// background one): the connection sits behind a mutex, and the work that needs no
+/// database (reading, hashing, decoding and copying the photo) runs outside it.
+///
+/// Layout: `library.sqlite3` (WAL mode) and `photos/<sha256>.<ext>`. Files are created
+/// 0600 and folders 0700. Several processes may use one library at once.
+///
+/// Crash safety rests on one order: a photo copy is written, synced and renamed into
+/// place (and the folder synced) before the row that names it commits. So a row never
+/// names a missing file; what a crash can leave is a temporary file or an unreferenced
+/// photo, and opening a library removes both. That clean-up must not take a photo whose
+/// save is still on its way to the commit: saves hold a shared flock on `photos/` from
+/// the temporary file to the commit, and a clean-up runs only when it gets the lock
+/// exclusively (the kernel releases a killed process's lock).
+public final class Library: Sendable {
+    /// The library folder, absolute.
+    public let directory: String
+    public let databasePath: String
+    let photosDirectory: String
+    private let database: Mutex<Database>
+
+    static let applicationID: Int64 = 0x4341_5054  // "CAPT", so another program's database is never taken for ours
+    static let databaseName = "library.sqlite3"
+    static let temporaryPrefix = ".tmp-"
+
+    /// The schema, one step per version; `PRAGMA user_version` says how many have run.
+    /// Steps are only ever appended. Times are milliseconds since 1970, UTC.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE entries (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            photo TEXT NOT NULL,
+            title TEXT NOT NULL,
+            subtitle TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            original_name TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            updated INTEGER NOT NULL
+        );
+        CREATE INDEX entries_photo ON entries (photo);
+        CREATE INDEX entries_newest ON entries (created DESC, id DESC);
+        """,
+    ]
+
+    public static var schemaVersion: Int { migrations.count }
+
+    /// `$XDG_DATA_HOME/caption`, or `~/.local/share/caption` (XDG ignores a relative
+    /// XDG_DATA_HOME).
+    public static func defaultDirectory() -> String {
+        if let value = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), value.hasPrefix("/") {
+            return value + "/caption"
+        }
+        return homeDirectory() + "/.local/share/caption"
+    }
+
+    static func homeDirectory() -> String {
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home }
+        var record = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        if getpwuid_r(getuid(), &record, &buffer, buffer.count, &result) == 0, let result, let directory = result.pointee.pw_dir {
+            return String(cString: directory)
+        }
+        return "/"
+    }
+
+    /// A write past the file size limit (`ulimit -f`) kills the process with SIGXFSZ by
+    /// default; ignored, it fails with EFBIG and the save reports it like a full disk.
+    private static let fileSizeSignalIgnored: Void = {
+        signal(SIGXFSZ, SIG_IGN)
+    }()
+
+    /// Opens the library in `directory`, creating it if needed, bringing its schema up to
+    /// date and removing what an interrupted save left. `busyTimeout` (milliseconds) is how
+    /// long to wait for another program's write before saying the library is locked.
+    /// Refuses, and leaves untouched, a database that is damaged, not Caption's, or from a
+    /// newer version.
+    public init(directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
+        _ = Library.fileSizeSignalIgnored
+        let directory = Files.absolute(directory)
+        self.directory = directory
+        photosDirectory = directory + "/photos"
+        databasePath = directory + "/" + Library.databaseName
+
+        let existed = Files.isDirectory(directory)
+        if let code = Files.makeFolders(photosDirectory) {
+            throw Library.folderError(code, directory)
+        }
+        let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 {
+            close(created)
+        } else if errno != EEXIST {
+            throw Library.folderError(errno, directory)
+        }
+        if !existed, let folder = Files.Folder(directory) {
+            _ = folder.sync()  // the new folder's entries (photos/, the database) are durable
+        }
+
+        let connection = try Database(path: databasePath, folder: directory, busyTimeout: busyTimeout)
+        do {
+            // Two programs opening a new library at once would race to switch it to WAL
+            // and to migrate it, and SQLite answers some of those races with an immediate
+            // SQLITE_BUSY that no busy timeout waits out; so openings take turns (the
+            // lock on the folder lasts to the end of this block).
+            guard let folder = Files.Folder(directory), folder.lockExclusive(milliseconds: Int(busyTimeout)) else {
+                throw connection.failure(SQLITE_BUSY)
+            }
+            try Library.prepare(connection)
+        }
+        try Library.cleanUp(connection, photosDirectory: photosDirectory, directory: directory)
+        database = Mutex(connection)
+    }
+
+    static func folderError(_ code: Int32, _ directory: String) -> LibraryError {
+        switch code {
+        case EACCES, EPERM, EROFS:
+            return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
+                         ["reason": Files.reason(code), "folder": directory])
+        case ENOSPC, EDQUOT, EFBIG:
+            return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                         ["reason": Files.reason(code), "folder": directory])
+        default:
+            return .make(.io, "The library folder cannot be used ({reason}): {folder}",
+                         ["reason": Files.reason(code), "folder": directory])
+        }
+    }
+
+    /// Checks whose database this is before anything could write to it, then WAL mode,
+    /// full sync (a save is durable at its commit) and the migrations.
+    private static func prepare(_ db: Database) throws(LibraryError) {
+        // One read transaction, so the three describe the same moment.
+        let header = try db.prepare("""
+            SELECT (SELECT application_id FROM pragma_application_id),
+                   (SELECT user_version FROM pragma_user_version),
+                   (SELECT count(*) FROM sqlite_schema)
+            """)
+        _ = try header.step()
+        let application = header.integer(0), version = header.integer(1), objects = header.integer(2)
+        _ = try header.step()
+        if application != applicationID && (application != 0 || version != 0 || objects != 0) {
+            throw .make(.notALibrary, "Not a Caption library database; it was left as it is: {file}",
+                        ["file": db.path])
+        }
+        if version > migrations.count {
+            throw .make(.newerSchema,
+                        "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
+                        ["version": String(version), "file": db.path])
+        }
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = FULL")
+        guard version < migrations.count else { return }
+        try db.write { () throws(LibraryError) in
+            // Another process may have migrated while this one waited for the lock.
+            let current = Int(try db.integer("PRAGMA user_version"))
+            guard current < migrations.count else { return }
+            for step in migrations[current...] {
+                try db.execute(step)
+            }
+            try db.execute("PRAGMA user_version = \(migrations.count)")
+            try db.execute("PRAGMA application_id = \(applicationID)")
+        }
+    }
+
+    /// Whether a file in photos/ is one of ours: 64 hex digits and a known extension.
+    static func isPhotoName(_ name: String) -> Bool {
+        guard let dot = name.firstIndex(of: ".") else { return false }
+        let stem = name[..<dot]
+        let ext = String(name[name.index(after: dot)...])
+        return stem.utf8.count == 64 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+            && PhotoFormat.allCases.contains { $0.fileExtension == ext }
+    }
+
+    /// Removes temporary files and unreferenced photos left by an interrupted save, when no
+    /// save is under way (otherwise the next open does it). Other files are the user's.
+    private static func cleanUp(_ db: Database, photosDirectory: String, directory: String) throws(LibraryError) {
+        guard let folder = Files.Folder(photosDirectory), folder.tryLockExclusive(),
+              let names = Files.list(photosDirectory) else { return }
+        var photos: [String] = []
+        for name in names {
+            if name.hasPrefix(temporaryPrefix) {
+                unlink(photosDirectory + "/" + name)
+            } else if isPhotoName(name) {
+                photos.append(name)
+            }
+        }
+        // Every row's photo exists, so equal counts mean nothing is left over; that spares
+        // reading every row on each open of a large library.
+        let referenced = try db.integer("SELECT count(DISTINCT photo) FROM entries")
+        guard referenced != photos.count else { return }
+        var used: Set<String> = []
+        let statement = try db.prepare("SELECT DISTINCT photo FROM entries")
+        while try statement.step() { used.insert(statement.text(0)) }
+        for name in photos where !used.contains("photos/" + name) {
+            unlink(photosDirectory + "/" + name)
+        }
+    }
+
+    // MARK: Reading
+
+    static let columns = "id, title, subtitle, photo, width, height, original_name, created, updated"
+
+    static func entry(_ row: Statement) -> Entry {
+        Entry(id: row.integer(0), title: row.text(1), subtitle: row.text(2), photo: row.text(3),
+              width: Int(row.integer(4)), height: Int(row.integer(5)), originalName: row.text(6),
+              created: Timestamp(millisecondsSince1970: row.integer(7)),
+              updated: Timestamp(millisecondsSince1970: row.integer(8)))
+    }
+
+    /// Every entry, newest first.
+    public func entries() throws(LibraryError) -> [Entry] {
+        try database.withLock { (db) throws(LibraryError) -> [Entry] in
+            let statement = try db.prepare("SELECT \(Library.columns) FROM entries ORDER BY created DESC, id DESC")
+            var entries: [Entry] = []
+            while try statement.step() { entries.append(Library.entry(statement)) }
+            return entries
+        }
+    }
+
+    /// The entry with this number, or nil.
+    public func entry(id: Int64) throws(LibraryError) -> Entry? {
+        try database.withLock { (db) throws(LibraryError) -> Entry? in try Library.fetch(db, id) }
+    }
+
+    private static func fetch(_ db: Database, _ id: Int64) throws(LibraryError) -> Entry? {
+        let statement = try db.prepare("SELECT \(columns) FROM entries WHERE id = ?")
+        statement.bind(1, id)
+        return try statement.step() ? entry(statement) : nil
+    }
+
+    /// The photo's absolute path.
+    public func photoPath(of entry: Entry) -> String {
+        directory + "/" + entry.photo
+    }
+
+    static func noSuchEntry(_ id: Int64) -> LibraryError {
+        .make(.noSuchEntry, "There is no entry {id} in the library", ["id": String(id)])
+    }
+
+    // MARK: Writing
+
+    /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:title:subtitle:)`.
+    /// The photo is read once, checked (complete, decodes, within the limits), copied in
+    /// under its SHA-256 (the same photo twice is stored once) and synced before the row
+    /// commits. `title` and `subtitle` are stored exactly as given: normalising them is
+    /// the form's job.
+    public func add(photoAt path: String, title: String, subtitle: String) throws(LibraryError) -> Entry {
+        try add(PhotoInspector.load(path), title: title, subtitle: subtitle)
+    }
+
+    /// Saves a photo loaded (and so checked and hashed) earlier.
+    public func add(_ photo: LoadedPhoto, title: String, subtitle: String) throws(LibraryError) -> Entry {
+        try photo.bytes.withBytes { (data) throws(LibraryError) -> Entry in
+            try save(photo, data, title: title, subtitle: subtitle)
+        }
+    }
+
+    private func save(_ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, title: String, subtitle: String) throws(LibraryError) -> Entry {
+        let info = photo.info
+        guard let folder = Files.Folder(photosDirectory) else {
+            throw Library.folderError(errno, directory)
+        }
+        // Held until the row commits, so no clean-up takes the copy for an orphan.
+        folder.lockShared()
+        let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
+        let target = directory + "/" + name
+        // A file under its final name was synced before its rename, so it is whole; and
+        // the shared lock keeps anyone from removing it before this row commits.
+        var placed = false
+        if Files.size(target) != Int64(data.count) {
+            let temporary = try Library.writeCopy(data, into: photosDirectory, library: directory)
+            guard rename(temporary, target) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw Library.folderError(code, directory)
+            }
+            placed = true
+        }
+        // Also when the file was there: its writer may have died before syncing the folder.
+        if let code = folder.sync() {
+            throw Library.folderError(code, directory)
+        }
+
+        let now = Timestamp.now()
+        do {
+            return try database.withLock { (db) throws(LibraryError) -> Entry in
+                try db.write { () throws(LibraryError) -> Entry in
+                    let insert = try db.prepare("""
+                        INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                        """)
+                    insert.bind(1, name)
+                    insert.bind(2, title)
+                    insert.bind(3, subtitle)
+                    insert.bind(4, Int64(info.width))
+                    insert.bind(5, Int64(info.height))
+                    insert.bind(6, Files.baseName(photo.path))
+                    insert.bind(7, now.millisecondsSince1970)
+                    insert.bind(8, now.millisecondsSince1970)
+                    guard try insert.step() else { throw db.failure(SQLITE_ERROR) }
+                    let id = insert.integer(0)
+                    _ = try insert.step()
+                    return Entry(id: id, title: title, subtitle: subtitle, photo: name, width: info.width,
+                                 height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now)
+                }
+            }
+        } catch {
+            // The copy this save placed may be nobody's now; take it away unless another
+            // save is under way, in which case the next open's clean-up will.
+            if placed && folder.tryLockExclusive() {
+                let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, name) }
+                if uses == 0 { unlink(target) }
+            }
+            throw error
+        }
+    }
+
+    /// Writes the photo to a new temporary file in photos/ and syncs it; returns its path.
+    private static func writeCopy(_ data: UnsafeRawBufferPointer, into photos: String,
+                                  library: String) throws(LibraryError) -> String {
+        var descriptor: Int32 = -1
+        var temporary = ""
+        for _ in 0..<8 {
+            temporary = photos + "/" + temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw folderError(errno, library) }
+        var failure = Files.writeAll(descriptor, data)
+        if failure == nil && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw folderError(failure, library)
+        }
+        return temporary
+    }
+
+    private static func uses(_ db: Database, _ photo: String) throws(LibraryError) -> Int64 {
+        let statement = try db.prepare("SELECT count(*) FROM entries WHERE photo = ?")
+        statement.bind(1, photo)
+        _ = try statement.step()
+        return statement.integer(0)
+    }
+
+    /// Changes an entry's caption; the photo stays.
+    public func update(id: Int64, title: String, subtitle: String) throws(LibraryError) -> Entry {
+        let now = Timestamp.now()
+        return try database.withLock { (db) throws(LibraryError) -> Entry in
+            try db.write { () throws(LibraryError) -> Entry in
+                let statement = try db.prepare(
+                    "UPDATE entries SET title = ?, subtitle = ?, updated = ? WHERE id = ? RETURNING \(Library.columns)")
+                statement.bind(1, title)
+                statement.bind(2, subtitle)
+                statement.bind(3, now.millisecondsSince1970)
+                statement.bind(4, id)
+                guard try statement.step() else { throw Library.noSuchEntry(id) }
+                let entry = Library.entry(statement)
+                _ = try statement.step()
+                return entry
+            }
+        }
+    }
+
+    /// Removes an entry and returns it. Its photo file goes too, after the commit, when no
+    /// other entry uses it.
+    public func remove(id: Int64) throws(LibraryError) -> Entry {
+        let entry = try database.withLock { (db) throws(LibraryError) -> Entry in
+            try db.write { () throws(LibraryError) -> Entry in
+                guard let entry = try Library.fetch(db, id) else { throw Library.noSuchEntry(id) }
+                let statement = try db.prepare("DELETE FROM entries WHERE id = ?")
+                statement.bind(1, id)
+                _ = try statement.step()
+                return entry
+            }
+        }
+        // A save of the same photo may be between its copy and its commit: wait for it
+        // (briefly) so the count below sees its row. If it takes longer, the next open
+        // removes the file.
+        if let folder = Files.Folder(photosDirectory), folder.lockExclusive(milliseconds: 2000) {
+            let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo) }
+            if uses == 0 { unlink(photoPath(of: entry)) }
+        }
+        return entry
+    }
+
+    // MARK: Benchmarks
+
+    /// Adds `count` rows that share `entry`'s photo, in one transaction: a large library in
+    /// a moment, for benchmarks and tests.
+    @_spi(Benchmarks)
+    public func insertCopies(of entry: Entry, count: Int) throws(LibraryError) {
+        try database.withLock { (db) throws(LibraryError) in
+            try db.write { () throws(LibraryError) in
+                let insert = try db.prepare("""
+                    INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for index in 0..<count {
+                    insert.reset()
+                    insert.bind(1, entry.photo)
+                    insert.bind(2, entry.title + " \(index)")
+                    insert.bind(3, entry.subtitle)
+                    insert.bind(4, Int64(entry.width))
+                    insert.bind(5, Int64(entry.height))
+                    insert.bind(6, entry.originalName)
+                    insert.bind(7, entry.created.millisecondsSince1970 - Int64(count - index))
+                    insert.bind(8, entry.updated.millisecondsSince1970 - Int64(count - index))
+                    _ = try insert.step()
+                }
+            }
+        }
+    }
+}

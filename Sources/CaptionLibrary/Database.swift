@@ -1,0 +1,161 @@
+// A thin SQLite layer: statements with bound parameters (never text spliced into SQL) and
+// SQLite's result codes turned into the library's errors.
+
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection. Not thread-safe by itself: `Library` owns it behind a mutex.
+final class Database {
+    let handle: OpaquePointer
+    let path: String
+    /// The folder named in messages about writing.
+    let folder: String
+
+    init(path: String, folder: String, busyTimeout: Int32) throws(LibraryError) {
+        self.path = path
+        self.folder = folder
+        var handle: OpaquePointer?
+        // NOMUTEX: the Library's own mutex serialises every use of the connection.
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = handle.map { Database.error(code, handle: $0, path: path, folder: folder) }
+                ?? LibraryError.make(.io, "The library could not be opened ({reason}): {file}",
+                                     ["reason": String(cString: sqlite3_errstr(code)), "file": path])
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, busyTimeout)
+        if sqlite3_db_readonly(handle, "main") == 1 {
+            throw LibraryError.make(.readOnly, "Cannot write to the library ({reason}): {folder}",
+                                    ["reason": Files.reason(EACCES), "folder": folder])
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws(LibraryError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        sqlite3_free(message)
+        if code != SQLITE_OK { throw failure(code) }
+    }
+
+    func prepare(_ sql: String) throws(LibraryError) -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        return Statement(statement, database: self)
+    }
+
+    /// The single integer a query such as a PRAGMA returns.
+    func integer(_ sql: String) throws(LibraryError) -> Int64 {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return 0 }
+        return statement.integer(0)
+    }
+
+    /// Runs `body` in a write transaction taken at once (BEGIN IMMEDIATE), so two writers
+    /// wait for each other through the busy timeout instead of failing on an upgrade.
+    func write<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    func failure(_ code: Int32) -> LibraryError {
+        Database.error(code, handle: handle, path: path, folder: folder)
+    }
+
+    /// One line naming the problem, from an extended result code and the OS error behind it.
+    static func error(_ code: Int32, handle: OpaquePointer, path: String, folder: String) -> LibraryError {
+        let primary = code & 0xFF
+        let system = sqlite3_system_errno(handle)
+        let detail = String(cString: sqlite3_errmsg(handle))
+        switch primary {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .make(.locked, "The library is in use by another program and stayed locked; try again: {file}",
+                         ["file": path])
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return .make(.corrupt, "The library database is damaged; it was left as it is: {file}", ["file": path])
+        case SQLITE_FULL:
+            return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                         ["reason": Files.reason(ENOSPC), "folder": folder])
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
+            return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
+                         ["reason": Files.reason(system != 0 ? system : EACCES), "folder": folder])
+        default:
+            if system == ENOSPC || system == EDQUOT || system == EFBIG {
+                return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                             ["reason": Files.reason(system), "folder": folder])
+            }
+            if system == EACCES || system == EROFS || system == EPERM {
+                return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
+                             ["reason": Files.reason(system), "folder": folder])
+            }
+            return .make(.io, "The library could not be read or written ({reason}): {file}",
+                         ["reason": detail, "file": path])
+        }
+    }
+}
+
+/// A prepared statement; finalised when released.
+final class Statement {
+    private let handle: OpaquePointer
+    private unowned let database: Database
+
+    init(_ handle: OpaquePointer, database: Database) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            // A nil pointer would bind SQL NULL; the empty string must stay a string.
+            if let base = bytes.baseAddress {
+                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                      Int32(bytes.count), caption_sqlite_transient())
+            } else {
+                _ = sqlite3_bind_text(handle, index, "", 0, caption_sqlite_transient())
+            }
+        }
+    }
+
+    /// True while there is a row to read.
+    func step() throws(LibraryError) -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw database.failure(code)
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func integer(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}

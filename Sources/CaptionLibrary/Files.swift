@@ -1,0 +1,150 @@
+// POSIX file work for the library: folders, whole-file reads, durable writes, listing and
+// the advisory lock that keeps a crash clean-up away from a save in progress.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Files {
+    /// The C library's description of an error number, in the user's language.
+    static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// The folder and any missing parents, each created 0700 (XDG asks that of data folders,
+    /// and a library of personal photos is nobody else's business). An existing folder keeps
+    /// its mode: it is the user's.
+    static func makeFolders(_ path: String) -> Int32? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += component
+            if mkdir(prefix, 0o700) != 0 {
+                let code = errno
+                if code != EEXIST { return code }
+                if !isDirectory(prefix) { return ENOTDIR }
+            }
+            prefix += "/"
+        }
+        return nil
+    }
+
+    /// The names in a folder, without "." and "..".
+    static func list(_ path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let item = readdir(folder) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The last component of a path, for showing and storing the original file name.
+    static func baseName(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if let slash = trimmed.lastIndex(of: "/") {
+            return String(trimmed[trimmed.index(after: slash)...])
+        }
+        return String(trimmed)
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let rest = path == "." ? "" : (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+        if rest.isEmpty { return cwd }
+        return cwd == "/" ? "/" + rest : cwd + "/" + rest
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions;
+    /// returns the error number of a failure.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard var next = bytes.baseAddress else { return nil }
+        var left = bytes.count
+        while left > 0 {
+            let written = write(descriptor, next, min(left, 1 << 30))
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            next += written
+            left -= written
+        }
+        return nil
+    }
+
+    /// A folder opened for fsync and for the advisory lock. flock() locks belong to the
+    /// open file description, so each operation opens its own and two threads of one
+    /// process exclude each other as two processes do; the kernel drops the lock when a
+    /// killed process's descriptors close, so a crash never leaves the library locked.
+    struct Folder: ~Copyable {
+        let descriptor: Int32
+
+        init?(_ path: String) {
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// Shared: saves hold it from writing a photo until their row is committed.
+        func lockShared() {
+            while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+        }
+
+        /// Exclusive, without waiting: only a clean-up takes it, and a clean-up can wait
+        /// for the next time.
+        func tryLockExclusive() -> Bool {
+            flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+
+        /// Exclusive, retrying for a while: saves hold the shared lock only for the
+        /// moment between their photo and their commit.
+        func lockExclusive(milliseconds: Int) -> Bool {
+            var waited = 0
+            while !tryLockExclusive() {
+                if waited >= milliseconds { return false }
+                usleep(5_000)
+                waited += 5
+            }
+            return true
+        }
+
+        /// Makes a rename or a new file in this folder durable.
+        func sync() -> Int32? {
+            fsync(descriptor) == 0 ? nil : errno
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` keeping the library's error type (the standard one rethrows
+    /// `any Error`).
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(LibraryError) -> T) throws(LibraryError) -> T {
+        var result: Result<T, LibraryError>?
+        withUnsafeBytes { bytes in
+            result = Result { () throws(LibraryError) -> T in try body(bytes) }
+        }
+        // withUnsafeBytes always runs its closure once.
+        return try result!.get()
+    }
+}

@@ -1,0 +1,23 @@
+// SHA-256 of a photo through GLib's GChecksum, as lowercase hex: the copy's name.
+
+import CPixbuf
+
+enum Hash {
+    static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
+        // g_checksum_new returns NULL only for an unknown checksum type, and SHA-256 is known.
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)!
+        defer { g_checksum_free(checksum) }
+        if let base = bytes.baseAddress {
+            var offset = 0
+            // g_checksum_update takes a gssize; feed in pieces so any size fits.
+            while offset < bytes.count {
+                let count = min(bytes.count - offset, 1 << 30)
+                g_checksum_update(checksum, (base + offset).assumingMemoryBound(to: guchar.self), gssize(count))
+                offset += count
+            }
+        }
+        // Never NULL for a SHA-256 checksum; the string belongs to the checksum, freed
+        // (deferred above) only after it is copied here.
+        return String(cString: g_checksum_get_string(checksum)!)
+    }
+}

@@ -1,0 +1,74 @@
+// What can go wrong with a photo or the library, as one translatable line naming the problem.
+
+import Localization
+
+/// A photo or library problem. `message` is one line for the user, already translated;
+/// `kind` is for code (tests, the window choosing where to show it).
+public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        // The photo.
+        case photoMissing
+        case photoIsFolder
+        case photoNotRegular
+        case photoUnreadable
+        case photoEmpty
+        case photoTooLarge
+        case photoTooManyPixels
+        case notAnImage
+        case vectorImage
+        case noDecoder
+        case photoDamaged
+        // The library.
+        case readOnly
+        case corrupt
+        case notALibrary
+        case newerSchema
+        case locked
+        case diskFull
+        case noSuchEntry
+        case io
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Whether the fault is the photo's (the window shows it by the photo) rather than the
+    /// library's.
+    public var isAboutPhoto: Bool {
+        switch kind {
+        case .photoMissing, .photoIsFolder, .photoNotRegular, .photoUnreadable, .photoEmpty,
+             .photoTooLarge, .photoTooManyPixels, .notAnImage, .vectorImage, .noDecoder,
+             .photoDamaged:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Translates `template` first and fills `{key}` afterwards, so a translator may move
+    /// the placeholders; an unknown key stays as written rather than losing words.
+    static func make(_ kind: Kind, _ template: String, _ values: [String: String] = [:]) -> LibraryError {
+        LibraryError(kind, fill(tr(template), values))
+    }
+
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let key = String(rest[rest.index(after: open)..<close])
+            result += values[key] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
+        return result
+    }
+}

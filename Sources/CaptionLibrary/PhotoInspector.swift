@@ -1,0 +1,409 @@
+// Photo checks shared by the window and the library: what a file is, how big, whether it
+// is whole and decodes. Only raster photo formats are accepted (see PhotoFormat).
+
+import CPixbuf
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The formats Caption accepts: raster formats that cameras, phones and editors save
+/// photos in. Vector drawings (SVG) are refused because they have no pixel size of their
+/// own and rendering one runs a whole XML toolkit; icons, cursors and old bitmap formats
+/// (ICO, ANI, ICNS, XPM, XBM, PNM, TGA, QTIF) are refused because nobody captions them,
+/// and each decoder left out is one less parser that sees untrusted bytes. A format is
+/// recognised by its content, never by its file name.
+public enum PhotoFormat: String, Sendable, CaseIterable {
+    case jpeg, png, gif, webp, tiff, bmp
+
+    /// The extension of the copy in the library.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .tiff: return "tif"
+        default: return rawValue
+        }
+    }
+
+    /// For file chooser filters and drag-and-drop.
+    public var mimeType: String { "image/" + rawValue }
+
+    public var displayName: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .gif: return "GIF"
+        case .webp: return "WebP"
+        case .tiff: return "TIFF"
+        case .bmp: return "BMP"
+        }
+    }
+
+    /// The format whose signature starts `head`, if it is one Caption accepts.
+    static func sniff(_ head: UnsafeRawBufferPointer) -> PhotoFormat? {
+        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
+            guard head.count >= offset + bytes.count else { return false }
+            for (index, byte) in bytes.enumerated() where head[offset + index] != byte { return false }
+            return true
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        if starts(Array("BM".utf8)) && head.count >= 26 { return .bmp }
+        return nil
+    }
+
+    /// SVG, plain or as XML: said apart from "not an image" because the fix differs.
+    static func looksLikeVector(_ head: UnsafeRawBufferPointer) -> Bool {
+        let text = String(decoding: head.prefix(4096), as: UTF8.self)
+        let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard start.hasPrefix("<") else { return false }
+        return text.contains("<svg") || text.contains("<!DOCTYPE svg")
+    }
+}
+
+/// What a photo is, found without decoding its pixels.
+public struct PhotoInfo: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var format: PhotoFormat
+    public var byteCount: Int
+
+    public init(width: Int, height: Int, format: PhotoFormat, byteCount: Int) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.byteCount = byteCount
+    }
+}
+
+/// A photo read and fully checked, ready to be saved: the bytes exactly as checked (a
+/// save stores these, not whatever the file holds by then), what they are, and their
+/// SHA-256. Holds the whole file in memory (at most 256 MiB).
+public struct LoadedPhoto: Sendable {
+    /// The path it was read from, for messages and the entry's original name.
+    public let path: String
+    public let info: PhotoInfo
+    /// Lowercase hex; the copy in the library is named after it.
+    public let sha256: String
+    let bytes: [UInt8]
+}
+
+/// Checks photos. Every function is safe to call from any thread: each uses its own
+/// GdkPixbuf loader, and GdkPixbuf serialises the loaders that are not thread-safe.
+public enum PhotoInspector {
+    public static let maximumBytes = 256 << 20
+    public static let maximumPixels = 100_000_000
+
+    /// The quick check, for showing a message as soon as a photo is chosen: the file is a
+    /// readable, non-empty regular file of at most 256 MiB, in an accepted format, whose
+    /// header gives at most 100 megapixels. Reads only as far as the header (all of a
+    /// TIFF, whose decoder reads the whole file first); decodes nothing.
+    public static func inspect(_ path: String) throws(LibraryError) -> PhotoInfo {
+        let file = try PhotoFile(opening: path)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var filled = 0
+        // The signature needs the first few bytes; a read may return fewer than asked.
+        while filled < 32 {
+            let count = try file.read(into: &chunk, from: filled)
+            if count == 0 { break }
+            filled += count
+        }
+        let format = try chunk.withBytes { (head) throws(LibraryError) -> PhotoFormat in
+            try recognise(UnsafeRawBufferPointer(rebasing: head[..<filled]), path: path)
+        }
+        let decoder = Decoder(mode: .headerOnly)
+        var count = filled
+        while count > 0 && !decoder.knowsSize {
+            let ok = chunk.withUnsafeBytes { decoder.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if !ok { break }
+            count = try file.read(into: &chunk, from: 0)
+        }
+        _ = decoder.close()
+        return try decoder.result(format: format, byteCount: file.size, path: path)
+    }
+
+    /// The full check: everything `inspect` checks, and the file is complete and decodes.
+    public static func verify(_ path: String) throws(LibraryError) -> PhotoInfo {
+        try load(path).info
+    }
+
+    /// Reads a photo once and checks it fully (as `verify`), hashing it meanwhile on a
+    /// second thread: everything a save needs from the photo itself. The window loads
+    /// while the user types, so pressing Enter only has to store it.
+    public static func load(_ path: String) throws(LibraryError) -> LoadedPhoto {
+        let bytes = try PhotoFile(opening: path).readAll()
+        return try bytes.withBytes { (data) throws(LibraryError) -> LoadedPhoto in
+            var checked: Result<PhotoInfo, LibraryError> = .failure(LibraryError(.io, ""))
+            var hash = ""
+            Parallel.run([{ checked = Result { () throws(LibraryError) -> PhotoInfo in try verify(data, path: path) } }], {
+                hash = Hash.sha256(data)
+            })
+            return LoadedPhoto(path: path, info: try checked.get(), sha256: hash, bytes: bytes)
+        }
+    }
+
+    /// The full check on a photo already in memory; `path` is for messages only.
+    static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
+        let format = try recognise(bytes, path: path)
+        guard PhotoStructure.isComplete(bytes, format: format) else {
+            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+        }
+        // JPEG decoding at an eighth of the size still runs every scan through the decoder
+        // (so damage there is found) at a fraction of the cost.
+        let decoder = Decoder(mode: format == .jpeg ? .eighth : .full)
+        let written = decoder.write(bytes)
+        let closed = decoder.close()
+        let info = try decoder.result(format: format, byteCount: bytes.count, path: path)
+        guard written && closed && decoder.hasPixels else {
+            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+        }
+        return info
+    }
+
+    /// The accepted format of these first bytes, or the error saying why not.
+    static func recognise(_ head: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoFormat {
+        guard let format = PhotoFormat.sniff(head) else {
+            if PhotoFormat.looksLikeVector(head) {
+                throw LibraryError.make(.vectorImage,
+                    "A vector drawing (SVG), not a photo; export it as PNG or JPEG first: {path}", ["path": path])
+            }
+            throw LibraryError.make(.notAnImage,
+                "Not an image Caption can read (JPEG, PNG, WebP, GIF, TIFF or BMP): {path}", ["path": path])
+        }
+        guard Decoder.installed.contains(format.rawValue) else {
+            throw LibraryError.make(.noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
+                                    ["format": format.displayName, "path": path])
+        }
+        return format
+    }
+}
+
+/// An opened photo file: refuses what is not a regular file before reading a byte, so a
+/// FIFO cannot hang us and a device cannot feed us forever.
+struct PhotoFile: ~Copyable {
+    let descriptor: Int32
+    let size: Int
+    let path: String
+
+    init(opening path: String) throws(LibraryError) {
+        self.path = path
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR || path.isEmpty {
+                throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
+            }
+            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                                    ["reason": Files.reason(code), "path": path])
+        }
+        try PhotoFile.checkKind(info, path)
+        // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open must not wait.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT {
+                throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
+            }
+            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                                    ["reason": Files.reason(code), "path": path])
+        }
+        // What was opened is what counts.
+        if fstat(descriptor, &info) != 0 { info.st_mode = 0 }
+        do {
+            try PhotoFile.checkKind(info, path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        let size = Int(info.st_size)
+        if size == 0 {
+            close(descriptor)
+            throw LibraryError.make(.photoEmpty, "The photo file is empty: {path}", ["path": path])
+        }
+        if size > PhotoInspector.maximumBytes {
+            close(descriptor)
+            throw PhotoFile.tooLarge(size, path)
+        }
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    deinit { close(descriptor) }
+
+    static func checkKind(_ info: stat, _ path: String) throws(LibraryError) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFDIR:
+            throw LibraryError.make(.photoIsFolder, "This is a folder, not a photo: {path}", ["path": path])
+        default:
+            throw LibraryError.make(.photoNotRegular,
+                "Not a regular file (a device, pipe or socket), so not a photo: {path}", ["path": path])
+        }
+    }
+
+    static func tooLarge(_ size: Int, _ path: String) -> LibraryError {
+        LibraryError.make(.photoTooLarge, "The photo is too large ({size} MiB; at most {limit} MiB): {path}",
+                          ["size": String((size + (1 << 20) - 1) >> 20),
+                           "limit": String(PhotoInspector.maximumBytes >> 20), "path": path])
+    }
+
+    /// Reads into `buffer` from `offset` to its end; 0 at the end of the file.
+    func read(into buffer: inout [UInt8], from offset: Int) throws(LibraryError) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                // baseAddress is non-nil: the caller's buffer is never empty.
+                Glibc.read(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                                    ["reason": Files.reason(code), "path": path])
+        }
+    }
+
+    /// The whole file, read once. A file that grew past the limit since it was opened is
+    /// refused too.
+    func readAll() throws(LibraryError) -> [UInt8] {
+        var failure: Int32 = 0
+        var grew = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            // baseAddress is non-nil: the capacity is at least 2.
+            let base = buffer.baseAddress!
+            while count < buffer.count {
+                let got = Glibc.read(descriptor, base + count, buffer.count - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 { break }
+                count += got
+            }
+            // One byte beyond the expected size means the file is still growing.
+            if count > size {
+                grew = count > PhotoInspector.maximumBytes
+                count = size
+            }
+        }
+        if failure != 0 {
+            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                                    ["reason": Files.reason(failure), "path": path])
+        }
+        if grew { throw PhotoFile.tooLarge(size + 1, path) }
+        if bytes.isEmpty {
+            throw LibraryError.make(.photoEmpty, "The photo file is empty: {path}", ["path": path])
+        }
+        return bytes
+    }
+}
+
+/// A GdkPixbuf loader fed from memory. Its size-prepared handler learns the pixel size
+/// from the header and, for a photo over the limit or for a header-only look, asks for a
+/// 0×0 result: every loader then stops before allocating pixels.
+final class Decoder {
+    enum Mode: Int32 { case headerOnly = 0, eighth = 1, full = 2 }
+
+    /// Written by the C handler through a pointer, so a plain C-layout struct.
+    struct Probe {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var refused = false
+        var mode: Int32 = 0
+    }
+
+    /// The names of the loaders GdkPixbuf has on this system.
+    static let installed: Set<String> = {
+        var names: Set<String> = []
+        var node = gdk_pixbuf_get_formats()
+        let list = node
+        while let current = node {
+            if let data = current.pointee.data, let name = gdk_pixbuf_format_get_name(OpaquePointer(data)) {
+                names.insert(String(cString: name))
+                g_free(name)
+            }
+            node = current.pointee.next
+        }
+        g_slist_free(list)
+        return names
+    }()
+
+    private let loader: UnsafeMutablePointer<GdkPixbufLoader>
+    private let probe: UnsafeMutablePointer<Probe>
+    private var closed = false
+    private(set) var failed = false
+
+    init(mode: Mode) {
+        // gdk_pixbuf_loader_new only fails when GLib cannot allocate, which aborts first.
+        loader = gdk_pixbuf_loader_new()!
+        probe = .allocate(capacity: 1)
+        probe.initialize(to: Probe(mode: mode.rawValue))
+        let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = {
+            loader, width, height, data in
+            guard let probe = data?.assumingMemoryBound(to: Decoder.Probe.self) else { return }
+            probe.pointee.width = width
+            probe.pointee.height = height
+            if Int(width) * Int(height) > PhotoInspector.maximumPixels {
+                probe.pointee.refused = true
+                gdk_pixbuf_loader_set_size(loader, 0, 0)
+            } else if probe.pointee.mode == Decoder.Mode.headerOnly.rawValue {
+                gdk_pixbuf_loader_set_size(loader, 0, 0)
+            } else if probe.pointee.mode == Decoder.Mode.eighth.rawValue {
+                gdk_pixbuf_loader_set_size(loader, max(1, (width + 7) / 8), max(1, (height + 7) / 8))
+            }
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
+                              unsafeBitCast(sizePrepared, to: GCallback.self), probe, nil, GConnectFlags(rawValue: 0))
+    }
+
+    deinit {
+        _ = close()
+        g_object_unref(UnsafeMutableRawPointer(loader))
+        probe.deinitialize(count: 1)
+        probe.deallocate()
+    }
+
+    var knowsSize: Bool { probe.pointee.width > 0 }
+
+    var hasPixels: Bool { gdk_pixbuf_loader_get_pixbuf(loader) != nil }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !failed, !closed, let base = bytes.baseAddress, bytes.count > 0 else { return !failed }
+        var error: UnsafeMutablePointer<GError>?
+        let ok = gdk_pixbuf_loader_write(loader, base.assumingMemoryBound(to: guchar.self), gsize(bytes.count), &error) != 0
+        if let error { g_error_free(error) }
+        if !ok { failed = true }
+        return ok
+    }
+
+    /// Ends the data; a loader must be closed before it is released.
+    func close() -> Bool {
+        guard !closed else { return !failed }
+        closed = true
+        var error: UnsafeMutablePointer<GError>?
+        let ok = gdk_pixbuf_loader_close(loader, &error) != 0
+        if let error { g_error_free(error) }
+        if !ok { failed = true }
+        return ok
+    }
+
+    /// The photo's description once the header was read, or the error naming what was
+    /// wrong: too many pixels, or no readable header.
+    func result(format: PhotoFormat, byteCount: Int, path: String) throws(LibraryError) -> PhotoInfo {
+        let probe = probe.pointee
+        if probe.refused {
+            throw LibraryError.make(.photoTooManyPixels,
+                "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
+                ["width": String(probe.width), "height": String(probe.height),
+                 "limit": String(PhotoInspector.maximumPixels / 1_000_000), "path": path])
+        }
+        guard probe.width > 0 && probe.height > 0 else {
+            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+        }
+        return PhotoInfo(width: Int(probe.width), height: Int(probe.height), format: format, byteCount: byteCount)
+    }
+}

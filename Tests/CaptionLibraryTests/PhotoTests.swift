@@ -1,0 +1,222 @@
+// Bad photos: each is refused with one line naming the problem, by the quick check, the
+// full check and a save alike, and a refused save leaves the library as it was.
+
+import Foundation
+import Synchronization
+import Testing
+@testable import CaptionLibrary
+
+@Suite("Photo checks")
+struct PhotoTests {
+    /// Runs the quick check, the full check and a save; all must fail with `kind` (the
+    /// quick check only when `quick` is true: it does not read whole files).
+    func refused(_ path: String, _ kind: LibraryError.Kind, quick: Bool = true,
+                 sourceLocation: SourceLocation = #_sourceLocation) throws -> LibraryError? {
+        if quick {
+            let inspected = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) { try PhotoInspector.inspect(path) }
+            #expect(inspected?.kind == kind, sourceLocation: sourceLocation)
+        }
+        let verified = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) { try PhotoInspector.verify(path) }
+        #expect(verified?.kind == kind, sourceLocation: sourceLocation)
+        let scratch = Scratch()
+        let library = try Library(directory: scratch.file("lib"))
+        let saved = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) {
+            try library.add(photoAt: path, title: "T", subtitle: "S")
+        }
+        #expect(saved?.kind == kind, sourceLocation: sourceLocation)
+        #expect(saved?.isAboutPhoto == true, sourceLocation: sourceLocation)
+        #expect(try library.entries().isEmpty, sourceLocation: sourceLocation)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))) == [],
+                "nothing left in photos/", sourceLocation: sourceLocation)
+        #expect(saved?.message.contains("\n") == false, sourceLocation: sourceLocation)
+        return saved
+    }
+
+    @Test("every accepted format passes the quick and the full check with its pixel size", arguments: ["png", "jpeg", "bmp", "tiff"])
+    func acceptedFormats(type: String) throws {
+        let scratch = Scratch()
+        let path = scratch.write("photo", Photos.make(width: 33, height: 17, type: type))
+        let quick = try PhotoInspector.inspect(path)
+        let full = try PhotoInspector.verify(path)
+        #expect(quick == full)
+        #expect(full.width == 33 && full.height == 17)
+        #expect(full.format.rawValue == type)
+    }
+
+    @Test("a GIF passes, and a format is recognised by content, not by file name")
+    func gifByContent() throws {
+        let scratch = Scratch()
+        let path = scratch.write("looks-like.jpg", Photos.gif)
+        let info = try PhotoInspector.verify(path)
+        #expect(info.format == .gif && info.width == 1 && info.height == 1)
+        let entry = try Library(directory: scratch.file("lib")).add(photoAt: path, title: "T", subtitle: "S")
+        #expect(entry.photo.hasSuffix(".gif"))
+    }
+
+    @Test("a missing photo is named as not found")
+    func missing() throws {
+        let error = try refused("/nonexistent/photo.jpg", .photoMissing)
+        #expect(error?.message == "Photo not found: /nonexistent/photo.jpg")
+    }
+
+    @Test("a folder is refused as a folder")
+    func folder() throws {
+        let scratch = Scratch()
+        let error = try refused(scratch.path, .photoIsFolder)
+        #expect(error?.message == "This is a folder, not a photo: \(scratch.path)")
+    }
+
+    @Test("a FIFO and a device are refused without reading (a FIFO would block forever)")
+    func notRegular() throws {
+        let scratch = Scratch()
+        let fifo = scratch.file("fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        _ = try refused(fifo, .photoNotRegular)
+        _ = try refused("/dev/zero", .photoNotRegular)
+    }
+
+    @Test("an empty file is refused as empty")
+    func empty() throws {
+        let scratch = Scratch()
+        let path = scratch.write("empty.jpg", [])
+        let error = try refused(path, .photoEmpty)
+        #expect(error?.message == "The photo file is empty: \(path)")
+    }
+
+    @Test("an unreadable photo says it cannot be read and why", .enabled(if: getuid() != 0, "root reads anything; the command-line test covers this as nobody"))
+    func unreadable() throws {
+        let scratch = Scratch()
+        let path = scratch.write("secret.png", Photos.png())
+        chmod(path, 0)
+        let error = try refused(path, .photoUnreadable)
+        #expect(error?.message.hasPrefix("Cannot read the photo (") == true)
+    }
+
+    @Test("a text file is not an image; the message lists the formats Caption reads")
+    func notAnImage() throws {
+        let scratch = Scratch()
+        let path = scratch.write("notes.jpg", Array("just some words, not pixels\n".utf8))
+        let error = try refused(path, .notAnImage)
+        #expect(error?.message == "Not an image Caption can read (JPEG, PNG, WebP, GIF, TIFF or BMP): \(path)")
+    }
+
+    @Test("an SVG drawing is refused as a vector format, never rendered")
+    func svg() throws {
+        let scratch = Scratch()
+        let svg = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000\" height=\"100000\"><rect width=\"10\" height=\"10\"/></svg>"
+        let path = scratch.write("drawing.svg", Array(svg.utf8))
+        let error = try refused(path, .vectorImage)
+        #expect(error?.message.hasPrefix("A vector drawing (SVG)") == true)
+    }
+
+    @Test("an icon format GdkPixbuf can read (ICO) is still not accepted as a photo")
+    func icoRefused() throws {
+        let scratch = Scratch()
+        let path = scratch.write("icon.ico", Photos.make(width: 32, height: 32, type: "ico"))
+        _ = try refused(path, .notAnImage)
+    }
+
+    @Test("a WebP file is refused with 'no decoder' when GdkPixbuf has no WebP loader")
+    func webpWithoutDecoder() throws {
+        try #require(!Decoder.installed.contains("webp"), "this system can decode WebP")
+        let scratch = Scratch()
+        let path = scratch.write("p.webp", Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 0, count: 18))
+        let error = try refused(path, .noDecoder)
+        #expect(error?.message.hasPrefix("WebP photos cannot be read here") == true)
+    }
+
+    @Test("truncated photos are refused as damaged or incomplete by the full check", arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
+    func truncated(type: String) throws {
+        let scratch = Scratch()
+        let whole = type == "gif" ? Photos.gif : Photos.make(width: 200, height: 150, type: type)
+        for cut in [whole.count / 2, whole.count - (type == "gif" ? 3 : 1)] {  // a GIF may lack only its trailer
+            let path = scratch.write("cut-\(cut)", Array(whole.prefix(cut)))
+            let error = try refused(path, .photoDamaged, quick: false)
+            #expect(error?.message == "The photo is damaged or incomplete: \(path)")
+        }
+    }
+
+    @Test("a JPEG cut off inside its header is refused by the quick check too")
+    func truncatedHeader() throws {
+        let scratch = Scratch()
+        let path = scratch.write("cut.jpg", Array(Photos.jpeg().prefix(40)))
+        _ = try refused(path, .photoDamaged)
+    }
+
+    @Test("a JPEG with bytes after its end marker (camera padding) is accepted")
+    func jpegPadding() throws {
+        let scratch = Scratch()
+        let path = scratch.write("padded.jpg", Photos.jpeg() + [UInt8](repeating: 0, count: 1000))
+        #expect(try PhotoInspector.verify(path).format == .jpeg)
+    }
+
+    @Test("a photo over 100 megapixels is refused from its header, quickly, without decoding")
+    func tooManyPixels() throws {
+        let scratch = Scratch()
+        // 30000 × 30000 × 4 bytes would be 3.6 GB if anything decoded it.
+        let path = scratch.write("huge.png", Photos.pngHeader(width: 30000, height: 30000))
+        let started = Timestamp.now()
+        let error = try refused(path, .photoTooManyPixels)
+        #expect(error?.message == "The photo is too large (30000 × 30000 pixels; at most 100 megapixels): \(path)")
+        #expect(Timestamp.now().millisecondsSince1970 - started.millisecondsSince1970 < 2000)
+        // Just over the limit is refused, just under is not.
+        let over = scratch.write("over.png", Photos.pngHeader(width: 10001, height: 10000))
+        _ = try refused(over, .photoTooManyPixels)
+        let under = scratch.write("under.png", Photos.pngHeader(width: 10000, height: 10000))
+        #expect(try PhotoInspector.inspect(under).width == 10000)
+    }
+
+    @Test("a file over 256 MiB is refused from its size alone, without reading it")
+    func tooManyBytes() throws {
+        let scratch = Scratch()
+        let path = scratch.write("big.png", Photos.png())
+        #expect(truncate(path, off_t(PhotoInspector.maximumBytes) + 1) == 0)  // sparse: costs no disk
+        let error = try refused(path, .photoTooLarge)
+        #expect(error?.message == "The photo is too large (257 MiB; at most 256 MiB): \(path)")
+    }
+
+    @Test("a symbolic link to a photo is followed; a dangling one is a missing photo")
+    func symbolicLinks() throws {
+        let scratch = Scratch()
+        let target = scratch.write("p.png", Photos.png())
+        symlink(target, scratch.file("link.png"))
+        #expect(try PhotoInspector.verify(scratch.file("link.png")).format == .png)
+        symlink(scratch.file("gone.png"), scratch.file("dangling.png"))
+        _ = try refused(scratch.file("dangling.png"), .photoMissing)
+    }
+
+    @Test("the structure walk finds the end of each format and rejects every shorter prefix of a small JPEG")
+    func structureWalk() {
+        let jpeg = Photos.jpeg()
+        for cut in stride(from: 1, to: jpeg.count, by: 7) {
+            let complete = Array(jpeg.prefix(cut)).withUnsafeBytes { PhotoStructure.jpeg($0) }
+            #expect(!complete, "prefix of \(cut) bytes")
+        }
+        #expect(jpeg.withUnsafeBytes { PhotoStructure.jpeg($0) })
+        let png = Photos.png()
+        #expect(png.withUnsafeBytes { PhotoStructure.png($0) })
+        #expect(!Array(png.dropLast(12)).withUnsafeBytes { PhotoStructure.png($0) })
+        #expect(Photos.gif.withUnsafeBytes { PhotoStructure.gif($0) })
+        #expect(Array(Photos.gif.dropLast()).withUnsafeBytes { PhotoStructure.gif($0) }, "a missing trailer alone is tolerated")
+        #expect(!Array(Photos.gif.dropLast(3)).withUnsafeBytes { PhotoStructure.gif($0) })
+    }
+
+    @Test("the photo checks can run on many threads at once")
+    func threadSafe() throws {
+        let scratch = Scratch()
+        let paths = ["png", "jpeg", "bmp", "tiff"].map { scratch.write("p.\($0)", Photos.make(width: 300, height: 200, type: $0)) }
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            for _ in 0..<10 {
+                do {
+                    let info = try PhotoInspector.verify(paths[index % 4])
+                    if info.width != 300 { failures.withLock { $0 += 1 } }
+                    _ = try PhotoInspector.inspect(paths[(index + 1) % 4])
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+}

@@ -1,0 +1,254 @@
+// Helpers for the library tests: scratch folders, photos made on the spot, the built
+// `caption` binary run as a child process, and a raw SQLite connection for checking.
+
+import CPixbuf
+import CSQLite
+import Foundation
+import Testing
+@testable import CaptionLibrary
+
+/// A fresh folder under /tmp, removed when the value goes. World-traversable (0755) so
+/// that tests running the command line as an unprivileged user can reach inside.
+final class Scratch {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/caption-test-XXXXXX".utf8CString)
+        // The template array is never empty, so its base address exists.
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        chmod(path, 0o755)
+    }
+
+    deinit {
+        // Folders made read-only by a test must be writable again to be removed.
+        _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwX", path]).waitUntilExit()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let target = file(name)
+        _ = FileManager.default.createFile(atPath: target, contents: Data(bytes))
+        return target
+    }
+}
+
+enum Photos {
+    /// A photo `width`×`height` with pixels from `seed` (noisy, so JPEGs are not tiny and
+    /// different seeds give different files), encoded as `type` ("png", "jpeg", "bmp",
+    /// "tiff", "ico").
+    static func make(width: Int = 64, height: Int = 48, seed: UInt32 = 1, type: String = "png",
+                     options: [(String, String)] = [], noise: UInt32 = 255) -> [UInt8] {
+        // NULL only when the pixels cannot be allocated, which these small sizes never hit.
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height))!
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let pixels = gdk_pixbuf_get_pixels(pixbuf)!  // a new pixbuf always has its pixels
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        var state = seed &* 2_654_435_761 | 1
+        for y in 0..<height {
+            for x in 0..<(width * 3) {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let base = UInt32((x / 3 + y) % 200)
+                pixels[y * stride + x] = UInt8(truncatingIfNeeded: base &+ (state >> 24) % (noise + 1))
+            }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        var error: UnsafeMutablePointer<GError>?
+        var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
+        var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
+        defer { (keys + values).forEach { free($0) } }
+        let ok = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, &keys, &values, &error)
+        precondition(ok != 0, "saving a \(type) failed")
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    static func png(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
+        make(width: width, height: height, seed: seed, type: "png")
+    }
+
+    static func jpeg(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
+        make(width: width, height: height, seed: seed, type: "jpeg", options: [("quality", "90")])
+    }
+
+    /// A 1×1 GIF, as bytes (GdkPixbuf cannot write GIF).
+    static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00,
+        0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00,
+        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+
+    /// A PNG whose header claims `width`×`height`, with one tiny IDAT: enough for a decoder
+    /// to learn the size, nowhere near enough pixels. CRCs are right, so only the size is
+    /// wrong with it.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc32(body))
+        }
+        let header = be(width) + be(height) + [8, 2, 0, 0, 0]
+        let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", compressed) + chunk("IEND", [])
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    static func sha256(ofFile path: String) -> String {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        return data.withUnsafeBytes { Hash.sha256($0) }
+    }
+}
+
+/// The outcome of running the command line.
+struct Outcome {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum Caption {
+    /// The `caption` binary built beside this test bundle, or $CAPTION_BINARY.
+    static let binary: String = {
+        if let given = ProcessInfo.processInfo.environment["CAPTION_BINARY"] { return given }
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("caption").path
+    }()
+
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    static let isRoot = getuid() == 0
+
+    /// Runs caption with `arguments`; `shellPrefix` (e.g. "ulimit -f 8;") runs it through
+    /// /bin/sh; `unprivileged` drops to user nobody when the tests run as root, since root
+    /// reads and writes through any permission.
+    static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+                    unprivileged: Bool = false, in folder: String? = nil) throws -> Outcome {
+        let process = Process()
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        var command = [binary] + arguments
+        if unprivileged && isRoot {
+            command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        }
+        if let shellPrefix {
+            command = ["/bin/sh", "-c", shellPrefix + " exec \"$@\"", "sh"] + command
+        }
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        env["LANGUAGE"] = "C"
+        env["LC_ALL"] = "C.UTF-8"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both before waiting, so a full pipe cannot stall the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts caption without waiting; stdout and stderr go to /dev/null.
+    static func spawn(_ arguments: [String]) -> pid_t {
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        precondition(status == 0, "posix_spawn failed: \(status)")
+        return pid
+    }
+
+    /// Waits for a child; its exit status, or 128 + the signal that ended it.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+}
+
+/// A raw SQLite connection to a library's database, for checking it from outside.
+/// Sendable for tests that hand it to a thread; SQLite's default serialized mode makes
+/// that safe.
+final class RawDatabase: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    init(_ path: String, create: Bool = false) {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nil)
+        precondition(code == SQLITE_OK && handle != nil, "cannot open \(path)")
+        self.handle = handle!  // checked just above
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// The first column of every row, as text.
+    func strings(_ sql: String) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            return ["error: " + String(cString: sqlite3_errmsg(handle))]
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+        }
+        return rows
+    }
+
+    @discardableResult
+    func execute(_ sql: String) -> Int32 {
+        sqlite3_exec(handle, sql, nil, nil, nil)
+    }
+}
+
+/// The state a library's folder must always be in: integrity_check ok, every row's photo
+/// present with the content its name promises, no temporary file, no unreferenced photo.
+func checkConsistent(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let library = try Library(directory: directory)
+    let entries = try library.entries()
+    let raw = RawDatabase(directory + "/library.sqlite3")
+    #expect(raw.strings("PRAGMA integrity_check") == ["ok"], sourceLocation: sourceLocation)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/photos")) ?? []
+    #expect(files.filter { $0.hasPrefix(".tmp-") }.isEmpty, "temporary files left: \(files)", sourceLocation: sourceLocation)
+    let used = Set(entries.map(\.photo))
+    for photo in used {
+        let path = directory + "/" + photo
+        #expect(FileManager.default.fileExists(atPath: path), "missing \(photo)", sourceLocation: sourceLocation)
+        let name = (photo as NSString).lastPathComponent
+        let expected = String(name.prefix(64))
+        #expect(Photos.sha256(ofFile: path) == expected, "\(photo) holds other bytes", sourceLocation: sourceLocation)
+    }
+    for file in files where !file.hasPrefix(".tmp-") {
+        #expect(used.contains("photos/" + file), "unreferenced \(file)", sourceLocation: sourceLocation)
+    }
+}
+
+func mode(_ path: String) -> mode_t {
+    var info = stat()
+    stat(path, &info)
+    return info.st_mode & 0o7777
+}
