@@ -5,10 +5,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev pkg-config
-TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils at-spi2-core python3-pyatspi
+TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils
+SCREENSHOT_DEPS = imagemagick fonts-dejavu-core
 SAMPLE = data/samples/harbour.jpg
 
-.PHONY: all build release run test deps test-deps bench clean
+.PHONY: all build release run test test-unit test-e2e deps test-deps bench screenshot clean
 
 all: build
 
@@ -27,11 +28,22 @@ release: deps
 run: build
 	$(SWIFT) run caption $(SAMPLE)
 
-# Every test: the engine, the library and the command line, and the window under a
-# private Xvfb in a throwaway D-Bus session.
+# Every test: the engine, the library and the command line, the window in-process, and
+# the real binary driven by keys; each under its own Xvfb in a throwaway D-Bus session.
 test: test-deps
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory test-unit test-e2e
+
+test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build
+
+test-e2e:
+	build-aux/with-display Tests/e2e/keyboard-caption.sh .build/debug/caption $(SAMPLE)
+
+# PNGs of the window's main states, into data/screenshots.
+screenshot: build
+	@build-aux/install-deps $(TEST_DEPS) $(SCREENSHOT_DEPS)
+	build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) data/screenshots
 
 bench: deps
 	$(SWIFT) build -c release --product caption-bench

@@ -30,7 +30,7 @@ let package = Package(
                           path: "Benchmarks/caption-bench"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite"]),
-        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk"]),
+        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "FocusEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

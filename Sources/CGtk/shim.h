@@ -39,8 +39,11 @@ static inline GtkFileChooser *caption_file_chooser(gpointer p) { return GTK_FILE
 static inline GtkNativeDialog *caption_native_dialog(gpointer p) { return GTK_NATIVE_DIALOG(p); }
 static inline GtkStyleProvider *caption_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
 static inline GtkDrawingArea *caption_drawing_area(gpointer p) { return GTK_DRAWING_AREA(p); }
+static inline GtkStack *caption_stack(gpointer p) { return GTK_STACK(p); }
+static inline GtkInfoBar *caption_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }
 static inline GActionMap *caption_action_map(gpointer p) { return G_ACTION_MAP(p); }
+static inline GActionGroup *caption_action_group(gpointer p) { return G_ACTION_GROUP(p); }
 static inline GObject *caption_object(gpointer p) { return G_OBJECT(p); }
 
 static inline gboolean caption_is_x11_display(GdkDisplay *display) {

@@ -26,7 +26,12 @@ case .version:
     Console.out("caption \(captionVersion)\n")
     exit(0)
 case .window(let library, let photos):
-    exit(MainActor.assumeIsolated { CaptionApplication.run(library: library, photos: photos) })
+    let status = MainActor.assumeIsolated { CaptionApplication.run(library: library, photos: photos) }
+    guard let status else {
+        Console.error(tr("cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY is not set); --add and --list work without one"))
+        exit(1)
+    }
+    exit(status)
 case .add, .list, .remove:
     exit(Commands.run(request))
 }

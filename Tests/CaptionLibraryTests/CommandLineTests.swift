@@ -7,7 +7,7 @@ import Testing
 @testable import CaptionCommand
 @testable import CaptionLibrary
 
-@Suite("Command line", .enabled(if: Caption.isBuilt, "build the caption product first"))
+@Suite("Command line")
 struct CommandLineTests {
     @Test("--add saves and prints the entry number; --list shows it; --remove removes it (exit 0)")
     func addListRemove() throws {
@@ -50,6 +50,30 @@ struct CommandLineTests {
         #expect(outcome.stdout == "")
         #expect(outcome.stderr == lines.map { "caption: " + $0 + "\n" }.joined())
         #expect(try Library(directory: scratch.file("lib")).entries().isEmpty)
+    }
+
+    @Test("the window without a display says so in one line and exits 1")
+    func windowWithoutDisplay() throws {
+        let scratch = Scratch()
+        let outcome = try Caption.run(["--library", scratch.file("lib")],
+                                      shellPrefix: "unset DISPLAY WAYLAND_DISPLAY;")
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr.hasPrefix("caption: cannot open a window: no display"))
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("lib")), "nothing was created")
+    }
+
+    @Test("--help lists the whole command line; --version prints the version")
+    func helpAndVersion() throws {
+        let help = try Caption.run(["--help"])
+        #expect(help.status == 0)
+        for usage in ["--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json]", "--remove ID", "[--library DIR] [PHOTO...]"] {
+            #expect(help.stdout.contains(usage))
+        }
+        let version = try Caption.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "caption \(captionVersion)\n")
     }
 
     @Test("--add with an empty photo path says no photo was chosen (exit 1)")

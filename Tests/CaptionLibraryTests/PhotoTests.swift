@@ -83,15 +83,6 @@ struct PhotoTests {
         #expect(error?.message == "The photo file is empty: \(path)")
     }
 
-    @Test("an unreadable photo says it cannot be read and why", .enabled(if: getuid() != 0, "root reads anything; the command-line test covers this as nobody"))
-    func unreadable() throws {
-        let scratch = Scratch()
-        let path = scratch.write("secret.png", Photos.png())
-        chmod(path, 0)
-        let error = try refused(path, .photoUnreadable)
-        #expect(error?.message.hasPrefix("Cannot read the photo (") == true)
-    }
-
     @Test("a text file is not an image; the message lists the formats Caption reads")
     func notAnImage() throws {
         let scratch = Scratch()

@@ -126,7 +126,6 @@ enum Caption {
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("caption").path
     }()
 
-    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
     static let isRoot = getuid() == 0
 

@@ -1,0 +1,534 @@
+// The Caption window: widgets bound to the focus engine. GTK signals become engine events;
+// the engine's decisions are applied here, and nowhere else decides what Enter does.
+
+import CGtk
+import CaptionLibrary
+import Dispatch
+import FocusEngine
+import Localization
+
+@MainActor
+public final class CaptionWindow {
+    public let window: UnsafeMutablePointer<GtkWidget>
+    let preview = PhotoPreview()
+    let photoButton: UnsafeMutablePointer<GtkWidget>
+    let photoName: UnsafeMutablePointer<GtkWidget>
+    let titleEntry: UnsafeMutablePointer<GtkWidget>
+    let subtitleEntry: UnsafeMutablePointer<GtkWidget>
+    let activateButton: UnsafeMutablePointer<GtkWidget>
+    /// Per item: the inline message under it, and the "⏎ Next" hint beside it.
+    private var messageLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    private var hintLabels: [UnsafeMutablePointer<GtkWidget>?] = []
+    private let summaryRevealer: UnsafeMutablePointer<GtkWidget>
+    private let summaryLabel: UnsafeMutablePointer<GtkWidget>
+    let notification: InAppNotification
+    /// The action map holding the window's "win." actions.
+    private let actions: gpointer
+
+    public private(set) var engine: FocusEngine
+    let library: LibraryAccess
+    /// The photo on the form, its decode request, and the photo read and checked whole
+    /// (what a save stores, so the save itself only copies and commits).
+    private(set) var photoPath: String?
+    private var loadedPhoto: LoadedPhoto?
+    private var photoRequest = 0
+    private var largerDecodeScheduled = false
+    /// A save is in flight: further submits wait for it instead of saving twice.
+    public private(set) var isSaving = false
+    /// Photos waiting for their turn, in the order given.
+    public private(set) var queue: [String] = []
+    /// The library's message when a save failed; shown where the summary goes.
+    private var saveError: String?
+    /// Set while the window itself changes an entry's text, so that the change is not
+    /// mistaken for typing.
+    private var settingText = false
+
+    /// Tests wait on these; the app ignores them.
+    public var onSaved: ((Entry) -> Void)?
+    public var onPhotoSettled: (() -> Void)?
+
+    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?) {
+        let wording = Wording(translate: { tr($0) })
+        engine = CaptionForm.engine(wording)
+        library = LibraryAccess(directory: libraryDirectory)
+
+        if let application {
+            window = gtk_application_window_new(application)
+        } else {
+            window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        }
+        gtk_window_set_title(caption_window(window), "Caption")
+        gtk_window_set_default_size(caption_window(window), 720, 640)
+        gtk_window_set_icon_name(caption_window(window), "io.github.caption_app.Caption")
+
+        let header = gtk_header_bar_new()
+        gtk_header_bar_set_title(caption_header_bar(header), "Caption")
+        gtk_header_bar_set_show_close_button(caption_header_bar(header), 1)
+        gtk_window_set_titlebar(caption_window(window), header)
+
+        let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+
+        // The summary: an error bar above the form, never a modal dialog.
+        summaryRevealer = gtk_revealer_new()
+        let infoBar = gtk_info_bar_new()
+        gtk_info_bar_set_message_type(caption_info_bar(infoBar), GTK_MESSAGE_ERROR)
+        gtk_info_bar_set_show_close_button(caption_info_bar(infoBar), 1)
+        summaryLabel = gtk_label_new("")
+        gtk_label_set_line_wrap(caption_label(summaryLabel), 1)
+        gtk_label_set_xalign(caption_label(summaryLabel), 0)
+        gtk_container_add(caption_container(gtk_info_bar_get_content_area(caption_info_bar(infoBar))), summaryLabel)
+        atk_object_set_role(gtk_widget_get_accessible(infoBar), ATK_ROLE_ALERT)
+        gtk_container_add(caption_container(summaryRevealer), infoBar)
+        gtk_box_pack_start(caption_box(page), summaryRevealer, 0, 0, 0)
+
+        let overlay = gtk_overlay_new()
+        gtk_box_pack_start(caption_box(page), overlay, 1, 1, 0)
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)
+        gtk_style_context_add_class(gtk_widget_get_style_context(content), "caption-content")
+        gtk_container_add(caption_container(overlay), content)
+        notification = InAppNotification()
+        gtk_overlay_add_overlay(caption_overlay(overlay), notification.widget)
+
+        gtk_box_pack_start(caption_box(content), preview.widget, 1, 1, 0)
+
+        let grid = gtk_grid_new()
+        gtk_grid_set_row_spacing(caption_grid(grid), 6)
+        gtk_grid_set_column_spacing(caption_grid(grid), 12)
+        gtk_box_pack_start(caption_box(content), grid, 0, 0, 0)
+
+        // Photo row: its label, the "Choose Photo…" button (the photo item) and the file name.
+        let photoLabel = Self.fieldLabel(tr("Photo"))
+        photoButton = gtk_button_new_with_mnemonic(tr("Choose _Photo…"))
+        photoName = gtk_label_new("")
+        gtk_label_set_ellipsize(caption_label(photoName), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_xalign(caption_label(photoName), 0)
+        gtk_style_context_add_class(gtk_widget_get_style_context(photoName), "dim-label")
+        let photoRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+        gtk_box_pack_start(caption_box(photoRow), photoButton, 0, 0, 0)
+        gtk_box_pack_start(caption_box(photoRow), photoName, 1, 1, 0)
+        gtk_grid_attach(caption_grid(grid), photoLabel, 0, 0, 1, 1)
+        gtk_grid_attach(caption_grid(grid), photoRow, 1, 0, 1, 1)
+
+        titleEntry = gtk_entry_new()
+        subtitleEntry = gtk_entry_new()
+        gtk_entry_set_placeholder_text(caption_entry(titleEntry), tr("What the photo shows"))
+        gtk_entry_set_placeholder_text(caption_entry(subtitleEntry), tr("A line about it"))
+        let titleLabel = Self.fieldLabel(tr("_Title"), mnemonicFor: titleEntry)
+        let subtitleLabel = Self.fieldLabel(tr("_Subtitle"), mnemonicFor: subtitleEntry)
+        gtk_grid_attach(caption_grid(grid), titleLabel, 0, 2, 1, 1)
+        gtk_grid_attach(caption_grid(grid), titleEntry, 1, 2, 1, 1)
+        gtk_grid_attach(caption_grid(grid), subtitleLabel, 0, 4, 1, 1)
+        gtk_grid_attach(caption_grid(grid), subtitleEntry, 1, 4, 1, 1)
+        gtk_widget_set_hexpand(titleEntry, 1)
+
+        // An entry labelled only through its mnemonic label has no accessible name.
+        atk_object_set_name(gtk_widget_get_accessible(titleEntry), tr("Title"))
+        atk_object_set_name(gtk_widget_get_accessible(subtitleEntry), tr("Subtitle"))
+
+        for row in [1, 3, 5] {
+            // GTK constructors abort rather than return NULL.
+            let message = gtk_label_new("")!
+            gtk_label_set_xalign(caption_label(message), 0)
+            gtk_label_set_line_wrap(caption_label(message), 1)
+            gtk_style_context_add_class(gtk_widget_get_style_context(message), "caption-message")
+            gtk_widget_set_no_show_all(message, 1)
+            gtk_grid_attach(caption_grid(grid), message, 1, Int32(row), 1, 1)
+            messageLabels.append(message)
+        }
+        hintLabels = [nil]
+        for row in [2, 4] {
+            let hint = gtk_label_new("")!
+            gtk_label_set_width_chars(caption_label(hint), 8)
+            gtk_label_set_xalign(caption_label(hint), 0)
+            gtk_style_context_add_class(gtk_widget_get_style_context(hint), "dim-label")
+            gtk_grid_attach(caption_grid(grid), hint, 2, Int32(row), 1, 1)
+            hintLabels.append(hint)
+        }
+
+        activateButton = gtk_button_new_with_label(tr("Next"))
+        gtk_style_context_add_class(gtk_widget_get_style_context(activateButton), "suggested-action")
+        gtk_widget_set_can_default(activateButton, 1)
+        // A click must not move focus, or the label would change under the pointer.
+        gtk_widget_set_focus_on_click(activateButton, 0)
+        gtk_widget_set_size_request(activateButton, 96, -1)
+        let buttonRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
+        gtk_box_pack_end(caption_box(buttonRow), activateButton, 0, 0, 0)
+        gtk_box_pack_start(caption_box(content), buttonRow, 0, 0, 0)
+
+        gtk_container_add(caption_container(window), page)
+        actions = Self.actionMap(for: window)
+        gtk_window_set_default(caption_window(window), activateButton)
+        Style.install()
+
+        connectSignals(infoBar: infoBar)
+        installActions()
+        refresh()
+    }
+
+    private static func fieldLabel(_ text: String, mnemonicFor widget: UnsafeMutablePointer<GtkWidget>? = nil)
+        -> UnsafeMutablePointer<GtkWidget> {
+        let label = widget == nil ? gtk_label_new(text) : gtk_label_new_with_mnemonic(text)
+        if let widget { gtk_label_set_mnemonic_widget(caption_label(label), widget) }
+        gtk_label_set_xalign(caption_label(label), 1)
+        gtk_style_context_add_class(gtk_widget_get_style_context(label), "dim-label")
+        return label!
+    }
+
+    // MARK: Items and widgets
+
+    /// The widget that stands for each engine item, in form order.
+    private var itemWidgets: [UnsafeMutablePointer<GtkWidget>] {
+        [photoButton, titleEntry, subtitleEntry]
+    }
+
+    private func item(of widget: gpointer?) -> Int? {
+        guard let widget else { return nil }
+        return itemWidgets.firstIndex { UnsafeMutableRawPointer($0) == widget }
+    }
+
+    // MARK: Signals -> engine events
+
+    private func connectSignals(infoBar: UnsafeMutablePointer<GtkWidget>?) {
+        onPointerSignal(window, "set-focus", after: true) { [weak self] widget in
+            guard let self else { return }
+            self.send(.focus(self.item(of: widget)))
+        }
+        for entry in [titleEntry, subtitleEntry] {
+            let item = self.item(of: entry) ?? CaptionForm.title
+            onSignal(entry, "changed") { [weak self] in
+                guard let self, !self.settingText else { return }
+                self.saveError = nil
+                self.send(.edit(item: item, text: self.text(of: entry)))
+            }
+            // Enter comes only through activate: GtkEntry emits it after its input method
+            // declined the key, so Enter that confirms a composition never lands here.
+            onSignal(entry, "activate") { [weak self] in self?.send(.enter) }
+            // After the entry's own handler, for the same reason: the input method sees
+            // Shift+Enter first.
+            onKeyPress(entry, after: true) { [weak self] event in
+                guard let self, Self.isEnter(event), event.pointee.state & GDK_SHIFT_MASK.rawValue != 0,
+                      event.pointee.state & GDK_CONTROL_MASK.rawValue == 0 else { return false }
+                self.send(.back)
+                return true
+            }
+        }
+        onSignal(photoButton, "clicked") { [weak self] in self?.send(.enter) }
+        onSignal(activateButton, "clicked") { [weak self] in self?.send(.activate) }
+        if let infoBar {
+            onIntSignal(infoBar, "response") { [weak self] _ in self?.dismissSummary() }
+        }
+        // Escape only when nothing else wanted it (an input method, a popup): connected
+        // after the window's own handler, which gives the key to the focused widget first.
+        onKeyPress(window, after: true) { [weak self] event in
+            guard let self, event.pointee.keyval == UInt32(GDK_KEY_Escape) else { return false }
+            if self.summaryIsShowing {
+                self.dismissSummary()
+                return true
+            }
+            if self.notification.isShowing {
+                self.notification.hide()
+                return true
+            }
+            return false
+        }
+    }
+
+    private static func isEnter(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
+        let key = Int32(event.pointee.keyval)
+        return key == GDK_KEY_Return || key == GDK_KEY_KP_Enter || key == GDK_KEY_ISO_Enter
+    }
+
+    /// The window's actions ("win.save", "win.open", …). An application window is its own
+    /// action map, and the application binds the shortcuts; a bare window (tests) gets a
+    /// group of its own under the same prefix.
+    private static func actionMap(for window: UnsafeMutablePointer<GtkWidget>) -> gpointer {
+        let isApplicationWindow = g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(window).assumingMemoryBound(to: GTypeInstance.self),
+            gtk_application_window_get_type()) != 0
+        if isApplicationWindow { return UnsafeMutableRawPointer(window) }
+        let group = g_simple_action_group_new()
+        gtk_widget_insert_action_group(window, "win", OpaquePointer(group))
+        g_object_unref(group)  // the window holds it now
+        return UnsafeMutableRawPointer(group!)
+    }
+
+    private func installActions() {
+        addAction(actions, "save") { [weak self] in self?.send(.submit) }
+        addAction(actions, "open") { [weak self] in self?.choosePhoto() }
+        addAction(actions, "dismiss") { [weak self] in self?.dismissSummary() }
+        addAction(actions, "undo") { [weak self] in _ = self?.notification.activateUndo() }
+    }
+
+    /// Activates one of the window's actions by name, as its shortcut would.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(caption_action_group(actions), name, nil)
+    }
+
+    private func text(of entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_entry_get_text(caption_entry(entry)))
+    }
+
+    // MARK: Engine decisions -> widgets
+
+    /// Feeds one event to the engine and applies what it decides.
+    public func send(_ event: FormEvent) {
+        if isSaving, event == .submit || event == .enter || event == .activate, engine.label == .done {
+            return  // the save in flight answers this press
+        }
+        let decision = engine.handle(event)
+        apply(decision)
+        refresh()
+    }
+
+    private func apply(_ decision: FormDecision) {
+        switch decision {
+        case .nothing, .waitForPhoto:
+            break
+        case .focus(let item):
+            focus(item)
+        case .reject(let item):
+            saveError = nil
+            focus(item)
+        case .choosePhoto:
+            choosePhoto()
+        case .save(let submission):
+            save(submission)
+        }
+    }
+
+    private func focus(_ item: Int?) {
+        let widget = item.map { itemWidgets[$0] } ?? activateButton
+        if gtk_widget_has_focus(widget) == 0 { gtk_widget_grab_focus(widget) }
+    }
+
+    /// Shows the engine's state: the button's label, the hint by the focused field, the
+    /// messages (also as the fields' accessible descriptions) and the summary.
+    private func refresh() {
+        let wording = engine.wording
+        let label = wording.label(engine.label)
+        gtk_button_set_label(caption_button(activateButton), label)
+        for (item, hint) in hintLabels.enumerated() {
+            guard let hint else { continue }
+            gtk_label_set_text(caption_label(hint), engine.focus == item ? "⏎ " + label : "")
+        }
+        for (item, messageLabel) in messageLabels.enumerated() {
+            let message = engine.message(for: item)
+            gtk_label_set_text(caption_label(messageLabel), message ?? "")
+            gtk_widget_set_visible(messageLabel, message == nil ? 0 : 1)
+            atk_object_set_description(gtk_widget_get_accessible(itemWidgets[item]), message ?? "")
+            let context = gtk_widget_get_style_context(itemWidgets[item])
+            if message == nil {
+                gtk_style_context_remove_class(context, "error")
+            } else {
+                gtk_style_context_add_class(context, "error")
+            }
+        }
+        let summary = saveError ?? engine.summary
+        gtk_label_set_text(caption_label(summaryLabel), summary ?? "")
+        gtk_revealer_set_reveal_child(caption_revealer(summaryRevealer), summary == nil ? 0 : 1)
+    }
+
+    public var summaryIsShowing: Bool { saveError != nil || engine.summary != nil }
+
+    public var summaryText: String? { saveError ?? engine.summary }
+
+    public var activateLabel: String {
+        String(cString: gtk_button_get_label(caption_button(activateButton)))
+    }
+
+    public func message(for item: Int) -> String? { engine.message(for: item) }
+
+    private func dismissSummary() {
+        saveError = nil
+        send(.dismissSummary)
+    }
+
+    // MARK: Photos
+
+    /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
+    public var presentChooser: (() -> Void)?
+
+    public func choosePhoto() {
+        if let presentChooser { return presentChooser() }
+        showFileChooser()
+    }
+
+    /// Opens the file chooser for one photo, filtered to the raster formats Caption takes.
+    private func showFileChooser() {
+        let chooser = gtk_file_chooser_native_new(tr("Choose a Photo"), caption_window(window),
+                                                  GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Open"), tr("_Cancel"))
+        guard let chooser else { return }
+        let filter = gtk_file_filter_new()
+        gtk_file_filter_set_name(filter, tr("Photos"))
+        for type in PhotoFormat.allCases.map(\.mimeType) { gtk_file_filter_add_mime_type(filter, type) }
+        gtk_file_chooser_add_filter(caption_file_chooser(UnsafeMutableRawPointer(chooser)), filter)
+        onIntSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
+            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
+            guard let self, response == GTK_RESPONSE_ACCEPT.rawValue,
+                  let name = gtk_file_chooser_get_filename(caption_file_chooser(UnsafeMutableRawPointer(chooser))) else { return }
+            let path = String(cString: name)
+            g_free(name)
+            self.openPhoto(path)
+        }
+        gtk_native_dialog_show(caption_native_dialog(UnsafeMutableRawPointer(chooser)))
+    }
+
+    /// Adds photos: the first goes on the form if it has none, the rest wait their turn.
+    public func enqueue(_ paths: [String]) {
+        var paths = paths[...]
+        if photoPath == nil, let first = paths.popFirst() { openPhoto(first) }
+        queue += paths
+    }
+
+    /// Puts a photo on the form. It counts at once (a fast typist goes on to Title) and is
+    /// checked and decoded off the main thread at the size the preview shows.
+    public func openPhoto(_ path: String) {
+        photoPath = path
+        loadedPhoto = nil
+        photoRequest += 1
+        gtk_label_set_text(caption_label(photoName), Self.fileName(path))
+        preview.clear()
+        send(.photo(item: CaptionForm.photo, .loading))
+        decode(path, request: photoRequest, box: preview.wantedBox, settles: true)
+        preview.onNeedsLargerDecode = { [weak self] box in self?.scheduleLargerDecode(box) }
+    }
+
+    /// Decodes for the preview, then (for a newly chosen photo) checks the whole file, so
+    /// that a damaged photo is named before the user tries to save it. Both off the main
+    /// thread; the preview shows as soon as it is ready.
+    private func decode(_ path: String, request: Int, box: Int, settles: Bool) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let preview = PhotoDecoder.decode(path, box: box)
+            MainThread.post { [weak self] in
+                switch preview {
+                case .success(let photo):
+                    guard let self else { return g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer)) }
+                    self.showPreview(photo, request: request, box: box)
+                case .failure(let error):
+                    if settles { self?.settle(.failure(error), request: request) }
+                }
+            }
+            guard settles, case .success = preview else { return }
+            let check: Result<LoadedPhoto, LibraryError>
+            do throws(LibraryError) {
+                check = .success(try PhotoInspector.load(path))
+            } catch {
+                check = .failure(error)
+            }
+            MainThread.post { [weak self] in self?.settle(check, request: request) }
+        }
+    }
+
+    private func showPreview(_ photo: DecodedPhoto, request: Int, box: Int) {
+        guard request == photoRequest else {
+            // A newer photo replaced this one while it decoded.
+            g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer))
+            return
+        }
+        preview.show(photo, box: box, name: Self.fileName(photoPath ?? ""))
+    }
+
+    /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
+    private func settle(_ result: Result<LoadedPhoto, LibraryError>, request: Int) {
+        guard request == photoRequest else { return }
+        switch result {
+        case .success(let photo):
+            loadedPhoto = photo
+            send(.photo(item: CaptionForm.photo, .loaded))
+        case .failure(let error):
+            preview.clear()
+            send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
+        }
+        onPhotoSettled?()
+    }
+
+    /// The window grew: decode again, sharper, once resizing has paused.
+    private func scheduleLargerDecode(_ box: Int) {
+        guard !largerDecodeScheduled, let path = photoPath else { return }
+        largerDecodeScheduled = true
+        let request = photoRequest
+        MainThread.after(milliseconds: 200) { [weak self] in
+            guard let self else { return }
+            self.largerDecodeScheduled = false
+            guard request == self.photoRequest else { return }
+            self.decode(path, request: request, box: self.preview.wantedBox, settles: false)
+        }
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    // MARK: Saving
+
+    private func save(_ submission: Submission) {
+        guard let path = photoPath else { return }
+        let title = submission.values[CaptionForm.title]
+        let subtitle = submission.values[CaptionForm.subtitle]
+        isSaving = true
+        gtk_widget_set_sensitive(activateButton, 0)
+        let loaded = loadedPhoto
+        library.perform({ library throws(LibraryError) in
+            if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
+            return try library.add(photoAt: path, title: title, subtitle: subtitle)
+        }, completion: { [weak self] result in
+            guard let self else { return }
+            self.isSaving = false
+            gtk_widget_set_sensitive(self.activateButton, 1)
+            switch result {
+            case .success(let entry):
+                self.saved(entry, from: path)
+            case .failure(let error):
+                // Everything typed stays; the library says what went wrong.
+                self.saveError = error.message
+                self.refresh()
+            }
+        })
+    }
+
+    private func saved(_ entry: Entry, from path: String) {
+        clearForm()
+        if !queue.isEmpty { openPhoto(queue.removeFirst()) }
+        notification.show(tr("Saved “{title}”").replacing("{title}", with: entry.title)) { [weak self] in
+            self?.undo(entry, from: path)
+        }
+        onSaved?(entry)
+    }
+
+    private func clearForm() {
+        photoPath = nil
+        loadedPhoto = nil
+        photoRequest += 1
+        preview.clear()
+        gtk_label_set_text(caption_label(photoName), "")
+        settingText = true
+        gtk_entry_set_text(caption_entry(titleEntry), "")
+        gtk_entry_set_text(caption_entry(subtitleEntry), "")
+        settingText = false
+        send(.clear)
+    }
+
+    /// Undo of a save: the entry leaves the library and its words come back to the form,
+    /// unless the user has started on the next photo meanwhile.
+    func undo(_ entry: Entry, from path: String) {
+        library.perform({ library throws(LibraryError) in
+            _ = try library.remove(id: entry.id)
+        }, completion: { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result {
+                self.saveError = error.message
+                self.refresh()
+                return
+            }
+            let formIsEmpty = self.photoPath == nil && self.engine.texts.allSatisfy(\.isEmpty)
+            guard formIsEmpty else { return }
+            self.setText(self.titleEntry, entry.title)
+            self.setText(self.subtitleEntry, entry.subtitle)
+            self.openPhoto(path)
+        })
+    }
+
+    func setText(_ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        gtk_entry_set_text(caption_entry(entry), text)
+    }
+}

@@ -1,0 +1,75 @@
+// An in-app notification (GNOME HIG): "Saved “Harbour”" with Undo, at the top of the
+// content, hiding itself after a few seconds.
+
+import CGtk
+import Localization
+
+@MainActor
+final class InAppNotification {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
+    private let undoButton: UnsafeMutablePointer<GtkWidget>
+    private var undo: (() -> Void)?
+    private var timeout: UInt32 = 0
+    static let visibleSeconds: UInt32 = 6
+
+    init() {
+        widget = gtk_revealer_new()
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_START)
+        let frame = gtk_frame_new(nil)
+        gtk_style_context_add_class(gtk_widget_get_style_context(frame), "app-notification")
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+        label = gtk_label_new("")
+        gtk_label_set_ellipsize(caption_label(label), PANGO_ELLIPSIZE_END)
+        gtk_label_set_max_width_chars(caption_label(label), 40)
+        undoButton = gtk_button_new_with_mnemonic(tr("_Undo"))
+        let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_BUTTON)!
+        gtk_button_set_relief(caption_button(close), GTK_RELIEF_NONE)
+        atk_object_set_name(gtk_widget_get_accessible(close), tr("Close"))
+        gtk_box_pack_start(caption_box(row), label, 1, 1, 0)
+        gtk_box_pack_start(caption_box(row), undoButton, 0, 0, 0)
+        gtk_box_pack_start(caption_box(row), close, 0, 0, 0)
+        gtk_container_add(caption_container(frame), row)
+        gtk_container_add(caption_container(widget), frame)
+        atk_object_set_role(gtk_widget_get_accessible(frame), ATK_ROLE_NOTIFICATION)
+
+        onSignal(undoButton, "clicked") { [weak self] in
+            guard let self else { return }
+            let undo = self.undo
+            self.hide()
+            undo?()
+        }
+        onSignal(close, "clicked") { [weak self] in self?.hide() }
+    }
+
+    var isShowing: Bool { gtk_revealer_get_reveal_child(caption_revealer(widget)) != 0 }
+
+    var text: String { String(cString: gtk_label_get_text(caption_label(label))) }
+
+    func show(_ text: String, undo: @escaping () -> Void) {
+        gtk_label_set_text(caption_label(label), text)
+        self.undo = undo
+        gtk_revealer_set_reveal_child(caption_revealer(widget), 1)
+        if timeout != 0 { g_source_remove(timeout) }
+        timeout = MainThread.after(milliseconds: Self.visibleSeconds * 1000) { [weak self] in
+            self?.timeout = 0
+            self?.hide()
+        }
+    }
+
+    func hide() {
+        if timeout != 0 { g_source_remove(timeout) }
+        timeout = 0
+        undo = nil
+        gtk_revealer_set_reveal_child(caption_revealer(widget), 0)
+    }
+
+    /// Undo from the keyboard (the window's Ctrl+Z), while the notification shows.
+    func activateUndo() -> Bool {
+        guard isShowing, let undo else { return false }
+        hide()
+        undo()
+        return true
+    }
+}

@@ -1,0 +1,44 @@
+// The library as the window uses it: opened lazily, and only ever touched on one background
+// queue, so a slow disk or a locked database never freezes the window.
+
+import CaptionLibrary
+import Dispatch
+
+final class LibraryAccess: @unchecked Sendable {
+    let directory: String
+    private let queue = DispatchQueue(label: "io.github.caption_app.Caption.library")
+    /// Touched only on `queue`: that is what makes this class safe to share.
+    private var opened: Library?
+
+    init(directory: String?) {
+        self.directory = directory ?? Library.defaultDirectory()
+    }
+
+    /// Runs `work` against the open library on the library queue, then hands its result to
+    /// `completion` on the main thread.
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (Library) throws(LibraryError) -> Value,
+                                  completion: @escaping @Sendable @MainActor (Result<Value, LibraryError>) -> Void) {
+        queue.async { [self] in
+            let result: Result<Value, LibraryError>
+            do throws(LibraryError) {
+                let library: Library
+                if let opened {
+                    library = opened
+                } else {
+                    library = try Library(directory: directory)
+                    opened = library
+                }
+                result = .success(try work(library))
+            } catch {
+                result = .failure(error)
+            }
+            MainThread.post { completion(result) }
+        }
+    }
+
+    /// Waits for everything queued so far; tests use it, and so does quitting, so that a
+    /// save in flight is never cut off.
+    func drain() {
+        queue.sync {}
+    }
+}

@@ -1,0 +1,124 @@
+// What the window tests share: a display, a main loop to turn, photos and libraries to use.
+
+import CGtk
+import CaptionGtk
+import Foundation
+import Testing
+
+@MainActor
+enum Harness {
+    private static var initialised = false
+
+    /// GTK on the test's display. A missing display fails the test: `make test` always
+    /// provides one, so a skip here would hide a broken set-up.
+    static func start() throws {
+        if !initialised {
+            // The simple input method, so that the composition test is the same everywhere.
+            setenv("GTK_IM_MODULE", "gtk-im-context-simple", 1)
+            setenv("GTK_THEME", "Adwaita", 1)
+            setenv("NO_AT_BRIDGE", "1", 1)
+            try #require(gtk_init_check(nil, nil) != 0, "no display: run the tests with `make test`")
+            initialised = true
+        }
+    }
+
+    /// Turns the main loop until `condition` holds or `seconds` pass; returns the condition.
+    @discardableResult
+    static func spin(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            if g_main_context_iteration(nil, 0) == 0 { usleep(1_000) }
+        }
+        return true
+    }
+
+    /// Lets pending events (focus, redraws) happen.
+    static func settle() {
+        for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}
+    }
+
+    static func temporaryDirectory(_ name: String = "caption-test") -> String {
+        let path = NSTemporaryDirectory() + name + "-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A JPEG of the given size, with some texture so it compresses like a photo.
+    static func makePhoto(width: Int32 = 320, height: Int32 = 200, in directory: String,
+                          name: String = "photo.jpg", noise: Bool = false) -> String {
+        let path = directory + "/" + name
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height)!
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+        var seed: UInt32 = 12345
+        for y in 0..<Int(height) {
+            for x in 0..<Int(width) {
+                let offset = y * stride + x * 3
+                seed = seed &* 1_103_515_245 &+ 12345
+                let grain = noise ? UInt8(truncatingIfNeeded: seed >> 24) / 4 : 0
+                pixels[offset] = UInt8(truncatingIfNeeded: x * 255 / Int(width)) &+ grain
+                pixels[offset + 1] = UInt8(truncatingIfNeeded: y * 255 / Int(height)) &+ grain
+                pixels[offset + 2] = 160 &+ grain
+            }
+        }
+        let keys = [strdup("quality"), nil]
+        let values = [strdup("90"), nil]
+        defer { keys.forEach { free($0) }; values.forEach { free($0) } }
+        var keysCopy = keys
+        var valuesCopy = values
+        let saved = gdk_pixbuf_savev(pixbuf, path, "jpeg", &keysCopy, &valuesCopy, nil)
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        precondition(saved != 0, "could not write the test photo \(path)")
+        return path
+    }
+
+    static func focusedWidget(_ window: CaptionWindow) -> UnsafeMutablePointer<GtkWidget>? {
+        gtk_window_get_focus(caption_window(window.window))
+    }
+
+    /// A key press sent through the window, as the X server would deliver it: the window
+    /// hands it to the focused widget, whose input method sees it first.
+    static func press(_ window: CaptionWindow, keyval: Int32, state: GdkModifierType = GdkModifierType(0)) {
+        send(window, [GDK_KEY_PRESS, GDK_KEY_RELEASE], keyval: keyval, state: state)
+    }
+
+    /// Turns the main loop for a while: a button activated from the keyboard shows itself
+    /// pressed for a moment before it emits clicked.
+    static func pump(milliseconds: Int) {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        while Date() < deadline {
+            if g_main_context_iteration(nil, 0) == 0 { usleep(1_000) }
+        }
+    }
+
+    /// Key events as the X server sends them, one by one (a press alone, a release alone).
+    static func send(_ window: CaptionWindow, _ types: [GdkEventType], keyval: Int32,
+                     state: GdkModifierType = GdkModifierType(0)) {
+        for type in types {
+            let event = gdk_event_new(type)!
+            let gdkWindow = gtk_widget_get_window(window.window)
+            event.pointee.key.window = gdkWindow
+            // gdk_event_free drops a reference to the event's window.
+            if let gdkWindow { g_object_ref(UnsafeMutableRawPointer(gdkWindow)) }
+            event.pointee.key.keyval = UInt32(keyval)
+            event.pointee.key.state = state.rawValue
+            event.pointee.key.send_event = 1
+            event.pointee.key.time = UInt32(GDK_CURRENT_TIME)
+            let display = gdk_display_get_default()
+            let seat = gdk_display_get_default_seat(display)
+            gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
+            var keys: UnsafeMutablePointer<GdkKeymapKey>?
+            var count: Int32 = 0
+            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), UInt32(keyval), &keys, &count) != 0,
+               let keys, count > 0 {
+                event.pointee.key.hardware_keycode = UInt16(keys[0].keycode)
+                event.pointee.key.group = UInt8(keys[0].group)
+                g_free(keys)
+            }
+            gtk_main_do_event(event)
+            gdk_event_free(event)
+        }
+        settle()
+    }
+}

@@ -1,0 +1,302 @@
+// The real window under Xvfb: what a person sees and where focus goes as they press keys.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct WindowTests {
+    let folder = Harness.temporaryDirectory()
+
+    func makeWindow(library: String? = nil) throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: library ?? folder + "/library")
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        Harness.settle()
+        return window
+    }
+
+    func load(_ window: CaptionWindow, _ path: String) {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        window.openPhoto(path)
+        #expect(Harness.spin { settled }, "the photo never finished loading")
+        window.onPhotoSettled = nil
+    }
+
+    func type(_ window: CaptionWindow, _ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        gtk_entry_set_text(caption_entry(entry), text)
+        Harness.settle()
+    }
+
+    func widget(_ window: CaptionWindow, _ place: Int?) -> UnsafeMutablePointer<GtkWidget> {
+        switch place {
+        case CaptionForm.photo: return window.photoButton
+        case CaptionForm.title: return window.titleEntry
+        case CaptionForm.subtitle: return window.subtitleEntry
+        default: return window.activateButton
+        }
+    }
+
+    /// Enter where the keyboard focus is: an entry's activate signal, or the focused button.
+    func pressEnter(_ window: CaptionWindow) {
+        let focused = Harness.focusedWidget(window)
+        if focused == window.titleEntry || focused == window.subtitleEntry {
+            caption_signal_emit(focused, "activate")
+        } else if let focused {
+            gtk_widget_activate(focused)
+            Harness.pump(milliseconds: 400)
+        }
+        Harness.settle()
+    }
+
+    func entries(_ directory: String) throws -> [Entry] {
+        try Library(directory: directory).entries()
+    }
+
+    // The engine's three-item table, as the window shows it: fill (photo, title, subtitle),
+    // then per focus place (photo, title, subtitle, the button) the label and what Enter did.
+    static let table: [(String, String)] = [
+        ("000", "Nc N>2 N>0 N>0"), ("001", "Nc N>0 N>0 N>0"),
+        ("010", "Nc N>2 N>0 N>0"), ("011", "Dc N>0 N>0 N>0"),
+        ("100", "Nc N>2 N>1 N>1"), ("101", "Nc D!1 N>1 N>1"),
+        ("110", "Nc N>2 D!2 N>2"), ("111", "Dc Ds Ds Ds"),
+    ]
+
+    @Test(arguments: 0..<32)
+    func everyTableRowAsSeenInTheWindow(index: Int) throws {
+        let (fill, row) = Self.table[index / 4]
+        let place: Int? = index % 4 == 3 ? nil : index % 4
+        let expected = row.split(separator: " ")[index % 4]
+        let library = folder + "/table-\(index)"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        var choosers = 0
+        window.presentChooser = { choosers += 1 }
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        let chars = Array(fill)
+        if chars[0] == "1" { load(window, Harness.makePhoto(in: folder, name: "table.jpg")) }
+        if chars[1] == "1" { type(window, window.titleEntry, "Harbour") }
+        if chars[2] == "1" { type(window, window.subtitleEntry, "At dusk") }
+        gtk_widget_grab_focus(widget(window, place))
+        Harness.settle()
+
+        let label = window.activateLabel
+        #expect(label == (expected.first == "D" ? "Done" : "Next"), "fill \(fill), focus \(String(describing: place))")
+        pressEnter(window)
+        let outcome = expected.dropFirst()
+        switch outcome.first {
+        case "c":
+            #expect(choosers == 1)
+        case ">":
+            let target = Int(String(outcome.dropFirst()))
+            #expect(Harness.focusedWidget(window) == widget(window, target), "fill \(fill), focus \(String(describing: place))")
+        case "!":
+            let target = Int(String(outcome.dropFirst()))
+            #expect(Harness.focusedWidget(window) == widget(window, target))
+            #expect(window.summaryText != nil)
+            #expect(window.message(for: target ?? -1) != nil)
+        case "s":
+            #expect(Harness.spin { saved != nil }, "no save")
+            #expect(try entries(library).map(\.title) == ["Harbour"])
+        default:
+            Issue.record("bad table entry \(expected)")
+        }
+    }
+
+    @Test func failedSubmitNamesWhatIsMissingAndFocusesIt() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.subtitleEntry, "Only the subtitle")
+        window.activateAction("save")
+        Harness.settle()
+        #expect(window.summaryText == "Title required")
+        #expect(window.message(for: CaptionForm.title) == "Title required")
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        let accessible = gtk_widget_get_accessible(window.titleEntry)
+        #expect(String(cString: atk_object_get_description(accessible)) == "Title required")
+        // The message goes as soon as the title is there; what was typed stayed.
+        type(window, window.titleEntry, "Now complete")
+        #expect(window.summaryText == nil)
+        #expect(window.message(for: CaptionForm.title) == nil)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.subtitleEntry))) == "Only the subtitle")
+    }
+
+    @Test func missingPhotoIsNamedFirst() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        gtk_widget_grab_focus(window.titleEntry)
+        window.activateAction("save")
+        Harness.settle()
+        #expect(window.summaryText == "No photo chosen")
+        #expect(Harness.focusedWidget(window) == window.photoButton)
+        #expect(window.message(for: CaptionForm.subtitle) == "Subtitle required")
+    }
+
+    @Test func titleEnterSubtitleEnterSavesIntoTheLibrary() throws {
+        let library = folder + "/saves"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        load(window, Harness.makePhoto(in: folder))
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        type(window, window.titleEntry, "  Harbour at dusk ")
+        #expect(window.activateLabel == "Next")
+        pressEnter(window)
+        #expect(Harness.focusedWidget(window) == window.subtitleEntry)
+        type(window, window.subtitleEntry, "The last ferry")
+        #expect(window.activateLabel == "Done")
+        pressEnter(window)
+        #expect(Harness.spin { saved != nil })
+        let stored = try entries(library)
+        #expect(stored.map(\.title) == ["Harbour at dusk"])
+        #expect(stored.map(\.subtitle) == ["The last ferry"])
+        // Ready for the next photo.
+        #expect(window.notification.isShowing)
+        #expect(window.notification.text == "Saved “Harbour at dusk”")
+        #expect(Harness.focusedWidget(window) == window.photoButton)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "")
+        #expect(!window.preview.hasPhoto)
+    }
+
+    @Test func undoRemovesTheSavedEntryAndBringsTheWordsBack() throws {
+        let library = folder + "/undo"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.titleEntry, "Undo me")
+        type(window, window.subtitleEntry, "Please")
+        window.activateAction("save")
+        #expect(Harness.spin { saved != nil })
+        #expect(try entries(library).count == 1)
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        window.activateAction("undo")
+        #expect(Harness.spin { settled })
+        #expect(try entries(library).isEmpty)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Undo me")
+        #expect(window.engine.isComplete)
+    }
+
+    @Test func shiftEnterGoesBackToThePreviousField() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        gtk_widget_grab_focus(window.subtitleEntry)
+        Harness.settle()
+        Harness.press(window, keyval: GDK_KEY_Return, state: GDK_SHIFT_MASK)
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        Harness.press(window, keyval: GDK_KEY_Return, state: GDK_SHIFT_MASK)
+        #expect(Harness.focusedWidget(window) == window.photoButton)
+    }
+
+    @Test func enterConfirmingAnInputMethodCompositionMovesNothing() throws {
+        let library = folder + "/im"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.subtitleEntry, "Subtitle")
+        gtk_widget_grab_focus(window.titleEntry)
+        Harness.settle()
+        // Ctrl+Shift+U, the modifiers let go, then 4 e 2 d: a Unicode composition; Return
+        // confirms it. Each key as the X server sends it.
+        let control = GDK_CONTROL_MASK.rawValue
+        let both = GdkModifierType(control | GDK_SHIFT_MASK.rawValue)
+        Harness.send(window, [GDK_KEY_PRESS], keyval: GDK_KEY_Control_L)
+        Harness.send(window, [GDK_KEY_PRESS], keyval: GDK_KEY_Shift_L, state: GdkModifierType(control))
+        Harness.press(window, keyval: GDK_KEY_U, state: both)
+        Harness.send(window, [GDK_KEY_RELEASE], keyval: GDK_KEY_Shift_L, state: both)
+        Harness.send(window, [GDK_KEY_RELEASE], keyval: GDK_KEY_Control_L, state: GdkModifierType(control))
+        for key in [GDK_KEY_4, GDK_KEY_e, GDK_KEY_2, GDK_KEY_d] { Harness.press(window, keyval: key) }
+        Harness.press(window, keyval: GDK_KEY_Return)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "中")
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(!window.isSaving)
+        // The next Return is the user's: with the subtitle filled, it saves.
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        Harness.press(window, keyval: GDK_KEY_Return)
+        #expect(Harness.spin { saved != nil })
+        #expect(saved?.title == "中")
+    }
+
+    @Test func escapeDismissesTheSummary() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        window.activateAction("save")
+        Harness.settle()
+        #expect(window.summaryText != nil)
+        Harness.press(window, keyval: GDK_KEY_Escape)
+        #expect(window.summaryText == nil)
+        #expect(window.message(for: CaptionForm.photo) == "No photo chosen")
+    }
+
+    @Test func photoThatIsNotAnImageSaysSoByThePhoto() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let path = folder + "/notes.jpg"
+        try "just words".write(toFile: path, atomically: true, encoding: .utf8)
+        gtk_widget_grab_focus(window.photoButton)
+        load(window, path)
+        #expect(window.message(for: CaptionForm.photo) != nil)
+        #expect(!window.engine.isComplete(CaptionForm.photo))
+    }
+
+    @Test func failedSaveKeepsEverythingTyped() throws {
+        let library = folder + "/readonly"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        // A file where the library's database should be a folder: the save cannot succeed.
+        try "not a folder".write(toFile: library + "/photos", atomically: true, encoding: .utf8)
+        chmod(library, 0o500)
+        defer { chmod(library, 0o700) }
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.titleEntry, "Kept")
+        type(window, window.subtitleEntry, "Also kept")
+        window.activateAction("save")
+        #expect(Harness.spin { window.summaryText != nil && !window.isSaving })
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Kept")
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.subtitleEntry))) == "Also kept")
+        #expect(window.engine.isComplete)
+    }
+
+    /// A 24-megapixel JPEG decodes off the main thread: the loop never stalls for long.
+    @Test func largePhotoNeverBlocksTheMainLoop() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let path = Harness.makePhoto(width: 6000, height: 4000, in: folder, name: "24mp.jpg", noise: true)
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        var longest = 0.0
+        var last = Date()
+        window.openPhoto(path)
+        let deadline = Date().addingTimeInterval(30)
+        while !settled && Date() < deadline {
+            g_main_context_iteration(nil, 0)
+            let now = Date()
+            longest = max(longest, now.timeIntervalSince(last))
+            last = now
+            usleep(500)
+        }
+        // Include the paint of the decoded preview.
+        for _ in 0..<20 {
+            g_main_context_iteration(nil, 0)
+            let now = Date()
+            longest = max(longest, now.timeIntervalSince(last))
+            last = now
+        }
+        print("largePhotoNeverBlocksTheMainLoop: longest main-loop gap \(Int(longest * 1000)) ms")
+        #expect(settled)
+        #expect(window.preview.hasPhoto)
+        #expect(longest < 0.050, "the main loop stalled for \(Int(longest * 1000)) ms")
+    }
+}
