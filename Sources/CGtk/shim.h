@@ -43,6 +43,11 @@ static inline GtkStack *caption_stack(gpointer p) { return GTK_STACK(p); }
 static inline GtkInfoBar *caption_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }
 static inline GActionMap *caption_action_map(gpointer p) { return G_ACTION_MAP(p); }
+static inline GtkToggleButton *caption_toggle_button(gpointer p) { return GTK_TOGGLE_BUTTON(p); }
+static inline GtkMenuButton *caption_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
+static inline GtkAboutDialog *caption_about_dialog(gpointer p) { return GTK_ABOUT_DIALOG(p); }
+static inline GdkAtom caption_clipboard_atom(void) { return GDK_SELECTION_CLIPBOARD; }
+static inline GtkBin *caption_bin(gpointer p) { return GTK_BIN(p); }
 static inline GActionGroup *caption_action_group(gpointer p) { return G_ACTION_GROUP(p); }
 static inline GObject *caption_object(gpointer p) { return G_OBJECT(p); }
 

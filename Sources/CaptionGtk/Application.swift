@@ -5,6 +5,8 @@ import CGtk
 @MainActor
 public enum CaptionApplication {
     public static let id = "io.github.caption_app.Caption"
+    /// Shown in About; given by the entry point, which owns the version.
+    public static var version = ""
 
     /// Opens the window and runs until it closes; returns the exit status, or nil when there
     /// is no display to open a window on.
@@ -45,6 +47,7 @@ public enum CaptionApplication {
         let status = g_application_run(caption_g_application(application), 0, nil)
         // A save still in flight finishes before the process ends.
         captionWindow?.library.drain()
+        captionWindow?.saveGeometry()
         g_object_unref(application)
         return status
     }
@@ -55,6 +58,11 @@ public enum CaptionApplication {
             ("win.save", ["<Control>s", "<Control>Return", "<Control>KP_Enter"]),
             ("win.open", ["<Control>o"]),
             ("win.undo", ["<Control>z"]),
+            ("win.next-photo", ["<Control>Page_Down"]),
+            ("win.previous-photo", ["<Control>Page_Up"]),
+            ("win.show-shortcuts", ["<Control>question"]),
+            ("win.about", ["F1"]),
+            ("win.show-menu", ["F10"]),
             ("app.quit", ["<Control>q"]),
         ]
         for (action, accels) in shortcuts {

@@ -10,6 +10,7 @@ import Localization
 @MainActor
 public final class CaptionWindow {
     public let window: UnsafeMutablePointer<GtkWidget>
+    let header: UnsafeMutablePointer<GtkWidget>
     let preview = PhotoPreview()
     let photoButton: UnsafeMutablePointer<GtkWidget>
     let photoName: UnsafeMutablePointer<GtkWidget>
@@ -17,9 +18,9 @@ public final class CaptionWindow {
     let subtitleEntry: UnsafeMutablePointer<GtkWidget>
     let activateButton: UnsafeMutablePointer<GtkWidget>
     /// Per item: the inline message under it, and the "⏎ Next" hint beside it.
-    private var messageLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    var messageLabels: [UnsafeMutablePointer<GtkWidget>] = []
     private var hintLabels: [UnsafeMutablePointer<GtkWidget>?] = []
-    private let summaryRevealer: UnsafeMutablePointer<GtkWidget>
+    let summaryRevealer: UnsafeMutablePointer<GtkWidget>
     private let summaryLabel: UnsafeMutablePointer<GtkWidget>
     let notification: InAppNotification
     /// The action map holding the window's "win." actions.
@@ -29,25 +30,36 @@ public final class CaptionWindow {
     let library: LibraryAccess
     /// The photo on the form, its decode request, and the photo read and checked whole
     /// (what a save stores, so the save itself only copies and commits).
-    private(set) var photoPath: String?
-    private var loadedPhoto: LoadedPhoto?
-    private var photoRequest = 0
-    private var largerDecodeScheduled = false
+    var photoPath: String? { queue.currentPhoto?.path }
+    var loadedPhoto: LoadedPhoto?
+    var photoRequest = 0
+    var largerDecodeScheduled = false
     /// A save is in flight: further submits wait for it instead of saving twice.
-    public private(set) var isSaving = false
-    /// Photos waiting for their turn, in the order given.
-    public private(set) var queue: [String] = []
+    public internal(set) var isSaving = false
+    /// The photos to caption and what was typed for each.
+    var queue = PhotoQueue()
     /// The library's message when a save failed; shown where the summary goes.
-    private var saveError: String?
+    var saveError: String?
     /// Set while the window itself changes an entry's text, so that the change is not
     /// mistaken for typing.
-    private var settingText = false
+    var settingText = false
 
+    /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
+    public var presentChooser: (() -> Void)?
     /// Tests wait on these; the app ignores them.
     public var onSaved: ((Entry) -> Void)?
     public var onPhotoSettled: (() -> Void)?
 
-    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?) {
+    /// The primary menu's button, once made.
+    var menuButton: UnsafeMutablePointer<GtkWidget>?
+    /// Where the window's size is remembered, and the size to remember.
+    let stateFile: String
+    var geometry = WindowGeometry.standard
+
+    /// `stateFile` is where the window size is remembered (tests pass their own).
+    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?,
+                stateFile: String? = nil) {
+        self.stateFile = stateFile ?? WindowStateFile.defaultPath
         let wording = Wording(translate: { tr($0) })
         engine = CaptionForm.engine(wording)
         library = LibraryAccess(directory: libraryDirectory)
@@ -58,10 +70,9 @@ public final class CaptionWindow {
             window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         }
         gtk_window_set_title(caption_window(window), "Caption")
-        gtk_window_set_default_size(caption_window(window), 720, 640)
         gtk_window_set_icon_name(caption_window(window), "io.github.caption_app.Caption")
 
-        let header = gtk_header_bar_new()
+        header = gtk_header_bar_new()
         gtk_header_bar_set_title(caption_header_bar(header), "Caption")
         gtk_header_bar_set_show_close_button(caption_header_bar(header), 1)
         gtk_window_set_titlebar(caption_window(window), header)
@@ -162,6 +173,9 @@ public final class CaptionWindow {
 
         connectSignals(infoBar: infoBar)
         installActions()
+        installPrimaryMenu()
+        acceptDrops()
+        rememberGeometry()
         refresh()
     }
 
@@ -203,6 +217,10 @@ public final class CaptionWindow {
             // Enter comes only through activate: GtkEntry emits it after its input method
             // declined the key, so Enter that confirms a composition never lands here.
             onSignal(entry, "activate") { [weak self] in self?.send(.enter) }
+            // Ctrl+V in a field pastes text, unless what was copied is a photo.
+            onSignal(entry, "paste-clipboard") { [weak self] in
+                if self?.pastePhoto() == true { g_signal_stop_emission_by_name(entry, "paste-clipboard") }
+            }
             // After the entry's own handler, for the same reason: the input method sees
             // Shift+Enter first.
             onKeyPress(entry, after: true) { [weak self] event in
@@ -220,7 +238,14 @@ public final class CaptionWindow {
         // Escape only when nothing else wanted it (an input method, a popup): connected
         // after the window's own handler, which gives the key to the focused widget first.
         onKeyPress(window, after: true) { [weak self] event in
-            guard let self, event.pointee.keyval == UInt32(GDK_KEY_Escape) else { return false }
+            guard let self else { return false }
+            // Ctrl+V where no field took it (the photo or the activate button has focus).
+            let key = Int32(event.pointee.keyval)
+            if key == GDK_KEY_v || key == GDK_KEY_V, event.pointee.state & GDK_CONTROL_MASK.rawValue != 0 {
+                if !self.pastePhoto() { gtk_widget_error_bell(self.window) }
+                return true
+            }
+            guard key == GDK_KEY_Escape else { return false }
             if self.summaryIsShowing {
                 self.dismissSummary()
                 return true
@@ -257,6 +282,11 @@ public final class CaptionWindow {
         addAction(actions, "open") { [weak self] in self?.choosePhoto() }
         addAction(actions, "dismiss") { [weak self] in self?.dismissSummary() }
         addAction(actions, "undo") { [weak self] in _ = self?.notification.activateUndo() }
+        addAction(actions, "next-photo") { [weak self] in self?.skip(by: 1) }
+        addAction(actions, "previous-photo") { [weak self] in self?.skip(by: -1) }
+        addAction(actions, "show-shortcuts") { [weak self] in self?.showShortcuts() }
+        addAction(actions, "about") { [weak self] in self?.showAbout() }
+        addAction(actions, "show-menu") { [weak self] in self?.toggleMenu() }
     }
 
     /// Activates one of the window's actions by name, as its shortcut would.
@@ -264,7 +294,7 @@ public final class CaptionWindow {
         g_action_group_activate_action(caption_action_group(actions), name, nil)
     }
 
-    private func text(of entry: UnsafeMutablePointer<GtkWidget>) -> String {
+    func text(of entry: UnsafeMutablePointer<GtkWidget>) -> String {
         String(cString: gtk_entry_get_text(caption_entry(entry)))
     }
 
@@ -296,14 +326,14 @@ public final class CaptionWindow {
         }
     }
 
-    private func focus(_ item: Int?) {
+    func focus(_ item: Int?) {
         let widget = item.map { itemWidgets[$0] } ?? activateButton
         if gtk_widget_has_focus(widget) == 0 { gtk_widget_grab_focus(widget) }
     }
 
     /// Shows the engine's state: the button's label, the hint by the focused field, the
     /// messages (also as the fields' accessible descriptions) and the summary.
-    private func refresh() {
+    func refresh() {
         let wording = engine.wording
         let label = wording.label(engine.label)
         gtk_button_set_label(caption_button(activateButton), label)
@@ -338,197 +368,8 @@ public final class CaptionWindow {
 
     public func message(for item: Int) -> String? { engine.message(for: item) }
 
-    private func dismissSummary() {
+    func dismissSummary() {
         saveError = nil
         send(.dismissSummary)
-    }
-
-    // MARK: Photos
-
-    /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
-    public var presentChooser: (() -> Void)?
-
-    public func choosePhoto() {
-        if let presentChooser { return presentChooser() }
-        showFileChooser()
-    }
-
-    /// Opens the file chooser for one photo, filtered to the raster formats Caption takes.
-    private func showFileChooser() {
-        let chooser = gtk_file_chooser_native_new(tr("Choose a Photo"), caption_window(window),
-                                                  GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Open"), tr("_Cancel"))
-        guard let chooser else { return }
-        let filter = gtk_file_filter_new()
-        gtk_file_filter_set_name(filter, tr("Photos"))
-        for type in PhotoFormat.allCases.map(\.mimeType) { gtk_file_filter_add_mime_type(filter, type) }
-        gtk_file_chooser_add_filter(caption_file_chooser(UnsafeMutableRawPointer(chooser)), filter)
-        onIntSignal(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
-            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
-            guard let self, response == GTK_RESPONSE_ACCEPT.rawValue,
-                  let name = gtk_file_chooser_get_filename(caption_file_chooser(UnsafeMutableRawPointer(chooser))) else { return }
-            let path = String(cString: name)
-            g_free(name)
-            self.openPhoto(path)
-        }
-        gtk_native_dialog_show(caption_native_dialog(UnsafeMutableRawPointer(chooser)))
-    }
-
-    /// Adds photos: the first goes on the form if it has none, the rest wait their turn.
-    public func enqueue(_ paths: [String]) {
-        var paths = paths[...]
-        if photoPath == nil, let first = paths.popFirst() { openPhoto(first) }
-        queue += paths
-    }
-
-    /// Puts a photo on the form. It counts at once (a fast typist goes on to Title) and is
-    /// checked and decoded off the main thread at the size the preview shows.
-    public func openPhoto(_ path: String) {
-        photoPath = path
-        loadedPhoto = nil
-        photoRequest += 1
-        gtk_label_set_text(caption_label(photoName), Self.fileName(path))
-        preview.clear()
-        send(.photo(item: CaptionForm.photo, .loading))
-        decode(path, request: photoRequest, box: preview.wantedBox, settles: true)
-        preview.onNeedsLargerDecode = { [weak self] box in self?.scheduleLargerDecode(box) }
-    }
-
-    /// Decodes for the preview, then (for a newly chosen photo) checks the whole file, so
-    /// that a damaged photo is named before the user tries to save it. Both off the main
-    /// thread; the preview shows as soon as it is ready.
-    private func decode(_ path: String, request: Int, box: Int, settles: Bool) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            let preview = PhotoDecoder.decode(path, box: box)
-            MainThread.post { [weak self] in
-                switch preview {
-                case .success(let photo):
-                    guard let self else { return g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer)) }
-                    self.showPreview(photo, request: request, box: box)
-                case .failure(let error):
-                    if settles { self?.settle(.failure(error), request: request) }
-                }
-            }
-            guard settles, case .success = preview else { return }
-            let check: Result<LoadedPhoto, LibraryError>
-            do throws(LibraryError) {
-                check = .success(try PhotoInspector.load(path))
-            } catch {
-                check = .failure(error)
-            }
-            MainThread.post { [weak self] in self?.settle(check, request: request) }
-        }
-    }
-
-    private func showPreview(_ photo: DecodedPhoto, request: Int, box: Int) {
-        guard request == photoRequest else {
-            // A newer photo replaced this one while it decoded.
-            g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer))
-            return
-        }
-        preview.show(photo, box: box, name: Self.fileName(photoPath ?? ""))
-    }
-
-    /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
-    private func settle(_ result: Result<LoadedPhoto, LibraryError>, request: Int) {
-        guard request == photoRequest else { return }
-        switch result {
-        case .success(let photo):
-            loadedPhoto = photo
-            send(.photo(item: CaptionForm.photo, .loaded))
-        case .failure(let error):
-            preview.clear()
-            send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
-        }
-        onPhotoSettled?()
-    }
-
-    /// The window grew: decode again, sharper, once resizing has paused.
-    private func scheduleLargerDecode(_ box: Int) {
-        guard !largerDecodeScheduled, let path = photoPath else { return }
-        largerDecodeScheduled = true
-        let request = photoRequest
-        MainThread.after(milliseconds: 200) { [weak self] in
-            guard let self else { return }
-            self.largerDecodeScheduled = false
-            guard request == self.photoRequest else { return }
-            self.decode(path, request: request, box: self.preview.wantedBox, settles: false)
-        }
-    }
-
-    private static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    // MARK: Saving
-
-    private func save(_ submission: Submission) {
-        guard let path = photoPath else { return }
-        let title = submission.values[CaptionForm.title]
-        let subtitle = submission.values[CaptionForm.subtitle]
-        isSaving = true
-        gtk_widget_set_sensitive(activateButton, 0)
-        let loaded = loadedPhoto
-        library.perform({ library throws(LibraryError) in
-            if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
-            return try library.add(photoAt: path, title: title, subtitle: subtitle)
-        }, completion: { [weak self] result in
-            guard let self else { return }
-            self.isSaving = false
-            gtk_widget_set_sensitive(self.activateButton, 1)
-            switch result {
-            case .success(let entry):
-                self.saved(entry, from: path)
-            case .failure(let error):
-                // Everything typed stays; the library says what went wrong.
-                self.saveError = error.message
-                self.refresh()
-            }
-        })
-    }
-
-    private func saved(_ entry: Entry, from path: String) {
-        clearForm()
-        if !queue.isEmpty { openPhoto(queue.removeFirst()) }
-        notification.show(tr("Saved “{title}”").replacing("{title}", with: entry.title)) { [weak self] in
-            self?.undo(entry, from: path)
-        }
-        onSaved?(entry)
-    }
-
-    private func clearForm() {
-        photoPath = nil
-        loadedPhoto = nil
-        photoRequest += 1
-        preview.clear()
-        gtk_label_set_text(caption_label(photoName), "")
-        settingText = true
-        gtk_entry_set_text(caption_entry(titleEntry), "")
-        gtk_entry_set_text(caption_entry(subtitleEntry), "")
-        settingText = false
-        send(.clear)
-    }
-
-    /// Undo of a save: the entry leaves the library and its words come back to the form,
-    /// unless the user has started on the next photo meanwhile.
-    func undo(_ entry: Entry, from path: String) {
-        library.perform({ library throws(LibraryError) in
-            _ = try library.remove(id: entry.id)
-        }, completion: { [weak self] result in
-            guard let self else { return }
-            if case .failure(let error) = result {
-                self.saveError = error.message
-                self.refresh()
-                return
-            }
-            let formIsEmpty = self.photoPath == nil && self.engine.texts.allSatisfy(\.isEmpty)
-            guard formIsEmpty else { return }
-            self.setText(self.titleEntry, entry.title)
-            self.setText(self.subtitleEntry, entry.subtitle)
-            self.openPhoto(path)
-        })
-    }
-
-    func setText(_ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {
-        gtk_entry_set_text(caption_entry(entry), text)
     }
 }

@@ -140,3 +140,33 @@ enum MainThread {
 struct SharedObject: @unchecked Sendable {
     let pointer: OpaquePointer
 }
+
+/// The strings of a GSList of g_malloc'd C strings, which it frees (list and strings): the
+/// "transfer full" lists that file choosers and selections return.
+func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
+    var strings: [String] = []
+    var node = list
+    while let current = node {
+        if let data = current.pointee.data {
+            strings.append(String(cString: data.assumingMemoryBound(to: CChar.self)))
+            g_free(data)
+        }
+        node = current.pointee.next
+    }
+    g_slist_free(list)
+    return strings
+}
+
+/// drag-data-received: (widget, context, x, y, selection data, info, time).
+@MainActor
+func onDragDataReceived(_ instance: gpointer, _ body: @escaping @MainActor (OpaquePointer) -> Void) {
+    typealias Handler = @MainActor (OpaquePointer) -> Void
+    let callback: @convention(c) (gpointer?, OpaquePointer?, Int32, Int32, OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = {
+        _, _, _, _, selection, _, _, data in
+        guard let received = selection else { return }
+        let handler: Box<Handler> = box(data)
+        nonisolated(unsafe) let unchecked = received
+        MainActor.assumeIsolated { handler.body(unchecked) }
+    }
+    connect(instance, "drag-data-received", after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+}

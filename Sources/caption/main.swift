@@ -26,7 +26,10 @@ case .version:
     Console.out("caption \(captionVersion)\n")
     exit(0)
 case .window(let library, let photos):
-    let status = MainActor.assumeIsolated { CaptionApplication.run(library: library, photos: photos) }
+    let status = MainActor.assumeIsolated {
+        CaptionApplication.version = captionVersion
+        return CaptionApplication.run(library: library, photos: photos)
+    }
     guard let status else {
         Console.error(tr("cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY is not set); --add and --list work without one"))
         exit(1)

@@ -1,0 +1,55 @@
+// The window's size and maximised state, remembered between runs in the user's config
+// folder (a key file: no GSettings schema to install, nothing to go missing).
+
+import CGtk
+
+struct WindowGeometry: Equatable {
+    static let standard = WindowGeometry(width: 720, height: 640, maximized: false)
+    var width: Int
+    var height: Int
+    var maximized: Bool
+}
+
+enum WindowStateFile {
+    static let group = "window"
+
+    /// $XDG_CONFIG_HOME/caption/window.ini.
+    static var defaultPath: String {
+        String(cString: g_get_user_config_dir()) + "/caption/window.ini"
+    }
+
+    /// What was saved, or nil when nothing sensible was (first run, a damaged file).
+    static func load(_ path: String) -> WindowGeometry? {
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        var failed = false
+        func value<T>(_ read: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T {
+            var error: UnsafeMutablePointer<GError>?
+            let result = read(&error)
+            if error != nil { failed = true }
+            g_clear_error(&error)
+            return result
+        }
+        let width = Int(value { g_key_file_get_integer(file, group, "width", $0) })
+        let height = Int(value { g_key_file_get_integer(file, group, "height", $0) })
+        let maximized = value { g_key_file_get_boolean(file, group, "maximized", $0) } != 0
+        if failed { return nil }
+        // A size from a larger screen, or a hand-edited file, must not make an unusable window.
+        guard (360...16384).contains(width), (360...16384).contains(height) else { return nil }
+        return WindowGeometry(width: width, height: height, maximized: maximized)
+    }
+
+    /// Writes atomically; a failure (read-only home) only costs the remembered size.
+    static func save(_ geometry: WindowGeometry, to path: String) {
+        if let slash = path.lastIndex(of: "/") {
+            g_mkdir_with_parents(String(path[..<slash]), 0o700)
+        }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        g_key_file_set_integer(file, group, "width", Int32(geometry.width))
+        g_key_file_set_integer(file, group, "height", Int32(geometry.height))
+        g_key_file_set_boolean(file, group, "maximized", geometry.maximized ? 1 : 0)
+        g_key_file_save_to_file(file, path, nil)
+    }
+}

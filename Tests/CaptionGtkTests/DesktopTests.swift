@@ -1,0 +1,246 @@
+// The window as a desktop app: the queue, paste, the shortcuts window, About, the menu,
+// the remembered size, recent files and what a screen reader is told.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct DesktopTests {
+    let folder = Harness.temporaryDirectory("caption-desktop")
+
+    func makeWindow(stateFile: String? = nil) throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: folder + "/library",
+                                   stateFile: stateFile ?? folder + "/window.ini")
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        Harness.settle()
+        return window
+    }
+
+    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_entry_get_text(caption_entry(entry)))
+    }
+
+    func position(_ window: CaptionWindow) -> String? {
+        gtk_header_bar_get_subtitle(caption_header_bar(window.header)).map { String(cString: $0) }
+    }
+
+    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        action()
+        #expect(Harness.spin { settled }, "the photo never finished loading")
+        window.onPhotoSettled = nil
+    }
+
+    func photos(_ count: Int) -> [String] {
+        (0..<count).map { Harness.makePhoto(width: 40 + Int32($0), in: folder, name: "queue-\($0).jpg") }
+    }
+
+    @Test func aQueueIsCaptionedOneAfterAnother() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let paths = photos(3)
+        waitForPhoto(window) { window.enqueue(paths) }
+        #expect(position(window) == "1 of 3")
+        #expect(window.photoPath == paths[0])
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        var saved: [Entry] = []
+        window.onSaved = { saved.append($0) }
+        for (index, path) in paths.enumerated() {
+            gtk_entry_set_text(caption_entry(window.titleEntry), "Photo \(index)")
+            gtk_entry_set_text(caption_entry(window.subtitleEntry), "Caption \(index)")
+            if index < 2 {
+                waitForPhoto(window) { window.activateAction("save") }
+            } else {
+                window.activateAction("save")
+            }
+            #expect(Harness.spin { saved.count == index + 1 })
+            #expect(saved.last?.originalName == String(path.split(separator: "/").last!))
+            if index < 2 {
+                #expect(window.photoPath == paths[index + 1], "the next photo is on the form")
+                #expect(Harness.focusedWidget(window) == window.titleEntry)
+                #expect(text(window.titleEntry) == "")
+            }
+        }
+        #expect(saved.count == 3)
+        #expect(window.photoPath == nil)
+        #expect(position(window) == nil)
+        #expect(Harness.focusedWidget(window) == window.photoButton)
+    }
+
+    @Test func wordsStayWithTheirPhotoWhenSkipping() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let paths = photos(2)
+        waitForPhoto(window) { window.enqueue(paths) }
+        gtk_entry_set_text(caption_entry(window.titleEntry), "First photo's title")
+        waitForPhoto(window) { window.activateAction("next-photo") }
+        #expect(position(window) == "2 of 2")
+        #expect(text(window.titleEntry) == "")
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Second's subtitle")
+        waitForPhoto(window) { window.activateAction("previous-photo") }
+        #expect(position(window) == "1 of 2")
+        #expect(text(window.titleEntry) == "First photo's title")
+        #expect(Harness.focusedWidget(window) == window.subtitleEntry, "focus goes to what is missing")
+        waitForPhoto(window) { window.activateAction("next-photo") }
+        #expect(text(window.subtitleEntry) == "Second's subtitle")
+        // No wrapping past the end: the photo stays.
+        window.activateAction("next-photo")
+        Harness.settle()
+        #expect(window.photoPath == paths[1])
+    }
+
+    @Test func undoInAQueueBringsTheSavedPhotoBackInFront() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let paths = photos(2)
+        waitForPhoto(window) { window.enqueue(paths) }
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Saved then undone")
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Back again")
+        window.activateAction("save")
+        #expect(Harness.spin { saved != nil })
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Typed for the second")
+        waitForPhoto(window) { window.activateAction("undo") }
+        #expect(window.photoPath == paths[0])
+        #expect(text(window.titleEntry) == "Saved then undone")
+        #expect(try Library(directory: folder + "/library").entries().isEmpty)
+        waitForPhoto(window) { window.activateAction("next-photo") }
+        #expect(text(window.titleEntry) == "Typed for the second")
+    }
+
+    @Test func pastedImageDataBecomesThePhoto() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 30, 20)!
+        gdk_pixbuf_fill(pixbuf, 0x336699ff)
+        let clipboard = gtk_clipboard_get(caption_clipboard_atom())
+        gtk_clipboard_set_image(clipboard, pixbuf)
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        Harness.settle()
+        waitForPhoto(window) { #expect(window.pastePhoto()) }
+        #expect(window.engine.isComplete(CaptionForm.photo))
+        #expect(window.photoPath?.hasSuffix(".png") == true)
+    }
+
+    @Test func pastingTextIsLeftToTheField() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let clipboard = gtk_clipboard_get(caption_clipboard_atom())
+        gtk_clipboard_set_text(clipboard, "just words", -1)
+        Harness.settle()
+        #expect(!window.pastePhoto())
+        gtk_widget_grab_focus(window.titleEntry)
+        caption_signal_emit(window.titleEntry, "paste-clipboard")
+        #expect(Harness.spin(seconds: 2) { text(window.titleEntry) == "just words" })
+        #expect(window.photoPath == nil)
+    }
+
+    func toplevels(ofType type: GType) -> Int {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var count = 0
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data,
+               g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), type) != 0,
+               gtk_widget_get_visible(caption_widget(data)) != 0 {
+                count += 1
+            }
+            node = current.pointee.next
+        }
+        return count
+    }
+
+    @Test func shortcutsWindowAndAboutOpen() throws {
+        let window = try makeWindow()
+        window.activateAction("show-shortcuts")
+        Harness.settle()
+        #expect(toplevels(ofType: gtk_shortcuts_window_get_type()) == 1)
+        window.activateAction("about")
+        Harness.settle()
+        #expect(toplevels(ofType: gtk_about_dialog_get_type()) == 1)
+        // Both go with their window: a modal dialog left behind would hold the keyboard.
+        gtk_widget_destroy(window.window)
+        Harness.settle()
+        #expect(toplevels(ofType: gtk_shortcuts_window_get_type()) == 0)
+        #expect(toplevels(ofType: gtk_about_dialog_get_type()) == 0)
+    }
+
+    @Test func f10OpensThePrimaryMenu() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let button = try #require(window.menuButton)
+        #expect(gtk_toggle_button_get_active(caption_toggle_button(button)) == 0)
+        window.activateAction("show-menu")
+        Harness.settle()
+        #expect(gtk_toggle_button_get_active(caption_toggle_button(button)) != 0)
+    }
+
+    @Test func windowSizeIsRememberedBetweenRuns() throws {
+        let stateFile = folder + "/state/window.ini"
+        WindowStateFile.save(WindowGeometry(width: 900, height: 700, maximized: false), to: stateFile)
+        let window = try makeWindow(stateFile: stateFile)
+        Harness.settle()
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_size(caption_window(window.window), &width, &height)
+        #expect(width == 900 && height == 700)
+        gtk_window_resize(caption_window(window.window), 800, 600)
+        #expect(Harness.spin(seconds: 3) { window.geometry.width == 800 && window.geometry.height == 600 })
+        window.saveGeometry()
+        gtk_widget_destroy(window.window)
+        #expect(WindowStateFile.load(stateFile) == WindowGeometry(width: 800, height: 600, maximized: false))
+    }
+
+    @Test func damagedWindowStateFallsBackToTheStandardSize() throws {
+        let stateFile = folder + "/bad.ini"
+        try "[window]\nwidth=banana\n".write(toFile: stateFile, atomically: true, encoding: .utf8)
+        #expect(WindowStateFile.load(stateFile) == nil)
+        try "[window]\nwidth=20\nheight=99999\nmaximized=false\n".write(toFile: stateFile, atomically: true, encoding: .utf8)
+        #expect(WindowStateFile.load(stateFile) == nil)
+        #expect(WindowStateFile.load(folder + "/missing.ini") == nil)
+    }
+
+    @Test func openedPhotosJoinRecentFiles() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let path = Harness.makePhoto(in: folder, name: "recent.jpg")
+        waitForPhoto(window) { window.openPhoto(path) }
+        let uri = try #require(g_filename_to_uri(path, nil, nil))
+        defer { g_free(uri) }
+        #expect(gtk_recent_manager_has_item(gtk_recent_manager_get_default(), uri) != 0)
+    }
+
+    @Test func screenReadersHearNamesRolesAndTheCurrentLabel() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        func name(_ widget: UnsafeMutablePointer<GtkWidget>?) -> String {
+            guard let widget, let name = atk_object_get_name(gtk_widget_get_accessible(widget)) else { return "" }
+            return String(cString: name)
+        }
+        func role(_ widget: UnsafeMutablePointer<GtkWidget>) -> AtkRole {
+            atk_object_get_role(gtk_widget_get_accessible(widget))
+        }
+        #expect(name(window.titleEntry) == "Title")
+        #expect(name(window.subtitleEntry) == "Subtitle")
+        #expect(name(window.photoButton) == "Choose Photo…")
+        #expect(name(window.menuButton) == "Main Menu")
+        #expect(role(window.titleEntry) == ATK_ROLE_TEXT)
+        #expect(role(window.activateButton) == ATK_ROLE_PUSH_BUTTON)
+        #expect(name(window.activateButton) == "Next")
+        window.openPhoto(Harness.makePhoto(in: folder, name: "a11y.jpg"))
+        gtk_entry_set_text(caption_entry(window.titleEntry), "T")
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "S")
+        Harness.settle()
+        #expect(name(window.activateButton) == "Done")
+        let summaryBar = try #require(gtk_bin_get_child(caption_bin(window.summaryRevealer)))
+        #expect(role(summaryBar) == ATK_ROLE_ALERT)
+    }
+}
