@@ -118,34 +118,34 @@ public enum Arguments {
         return .window(library: library, photos: photos)
     }
 
+    /// One message per paragraph or option, each a single-line literal: xgettext reads
+    /// Swift with its C parser, which does not understand multi-line literals. A translator
+    /// keeps an option's own spelling and re-aligns its description.
     public static var helpText: String {
-        tr("""
-        Usage:
-          caption [--library DIR] [PHOTO...]
-          caption [--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE
-          caption [--library DIR] --list [--json]
-          caption [--library DIR] --remove ID
-          caption --help | --version
-
-        Give photos a title and a subtitle from the keyboard.
-
-        Without --add, --list or --remove, opens the window with the photos given,
-        one after another.
-
-        Options:
-          --library DIR     the library to use (default: $XDG_DATA_HOME/caption,
-                            that is ~/.local/share/caption)
-          --add PHOTO       save PHOTO with --title and --subtitle, without a window
-          --title TITLE     the title, at most 120 characters
-          --subtitle TEXT   the subtitle, at most 240 characters
-          --list            print the saved entries, newest first
-          --json            with --list: print them as JSON
-          --remove ID       remove the entry numbered ID
-          -h, --help        show this help
-          --version         show the version
-
-        Exit status: 0 on success, 1 when a photo, a caption or the library is at
-        fault, 2 when the command line is wrong.
-        """)
+        [
+            tr("Usage:"),
+            "  caption " + tr("[--library DIR] [PHOTO...]"),
+            "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE"),
+            "  caption " + tr("[--library DIR] --list [--json]"),
+            "  caption " + tr("[--library DIR] --remove ID"),
+            "  caption --help | --version",
+            "",
+            tr("Give photos a title and a subtitle from the keyboard."),
+            "",
+            tr("Without --add, --list or --remove, opens the window with the photos given,\none after another."),
+            "",
+            tr("Options:"),
+            tr("  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"),
+            tr("  --add PHOTO       save PHOTO with --title and --subtitle, without a window"),
+            tr("  --title TITLE     the title, at most 120 characters"),
+            tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
+            tr("  --list            print the saved entries, newest first"),
+            tr("  --json            with --list: print them as JSON"),
+            tr("  --remove ID       remove the entry numbered ID"),
+            tr("  -h, --help        show this help"),
+            tr("  --version         show the version"),
+            "",
+            tr("Exit status: 0 on success, 1 when a photo, a caption or the library is at\nfault, 2 when the command line is wrong."),
+        ].joined(separator: "\n")
     }
 }

@@ -12,15 +12,28 @@ public enum Installation {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
+        return parent(of: path)
     }
 
-    /// PREFIX/share/locale when the executable sits in PREFIX/bin and that folder exists;
-    /// otherwise nil, and gettext uses the system's default.
+    /// The translations for this executable:
+    /// - installed as PREFIX/bin/caption: PREFIX/share/locale;
+    /// - built in a checkout as SCRATCH/TRIPLE/CONFIGURATION/caption (SwiftPM's layout, any
+    ///   --scratch-path): SCRATCH/locale, where `make locale` compiles the catalogues.
+    /// Otherwise, or when that folder is missing, nil: gettext uses the system's default.
     public static var localeDirectory: String? {
-        guard let bin = executableDirectory, bin.hasSuffix("/bin") else { return nil }
-        let candidate = String(bin.dropLast(4)) + "/share/locale"
-        return access(candidate, F_OK) == 0 ? candidate : nil
+        guard let bin = executableDirectory else { return nil }
+        let candidate: String?
+        if bin.hasSuffix("/bin") {
+            candidate = String(bin.dropLast(4)) + "/share/locale"
+        } else {
+            candidate = parent(of: bin).flatMap(parent(of:)).map { $0 + "/locale" }
+        }
+        guard let candidate, access(candidate, F_OK) == 0 else { return nil }
+        return candidate
+    }
+
+    private static func parent(of path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+        return String(path[..<slash])
     }
 }

@@ -1,19 +1,38 @@
 // Translations through gettext, set up once at start-up and used by every module that speaks.
 
 import CIntl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public enum Localization {
     public static let domain = "caption"
 
-    /// Follows LANGUAGE / LC_ALL / LANG. `localeDirectory` is the installed
-    /// share/locale; nil keeps the system default.
+    /// Follows LANGUAGE / LC_ALL / LC_MESSAGES / LANG. `localeDirectory` holds the
+    /// catalogues (LL/LC_MESSAGES/caption.mo); nil keeps the system default.
     public static func setUp(localeDirectory: String?) {
+        letLanguageChooseWithoutLocale()
         setlocale(LC_ALL, "")
         if let localeDirectory {
             bindtextdomain(domain, localeDirectory)
         }
         bind_textdomain_codeset(domain, "UTF-8")
         textdomain(domain)
+    }
+
+    /// gettext ignores LANGUAGE while the messages locale is "C", and "C" is what a session
+    /// with no locale variable at all gets (a container, `env -i`, some service managers),
+    /// so `LANGUAGE=zh_CN caption` would stay English there. When LANGUAGE asks for a
+    /// language and nothing else chose a locale, C.UTF-8 keeps C's conventions and lets
+    /// LANGUAGE choose. It goes into the environment, not only setlocale, because GTK calls
+    /// setlocale(LC_ALL, "") again when it starts. An explicit LANG=C still means C.
+    static func letLanguageChooseWithoutLocale() {
+        func isSet(_ name: String) -> Bool {
+            guard let value = getenv(name) else { return false }
+            return value.pointee != 0
+        }
+        guard isSet("LANGUAGE"), !isSet("LC_ALL"), !isSet("LC_MESSAGES"), !isSet("LANG") else { return }
+        setenv("LC_MESSAGES", "C.UTF-8", 1)
     }
 }
 

@@ -26,9 +26,11 @@ case .version:
     Console.out("caption \(captionVersion)\n")
     exit(0)
 case .window(let library, let photos):
+    // The desktop entry's %U hands over file:// URIs.
+    let paths = photos.map(FileURI.path(fromArgument:))
     let status = MainActor.assumeIsolated {
         CaptionApplication.version = captionVersion
-        return CaptionApplication.run(library: library, photos: photos)
+        return CaptionApplication.run(library: library, photos: paths)
     }
     guard let status else {
         Console.error(tr("cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY is not set); --add and --list work without one"))
