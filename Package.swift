@@ -28,6 +28,9 @@ let package = Package(
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CPixbuf"],
                           path: "Benchmarks/caption-bench"),
+        // Writes drafts as fast as it can until killed: the crash tests kill it mid-write.
+        .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
+                          path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite"]),
         .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "FocusEngine"]),

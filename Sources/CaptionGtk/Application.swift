@@ -28,6 +28,7 @@ public enum CaptionApplication {
                 gtk_widget_show_all(window.window)
                 window.send(.focus(nil))
                 gtk_widget_grab_focus(window.photoButton)
+                window.restoreDraft()
             }
             window.enqueue(paths)
             gtk_window_present(caption_window(window.window))
@@ -47,6 +48,7 @@ public enum CaptionApplication {
         let status = g_application_run(caption_g_application(application), 0, nil)
         // A save still in flight finishes before the process ends.
         captionWindow?.library.drain()
+        captionWindow?.flushDraft()
         captionWindow?.saveGeometry()
         g_object_unref(application)
         return status

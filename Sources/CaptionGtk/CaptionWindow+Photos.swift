@@ -86,6 +86,7 @@ extension CaptionWindow {
                 .replacing("{count}", with: String($0.count))
         }
         gtk_header_bar_set_subtitle(caption_header_bar(header), subtitle)
+        keepDraft()
     }
 
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is

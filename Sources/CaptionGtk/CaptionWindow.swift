@@ -28,6 +28,7 @@ public final class CaptionWindow {
 
     public private(set) var engine: FocusEngine
     let library: LibraryAccess
+    let drafts: DraftKeeper
     /// The photo on the form, its decode request, and the photo read and checked whole
     /// (what a save stores, so the save itself only copies and commits).
     var photoPath: String? { queue.currentPhoto?.path }
@@ -63,6 +64,7 @@ public final class CaptionWindow {
         let wording = Wording(translate: { tr($0) })
         engine = CaptionForm.engine(wording)
         library = LibraryAccess(directory: libraryDirectory)
+        drafts = DraftKeeper(directory: library.directory)
 
         if let application {
             window = gtk_application_window_new(application)
@@ -308,6 +310,7 @@ public final class CaptionWindow {
         let decision = engine.handle(event)
         apply(decision)
         refresh()
+        keepDraft()
     }
 
     private func apply(_ decision: FormDecision) {

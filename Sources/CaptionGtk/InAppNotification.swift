@@ -1,5 +1,5 @@
 // An in-app notification (GNOME HIG): "Saved “Harbour”" with Undo, at the top of the
-// content, hiding itself after a few seconds.
+// content, hiding itself after a few seconds; one action button (Undo, Discard).
 
 import CGtk
 import Localization
@@ -8,8 +8,8 @@ import Localization
 final class InAppNotification {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
-    private let undoButton: UnsafeMutablePointer<GtkWidget>
-    private var undo: (() -> Void)?
+    private let actionButton: UnsafeMutablePointer<GtkWidget>
+    private var action: (() -> Void)?
     private var timeout: UInt32 = 0
     static let visibleSeconds: UInt32 = 6
 
@@ -23,22 +23,22 @@ final class InAppNotification {
         label = gtk_label_new("")
         gtk_label_set_ellipsize(caption_label(label), PANGO_ELLIPSIZE_END)
         gtk_label_set_max_width_chars(caption_label(label), 40)
-        undoButton = gtk_button_new_with_mnemonic(tr("_Undo"))
+        actionButton = gtk_button_new_with_mnemonic(tr("_Undo"))
         let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_BUTTON)!
         gtk_button_set_relief(caption_button(close), GTK_RELIEF_NONE)
         atk_object_set_name(gtk_widget_get_accessible(close), tr("Close"))
         gtk_box_pack_start(caption_box(row), label, 1, 1, 0)
-        gtk_box_pack_start(caption_box(row), undoButton, 0, 0, 0)
+        gtk_box_pack_start(caption_box(row), actionButton, 0, 0, 0)
         gtk_box_pack_start(caption_box(row), close, 0, 0, 0)
         gtk_container_add(caption_container(frame), row)
         gtk_container_add(caption_container(widget), frame)
         atk_object_set_role(gtk_widget_get_accessible(frame), ATK_ROLE_NOTIFICATION)
 
-        onSignal(undoButton, "clicked") { [weak self] in
+        onSignal(actionButton, "clicked") { [weak self] in
             guard let self else { return }
-            let undo = self.undo
+            let action = self.action
             self.hide()
-            undo?()
+            action?()
         }
         onSignal(close, "clicked") { [weak self] in self?.hide() }
     }
@@ -47,9 +47,22 @@ final class InAppNotification {
 
     var text: String { String(cString: gtk_label_get_text(caption_label(label))) }
 
-    func show(_ text: String, undo: @escaping () -> Void) {
+    /// What the button does: Undo goes back a step (and Ctrl+Z may press it); Discard
+    /// throws work away, so only a deliberate press on the button does it.
+    enum Button {
+        case undo, discard
+
+        var label: String { self == .undo ? tr("_Undo") : tr("_Discard") }
+    }
+
+    private(set) var button = Button.undo
+
+    /// Shows `text` with a button that runs `action`.
+    func show(_ text: String, button: Button = .undo, action: @escaping () -> Void) {
         gtk_label_set_text(caption_label(label), text)
-        self.undo = undo
+        self.button = button
+        gtk_button_set_label(caption_button(actionButton), button.label)
+        self.action = action
         gtk_revealer_set_reveal_child(caption_revealer(widget), 1)
         if timeout != 0 { g_source_remove(timeout) }
         timeout = MainThread.after(milliseconds: Self.visibleSeconds * 1000) { [weak self] in
@@ -61,15 +74,17 @@ final class InAppNotification {
     func hide() {
         if timeout != 0 { g_source_remove(timeout) }
         timeout = 0
-        undo = nil
+        action = nil
         gtk_revealer_set_reveal_child(caption_revealer(widget), 0)
     }
 
-    /// Undo from the keyboard (the window's Ctrl+Z), while the notification shows.
+    /// Undo from the keyboard (the window's Ctrl+Z), while an Undo shows.
     func activateUndo() -> Bool {
-        guard isShowing, let undo else { return false }
+        guard isShowing, button == .undo, let action else { return false }
         hide()
-        undo()
+        action()
         return true
     }
+
+    var buttonLabel: String { String(cString: gtk_button_get_label(caption_button(actionButton))) }
 }

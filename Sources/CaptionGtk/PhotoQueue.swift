@@ -13,6 +13,14 @@ struct PhotoQueue: Equatable {
     private(set) var photos: [QueuedPhoto] = []
     private(set) var current: Int?
 
+    init() {}
+
+    /// A queue brought back from a draft; a current index out of range means none.
+    init(photos: [QueuedPhoto], current: Int?) {
+        self.photos = photos
+        self.current = current.flatMap { photos.indices.contains($0) ? $0 : nil }
+    }
+
     var currentPhoto: QueuedPhoto? { current.map { photos[$0] } }
 
     /// "2 of 5", or nil while there is at most one photo (nothing to count).

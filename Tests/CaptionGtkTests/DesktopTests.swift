@@ -105,8 +105,9 @@ import Testing
         window.onSaved = { saved = $0 }
         gtk_entry_set_text(caption_entry(window.titleEntry), "Saved then undone")
         gtk_entry_set_text(caption_entry(window.subtitleEntry), "Back again")
-        window.activateAction("save")
-        #expect(Harness.spin { saved != nil })
+        // The save, then the next photo loading in its place.
+        waitForPhoto(window) { window.activateAction("save") }
+        #expect(saved != nil)
         gtk_entry_set_text(caption_entry(window.titleEntry), "Typed for the second")
         waitForPhoto(window) { window.activateAction("undo") }
         #expect(window.photoPath == paths[0])

@@ -106,7 +106,7 @@ struct CrashTests {
 }
 
 /// A small seeded generator, so a failing crash run can be replayed.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -133,7 +133,7 @@ enum Caption {
     /// /bin/sh; `unprivileged` drops to user nobody when the tests run as root, since root
     /// reads and writes through any permission.
     static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                    unprivileged: Bool = false, in folder: String? = nil) throws -> Outcome {
+                    unprivileged: Bool = false, in folder: String? = nil, binary: String = binary) throws -> Outcome {
         let process = Process()
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         var command = [binary] + arguments

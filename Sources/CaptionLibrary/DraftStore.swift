@@ -1,0 +1,155 @@
+// The draft: what the user typed and the photos chosen but not yet saved, kept in the
+// library folder so that a crash, a kill or a power cut costs nothing typed.
+
+import CPixbuf
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One photo of the draft (or, with no path, words typed before any photo was chosen).
+public struct DraftItem: Sendable, Equatable {
+    public var path: String?
+    public var title: String
+    public var subtitle: String
+
+    public init(path: String?, title: String, subtitle: String) {
+        self.path = path
+        self.title = title
+        self.subtitle = subtitle
+    }
+}
+
+/// The unsaved state of the form: its queue of photos with their words, and which one is
+/// on the form.
+public struct Draft: Sendable, Equatable {
+    public var items: [DraftItem]
+    public var current: Int
+
+    public init(items: [DraftItem], current: Int) {
+        self.items = items
+        self.current = current
+    }
+
+    /// Nothing worth keeping: no photo and no word.
+    public var isEmpty: Bool {
+        items.allSatisfy { $0.path == nil && $0.title.isEmpty && $0.subtitle.isEmpty }
+    }
+}
+
+/// Reads and writes `draft.ini` in a library folder. A write is atomic and durable
+/// (temporary file, fsync, rename, fsync of the folder): after a crash at any instant the
+/// file holds the previous draft or the new one, never a mix.
+public struct DraftStore: Sendable {
+    public let directory: String
+    public var path: String { directory + "/draft.ini" }
+    static let group = "draft"
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The saved draft, or nil when there is none or it cannot be read (a draft is a
+    /// convenience: an unreadable one is not worth an error, and is left for inspection).
+    public func load() -> Draft? {
+        removeLeftovers()
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        var failed = false
+        func string(_ group: String, _ key: String) -> String? {
+            var error: UnsafeMutablePointer<GError>?
+            let value = g_key_file_get_string(file, group, key, &error)
+            if error != nil { failed = true }
+            g_clear_error(&error)
+            guard let value else { return nil }
+            defer { g_free(value) }
+            return String(cString: value)
+        }
+        func integer(_ group: String, _ key: String) -> Int {
+            var error: UnsafeMutablePointer<GError>?
+            let value = Int(g_key_file_get_integer(file, group, key, &error))
+            if error != nil { failed = true }
+            g_clear_error(&error)
+            return value
+        }
+        let count = integer(Self.group, "count")
+        let current = integer(Self.group, "current")
+        guard !failed, (1...100_000).contains(count), (0..<count).contains(current) else { return nil }
+        var items: [DraftItem] = []
+        for index in 0..<count {
+            let group = "item \(index)"
+            let hasPath = g_key_file_has_key(file, group, "path", nil) != 0
+            let item = DraftItem(path: hasPath ? string(group, "path") : nil,
+                                 title: string(group, "title") ?? "", subtitle: string(group, "subtitle") ?? "")
+            items.append(item)
+        }
+        return failed ? nil : Draft(items: items, current: current)
+    }
+
+    /// Replaces the draft; an empty draft removes it.
+    public func save(_ draft: Draft) throws(LibraryError) {
+        if draft.isEmpty { return try remove() }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        g_key_file_set_integer(file, Self.group, "count", Int32(draft.items.count))
+        g_key_file_set_integer(file, Self.group, "current", Int32(draft.current))
+        for (index, item) in draft.items.enumerated() {
+            let group = "item \(index)"
+            // Key files escape line breaks, tabs and backslashes, so any typed text survives.
+            if let path = item.path { g_key_file_set_string(file, group, "path", path) }
+            g_key_file_set_string(file, group, "title", item.title)
+            g_key_file_set_string(file, group, "subtitle", item.subtitle)
+        }
+        var length = 0
+        guard let data = g_key_file_to_data(file, &length, nil) else { return }
+        defer { g_free(data) }
+        try write(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    public func remove() throws(LibraryError) {
+        if unlink(path) != 0 && errno != ENOENT {
+            throw LibraryError.make(.io, "The draft could not be removed ({reason}): {path}",
+                                    ["reason": Files.reason(errno), "path": path])
+        }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) throws(LibraryError) {
+        if let code = Files.makeFolders(directory) { throw failure(code) }
+        // The writer's process id in the name tells a later clean-up whose file it is.
+        var template = Array((directory + "/.draft-\(getpid())-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(errno) }
+        let temporary = String(cString: template)
+        var code = Files.writeAll(descriptor, bytes)
+        if code == nil && fsync(descriptor) != 0 { code = errno }
+        close(descriptor)
+        if code == nil && rename(temporary, path) != 0 { code = errno }
+        if let code {
+            unlink(temporary)
+            throw failure(code)
+        }
+        if let folder = Files.Folder(directory) { _ = folder.sync() }
+    }
+
+    /// Temporary files of writers that died mid-write (a kill, a power cut): their process
+    /// is gone. A live writer's file, in another running Caption, is left alone.
+    func removeLeftovers() {
+        for name in Files.list(directory) ?? [] where name.hasPrefix(".draft-") {
+            let fields = name.split(separator: "-")
+            guard fields.count == 3, let pid = pid_t(fields[1]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(directory + "/" + name)
+            }
+        }
+    }
+
+    private func failure(_ code: Int32) -> LibraryError {
+        if code == ENOSPC || code == EFBIG || code == EDQUOT {
+            return .make(.diskFull, "Not enough disk space to keep the draft: {path}", ["path": directory])
+        }
+        if code == EROFS || code == EACCES || code == EPERM {
+            return .make(.readOnly, "The draft cannot be kept: the library folder is not writable: {path}", ["path": directory])
+        }
+        return .make(.io, "The draft could not be kept ({reason}): {path}", ["reason": Files.reason(code), "path": directory])
+    }
+}

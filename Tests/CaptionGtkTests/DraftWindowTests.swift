@@ -1,0 +1,118 @@
+// The window's draft: written as the user types, back on the next start, gone after a save,
+// and thrown away only by a deliberate Discard, which can be undone.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct DraftWindowTests {
+    let folder = Harness.temporaryDirectory("caption-draft")
+    var library: String { folder + "/library" }
+
+    func makeWindow() throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
+        gtk_widget_show_all(window.window)
+        Harness.settle()
+        return window
+    }
+
+    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_entry_get_text(caption_entry(entry)))
+    }
+
+    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        action()
+        #expect(Harness.spin { settled })
+        window.onPhotoSettled = nil
+    }
+
+    @Test func typedWordsAndPhotosComeBackExactlyOnTheNextStart() throws {
+        let paths = (0..<2).map { Harness.makePhoto(in: folder, name: "draft-\($0).jpg") }
+        let first = try makeWindow()
+        waitForPhoto(first) { first.enqueue(paths) }
+        gtk_entry_set_text(caption_entry(first.titleEntry), "  港口 at dusk\t")
+        waitForPhoto(first) { first.skip(by: 1) }
+        gtk_entry_set_text(caption_entry(first.subtitleEntry), "second's subtitle")
+        // Written by itself within the interval, without any flush.
+        var written: Draft?
+        first.drafts.onWritten = { if case .success(let draft) = $0 { written = draft } }
+        #expect(Harness.spin(seconds: 3) { written?.items.last?.subtitle == "second's subtitle" })
+        gtk_widget_destroy(first.window)  // as if the window closed, or the process died
+
+        let second = try makeWindow()
+        defer { gtk_widget_destroy(second.window) }
+        waitForPhoto(second) { #expect(second.restoreDraft()) }
+        #expect(second.notification.isShowing)
+        #expect(second.notification.text == "Your unsaved captions are back")
+        #expect(second.notification.button == .discard)
+        #expect(second.photoPath == paths[1])
+        #expect(text(second.subtitleEntry) == "second's subtitle")
+        waitForPhoto(second) { second.skip(by: -1) }
+        #expect(text(second.titleEntry) == "  港口 at dusk\t", "exactly as typed, not normalised")
+    }
+
+    @Test func wordsTypedBeforeAnyPhotoAreKeptToo() throws {
+        let first = try makeWindow()
+        gtk_entry_set_text(caption_entry(first.titleEntry), "No photo yet")
+        first.flushDraft()
+        gtk_widget_destroy(first.window)
+        let second = try makeWindow()
+        defer { gtk_widget_destroy(second.window) }
+        #expect(second.restoreDraft())
+        #expect(text(second.titleEntry) == "No photo yet")
+        #expect(second.photoPath == nil)
+    }
+
+    @Test func aSuccessfulSaveRemovesTheDraft() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let store = DraftStore(directory: library)
+        waitForPhoto(window) { window.openPhoto(Harness.makePhoto(in: folder, name: "saved.jpg")) }
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Saved")
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Now")
+        window.flushDraft()
+        #expect(store.load() != nil)
+        var saved = false
+        window.onSaved = { _ in saved = true }
+        window.activateAction("save")
+        #expect(Harness.spin { saved })
+        window.flushDraft()
+        #expect(store.load() == nil)
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test func discardIsAButtonWithUndoAndCtrlZNeverDiscards() throws {
+        let first = try makeWindow()
+        gtk_entry_set_text(caption_entry(first.titleEntry), "Keep me")
+        first.flushDraft()
+        gtk_widget_destroy(first.window)
+
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        #expect(window.restoreDraft())
+        // A stray Ctrl+Z (the undo shortcut) must not throw the draft away.
+        window.activateAction("undo")
+        Harness.settle()
+        #expect(text(window.titleEntry) == "Keep me")
+        #expect(window.notification.isShowing)
+
+        window.discardDraft()
+        window.flushDraft()
+        #expect(text(window.titleEntry) == "")
+        #expect(DraftStore(directory: library).load() == nil)
+        #expect(window.notification.text == "Unsaved captions discarded")
+        #expect(window.notification.button == .undo)
+        window.activateAction("undo")
+        Harness.settle()
+        window.flushDraft()
+        #expect(text(window.titleEntry) == "Keep me")
+        #expect(DraftStore(directory: library).load()?.items.first?.title == "Keep me")
+    }
+}
