@@ -404,6 +404,14 @@ final class Decoder {
         guard probe.width > 0 && probe.height > 0 else {
             throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
         }
-        return PhotoInfo(width: Int(probe.width), height: Int(probe.height), format: format, byteCount: byteCount)
+        // A camera held sideways says so in its EXIF orientation (5 to 8 turn the picture a
+        // quarter): the size a person sees is the turned one. Known once pixels were decoded.
+        var width = Int(probe.width), height = Int(probe.height)
+        if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader),
+           let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
+           let orientation = Int(String(cString: option)), (5...8).contains(orientation) {
+            swap(&width, &height)
+        }
+        return PhotoInfo(width: width, height: height, format: format, byteCount: byteCount)
     }
 }
