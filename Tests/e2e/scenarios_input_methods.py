@@ -1,0 +1,116 @@
+# Scenarios of Enter while an input method composes (GTK's simple one, ibus pinyin).
+#
+# The Enter that confirms a composition belongs to the input method: it neither moves
+# focus nor saves.
+
+import glob
+import os
+import subprocess
+import time
+
+from harness import TIMEOUT, Failure, expect, input_method, require, wait_until
+
+# Time given to a wrong reaction (a focus move, a save) to show before checking it did not.
+SETTLE = 0.5
+# ibus's in-memory configuration: no dconf service, nothing written outside the scenario.
+MEMCONF = "/usr/libexec/ibus-memconf"
+LIBPINYIN = "/usr/share/ibus/component/libpinyin.xml"
+
+
+def compose_and_confirm(desktop, ui, entry, keys, committed, label):
+    """Types keys into entry through the input method, checks the words stay in the
+    composition (the entry's text is unchanged), presses Return, and checks that Return
+    committed them and did nothing else."""
+    before = ui.text(entry)
+    desktop.key(*keys)
+    time.sleep(SETTLE)
+    expect(ui.text(entry) == before,
+           f"the input method did not take the keys: {entry.get_name()} reads {ui.text(entry)!r}")
+    desktop.key("Return")
+    ui.wait_text(entry, before + committed)
+    ui.wait_label(label)
+    time.sleep(SETTLE)
+    expect(ui.focused_name() == entry.get_name(),
+           f"the Return that confirmed the composition moved focus to {ui.focused_name()!r}")
+    expect(desktop.entries() == [], "the Return that confirmed the composition saved")
+    expect(ui.notification_text() is None, "a notification shows, as if saved")
+
+
+@input_method("gtk-im-context-simple")
+def scenario_enter_confirms_simple_input_method(desktop):
+    """GTK's own input method: Ctrl+Shift+U 4e2d Return gives 中 and stays in Title; the
+    next Return moves on. The same in Subtitle, where Return would otherwise save."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    compose_and_confirm(desktop, ui, ui.title, ["ctrl+shift+u", "4", "e", "2", "d"], "中", "Next")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    compose_and_confirm(desktop, ui, ui.subtitle, ["ctrl+shift+u", "6", "5", "8", "7"], "文", "Done")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("中", "文"),
+           f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+def start_ibus(desktop):
+    """ibus-daemon inside the scenario's session (no panel, the in-memory config), before
+    the app starts, so the app's input method connects to it at once."""
+    require("ibus-daemon", "ibus", MEMCONF)
+    if not os.path.exists(LIBPINYIN):
+        raise Failure("missing: the libpinyin engine (Debian package ibus-libpinyin)")
+    if not glob.glob("/usr/lib/*/gtk-3.0/3.0.0/immodules/im-ibus.so"):
+        raise Failure("missing: GTK's ibus input method module (Debian package ibus-gtk3)")
+    desktop.spawn("ibus-daemon", ["ibus-daemon", "--panel=disable", "--emoji-extension=disable",
+                                   f"--config={MEMCONF}"],
+                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(desktop.root, "ibus.log"), "w"))
+    address_files = os.path.join(desktop.env["XDG_CONFIG_HOME"], "ibus", "bus", "*")
+    wait_until("ibus-daemon to write its address", lambda: glob.glob(address_files))
+    wait_until("ibus-daemon to answer", lambda: ibus(desktop, "list-engine").returncode == 0)
+
+
+def ibus(desktop, *args):
+    return subprocess.run(["ibus", *args], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+
+
+def ibus_focused_context(desktop):
+    """The path of the input context ibus has focused (its own placeholder while no
+    client has focus)."""
+    import gi
+    gi.require_version("IBus", "1.0")
+    from gi.repository import IBus
+    bus = IBus.Bus.new()
+    expect(bus.is_connected(), "cannot connect to ibus-daemon")
+    return bus.current_input_context()
+
+
+def select_engine(desktop, engine):
+    # `ibus engine NAME` can report failure although it switched (ibus 1.5.27 with the
+    # in-memory config); what counts is the engine it reports afterwards.
+    def selected():
+        ibus(desktop, "engine", engine)
+        return ibus(desktop, "engine").stdout.decode().strip() == engine
+    wait_until(f"ibus to select {engine}", selected, interval=0.3)
+
+
+@input_method("ibus")
+def scenario_enter_confirms_ibus_pinyin(desktop):
+    """ibus with libpinyin: zhong then Return commits the text into the entry, and the
+    Return neither moves focus nor saves; the next Return acts."""
+    start_ibus(desktop)
+    placeholder = ibus_focused_context(desktop)
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    # The app's input context reaches ibus asynchronously; keys typed before it is focused
+    # there would go straight into the entry.
+    wait_until("the app's input context to have ibus's focus",
+               lambda: ibus_focused_context(desktop) not in (None, placeholder))
+    select_engine(desktop, "libpinyin")
+    # libpinyin commits what it was given on Return: the letters, not a hanzi.
+    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    compose_and_confirm(desktop, ui, ui.subtitle, ["w", "e", "n"], "wen", "Done")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("zhong", "wen"),
+           f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")

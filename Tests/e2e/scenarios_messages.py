@@ -1,0 +1,74 @@
+# Scenarios of a failed submit: the summary, the fields' messages, focus, Escape, recovery.
+
+from harness import expect, wait_until
+
+
+def scenario_failed_submit_and_recovery(desktop):
+    """Ctrl+S with the subtitle empty: nothing saved, the summary says "Subtitle
+    required", focus goes to Subtitle, whose description says so too; typing it clears
+    the messages and Return saves."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.type("Harbour")
+    ui.wait_text(ui.title, "Harbour")
+    desktop.key("ctrl+s")
+    wait_until("the summary", lambda: ui.alert_text() == "Subtitle required" or None)
+    ui.wait_focus("Subtitle")
+    expect(ui.description(ui.subtitle) == "Subtitle required",
+           f"Subtitle's accessible description is {ui.description(ui.subtitle)!r}")
+    expect(ui.description(ui.title) == "", f"Title's description is {ui.description(ui.title)!r}")
+    expect(ui.text(ui.title) == "Harbour", "the failed submit lost the title")
+    expect(desktop.entries() == [], "a failed submit saved something")
+    desktop.type("Ferry")
+    ui.wait_text(ui.subtitle, "Ferry")
+    # The message clears as soon as its field is complete, and the summary with it.
+    wait_until("the messages to clear",
+               lambda: ui.alert_text() is None and ui.description(ui.subtitle) == "" or None)
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", "Ferry"),
+           f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+def scenario_failed_submit_of_empty_form(desktop):
+    """Ctrl+S on an empty form names both fields and goes to the first; Ctrl+Return
+    saves once both are typed."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.key("alt+s")
+    ui.wait_focus("Subtitle")
+    desktop.key("ctrl+s")
+    wait_until("the summary", lambda: ui.alert_text() == "Title and subtitle required" or None)
+    ui.wait_focus("Title")
+    expect(ui.description(ui.title) == "Title required" and ui.description(ui.subtitle) == "Subtitle required",
+           f"descriptions {ui.description(ui.title)!r} / {ui.description(ui.subtitle)!r}")
+    desktop.type("Harbour")
+    wait_until("the summary to name the subtitle alone",
+               lambda: ui.alert_text() == "Subtitle required" or None)
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("Ferry")
+    ui.wait_text(ui.subtitle, "Ferry")
+    desktop.key("ctrl+Return")
+    desktop.wait_for_entries(1)
+
+
+def scenario_escape_dismisses_summary(desktop):
+    """Escape hides the summary and changes nothing else: focus and words stay."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.type("Harbour")
+    ui.wait_text(ui.title, "Harbour")
+    desktop.key("ctrl+s")
+    wait_until("the summary", lambda: ui.alert_text() == "Subtitle required" or None)
+    ui.wait_focus("Subtitle")
+    desktop.key("Escape")
+    wait_until("Escape to hide the summary", lambda: ui.alert_text() is None)
+    expect(ui.focused_name() == "Subtitle", f"Escape moved focus to {ui.focused_name()!r}")
+    expect(ui.text(ui.title) == "Harbour", "Escape lost the title")
+    expect(desktop.entries() == [], "something was saved")
+    # The form still works as before.
+    desktop.type("Ferry")
+    ui.wait_text(ui.subtitle, "Ferry")
+    desktop.key("Return")
+    desktop.wait_for_entries(1)
