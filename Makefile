@@ -6,9 +6,6 @@ DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev pkg-config
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils
-# The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
-# and ibus with a pinyin engine and its GTK input method module.
-E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core
 SAMPLE = data/samples/harbour.jpg
 
@@ -20,13 +17,14 @@ deps:
 	@build-aux/install-deps $(BUILD_DEPS)
 
 test-deps: deps
-	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS)
+	@build-aux/install-deps $(TEST_DEPS)
 
 build: deps
 	$(SWIFT) build
 
+# No $ORIGIN run path: the program loads no library of its own, and Debian refuses one.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 
 run: build
 	$(SWIFT) run caption $(SAMPLE)
@@ -35,14 +33,13 @@ run: build
 # the real binary driven by keys; each under its own Xvfb in a throwaway D-Bus session.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory test-unit test-e2e
+	$(MAKE) --no-print-directory test-unit test-e2e check-data test-package
 
 test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build
 
-# Each scenario starts its own Xvfb and D-Bus session, two at a time.
 test-e2e:
-	Tests/e2e/run.py .build/debug/caption $(SAMPLE)
+	build-aux/with-display Tests/e2e/keyboard-caption.sh .build/debug/caption $(SAMPLE)
 
 # PNGs of the window's main states, into data/screenshots.
 screenshot: build
@@ -55,3 +52,120 @@ bench: deps
 
 clean:
 	$(SWIFT) package clean
+
+# --- Installing, translations and the Debian package (README: Installing, Translations) ---
+
+APP_ID = io.github.caption_app.Caption
+VERSION := $(shell sed -n 's/^public let captionVersion = "\(.*\)"$$/\1/p' Sources/CaptionCommand/Arguments.swift)
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+LOCALEDIR = $(DATADIR)/locale
+ICONDIR = $(DATADIR)/icons/hicolor
+# debian/rules sets STRIP=true: dh_strip strips, keeping the symbols for a -dbgsym package.
+STRIP ?= strip
+LINGUAS := $(shell sed 's/\#.*//' po/LINGUAS)
+DATA_DEPS = gettext desktop-file-utils appstream appstream-util man-db librsvg2-bin file
+PACKAGE_DEPS = debhelper dpkg-dev lintian binutils
+TRANSLATED_SCREENSHOT_DEPS = fonts-wqy-microhei
+# Built from data/ and po/ by `make data`; never committed.
+GENERATED = .build/data
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB = .build/deb/caption_$(VERSION)_$(DEB_ARCH).deb
+
+.PHONY: pot locale data install install-data uninstall update-caches check-data deb test-package \
+	screenshot-translated
+
+# The template from the sources, and every translation merged with it (new messages
+# arrive untranslated, changed ones fuzzy: `make check-data` fails until they are done).
+pot:
+	@build-aux/install-deps gettext
+	build-aux/make-pot $(VERSION) po/caption.pot
+	@for lang in $(LINGUAS); do \
+		msgmerge --quiet --update --backup=off po/$$lang.po po/caption.pot || exit 1; done
+
+# Compiled catalogues in .build/locale, where a checkout's build finds them
+# (Installation.localeDirectory): then `LANGUAGE=zh_CN swift run caption` speaks Chinese.
+locale:
+	@build-aux/install-deps gettext
+	@for lang in $(LINGUAS); do \
+		mkdir -p .build/locale/$$lang/LC_MESSAGES && \
+		msgfmt --check -o .build/locale/$$lang/LC_MESSAGES/caption.mo po/$$lang.po || exit 1; done
+
+# The desktop entry and the metainfo with their translations merged in.
+data: locale
+	@mkdir -p $(GENERATED)
+	msgfmt --desktop -d po --template data/$(APP_ID).desktop.in -o $(GENERATED)/$(APP_ID).desktop
+	msgfmt --xml -L MetaInfo -d po --template data/$(APP_ID).metainfo.xml.in -o $(GENERATED)/$(APP_ID).metainfo.xml
+
+# Everything but the program, for `make install` and for `make check-data`'s staged tree.
+install-data: data
+	install -d $(DESTDIR)$(DATADIR)/applications $(DESTDIR)$(DATADIR)/metainfo \
+		$(DESTDIR)$(ICONDIR)/scalable/apps $(DESTDIR)$(ICONDIR)/symbolic/apps $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(GENERATED)/$(APP_ID).desktop $(DESTDIR)$(DATADIR)/applications/
+	install -m 0644 $(GENERATED)/$(APP_ID).metainfo.xml $(DESTDIR)$(DATADIR)/metainfo/
+	install -m 0644 data/icons/hicolor/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONDIR)/scalable/apps/
+	install -m 0644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONDIR)/symbolic/apps/
+	install -m 0644 data/caption.1 $(DESTDIR)$(MANDIR)/man1/
+	@for lang in $(LINGUAS); do \
+		echo "install -m 0644 .build/locale/$$lang/LC_MESSAGES/caption.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/"; \
+		install -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES && \
+		install -m 0644 .build/locale/$$lang/LC_MESSAGES/caption.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/ || exit 1; done
+
+# The release build (Swift runtime linked in, so the target needs no toolchain), stripped.
+# The caches are the system's: updated for a real install, left alone for a staged one.
+install: release install-data
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 .build/release/caption $(DESTDIR)$(BINDIR)/caption
+	$(STRIP) $(DESTDIR)$(BINDIR)/caption
+	@if [ -z "$(DESTDIR)" ]; then $(MAKE) --no-print-directory update-caches; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/caption \
+		$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop \
+		$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml \
+		$(DESTDIR)$(ICONDIR)/scalable/apps/$(APP_ID).svg \
+		$(DESTDIR)$(ICONDIR)/symbolic/apps/$(APP_ID)-symbolic.svg \
+		$(DESTDIR)$(MANDIR)/man1/caption.1
+	@for lang in $(LINGUAS); do \
+		echo "rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/caption.mo"; \
+		rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/caption.mo; done
+	@if [ -z "$(DESTDIR)" ]; then $(MAKE) --no-print-directory update-caches; fi
+
+# No GSettings schema is installed (the window keeps its size in a key file), so there is
+# no glib-compile-schemas. A missing tool means there is no cache to keep up to date.
+update-caches:
+	if command -v gtk-update-icon-cache >/dev/null; then gtk-update-icon-cache -q -t -f $(ICONDIR); fi
+	if command -v update-desktop-database >/dev/null; then update-desktop-database -q $(DATADIR)/applications; fi
+
+# Validators over the data files, the translations and a staged install of them.
+check-data: data
+	@build-aux/install-deps $(DATA_DEPS)
+	build-aux/check-data $(VERSION)
+
+# The .deb, built here from this tree. -d: the build dependency `swiftlang` is Debian 13's
+# name for the toolchain, which this machine has outside Debian's packages. The files
+# dpkg-buildpackage leaves beside the tree are moved into .build/deb.
+deb: release data
+	@build-aux/install-deps $(PACKAGE_DEPS)
+	dpkg-buildpackage -d -b -us -uc
+	@mkdir -p .build/deb
+	mv ../caption_$(VERSION)_$(DEB_ARCH).* .build/deb/
+	for debug in ../caption-dbgsym_$(VERSION)_$(DEB_ARCH).*deb; do [ ! -e "$$debug" ] || mv "$$debug" .build/deb/; done
+	lintian --fail-on error,warning --display-info $(DEB)
+
+# The packaging acceptance: a staged install holds exactly the expected files and works
+# from there (in Chinese too); the .deb installs, works, and removes without a trace.
+test-package: release data
+	@build-aux/install-deps $(DATA_DEPS) $(PACKAGE_DEPS)
+	Tests/packaging/staged-install.sh
+	$(MAKE) --no-print-directory deb
+	Tests/packaging/deb-roundtrip.sh $(DEB)
+
+# The window under LANGUAGE=zh_CN, as data/screenshots/caption-zh_CN.png: the form after a
+# failed save, so that the labels and a message show.
+screenshot-translated: build locale
+	@build-aux/install-deps $(TEST_DEPS) $(SCREENSHOT_DEPS) $(TRANSLATED_SCREENSHOT_DEPS)
+	rm -rf .build/screenshots-zh_CN
+	LANGUAGE=zh_CN build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) .build/screenshots-zh_CN
+	cp .build/screenshots-zh_CN/caption-missing.png data/screenshots/caption-zh_CN.png

@@ -1,0 +1,70 @@
+#!/bin/sh
+# `make install` into a staging folder: exactly the expected files, a stripped binary with
+# the Swift runtime linked in, working from there with no build tree (in Chinese too), and
+# `make uninstall` taking every file away again. Run from the top of the checkout after
+# `make release data`.
+set -u
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+stage=$work/stage
+passed=0
+failed=0
+check() {  # check NAME COMMAND...: one line per check, counted
+    name=$1
+    shift
+    if "$@" >"$work/out" 2>&1; then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        sed 's/^/     /' "$work/out"
+    fi
+}
+version=$(sed -n 's/^public let captionVersion = "\(.*\)"$/\1/p' Sources/CaptionCommand/Arguments.swift)
+
+cat >"$work/expected" <<'LIST'
+usr/bin/caption
+usr/share/applications/io.github.caption_app.Caption.desktop
+usr/share/icons/hicolor/scalable/apps/io.github.caption_app.Caption.svg
+usr/share/icons/hicolor/symbolic/apps/io.github.caption_app.Caption-symbolic.svg
+usr/share/locale/zh_CN/LC_MESSAGES/caption.mo
+usr/share/man/man1/caption.1
+usr/share/metainfo/io.github.caption_app.Caption.metainfo.xml
+LIST
+
+check "make install DESTDIR=… PREFIX=/usr" make --no-print-directory install DESTDIR="$stage" PREFIX=/usr
+(cd "$stage" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort) >"$work/installed"
+check "the staged install holds exactly the expected files" diff -u "$work/expected" "$work/installed"
+binary=$stage/usr/bin/caption
+check "the binary is stripped" sh -c "! readelf -S '$binary' | grep -q '\.symtab'"
+check "the binary needs no Swift library and has no run path" sh -c "
+    ! readelf -d '$binary' | grep -E 'libswift|libdispatch|libFoundation|RPATH|RUNPATH'"
+check "caption --version from the staged tree" sh -c "[ \"\$('$binary' --version)\" = 'caption $version' ]"
+
+# The failed --add of the acceptance: no title. The library is never reached.
+photo=data/samples/harbour.jpg
+refused() {  # refused NAME EXPECTED-STDERR [VARIABLE=VALUE...] -- ARGUMENT...: exit 1, that one line
+    name=$1 expected=$2
+    shift 2
+    variables=""
+    while [ "$1" != -- ]; do variables="$variables $1"; shift; done
+    shift
+    # shellcheck disable=SC2086
+    env -u LC_ALL -u LC_MESSAGES -u LANG -u LANGUAGE -u DISPLAY -u WAYLAND_DISPLAY $variables \
+        "$binary" --library "$work/library" "$@" >/dev/null 2>"$work/stderr"
+    echo $? >"$work/status"
+    check "$name" sh -c "cat '$work/stderr'; [ \"\$(cat '$work/stderr')\" = '$expected' ] && [ \$(cat '$work/status') -eq 1 ]"
+}
+refused "LANGUAGE=zh_CN: a failed --add says so in Chinese" "caption: 标题为必填项" \
+    LANG=C.UTF-8 LANGUAGE=zh_CN -- --add "$photo" --subtitle x
+refused "LANGUAGE=zh_CN with no locale set at all: still Chinese" "caption: 标题和副标题为必填项" \
+    LANGUAGE=zh_CN -- --add "$photo"
+refused "without LANGUAGE: English" "caption: Title required" LANG=C.UTF-8 -- --add "$photo" --subtitle x
+check "LANGUAGE=zh_CN: --help is Chinese" sh -c "LANGUAGE=zh_CN LANG=C.UTF-8 '$binary' --help | grep -q '^  --title 标题      标题，最多 120 个字符\$'"
+check "the refused --add did not even create the library" test ! -e "$work/library"
+check "make uninstall DESTDIR=… PREFIX=/usr" make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr
+check "nothing is left after make uninstall" sh -c "[ -z \"\$(find '$stage' ! -type d)\" ] || find '$stage' ! -type d"
+
+echo "staged install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
