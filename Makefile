@@ -6,6 +6,9 @@ DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev pkg-config
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils
+# The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
+# and ibus with a pinyin engine and its GTK input method module.
+E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core
 SAMPLE = data/samples/harbour.jpg
 
@@ -17,7 +20,7 @@ deps:
 	@build-aux/install-deps $(BUILD_DEPS)
 
 test-deps: deps
-	@build-aux/install-deps $(TEST_DEPS)
+	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS)
 
 build: deps
 	$(SWIFT) build
@@ -38,8 +41,9 @@ test: test-deps
 test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build
 
+# Each scenario starts its own Xvfb and D-Bus session, two at a time.
 test-e2e:
-	build-aux/with-display Tests/e2e/keyboard-caption.sh .build/debug/caption $(SAMPLE)
+	Tests/e2e/run.py .build/debug/caption $(SAMPLE)
 
 # PNGs of the window's main states, into data/screenshots.
 screenshot: build
