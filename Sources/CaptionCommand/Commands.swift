@@ -110,12 +110,13 @@ public enum Commands {
 }
 
 /// JSON without Foundation: the entries as an array of objects, strings escaped per RFC 8259.
+/// An entry whose photo path is not one of the library's own files has "photo": null.
 enum JSON {
     static func entries(_ entries: [Entry], library: Library) -> String {
         guard !entries.isEmpty else { return "[]\n" }
         let objects = entries.map { entry in
             "  {\"id\": \(entry.id), \"title\": \(string(entry.title)), \"subtitle\": \(string(entry.subtitle)), "
-                + "\"photo\": \(string(library.photoPath(of: entry))), \"width\": \(entry.width), "
+                + "\"photo\": \(library.photoPath(of: entry).map(string) ?? "null"), \"width\": \(entry.width), "
                 + "\"height\": \(entry.height), \"originalName\": \(string(entry.originalName)), "
                 + "\"created\": \(string(entry.created.iso8601)), \"updated\": \(string(entry.updated.iso8601))}"
         }

@@ -73,6 +73,28 @@ enum Files {
         return cwd == "/" ? "/" + rest : cwd + "/" + rest
     }
 
+    /// Whether the file at `path` holds exactly `bytes`.
+    static func hasContents(_ path: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard size(path) == Int64(bytes.count), let base = bytes.baseAddress else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = 0
+        while offset < bytes.count {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0, offset + count <= bytes.count else { return false }
+            let same = chunk.withUnsafeBytes { read in
+                // A 1 MiB array always has storage, so its base address is there.
+                memcmp(read.baseAddress!, base + offset, count) == 0
+            }
+            guard same else { return false }
+            offset += count
+        }
+        return true
+    }
+
     /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions;
     /// returns the error number of a failure.
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {

@@ -237,9 +237,17 @@ public final class Library: Sendable {
         return try statement.step() ? entry(statement) : nil
     }
 
-    /// The photo's absolute path.
-    public func photoPath(of entry: Entry) -> String {
-        directory + "/" + entry.photo
+    /// The photo's absolute path, or nil when the row names anything but one of the
+    /// library's own photo files: a database edited by hand or by another program could
+    /// point at "../../.bashrc" or "/etc/passwd", and nothing may read or delete that.
+    public func photoPath(of entry: Entry) -> String? {
+        guard Library.isStoredPhoto(entry.photo) else { return nil }
+        return directory + "/" + entry.photo
+    }
+
+    /// "photos/" and a name of ours: 64 hex digits and a known extension, no slash.
+    static func isStoredPhoto(_ relative: String) -> Bool {
+        relative.hasPrefix("photos/") && isPhotoName(String(relative.dropFirst("photos/".count)))
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {
@@ -274,9 +282,11 @@ public final class Library: Sendable {
         let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
         let target = directory + "/" + name
         // A file under its final name was synced before its rename, so it is whole; and
-        // the shared lock keeps anyone from removing it before this row commits.
+        // the shared lock keeps anyone from removing it before this row commits. It is
+        // compared byte for byte all the same: something outside Caption may have replaced
+        // it, and then this copy puts the right photo back.
         var placed = false
-        if Files.size(target) != Int64(data.count) {
+        if !Files.hasContents(target, data) {
             let temporary = try Library.writeCopy(data, into: photosDirectory, library: directory)
             guard rename(temporary, target) == 0 else {
                 let code = errno
@@ -388,7 +398,7 @@ public final class Library: Sendable {
         // removes the file.
         if let folder = Files.Folder(photosDirectory), folder.lockExclusive(milliseconds: 2000) {
             let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo) }
-            if uses == 0 { unlink(photoPath(of: entry)) }
+            if uses == 0, let path = photoPath(of: entry) { unlink(path) }
         }
         return entry
     }

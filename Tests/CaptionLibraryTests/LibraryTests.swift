@@ -68,7 +68,7 @@ struct LibraryTests {
         #expect(Timestamp(millisecondsSince1970: 0).iso8601 == "1970-01-01T00:00:00Z")
         // The copy survives the original going away.
         unlink(photo)
-        #expect(FileManager.default.contents(atPath: library.photoPath(of: entry)) == Data(bytes))
+        #expect(FileManager.default.contents(atPath: library.photoPath(of: entry) ?? "") == Data(bytes))
     }
 
     @Test("a photo loaded earlier is saved as it was loaded, even if the file changed or went since")
@@ -82,7 +82,7 @@ struct LibraryTests {
         scratch.write("p.png", Photos.png(seed: 6))
         let library = try Library(directory: scratch.file("lib"))
         let entry = try library.add(loaded, title: "T", subtitle: "S")
-        #expect(FileManager.default.contents(atPath: library.photoPath(of: entry)) == Data(original))
+        #expect(FileManager.default.contents(atPath: library.photoPath(of: entry) ?? "") == Data(original))
         unlink(path)
         let again = try library.add(loaded, title: "T2", subtitle: "S")
         #expect(again.photo == entry.photo)
@@ -116,9 +116,9 @@ struct LibraryTests {
 
         let removed = try library.remove(id: first.id)
         #expect(removed == first)
-        #expect(FileManager.default.fileExists(atPath: library.photoPath(of: second)))
+        #expect(FileManager.default.fileExists(atPath: library.photoPath(of: second) ?? ""))
         _ = try library.remove(id: second.id)
-        #expect(!FileManager.default.fileExists(atPath: library.photoPath(of: second)))
+        #expect(!FileManager.default.fileExists(atPath: library.photoPath(of: second) ?? ""))
         #expect(try library.entries().isEmpty)
         try checkConsistent(scratch.file("lib"))
     }
@@ -164,7 +164,7 @@ struct LibraryTests {
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: library.databasePath + suffix) {
             #expect(mode(library.databasePath + suffix) == 0o600, "\(suffix)")
         }
-        #expect(mode(library.photoPath(of: entry)) == 0o600)
+        #expect(mode(library.photoPath(of: entry) ?? "") == 0o600)
     }
 
     @Test("the database is in WAL mode, carries the schema version and Caption's application id")
