@@ -3,7 +3,9 @@
 #
 # Each scenario gets its own display and D-Bus session; one line per scenario, then
 # "e2e: N passed, M failed".
-# Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [SCENARIO...]
+# Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [--only SCENARIO]...
+# Environment: E2E_JOBS (2), E2E_TIMEOUT (15 s for one wait), E2E_SCENARIO_TIMEOUT (90 s),
+# E2E_VERBOSE=1 to print every scenario's output.
 #
 # Debian's python3 (with python3-gi and python3-pyatspi) runs this; the scenarios run in
 # child processes of the same interpreter, since each needs its own environment before
