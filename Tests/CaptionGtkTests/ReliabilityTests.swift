@@ -1,0 +1,122 @@
+// Hostile text through the real window, and memory over a thousand caption-and-save cycles.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct ReliabilityTests {
+    let folder = Harness.temporaryDirectory("caption-reliability")
+
+    func makeWindow(library: String) throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
+        gtk_widget_show_all(window.window)
+        Harness.settle()
+        return window
+    }
+
+    /// Opens `photo`, types, saves, and waits for the save; returns what was saved.
+    func caption(_ window: CaptionWindow, _ photo: String, title: String, subtitle: String) -> Entry? {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        window.openPhoto(photo)
+        _ = Harness.spin { settled }
+        gtk_entry_set_text(caption_entry(window.titleEntry), title)
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), subtitle)
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        window.activateAction("save")
+        _ = Harness.spin { saved != nil || (window.summaryText != nil && !window.isSaving) }
+        return saved
+    }
+
+    static let hostileTitles = [
+        "%s%n%x%p", "%@ %1$s {item} {limit}", "<b>bold</b> &amp; <span foreground=\"red\">red</span>",
+        "'; DROP TABLE entries; --", "Robert\"); DELETE FROM entries WHERE (\"1\"=\"1",
+        "\u{202E}txt.exe \u{202D}ltr \u{200F}rlm", "مرحبا بالعالم", "港口的黄昏 · 中文", "e\u{301}\u{301} 👩‍👩‍👧‍👦 🇳🇴",
+        "tab\there\u{7}bell\u{1B}[31mred", "  \u{3000}padded\u{3000}  ", "line one\nline two\r\nthree",
+    ]
+
+    @Test func hostileTextIsStoredAndShownExactlyAsNormalised() throws {
+        let library = folder + "/hostile"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        let photo = Harness.makePhoto(in: folder, name: "hostile.jpg")
+        for title in Self.hostileTitles {
+            let expected = TextNormalization.normalize(title)
+            let saved = caption(window, photo, title: title, subtitle: title)
+            #expect(saved?.title == expected, "\(title.debugDescription)")
+            #expect(saved?.subtitle == expected)
+            // Shown as text, never as markup or a format.
+            #expect(window.notification.text == "Saved “\(expected)”")
+        }
+        let stored = try Library(directory: library).entries().map(\.title).reversed()
+        #expect(Array(stored) == Self.hostileTitles.map(TextNormalization.normalize))
+    }
+
+    /// 100,000 characters pasted into Title: the window stays responsive and says the title
+    /// is too long, naming the limit; nothing is saved. (A GtkEntry holds at most 64 KiB of
+    /// text; GTK itself cuts a longer paste there.)
+    @Test func hundredThousandPastedCharactersGetAMessageNotAFreeze() throws {
+        let library = folder + "/long"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        let photo = Harness.makePhoto(in: folder, name: "long.jpg")
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        window.openPhoto(photo)
+        #expect(Harness.spin { settled })
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "fine")
+        let pasted = String(repeating: "长", count: 100_000)
+        let clipboard = gtk_clipboard_get(caption_clipboard_atom())
+        gtk_clipboard_set_text(clipboard, pasted, -1)
+        gtk_widget_grab_focus(window.titleEntry)
+        Harness.settle()
+        let started = Date()
+        caption_signal_emit(window.titleEntry, "paste-clipboard")
+        #expect(Harness.spin(seconds: 5) { window.engine.texts[CaptionForm.title].count > 20_000 },
+                "holds \(window.engine.texts[CaptionForm.title].count)")
+        Harness.settle()
+        window.activateAction("save")
+        Harness.settle()
+        let seconds = Date().timeIntervalSince(started)
+        print("hundredThousandPastedCharacters: paste, draw and submit took \(Int(seconds * 1000)) ms")
+        #expect(seconds < 1.0, "the window froze for \(seconds) s")
+        #expect(window.summaryText == "Title is too long (at most 120 characters)")
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(try Library(directory: library).entries().isEmpty)
+        #expect(pasted.hasPrefix(window.engine.texts[CaptionForm.title]))
+    }
+
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// A thousand caption-and-save cycles in one process, after a warm-up: resident memory
+    /// grows by at most 2 MB.
+    @Test func thousandCyclesGrowMemoryByAtMostTwoMegabytes() throws {
+        let library = folder + "/cycles"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.window) }
+        let photos = (0..<4).map { Harness.makePhoto(width: 200 + Int32($0), in: folder, name: "cycle-\($0).jpg") }
+        for index in 0..<100 {
+            _ = caption(window, photos[index % 4], title: "Warm-up \(index)", subtitle: "cycle")
+        }
+        let before = Self.residentBytes()
+        var saves = 0
+        for index in 0..<1_000 where caption(window, photos[index % 4], title: "Cycle \(index)", subtitle: "cycle") != nil {
+            saves += 1
+        }
+        let after = Self.residentBytes()
+        let growth = Double(after - before) / 1_048_576
+        print("thousandCycles: \(saves) saves, RSS \(before / 1024) KiB -> \(after / 1024) KiB (\(String(format: "%+.2f", growth)) MiB)")
+        #expect(saves == 1_000)
+        #expect(growth <= 2.0, "RSS grew by \(growth) MiB")
+    }
+}
