@@ -50,6 +50,26 @@ public final class Library: Sendable {
         CREATE INDEX entries_photo ON entries (photo);
         CREATE INDEX entries_newest ON entries (created DESC, id DESC);
         """,
+        // Search: a full-text index of titles and subtitles whose trigram tokens find any
+        // substring of three characters or more, so Chinese and Japanese (no spaces between
+        // words) are found as readily as English. Shorter searches scan instead.
+        """
+        CREATE VIRTUAL TABLE entries_text USING fts5(
+            title, subtitle, content='entries', content_rowid='id', tokenize='trigram');
+        INSERT INTO entries_text (entries_text) VALUES ('rebuild');
+        CREATE TRIGGER entries_text_insert AFTER INSERT ON entries BEGIN
+            INSERT INTO entries_text (rowid, title, subtitle) VALUES (new.id, new.title, new.subtitle);
+        END;
+        CREATE TRIGGER entries_text_delete AFTER DELETE ON entries BEGIN
+            INSERT INTO entries_text (entries_text, rowid, title, subtitle)
+                VALUES ('delete', old.id, old.title, old.subtitle);
+        END;
+        CREATE TRIGGER entries_text_update AFTER UPDATE OF title, subtitle ON entries BEGIN
+            INSERT INTO entries_text (entries_text, rowid, title, subtitle)
+                VALUES ('delete', old.id, old.title, old.subtitle);
+            INSERT INTO entries_text (rowid, title, subtitle) VALUES (new.id, new.title, new.subtitle);
+        END;
+        """,
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -224,6 +244,41 @@ public final class Library: Sendable {
             while try statement.step() { entries.append(Library.entry(statement)) }
             return entries
         }
+    }
+
+    /// The entries whose title or subtitle contains `text` (case aside), newest first;
+    /// all of them for empty text.
+    public func entries(matching text: String) throws(LibraryError) -> [Entry] {
+        let query = text.trimmingWhiteSpace
+        guard !query.isEmpty else { return try entries() }
+        return try database.withLock { (db) throws(LibraryError) -> [Entry] in
+            let statement: Statement
+            if query.unicodeScalars.count >= 3 {
+                // A quoted FTS5 string is one phrase: with trigram tokens, a substring.
+                statement = try db.prepare("""
+                    SELECT \(Library.columns) FROM entries WHERE id IN
+                        (SELECT rowid FROM entries_text WHERE entries_text MATCH ?)
+                    ORDER BY created DESC, id DESC
+                    """)
+                statement.bind(1, "\"" + query.replacing("\"", with: "\"\"") + "\"")
+            } else {
+                statement = try db.prepare("""
+                    SELECT \(Library.columns) FROM entries
+                    WHERE instr(lower(title), lower(?1)) > 0 OR instr(lower(subtitle), lower(?1)) > 0
+                    ORDER BY created DESC, id DESC
+                    """)
+                statement.bind(1, query)
+            }
+            var entries: [Entry] = []
+            while try statement.step() { entries.append(Library.entry(statement)) }
+            return entries
+        }
+    }
+
+    /// A number that changes whenever another connection (another Caption, `caption --add`)
+    /// commits to the library: an open view polls it to stay current.
+    public func changeCounter() throws(LibraryError) -> Int64 {
+        try database.withLock { (db) throws(LibraryError) -> Int64 in try db.integer("PRAGMA data_version") }
     }
 
     /// The entry with this number, or nil.

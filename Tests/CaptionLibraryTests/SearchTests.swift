@@ -1,0 +1,78 @@
+// Searching titles and subtitles: substrings in any script, kept current by every change.
+
+import Foundation
+import Testing
+@testable import CaptionLibrary
+
+@Suite("Search")
+struct SearchTests {
+    func library(_ captions: [(String, String)]) throws -> (Library, Scratch) {
+        let scratch = Scratch()
+        let library = try Library(directory: scratch.file("lib"))
+        for (index, caption) in captions.enumerated() {
+            let photo = scratch.write("p\(index).png", Photos.png(seed: UInt32(index + 1)))
+            _ = try library.add(photoAt: photo, title: caption.0, subtitle: caption.1)
+        }
+        return (library, scratch)
+    }
+
+    static let captions = [
+        ("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"), ("Market day", "Fish and \"quotes\""),
+        ("Mountain pass", "Snow in June"), ("東京タワー", "夜景"),
+    ]
+
+    @Test("a search finds substrings, case aside, newest first", arguments: [
+        ("harb", ["Harbour at dusk"]), ("FERRY", ["Harbour at dusk"]), ("ar", ["Market day", "Harbour at dusk"]),
+        ("港口", ["港口的黄昏"]), ("黄昏", ["港口的黄昏"]), ("渡轮", ["港口的黄昏"]), ("一班渡", ["港口的黄昏"]),
+        ("タワー", ["東京タワー"]), ("夜", ["東京タワー"]), ("\"quotes\"", ["Market day"]), ("fish and \"q", ["Market day"]),
+        ("nothing like it", []), ("   ", ["東京タワー", "Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"]),
+        ("' OR 1=1 --", []), ("*", []), ("NEAR(a b)", []),
+    ])
+    func finds(query: String, titles: [String]) throws {
+        let (library, _) = try library(Self.captions)
+        #expect(try library.entries(matching: query).map(\.title) == titles)
+    }
+
+    @Test("an update and a removal are found, or not, at once")
+    func keptCurrent() throws {
+        let (library, _) = try library(Self.captions)
+        let harbour = try #require(try library.entries(matching: "harbour").first)
+        _ = try library.update(id: harbour.id, title: "Quay at dawn", subtitle: "First light")
+        #expect(try library.entries(matching: "harbour").isEmpty)
+        #expect(try library.entries(matching: "quay").map(\.id) == [harbour.id])
+        _ = try library.remove(id: harbour.id)
+        #expect(try library.entries(matching: "quay").isEmpty)
+    }
+
+    @Test("a library made before search gains it when opened")
+    func migratesOldLibraries() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("lib")
+        let photo = scratch.write("p.png", Photos.png())
+        do {
+            let library = try Library(directory: directory)
+            _ = try library.add(photoAt: photo, title: "Old harbour", subtitle: "from before")
+        }
+        // Back to the first schema, as an older Caption left it.
+        let raw = RawDatabase(directory + "/library.sqlite3")
+        raw.execute("DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
+                    + "DROP TRIGGER IF EXISTS entries_text_delete; DROP TRIGGER IF EXISTS entries_text_update; "
+                    + "PRAGMA user_version = 1")
+        #expect(raw.strings("PRAGMA user_version") == ["1"])
+        let library = try Library(directory: directory)
+        #expect(try library.entries(matching: "harbour").map(\.title) == ["Old harbour"])
+        #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
+    }
+
+    @Test("another process's save changes the counter an open view watches")
+    func changeCounter() throws {
+        let (library, scratch) = try library([("One", "1")])
+        let before = try library.changeCounter()
+        #expect(try library.changeCounter() == before, "reading changes nothing")
+        let photo = scratch.write("other.png", Photos.png(seed: 42))
+        let added = try Caption.run(["--library", library.directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
+        #expect(added.status == 0)
+        #expect(try library.changeCounter() != before)
+        #expect(try library.entries().first?.title == "From elsewhere")
+    }
+}
