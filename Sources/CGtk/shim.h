@@ -47,6 +47,7 @@ static inline GtkToggleButton *caption_toggle_button(gpointer p) { return GTK_TO
 static inline GtkMenuButton *caption_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
 static inline GtkAboutDialog *caption_about_dialog(gpointer p) { return GTK_ABOUT_DIALOG(p); }
 static inline GdkAtom caption_clipboard_atom(void) { return GDK_SELECTION_CLIPBOARD; }
+static inline GtkStackSwitcher *caption_stack_switcher(gpointer p) { return GTK_STACK_SWITCHER(p); }
 static inline GtkBin *caption_bin(gpointer p) { return GTK_BIN(p); }
 static inline GActionGroup *caption_action_group(gpointer p) { return G_ACTION_GROUP(p); }
 static inline GObject *caption_object(gpointer p) { return G_OBJECT(p); }
@@ -55,3 +56,33 @@ static inline gboolean caption_is_x11_display(GdkDisplay *display) {
     return GDK_IS_X11_DISPLAY(display);
 }
 
+
+/* The library view's list: a thumbnail and a line of markup per entry. Variadic setters
+ * and type macros, so they live here. */
+static inline GtkListStore *caption_entry_store_new(void) {
+    return gtk_list_store_new(2, GDK_TYPE_PIXBUF, G_TYPE_STRING);
+}
+static inline void caption_entry_store_insert(GtkListStore *store, int row, const char *markup) {
+    gtk_list_store_insert_with_values(store, NULL, row, 1, markup, -1);
+}
+static inline gboolean caption_entry_store_iter(GtkListStore *store, int row, GtkTreeIter *iter) {
+    return gtk_tree_model_iter_nth_child(GTK_TREE_MODEL(store), iter, NULL, row);
+}
+static inline void caption_entry_store_set_thumbnail(GtkListStore *store, int row, GdkPixbuf *pixbuf) {
+    GtkTreeIter iter;
+    if (caption_entry_store_iter(store, row, &iter)) gtk_list_store_set(store, &iter, 0, pixbuf, -1);
+}
+static inline void caption_entry_store_remove(GtkListStore *store, int row) {
+    GtkTreeIter iter;
+    if (caption_entry_store_iter(store, row, &iter)) gtk_list_store_remove(store, &iter);
+}
+static inline GtkTreeViewColumn *caption_column(GtkCellRenderer *renderer, const char *attribute, int column) {
+    return gtk_tree_view_column_new_with_attributes("", renderer, attribute, column, NULL);
+}
+static inline GtkTreeModel *caption_tree_model(gpointer p) { return GTK_TREE_MODEL(p); }
+static inline GtkTreeView *caption_tree_view(gpointer p) { return GTK_TREE_VIEW(p); }
+static inline GtkScrolledWindow *caption_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
+static inline GtkSearchEntry *caption_search_entry(gpointer p) { return GTK_SEARCH_ENTRY(p); }
+static inline void caption_object_set_int(gpointer object, const char *property, int value) {
+    g_object_set(object, property, value, NULL);
+}

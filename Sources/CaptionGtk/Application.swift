@@ -47,7 +47,7 @@ public enum CaptionApplication {
         }
         let status = g_application_run(caption_g_application(application), 0, nil)
         // A save still in flight finishes before the process ends.
-        captionWindow?.library.drain()
+        captionWindow?.commitPendingDeletions()
         captionWindow?.flushDraft()
         captionWindow?.saveGeometry()
         g_object_unref(application)
@@ -65,6 +65,9 @@ public enum CaptionApplication {
             ("win.show-shortcuts", ["<Control>question"]),
             ("win.about", ["F1"]),
             ("win.show-menu", ["F10"]),
+            ("win.library", ["<Control>l"]),
+            ("win.search", ["<Control>f"]),
+            ("win.export", ["<Control>e"]),
             ("app.quit", ["<Control>q"]),
         ]
         for (action, accels) in shortcuts {

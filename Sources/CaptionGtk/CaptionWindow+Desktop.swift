@@ -12,6 +12,7 @@ extension CaptionWindow {
     /// The primary menu (F10) at the end of the header bar.
     func installPrimaryMenu() {
         let menu = g_menu_new()
+        g_menu_append(menu, tr("_Export All to a Folder…"), "win.export")
         g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-shortcuts")
         g_menu_append(menu, tr("_About Caption"), "win.about")
         let button = gtk_menu_button_new()!
@@ -44,6 +45,7 @@ extension CaptionWindow {
             (tr("Photos"), [
                 ("<Primary>o", tr("Choose photos")),
                 ("<Primary>v", tr("Paste a photo")),
+                ("<Primary>e", tr("Export every entry to a folder")),
                 ("<Primary>Page_Down", tr("Next photo in the queue")),
                 ("<Primary>Page_Up", tr("Previous photo in the queue")),
             ]),

@@ -74,8 +74,11 @@ extension CaptionWindow {
     /// typed before any photo was chosen.
     var draft: Draft {
         var queue = self.queue
-        let title = text(of: titleEntry), subtitle = text(of: subtitleEntry)
-        queue.keep(title: title, subtitle: subtitle)
+        // While a saved entry is being edited, the form holds its words, not the queue's
+        // (kept in the queue when the edit began).
+        let title = editing == nil ? text(of: titleEntry) : ""
+        let subtitle = editing == nil ? text(of: subtitleEntry) : ""
+        if editing == nil { queue.keep(title: title, subtitle: subtitle) }
         var items = queue.photos.map { DraftItem(path: $0.path, title: $0.title, subtitle: $0.subtitle) }
         guard let current = queue.current else {
             items.append(DraftItem(path: nil, title: title, subtitle: subtitle))

@@ -98,6 +98,7 @@ extension CaptionWindow {
         preview.clear()
         send(.photo(item: CaptionForm.photo, .loading))
         decode(path, request: photoRequest, box: preview.wantedBox, settles: true)
+        offerWordsFromPhoto(path)
         preview.onNeedsLargerDecode = { [weak self] box in self?.scheduleLargerDecode(box) }
     }
 

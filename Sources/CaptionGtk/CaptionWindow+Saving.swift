@@ -16,7 +16,10 @@ extension CaptionWindow {
         isSaving = true
         gtk_widget_set_sensitive(activateButton, 0)
         let loaded = loadedPhoto
+        // Editing a saved entry updates its words; its photo is already in the library.
+        let editedID = editing?.entry.id
         library.perform({ library throws(LibraryError) in
+            if let editedID { return try library.update(id: editedID, title: title, subtitle: subtitle) }
             if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
             return try library.add(photoAt: path, title: title, subtitle: subtitle)
         }, completion: { [weak self] result in
@@ -24,6 +27,9 @@ extension CaptionWindow {
             self.isSaving = false
             gtk_widget_set_sensitive(self.activateButton, 1)
             switch result {
+            case .success(let entry) where editedID != nil:
+                self.edited(entry)
+                self.onSaved?(entry)
             case .success(let entry):
                 self.saved(entry, from: path)
             case .failure(let error):

@@ -31,7 +31,22 @@ public final class CaptionWindow {
     let drafts: DraftKeeper
     /// The photo on the form, its decode request, and the photo read and checked whole
     /// (what a save stores, so the save itself only copies and commits).
-    var photoPath: String? { queue.currentPhoto?.path }
+    var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
+    /// A saved entry open in the form for editing, with its photo in the library. The queue
+    /// waits meanwhile, its words kept.
+    var editing: (entry: Entry, path: String)?
+    let libraryView = LibraryView()
+    let views: UnsafeMutablePointer<GtkWidget>
+    /// The library view's idea of the library: the counter it last loaded at, and the poll
+    /// that watches for other processes' changes while it shows.
+    var libraryCounter: Int64?
+    var libraryPoll: UInt32 = 0
+    /// Deleted entries waiting for their Undo to expire before they leave the library.
+    var pendingDeletions: [Entry] = []
+    /// The list takes focus once the entries it is to show have arrived.
+    var focusListWhenLoaded = false
+    /// An entry to select once the list has (re)loaded: one brought back by Undo.
+    var selectWhenLoaded: Int64?
     var loadedPhoto: LoadedPhoto?
     var photoRequest = 0
     var largerDecodeScheduled = false
@@ -50,6 +65,7 @@ public final class CaptionWindow {
     /// Tests wait on these; the app ignores them.
     public var onSaved: ((Entry) -> Void)?
     public var onPhotoSettled: (() -> Void)?
+    public var onLibraryShown: (() -> Void)?
 
     /// The primary menu's button, once made.
     var menuButton: UnsafeMutablePointer<GtkWidget>?
@@ -98,7 +114,15 @@ public final class CaptionWindow {
         gtk_box_pack_start(caption_box(page), overlay, 1, 1, 0)
         let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)
         gtk_style_context_add_class(gtk_widget_get_style_context(content), "caption-content")
-        gtk_container_add(caption_container(overlay), content)
+        // Two views under one notification: the form, and the library of saved entries.
+        views = gtk_stack_new()
+        gtk_stack_set_transition_type(caption_stack(views), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_titled(caption_stack(views), content, "form", tr("Caption"))
+        gtk_stack_add_titled(caption_stack(views), libraryView.widget, "library", tr("Library"))
+        gtk_container_add(caption_container(overlay), views)
+        let switcher = gtk_stack_switcher_new()
+        gtk_stack_switcher_set_stack(caption_stack_switcher(switcher), caption_stack(views))
+        gtk_header_bar_pack_start(caption_header_bar(header), switcher)
         notification = InAppNotification()
         gtk_overlay_add_overlay(caption_overlay(overlay), notification.widget)
 
@@ -176,6 +200,7 @@ public final class CaptionWindow {
         connectSignals(infoBar: infoBar)
         installActions()
         installPrimaryMenu()
+        installLibraryView()
         acceptDrops()
         rememberGeometry()
         refresh()
@@ -248,6 +273,10 @@ public final class CaptionWindow {
                 return true
             }
             guard key == GDK_KEY_Escape else { return false }
+            if self.isShowingLibrary {
+                self.escapeFromLibrary()
+                return true
+            }
             if self.summaryIsShowing {
                 self.dismissSummary()
                 return true
@@ -289,6 +318,9 @@ public final class CaptionWindow {
         addAction(actions, "show-shortcuts") { [weak self] in self?.showShortcuts() }
         addAction(actions, "about") { [weak self] in self?.showAbout() }
         addAction(actions, "show-menu") { [weak self] in self?.toggleMenu() }
+        addAction(actions, "library") { [weak self] in self?.toggleLibrary() }
+        addAction(actions, "search") { [weak self] in self?.showLibrary(searching: true) }
+        addAction(actions, "export") { [weak self] in self?.chooseExportFolder() }
     }
 
     /// Activates one of the window's actions by name, as its shortcut would.
@@ -358,7 +390,8 @@ public final class CaptionWindow {
         }
         let summary = saveError ?? engine.summary
         gtk_label_set_text(caption_label(summaryLabel), summary ?? "")
-        gtk_revealer_set_reveal_child(caption_revealer(summaryRevealer), summary == nil ? 0 : 1)
+        let formShows = gtk_stack_get_visible_child_name(caption_stack(views)).map { String(cString: $0) } != "library"
+        gtk_revealer_set_reveal_child(caption_revealer(summaryRevealer), summary != nil && formShows ? 1 : 0)
     }
 
     public var summaryIsShowing: Bool { saveError != nil || engine.summary != nil }

@@ -10,6 +10,9 @@ final class InAppNotification {
     private let label: UnsafeMutablePointer<GtkWidget>
     private let actionButton: UnsafeMutablePointer<GtkWidget>
     private var action: (() -> Void)?
+    /// Runs when the notification goes without its button pressed: timed out, closed,
+    /// or replaced by the next one.
+    private var gone: (() -> Void)?
     private var timeout: UInt32 = 0
     static let visibleSeconds: UInt32 = 6
 
@@ -37,6 +40,7 @@ final class InAppNotification {
         onSignal(actionButton, "clicked") { [weak self] in
             guard let self else { return }
             let action = self.action
+            self.gone = nil
             self.hide()
             action?()
         }
@@ -58,7 +62,9 @@ final class InAppNotification {
     private(set) var button = Button.undo
 
     /// Shows `text` with a button that runs `action`.
-    func show(_ text: String, button: Button = .undo, action: @escaping () -> Void) {
+    func show(_ text: String, button: Button = .undo, action: @escaping () -> Void, gone: (() -> Void)? = nil) {
+        finishPrevious()
+        self.gone = gone
         gtk_label_set_text(caption_label(label), text)
         self.button = button
         gtk_button_set_label(caption_button(actionButton), button.label)
@@ -75,12 +81,20 @@ final class InAppNotification {
         if timeout != 0 { g_source_remove(timeout) }
         timeout = 0
         action = nil
+        finishPrevious()
         gtk_revealer_set_reveal_child(caption_revealer(widget), 0)
+    }
+
+    private func finishPrevious() {
+        let gone = self.gone
+        self.gone = nil
+        gone?()
     }
 
     /// Undo from the keyboard (the window's Ctrl+Z), while an Undo shows.
     func activateUndo() -> Bool {
         guard isShowing, button == .undo, let action else { return false }
+        gone = nil
         hide()
         action()
         return true

@@ -36,6 +36,11 @@ final class LibraryAccess: @unchecked Sendable {
         }
     }
 
+    /// Where an entry's photo is, or nil for a row that names anything else.
+    func photoPath(of entry: Entry) -> String? {
+        Library.photoPath(of: entry, in: directory)
+    }
+
     /// Waits for everything queued so far; tests use it, and so does quitting, so that a
     /// save in flight is never cut off.
     func drain() {

@@ -170,3 +170,16 @@ func onDragDataReceived(_ instance: gpointer, _ body: @escaping @MainActor (Opaq
     }
     connect(instance, "drag-data-received", after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
 }
+
+/// row-activated: (tree view, path, column); the handler gets the row's index.
+@MainActor
+func onRowActivated(_ instance: gpointer, _ body: @escaping @MainActor (Int) -> Void) {
+    typealias Handler = @MainActor (Int) -> Void
+    let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?, gpointer?) -> Void = { _, path, _, data in
+        guard let path, let indices = gtk_tree_path_get_indices(path) else { return }
+        let row = Int(indices.pointee)
+        let handler: Box<Handler> = box(data)
+        MainActor.assumeIsolated { handler.body(row) }
+    }
+    connect(instance, "row-activated", after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+}

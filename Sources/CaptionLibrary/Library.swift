@@ -296,8 +296,13 @@ public final class Library: Sendable {
     /// library's own photo files: a database edited by hand or by another program could
     /// point at "../../.bashrc" or "/etc/passwd", and nothing may read or delete that.
     public func photoPath(of entry: Entry) -> String? {
-        guard Library.isStoredPhoto(entry.photo) else { return nil }
-        return directory + "/" + entry.photo
+        Library.photoPath(of: entry, in: directory)
+    }
+
+    /// The same, for a library folder not open here (the window asks before opening).
+    public static func photoPath(of entry: Entry, in directory: String) -> String? {
+        guard isStoredPhoto(entry.photo) else { return nil }
+        return Files.absolute(directory) + "/" + entry.photo
     }
 
     /// "photos/" and a name of ours: 64 hex digits and a known extension, no slash.

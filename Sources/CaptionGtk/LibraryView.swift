@@ -1,0 +1,265 @@
+// The library view: saved entries newest first, with thumbnails, searched as you type, and
+// navigated from the keyboard. It shows what it is given; the window decides what to load.
+
+import CGtk
+import CaptionLibrary
+import Dispatch
+import Localization
+
+@MainActor
+final class LibraryView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    let treeView: UnsafeMutablePointer<GtkWidget>
+    private let pages: UnsafeMutablePointer<GtkWidget>
+    private let emptyLabel: UnsafeMutablePointer<GtkWidget>
+    private let scrolled: UnsafeMutablePointer<GtkWidget>
+    private var store: UnsafeMutablePointer<GtkListStore>
+    /// The entries shown, in the order shown: row n is entries[n].
+    private(set) var entries: [Entry] = []
+    /// Rows whose thumbnail is in the store, and ids whose thumbnail is being made.
+    private var thumbnailed: Set<Int64> = []
+    private var requested: Set<Int64> = []
+    /// Bumped by every `show`, so a thumbnail made for an older list is not put in a new one.
+    private var generation = 0
+    private let thumbnailQueue = DispatchQueue(label: "io.github.caption_app.Caption.thumbnails")
+    nonisolated static let displaySize: Int32 = 72
+    /// How far past the visible rows thumbnails are made, and how far they are kept: the
+    /// memory used stays the same however far the user scrolls.
+    static let prefetchRows = 20
+    static let keepRows = 120
+
+    /// Where an entry's photo is (the library knows), for its thumbnail.
+    var photoPath: ((Entry) -> String?)?
+    var onActivate: ((Entry) -> Void)?
+    var onDelete: ((Entry) -> Void)?
+    var onSearch: ((String) -> Void)?
+    /// Escape: the search entry takes the key itself (as stop-search).
+    var onEscape: (() -> Void)?
+    /// Tests wait for thumbnails.
+    var onThumbnail: (() -> Void)?
+
+    init() {
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_style_context_add_class(gtk_widget_get_style_context(widget), "caption-content")
+        searchEntry = gtk_search_entry_new()!
+        gtk_entry_set_placeholder_text(caption_entry(searchEntry), tr("Search titles and subtitles"))
+        atk_object_set_name(gtk_widget_get_accessible(searchEntry), tr("Search"))
+        gtk_box_pack_start(caption_box(widget), searchEntry, 0, 0, 0)
+
+        store = caption_entry_store_new()
+        treeView = gtk_tree_view_new_with_model(caption_tree_model(store))!
+        let view = caption_tree_view(treeView)
+        gtk_tree_view_set_headers_visible(view, 0)
+        // Our own search (the library's index) replaces the tree view's prefix search.
+        gtk_tree_view_set_enable_search(view, 0)
+        gtk_tree_view_set_fixed_height_mode(view, 1)
+        atk_object_set_name(gtk_widget_get_accessible(treeView), tr("Saved captions"))
+        let picture = gtk_cell_renderer_pixbuf_new()!
+        gtk_cell_renderer_set_fixed_size(picture, Self.displaySize + 12, Self.displaySize + 8)
+        let pictureColumn = caption_column(picture, "pixbuf", 0)!
+        gtk_tree_view_column_set_sizing(pictureColumn, GTK_TREE_VIEW_COLUMN_FIXED)
+        gtk_tree_view_column_set_fixed_width(pictureColumn, Self.displaySize + 12)
+        gtk_tree_view_append_column(view, pictureColumn)
+        let text = gtk_cell_renderer_text_new()!
+        caption_object_set_int(text, "ellipsize", Int32(PANGO_ELLIPSIZE_END.rawValue))
+        let textColumn = caption_column(text, "markup", 1)!
+        gtk_tree_view_column_set_sizing(textColumn, GTK_TREE_VIEW_COLUMN_FIXED)
+        gtk_tree_view_column_set_expand(textColumn, 1)
+        gtk_tree_view_append_column(view, textColumn)
+
+        scrolled = gtk_scrolled_window_new(nil, nil)!
+        gtk_scrolled_window_set_policy(caption_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_shadow_type(caption_scrolled_window(scrolled), GTK_SHADOW_IN)
+        gtk_container_add(caption_container(scrolled), treeView)
+        emptyLabel = gtk_label_new("")!
+        gtk_style_context_add_class(gtk_widget_get_style_context(emptyLabel), "dim-label")
+        gtk_style_context_add_class(gtk_widget_get_style_context(emptyLabel), "caption-placeholder")
+        pages = gtk_stack_new()!
+        gtk_stack_add_named(caption_stack(pages), scrolled, "list")
+        gtk_stack_add_named(caption_stack(pages), emptyLabel, "empty")
+        gtk_widget_set_vexpand(pages, 1)
+        gtk_box_pack_start(caption_box(widget), pages, 1, 1, 0)
+        connectSignals()
+    }
+
+    private func connectSignals() {
+        onSignal(searchEntry, "changed") { [weak self] in
+            guard let self else { return }
+            self.onSearch?(self.searchText)
+        }
+        onSignal(searchEntry, "stop-search") { [weak self] in self?.onEscape?() }
+        // Enter or Down in the search goes to the results.
+        onSignal(searchEntry, "activate") { [weak self] in self?.focusList() }
+        onKeyPress(searchEntry, after: false) { [weak self] event in
+            guard let self, Int32(event.pointee.keyval) == GDK_KEY_Down else { return false }
+            self.focusList()
+            return true
+        }
+        onRowActivated(treeView) { [weak self] row in
+            guard let self, self.entries.indices.contains(row) else { return }
+            self.onActivate?(self.entries[row])
+        }
+        onKeyPress(treeView, after: false) { [weak self] event in
+            guard let self else { return false }
+            let key = Int32(event.pointee.keyval)
+            if key == GDK_KEY_Delete || key == GDK_KEY_KP_Delete {
+                if let entry = self.selectedEntry { self.onDelete?(entry) }
+                return true
+            }
+            // Type-to-search: a printable key with no Ctrl or Alt goes to the search.
+            let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue
+            if gdk_keyval_to_unicode(event.pointee.keyval) > 0x20 && event.pointee.state & modifiers == 0 {
+                gtk_entry_grab_focus_without_selecting(caption_entry(self.searchEntry))
+                gtk_widget_event(self.searchEntry, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
+                return true
+            }
+            return false
+        }
+        let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(treeView))
+        onSignal(UnsafeMutableRawPointer(adjustment!), "value-changed") { [weak self] in self?.updateThumbnails() }
+        onPointerSignal(treeView, "size-allocate", after: true) { [weak self] _ in self?.updateThumbnails() }
+    }
+
+    var searchText: String { String(cString: gtk_entry_get_text(caption_entry(searchEntry))) }
+
+    func clearSearch() {
+        gtk_entry_set_text(caption_entry(searchEntry), "")
+    }
+
+    func focusSearch() {
+        gtk_widget_grab_focus(searchEntry)
+    }
+
+    func focusList() {
+        guard !entries.isEmpty else { return }
+        gtk_widget_grab_focus(treeView)
+        if selectedRow == nil { select(row: 0) }
+    }
+
+    // MARK: Contents
+
+    /// Shows these entries, keeping the selected one selected if it is still there. A new
+    /// store is filled before it is attached: inserting into an attached one would make
+    /// the tree view redo its layout ten thousand times.
+    func show(_ entries: [Entry], emptyText: String) {
+        let selected = selectedEntry?.id
+        generation += 1
+        self.entries = entries
+        thumbnailed = []
+        requested = []
+        let fresh = caption_entry_store_new()!
+        for (row, entry) in entries.enumerated() {
+            caption_entry_store_insert(fresh, Int32(row), Self.markup(for: entry))
+        }
+        gtk_tree_view_set_model(caption_tree_view(treeView), caption_tree_model(fresh))
+        g_object_unref(UnsafeMutableRawPointer(store))
+        store = fresh
+        gtk_label_set_text(caption_label(emptyLabel), emptyText)
+        gtk_stack_set_visible_child_name(caption_stack(pages), entries.isEmpty ? "empty" : "list")
+        if let selected, let row = entries.firstIndex(where: { $0.id == selected }) {
+            select(row: row)
+        }
+        updateThumbnails()
+    }
+
+    /// Takes one entry out of the list (a delete waiting for its Undo).
+    func removeRow(of entry: Entry) {
+        guard let row = entries.firstIndex(of: entry) else { return }
+        entries.remove(at: row)
+        thumbnailed.remove(entry.id)
+        caption_entry_store_remove(store, Int32(row))
+        if !entries.isEmpty { select(row: min(row, entries.count - 1)) }
+        gtk_stack_set_visible_child_name(caption_stack(pages), entries.isEmpty ? "empty" : "list")
+    }
+
+    static func markup(for entry: Entry) -> String {
+        "<b>" + escape(entry.title) + "</b>\n<small>" + escape(entry.subtitle) + "</small>"
+    }
+
+    /// Typed text must never be read as markup.
+    static func escape(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
+    // MARK: Selection
+
+    var selectedRow: Int? {
+        var model: OpaquePointer?
+        var iter = GtkTreeIter()
+        let selection = gtk_tree_view_get_selection(caption_tree_view(treeView))
+        guard gtk_tree_selection_get_selected(selection, &model, &iter) != 0, let model,
+              let path = gtk_tree_model_get_path(model, &iter) else { return nil }
+        defer { gtk_tree_path_free(path) }
+        return gtk_tree_path_get_indices(path).map { Int($0.pointee) }
+    }
+
+    var selectedEntry: Entry? { selectedRow.flatMap { entries.indices.contains($0) ? entries[$0] : nil } }
+
+    func select(row: Int) {
+        guard let path = gtk_tree_path_new_from_string(String(row)) else { return }
+        defer { gtk_tree_path_free(path) }
+        gtk_tree_view_set_cursor(caption_tree_view(treeView), path, nil, 0)
+    }
+
+    func select(id: Int64) {
+        if let row = entries.firstIndex(where: { $0.id == id }) { select(row: row) }
+    }
+
+    // MARK: Thumbnails
+
+    /// Makes thumbnails for the rows on screen and a few around them, and lets go of those
+    /// far away.
+    func updateThumbnails() {
+        var start: OpaquePointer?
+        var end: OpaquePointer?
+        guard !entries.isEmpty, gtk_tree_view_get_visible_range(caption_tree_view(treeView), &start, &end) != 0 else { return }
+        let first = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
+        let last = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? first
+        start.map { gtk_tree_path_free($0) }
+        end.map { gtk_tree_path_free($0) }
+
+        let keep = max(0, first - Self.keepRows)...min(entries.count - 1, last + Self.keepRows)
+        for (row, entry) in entries.enumerated() where thumbnailed.contains(entry.id) && !keep.contains(row) {
+            caption_entry_store_set_thumbnail(store, Int32(row), nil)
+            thumbnailed.remove(entry.id)
+        }
+        let wanted = max(0, first - Self.prefetchRows)...min(entries.count - 1, last + Self.prefetchRows)
+        for row in wanted {
+            let entry = entries[row]
+            guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let path = photoPath?(entry) else { continue }
+            requested.insert(entry.id)
+            let generation = self.generation
+            thumbnailQueue.async {
+                let thumbnail = Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
+                MainThread.post { [weak self] in
+                    guard let thumbnail else { return }
+                    defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
+                    guard let self, generation == self.generation,
+                          let row = self.entries.firstIndex(where: { $0.id == entry.id }) else { return }
+                    self.requested.remove(entry.id)
+                    caption_entry_store_set_thumbnail(self.store, Int32(row), thumbnail.pointer)
+                    self.thumbnailed.insert(entry.id)
+                    self.onThumbnail?()
+                }
+            }
+        }
+    }
+
+    /// The cached 128-pixel thumbnail brought to the list's size, off the main thread.
+    nonisolated static func scaled(_ thumbnail: SharedObject) -> SharedObject {
+        let width = Double(gdk_pixbuf_get_width(thumbnail.pointer))
+        let height = Double(gdk_pixbuf_get_height(thumbnail.pointer))
+        let scale = Double(displaySize) / max(width, height, 1)
+        guard scale < 1, let smaller = gdk_pixbuf_scale_simple(thumbnail.pointer, Int32(max(1, width * scale)),
+                                                                Int32(max(1, height * scale)), GDK_INTERP_BILINEAR) else {
+            return thumbnail
+        }
+        g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer))
+        return SharedObject(pointer: smaller)
+    }
+
+    var thumbnailCount: Int { thumbnailed.count }
+}

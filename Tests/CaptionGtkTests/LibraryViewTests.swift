@@ -1,0 +1,192 @@
+// The library view in the real window: the same entries as the command line, search as you
+// type, keyboard navigation, editing, deleting with Undo, and other processes' changes.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct LibraryViewTests {
+    let folder = Harness.temporaryDirectory("caption-view")
+    var directory: String { folder + "/library" }
+
+    /// A library holding `captions`, the first saved first (so listed last).
+    func makeLibrary(_ captions: [(String, String)]) throws -> Library {
+        let library = try Library(directory: directory)
+        for (index, caption) in captions.enumerated() {
+            let photo = Harness.makePhoto(width: 60 + Int32(index), height: 40, in: folder, name: "view-\(index).jpg")
+            _ = try library.add(photoAt: photo, title: caption.0, subtitle: caption.1)
+        }
+        return library
+    }
+
+    func makeWindow() throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: directory, stateFile: folder + "/window.ini")
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        Harness.settle()
+        return window
+    }
+
+    func showLibrary(_ window: CaptionWindow, _ action: () -> Void) {
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        action()
+        #expect(Harness.spin { shown }, "the library view never loaded")
+        Harness.settle()
+    }
+
+    var titles: [String] { [] }
+
+    static let captions = [("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"),
+                           ("Market day", "Fish <b>&amp;</b> chips"), ("Mountain pass", "Snow in June")]
+
+    @Test func listsTheSameEntriesInTheSameOrderAsTheCommandLine() throws {
+        let library = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("library") }
+        #expect(window.isShowingLibrary)
+        #expect(window.libraryView.entries == (try library.entries()))
+        #expect(window.libraryView.entries.map(\.title) == ["Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"])
+        #expect(LibraryView.markup(for: window.libraryView.entries[1]).contains("Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
+                "typed markup is shown as text")
+        #expect(Harness.focusedWidget(window) == window.libraryView.treeView)
+        #expect(window.libraryView.selectedEntry?.title == "Mountain pass")
+    }
+
+    @Test func searchFiltersAsYouTypeInAnyScript() throws {
+        _ = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("search") }
+        #expect(Harness.focusedWidget(window) == window.libraryView.searchEntry)
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "港") }
+        #expect(window.libraryView.entries.map(\.title) == ["港口的黄昏"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "渡轮") }
+        #expect(window.libraryView.entries.map(\.title) == ["港口的黄昏"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "harb") }
+        #expect(window.libraryView.entries.map(\.title) == ["Harbour at dusk"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "nowhere") }
+        #expect(window.libraryView.entries.isEmpty)
+        // Escape clears the search, then goes back to the form.
+        showLibrary(window) { Harness.press(window, keyval: GDK_KEY_Escape) }
+        #expect(window.libraryView.searchText == "")
+        #expect(window.libraryView.entries.count == 4)
+        Harness.press(window, keyval: GDK_KEY_Escape)
+        #expect(!window.isShowingLibrary)
+    }
+
+    @Test func arrowsPagesHomeEndAndTypeToSearch() throws {
+        _ = try makeLibrary((0..<30).map { ("Entry \($0)", "n") })
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("library") }
+        Harness.pump(milliseconds: 200)  // laid out, so a page is a number of rows
+        let rows = window.libraryView.entries.count
+        #expect(window.libraryView.selectedRow == 0)
+        Harness.press(window, keyval: GDK_KEY_Down)
+        #expect(window.libraryView.selectedRow == 1)
+        Harness.press(window, keyval: GDK_KEY_End)
+        #expect(window.libraryView.selectedRow == rows - 1)
+        Harness.press(window, keyval: GDK_KEY_Home)
+        #expect(window.libraryView.selectedRow == 0)
+        Harness.press(window, keyval: GDK_KEY_Page_Down)
+        #expect((window.libraryView.selectedRow ?? 0) > 1)
+        showLibrary(window) { Harness.press(window, keyval: GDK_KEY_2) }
+        #expect(window.libraryView.searchText == "2")
+        #expect(Harness.focusedWidget(window) == window.libraryView.searchEntry)
+        #expect(window.libraryView.entries.allSatisfy { $0.title.contains("2") })
+        Harness.press(window, keyval: GDK_KEY_Down)
+        #expect(Harness.focusedWidget(window) == window.libraryView.treeView)
+    }
+
+    @Test func enterOnAnEntryEditsItAndDoneUpdatesIt() throws {
+        let library = try makeLibrary(Self.captions)
+        let before = try #require(try library.entries().first)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("library") }
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        let view = caption_tree_view(window.libraryView.treeView)
+        let path = gtk_tree_path_new_from_string("0")
+        gtk_tree_view_row_activated(view, path, gtk_tree_view_get_column(view, 1))
+        gtk_tree_path_free(path)
+        #expect(Harness.spin { settled })
+        #expect(!window.isShowingLibrary)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Mountain pass")
+        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(window.activateLabel == "Done", "everything is there already")
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Mountain pass, corrected")
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        showLibrary(window) { caption_signal_emit(window.titleEntry, "activate") }
+        #expect(saved?.id == before.id)
+        let after = try #require(try library.entry(id: before.id))
+        #expect(after.title == "Mountain pass, corrected")
+        #expect(after.photo == before.photo, "the photo is not copied again")
+        #expect(after.updated > before.updated || after.updated == before.updated && after.title != before.title)
+        #expect(try library.entries().count == 4)
+        #expect(window.isShowingLibrary)
+        #expect(window.libraryView.selectedEntry?.id == before.id)
+        #expect(window.notification.text == "Updated “Mountain pass, corrected”")
+    }
+
+    @Test func deleteWaitsForItsUndoToExpire() throws {
+        let library = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("library") }
+        Harness.press(window, keyval: GDK_KEY_Delete)
+        #expect(window.libraryView.entries.count == 3)
+        #expect(try library.entries().count == 4, "nothing is lost while Undo shows")
+        #expect(window.notification.text == "Deleted “Mountain pass”")
+        showLibrary(window) { window.activateAction("undo") }
+        #expect(window.libraryView.entries.count == 4)
+        Harness.press(window, keyval: GDK_KEY_Delete)
+        window.notification.hide()  // as when it times out
+        window.library.drain()
+        Harness.settle()
+        #expect(try library.entries().map(\.title) == ["Market day", "港口的黄昏", "Harbour at dusk"])
+    }
+
+    @Test func anotherProcessesSaveAppearsWithoutARestart() throws {
+        _ = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window) { window.activateAction("library") }
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent().appendingPathComponent("caption").path
+        let photo = Harness.makePhoto(width: 99, in: folder, name: "elsewhere.jpg")
+        let process = try Process.run(URL(fileURLWithPath: binary),
+                                      arguments: ["--library", directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(Harness.spin(seconds: 5) { window.libraryView.entries.first?.title == "From elsewhere" })
+    }
+
+    @Test func thumbnailsAreMadeAndCachedForOtherAppsToo() throws {
+        let library = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        var made = 0
+        window.libraryView.onThumbnail = { made += 1 }
+        showLibrary(window) { window.activateAction("library") }
+        #expect(Harness.spin { made == 4 })
+        for entry in try library.entries() {
+            let photo = try #require(library.photoPath(of: entry))
+            let cached = try #require(Thumbnails.cachePath(for: photo))
+            let pixbuf = try #require(gdk_pixbuf_new_from_file(cached, nil))
+            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+            let uri = gdk_pixbuf_get_option(pixbuf, "tEXt::Thumb::URI").map { String(cString: $0) }
+            #expect(uri == "file://" + photo)
+            #expect(gdk_pixbuf_get_option(pixbuf, "tEXt::Thumb::MTime") != nil)
+            #expect(max(gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf)) <= 128)
+        }
+    }
+}
