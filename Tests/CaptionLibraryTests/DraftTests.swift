@@ -81,10 +81,20 @@ struct DraftTests {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            usleep(UInt32.random(in: 2_000...40_000, using: &random))
+            // Most rounds kill mid-stream, after the first finished write (however slowly the
+            // process started, under a sanitizer say); every fifth kills at once, before any.
+            var early = Data()
+            if round % 5 != 0 {
+                while !early.contains(UInt8(ascii: "\n")) {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    early += chunk
+                }
+            }
+            usleep(UInt32.random(in: 0...20_000, using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let acknowledged = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let acknowledged = String(decoding: early + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n").last.flatMap { Int($0) } ?? 0
             guard let draft = store.load() else {
                 #expect(acknowledged == 0, "round \(round): no draft after \(acknowledged) finished writes")
@@ -105,6 +115,6 @@ struct DraftTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { $0.hasPrefix(".draft-") }
         #expect(leftovers.isEmpty)
         print("draft kill test: 100 kills, \(restored) drafts restored whole")
-        #expect(restored > 50, "most kills should land after at least one finished write")
+        #expect(restored >= 80, "four kills in five land after a finished write")
     }
 }
