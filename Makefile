@@ -4,8 +4,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev pkg-config
-TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick
+BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev pkg-config
+TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # and ibus with a pinyin engine and its GTK input method module.
 E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin

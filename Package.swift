@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite) are used, so every dependency is
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi) are used, so every dependency is
 // one a distribution already ships.
 import PackageDescription
 
@@ -20,20 +20,26 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
+        .systemLibrary(
+            name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0",
+            providers: [.apt(["libexempi-dev"])]),
+        .target(name: "CMetadataSupport"),
         .target(name: "FocusEngine"),
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "Localization"]),
-        .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "Localization"]),
-        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "CaptionLibrary", "Localization"]),
+        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization"]),
+        .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
+        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
-        .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CPixbuf"],
+        .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
                           path: "Benchmarks/caption-bench"),
         // Writes drafts as fast as it can until killed: the crash tests kill it mid-write.
         .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
                           path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite"]),
-        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "FocusEngine"]),
+        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "FocusEngine"]),
+        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CPixbuf", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,459 @@
+// The photo file formats at the level of their containers (JPEG marker segments, PNG and
+// RIFF chunks, TIFF directories): enough to take metadata out, put legacy blocks back and
+// give a simple WebP the header that can hold XMP. Pixels are never touched.
+
+import CaptionLibrary
+
+enum Containers {
+    /// The format a file's first bytes announce.
+    static func format(of b: [UInt8]) -> PhotoFormat? {
+        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + bytes.count && Array(b[offset..<(offset + bytes.count)]) == bytes
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("BM".utf8)) { return .bmp }
+        return nil
+    }
+
+    /// The photo with its metadata taken out (Exif, XMP, IPTC and Photoshop resources), for
+    /// writing a caption fresh into a photo whose metadata exempi cannot read. nil when the
+    /// container itself cannot be followed, or for a format this does not handle (GIF).
+    static func withoutMetadata(_ bytes: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            return jpeg.rebuilt { JPEG.isMetadata($0, in: bytes) ? [] : [$0] }
+        case .png:
+            guard let chunks = PNG.chunks(bytes) else { return nil }
+            var result = Array(bytes[0..<8])
+            for chunk in chunks where !PNG.isMetadata(chunk, in: bytes) { result += bytes[chunk.range] }
+            return result
+        case .webp:
+            return RIFF.withoutMetadata(bytes)
+        case .tiff:
+            guard let tiff = TIFF(bytes) else { return nil }
+            let metadataTags: Set<UInt16> = [TIFF.xmpTag, TIFF.iptcTag, TIFF.photoshopTag, TIFF.exifTag, TIFF.gpsTag]
+            return tiff.rebuilt(entries: tiff.entries.filter { !metadataTags.contains($0.tag) }.map { .init($0) })
+        case .gif, .bmp:
+            return nil
+        }
+    }
+
+    /// A PNG without its XMP chunks (and nothing else taken out); nil when its chunks
+    /// cannot be followed or it has none.
+    static func withoutXMP(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let chunks = PNG.chunks(bytes), chunks.contains(where: { PNG.isXMP($0, in: bytes) }) else { return nil }
+        var result = Array(bytes[0..<8])
+        for chunk in chunks where !PNG.isXMP(chunk, in: bytes) { result += bytes[chunk.range] }
+        return result
+    }
+
+    /// A simple-format WebP (one VP8 or VP8L chunk) as an extended one: a VP8X chunk with
+    /// the canvas size goes in front, and nothing else changes. nil for any other file.
+    static func extendedWebP(_ bytes: [UInt8]) -> [UInt8]? {
+        RIFF.extended(bytes)
+    }
+
+    /// `written` (exempi's output) with the legacy blocks of `original` (what was handed to
+    /// exempi) put back; nil when there is nothing to change. See `Embedder`.
+    static func restoringLegacy(_ written: [UInt8], as original: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .jpeg:
+            return JPEG.restoringPhotoshopSegments(written, from: original)
+        case .tiff:
+            return TIFF.restoringTags([TIFF.iptcTag, TIFF.photoshopTag], in: written, from: original)
+        case .webp:
+            return RIFF.withFlagsMatchingChunks(written)
+        case .png, .gif, .bmp:
+            return nil
+        }
+    }
+
+    static func hasPrefix(_ bytes: [UInt8], _ range: Range<Int>, _ prefix: [UInt8]) -> Bool {
+        range.count >= prefix.count && bytes[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix)
+    }
+}
+
+// MARK: JPEG
+
+/// The marker segments of a JPEG up to its first scan; the scans and everything after are
+/// kept as they are.
+struct JPEG {
+    struct Segment {
+        var marker: UInt8
+        /// The whole segment, from its FF marker to the end of its payload.
+        var range: Range<Int>
+        var payload: Range<Int>
+    }
+
+    let segments: [Segment]
+    /// Where the first scan (or the end of the image) starts.
+    let tail: Int
+    let bytes: [UInt8]
+
+    static let exif = Array("Exif\u{0}".utf8)
+    static let xmp = Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8)
+    static let extendedXMP = Array("http://ns.adobe.com/xmp/extension/\u{0}".utf8)
+    static let photoshop = Array("Photoshop 3.0\u{0}".utf8)
+
+    init?(_ b: [UInt8]) {
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var segments: [Segment] = []
+        var i = 2
+        while true {
+            guard i < b.count, b[i] == 0xFF else { return nil }
+            var j = i
+            while j < b.count && b[j] == 0xFF { j += 1 }  // fill bytes
+            guard j < b.count else { return nil }
+            let marker = b[j]
+            if marker == 0xDA || marker == 0xD9 { break }
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // no length of their own
+                segments.append(Segment(marker: marker, range: i..<(j + 1), payload: (j + 1)..<(j + 1)))
+                i = j + 1
+                continue
+            }
+            guard j + 3 <= b.count else { return nil }
+            let length = Int(b[j + 1]) << 8 | Int(b[j + 2])
+            guard length >= 2, j + 1 + length <= b.count else { return nil }
+            segments.append(Segment(marker: marker, range: i..<(j + 1 + length), payload: (j + 3)..<(j + 1 + length)))
+            i = j + 1 + length
+        }
+        self.segments = segments
+        tail = i
+        bytes = b
+    }
+
+    /// SOI, then each segment replaced by what `transform` gives for it, then the tail.
+    func rebuilt(_ transform: (Segment) -> [Segment]) -> [UInt8] {
+        var result: [UInt8] = [0xFF, 0xD8]
+        result.reserveCapacity(bytes.count)
+        for segment in segments {
+            for kept in transform(segment) { result += bytes[kept.range] }
+        }
+        result += bytes[tail...]
+        return result
+    }
+
+    static func isPhotoshop(_ segment: Segment, in b: [UInt8]) -> Bool {
+        segment.marker == 0xED && Containers.hasPrefix(b, segment.payload, photoshop)
+    }
+
+    static func isMetadata(_ segment: Segment, in b: [UInt8]) -> Bool {
+        if isPhotoshop(segment, in: b) { return true }
+        guard segment.marker == 0xE1 else { return false }
+        return [exif, xmp, extendedXMP].contains { Containers.hasPrefix(b, segment.payload, $0) }
+    }
+
+    /// `written` with its Photoshop APP13 segments (IPTC lives there) replaced by those of
+    /// `original`, at the place of the first of them (or before the first segment that is
+    /// not an APPn one); nil when they already match.
+    static func restoringPhotoshopSegments(_ written: [UInt8], from original: [UInt8]) -> [UInt8]? {
+        guard let output = JPEG(written), let source = JPEG(original) else { return nil }
+        let wanted = source.segments.filter { isPhotoshop($0, in: original) }.flatMap { original[$0.range] }
+        let present = output.segments.filter { isPhotoshop($0, in: written) }.flatMap { written[$0.range] }
+        guard wanted != present else { return nil }
+        let place = output.segments.firstIndex { isPhotoshop($0, in: written) }
+            ?? output.segments.firstIndex { !(0xE0...0xEF).contains($0.marker) }
+            ?? output.segments.count
+        var result: [UInt8] = [0xFF, 0xD8]
+        for (index, segment) in output.segments.enumerated() {
+            if index == place { result += wanted }
+            if !isPhotoshop(segment, in: written) { result += written[segment.range] }
+        }
+        if place == output.segments.count { result += wanted }
+        result += written[output.tail...]
+        return result
+    }
+}
+
+// MARK: PNG
+
+enum PNG {
+    struct Chunk {
+        var type: String
+        /// Length, type, data and CRC.
+        var range: Range<Int>
+        var data: Range<Int>
+    }
+
+    /// Every chunk from IHDR to IEND; nil when one runs past the end.
+    static func chunks(_ b: [UInt8]) -> [Chunk]? {
+        var chunks: [Chunk] = []
+        var i = 8
+        while i + 12 <= b.count {
+            let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length <= 0x7FFF_FFFF, i + 12 + length <= b.count else { return nil }
+            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+            chunks.append(Chunk(type: type, range: i..<(i + 12 + length), data: (i + 8)..<(i + 8 + length)))
+            i += 12 + length
+            if type == "IEND" { return chunks }
+        }
+        return nil
+    }
+
+    static let xmpKeyword = Array("XML:com.adobe.xmp\u{0}".utf8)
+
+    /// A text chunk with Adobe's keyword.
+    static func isXMP(_ chunk: Chunk, in b: [UInt8]) -> Bool {
+        ["iTXt", "tEXt", "zTXt"].contains(chunk.type) && Containers.hasPrefix(b, chunk.data, xmpKeyword)
+    }
+
+    /// XMP and Exif (eXIf).
+    static func isMetadata(_ chunk: Chunk, in b: [UInt8]) -> Bool {
+        chunk.type == "eXIf" || isXMP(chunk, in: b)
+    }
+}
+
+// MARK: WebP
+
+enum RIFF {
+    struct Chunk {
+        var fourCC: String
+        /// Header, data and the pad byte of an odd-sized chunk.
+        var range: Range<Int>
+        var data: Range<Int>
+    }
+
+    static let alphaFlag: UInt8 = 0x10
+    static let exifFlag: UInt8 = 0x08
+    static let xmpFlag: UInt8 = 0x04
+
+    /// The chunks of a RIFF WEBP file; nil when one runs past the end.
+    static func chunks(_ b: [UInt8]) -> [Chunk]? {
+        guard b.count >= 12 else { return nil }
+        var chunks: [Chunk] = []
+        var i = 12
+        let end = min(b.count, 8 + littleEndian32(b, 4))
+        while i + 8 <= end {
+            let size = littleEndian32(b, i + 4)
+            let padded = size + (size & 1)
+            guard i + 8 + size <= end else { return nil }
+            let fourCC = String(decoding: b[i..<(i + 4)], as: UTF8.self)
+            chunks.append(Chunk(fourCC: fourCC, range: i..<min(end, i + 8 + padded), data: (i + 8)..<(i + 8 + size)))
+            i += 8 + padded
+        }
+        return chunks
+    }
+
+    static func littleEndian32(_ b: [UInt8], _ at: Int) -> Int {
+        Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+    }
+
+    static func littleEndian24(_ value: Int) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+    }
+
+    /// A RIFF file of `chunks` (each its bytes, padding included), with the size it says.
+    static func file(_ chunks: [[UInt8]]) -> [UInt8] {
+        let body = chunks.flatMap { $0 }
+        let size = 4 + body.count
+        return Array("RIFF".utf8) + littleEndian24(size) + [UInt8(size >> 24 & 0xFF)] + Array("WEBP".utf8) + body
+    }
+
+    /// See `Containers.extendedWebP`. The canvas size comes from the image chunk's own
+    /// header (RFC 6386 for VP8, the lossless bitstream's header for VP8L).
+    static func extended(_ b: [UInt8]) -> [UInt8]? {
+        guard let chunks = chunks(b), let image = chunks.first else { return nil }
+        var width = 0, height = 0, flags: UInt8 = 0
+        let d = image.data
+        switch image.fourCC {
+        case "VP8 ":
+            guard d.count >= 10, b[d.lowerBound + 3] == 0x9D, b[d.lowerBound + 4] == 0x01,
+                  b[d.lowerBound + 5] == 0x2A else { return nil }
+            width = (Int(b[d.lowerBound + 6]) | Int(b[d.lowerBound + 7]) << 8) & 0x3FFF
+            height = (Int(b[d.lowerBound + 8]) | Int(b[d.lowerBound + 9]) << 8) & 0x3FFF
+        case "VP8L":
+            guard d.count >= 5, b[d.lowerBound] == 0x2F else { return nil }
+            let bits = littleEndian32(b, d.lowerBound + 1)
+            width = (bits & 0x3FFF) + 1
+            height = (bits >> 14 & 0x3FFF) + 1
+            if bits >> 28 & 1 == 1 { flags |= alphaFlag }
+        default:
+            return nil  // already extended, or not a still image Caption knows
+        }
+        guard width > 0, height > 0 else { return nil }
+        let header: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
+            + littleEndian24(width - 1) + littleEndian24(height - 1)
+        return file([header] + chunks.map { Array(b[$0.range]) })
+    }
+
+    /// An extended WebP without its EXIF and XMP chunks, its flags saying so. A simple
+    /// WebP has nowhere to keep metadata, so it comes back as it is.
+    static func withoutMetadata(_ b: [UInt8]) -> [UInt8]? {
+        guard let chunks = chunks(b) else { return nil }
+        guard chunks.first?.fourCC == "VP8X" else { return b }
+        let kept = chunks.filter { $0.fourCC != "EXIF" && $0.fourCC != "XMP " }.map { Array(b[$0.range]) }
+        return withFlagsMatchingChunks(file(kept)) ?? file(kept)
+    }
+
+    /// The VP8X flags for EXIF and XMP set exactly when those chunks are there (readers
+    /// look only for what the flags announce); nil when they already are.
+    static func withFlagsMatchingChunks(_ b: [UInt8]) -> [UInt8]? {
+        guard let chunks = chunks(b), let header = chunks.first, header.fourCC == "VP8X", header.data.count >= 1 else {
+            return nil
+        }
+        var flags = b[header.data.lowerBound] & ~(exifFlag | xmpFlag)
+        if chunks.contains(where: { $0.fourCC == "EXIF" }) { flags |= exifFlag }
+        if chunks.contains(where: { $0.fourCC == "XMP " }) { flags |= xmpFlag }
+        guard flags != b[header.data.lowerBound] else { return nil }
+        var result = b
+        result[header.data.lowerBound] = flags
+        return result
+    }
+}
+
+// MARK: TIFF
+
+/// A classic TIFF's first directory (IFD0), where TIFF keeps its XMP, IPTC and Photoshop
+/// blocks and the pointers to the Exif and GPS directories. BigTIFF is not followed.
+struct TIFF {
+    struct Entry {
+        var tag: UInt16
+        var type: UInt16
+        var count: UInt32
+        /// The 4-byte value field as stored: the value itself when it fits, else an offset.
+        var field: [UInt8]
+    }
+
+    /// An entry to write: either the stored one unchanged, or one whose value is `data`.
+    struct NewEntry {
+        var entry: Entry
+        var data: [UInt8]?
+
+        init(_ entry: Entry, data: [UInt8]? = nil) {
+            self.entry = entry
+            self.data = data
+        }
+    }
+
+    static let xmpTag: UInt16 = 700
+    static let iptcTag: UInt16 = 33723
+    static let photoshopTag: UInt16 = 34377
+    static let exifTag: UInt16 = 34665
+    static let gpsTag: UInt16 = 34853
+
+    let bytes: [UInt8]
+    let littleEndian: Bool
+    let entries: [Entry]
+    let nextDirectory: UInt32
+
+    init?(_ b: [UInt8]) {
+        guard b.count >= 8, b[0] == b[1], b[0] == 0x49 || b[0] == 0x4D else { return nil }
+        let little = b[0] == 0x49
+        guard Self.read16(b, 2, little) == 42 else { return nil }
+        let start = Int(Self.read32(b, 4, little))
+        guard start >= 8, start + 2 <= b.count else { return nil }
+        let count = Int(Self.read16(b, start, little))
+        guard start + 2 + count * 12 + 4 <= b.count else { return nil }
+        entries = (0..<count).map { index in
+            let at = start + 2 + index * 12
+            return Entry(tag: Self.read16(b, at, little), type: Self.read16(b, at + 2, little),
+                         count: Self.read32(b, at + 4, little), field: Array(b[(at + 8)..<(at + 12)]))
+        }
+        nextDirectory = Self.read32(b, start + 2 + count * 12, little)
+        littleEndian = little
+        bytes = b
+    }
+
+    static func read16(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt16 {
+        little ? UInt16(b[at]) | UInt16(b[at + 1]) << 8 : UInt16(b[at]) << 8 | UInt16(b[at + 1])
+    }
+
+    static func read32(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt32 {
+        let v = (0..<4).map { UInt32(b[at + $0]) }
+        return little ? v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24 : v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
+    }
+
+    func encode16(_ value: UInt16) -> [UInt8] {
+        let b = [UInt8(value & 0xFF), UInt8(value >> 8)]
+        return littleEndian ? b : b.reversed()
+    }
+
+    func encode32(_ value: UInt32) -> [UInt8] {
+        let b = (0..<4).map { UInt8(value >> (8 * UInt32($0)) & 0xFF) }
+        return littleEndian ? b : b.reversed()
+    }
+
+    static func typeSize(_ type: UInt16) -> Int {
+        switch type {
+        case 1, 2, 6, 7: return 1
+        case 3, 8: return 2
+        case 4, 9, 11, 13: return 4
+        case 5, 10, 12: return 8
+        default: return 1
+        }
+    }
+
+    /// An entry's value bytes; nil when they lie outside the file.
+    func value(of entry: Entry) -> [UInt8]? {
+        let (size, overflow) = Int(entry.count).multipliedReportingOverflow(by: Self.typeSize(entry.type))
+        guard !overflow else { return nil }
+        if size <= 4 { return Array(entry.field[0..<size]) }
+        let offset = Int(Self.read32(entry.field, 0, littleEndian))
+        guard offset + size <= bytes.count else { return nil }
+        return Array(bytes[offset..<(offset + size)])
+    }
+
+    /// The file with a new IFD0 of `entries` appended (values given as data appended
+    /// before it) and the header pointing there. The old directory stays behind, unused:
+    /// moving nothing keeps every other offset in the file valid.
+    func rebuilt(entries newEntries: [NewEntry]) -> [UInt8]? {
+        var result = bytes
+        var entries: [Entry] = []
+        for new in newEntries.sorted(by: { $0.entry.tag < $1.entry.tag }) {
+            var entry = new.entry
+            if let data = new.data {
+                if data.count <= 4 {
+                    entry.field = data + [UInt8](repeating: 0, count: 4 - data.count)
+                } else {
+                    if result.count % 2 == 1 { result.append(0) }  // values start on a word boundary
+                    guard result.count <= Int(UInt32.max) else { return nil }
+                    entry.field = encode32(UInt32(result.count))
+                    result += data
+                }
+            }
+            entries.append(entry)
+        }
+        if result.count % 2 == 1 { result.append(0) }
+        guard result.count + 6 + 12 * entries.count <= Int(UInt32.max) else { return nil }
+        let directory = UInt32(result.count)
+        result += encode16(UInt16(entries.count))
+        for entry in entries {
+            result += encode16(entry.tag) + encode16(entry.type) + encode32(entry.count) + entry.field
+        }
+        result += encode32(nextDirectory)
+        result.replaceSubrange(4..<8, with: encode32(directory))
+        return result
+    }
+
+    /// `written` with the entries `tags` as `original` had them (values and all), or
+    /// without them where `original` had none; nil when they already match.
+    static func restoringTags(_ tags: Set<UInt16>, in written: [UInt8], from original: [UInt8]) -> [UInt8]? {
+        guard let output = TIFF(written), let source = TIFF(original) else { return nil }
+        func values(_ tiff: TIFF) -> [UInt16: (Entry, [UInt8]?)] {
+            var found: [UInt16: (Entry, [UInt8]?)] = [:]
+            for entry in tiff.entries where tags.contains(entry.tag) { found[entry.tag] = (entry, tiff.value(of: entry)) }
+            return found
+        }
+        let wanted = values(source), present = values(output)
+        let same = tags.allSatisfy { tag in
+            switch (wanted[tag], present[tag]) {
+            case (nil, nil): return true
+            case let ((a, aValue)?, (b, bValue)?): return a.type == b.type && a.count == b.count && aValue == bValue
+            default: return false
+            }
+        }
+        guard !same else { return nil }
+        var entries = output.entries.filter { !tags.contains($0.tag) }.map { NewEntry($0) }
+        for (_, (entry, value)) in wanted {
+            guard let value else { continue }  // a block that was not readable is not copied
+            entries.append(NewEntry(entry, data: value))
+        }
+        return output.rebuilt(entries: entries)
+    }
+}

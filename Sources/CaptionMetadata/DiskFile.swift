@@ -1,0 +1,165 @@
+// POSIX file work for exporting: whole-file reads, temporary files, syncing, renames that
+// never replace a file, and telling a full or read-only folder from a bad photo.
+
+import CMetadataSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An error number (errno), as an error.
+struct Errno: Error, Equatable {
+    var code: Int32
+}
+
+enum DiskFile {
+    /// Temporary files start with this; hidden, so a file manager showing the folder while
+    /// an export runs does not list them.
+    static let temporaryPrefix = ".caption-export-"
+    /// A library photo is at most this large (PhotoInspector's limit), so nothing larger is
+    /// read into memory.
+    static let maximumBytes = 256 << 20
+
+    /// A regular file's bytes, or the error number.
+    static func read(_ path: String) -> Result<[UInt8], Errno> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return .failure(Errno(code: errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(Errno(code: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(Errno(code: EINVAL)) }
+        let size = Int(info.st_size)
+        guard size <= maximumBytes else { return .failure(Errno(code: EFBIG)) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
+            // The capacity is at least 1, so the buffer has an address.
+            let base = buffer.baseAddress!
+            while count < size {
+                let got = Glibc.read(descriptor, base + count, size - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 { break }  // it shrank: what is there is what there is
+                count += got
+            }
+        }
+        return failure == 0 ? .success(bytes) : .failure(Errno(code: failure))
+    }
+
+    /// Writes all of `bytes`, retrying short writes and interruptions; the error number.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            guard var next = raw.baseAddress else { return nil }
+            var left = raw.count
+            while left > 0 {
+                let written = write(descriptor, next, min(left, 1 << 30))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if written == 0 { return EIO }
+                next += written
+                left -= written
+            }
+            return nil
+        }
+    }
+
+    /// A new temporary file in `folder`, holding `bytes`, not yet synced; its path. Its
+    /// mode is the umask's (0666 less it), as any file the user saves.
+    static func temporary(in folder: String, extension ext: String, holding bytes: [UInt8]) -> Result<String, Errno> {
+        var descriptor: Int32 = -1
+        var path = ""
+        for _ in 0..<16 {
+            path = folder + "/" + temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36) + "." + ext
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { return .failure(Errno(code: errno)) }
+        var failure = writeAll(descriptor, bytes)
+        if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
+        if let failure {
+            unlink(path)
+            return .failure(Errno(code: failure))
+        }
+        return .success(path)
+    }
+
+    /// Replaces a file's content (a temporary file of ours, never the user's).
+    static func rewrite(_ path: String, _ bytes: [UInt8]) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno }
+        var failure = writeAll(descriptor, bytes)
+        if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
+        return failure
+    }
+
+    /// Flushes a file (or a folder's entries) to the disk.
+    static func sync(_ path: String, folder: Bool = false) -> Int32? {
+        let descriptor = open(path, (folder ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        return fsync(descriptor) == 0 ? nil : errno
+    }
+
+    /// Renames `from` to `to` unless `to` exists (EEXIST then). Where the file system
+    /// cannot rename that way, a hard link does the same; where it has no hard links
+    /// either (FAT on a memory card), a check then a rename, which only a program writing
+    /// the same name at the same instant could defeat.
+    static func placeWithoutReplacing(_ from: String, at to: String) -> Int32? {
+        if caption_rename_noreplace(from, to) == 0 { return nil }
+        let code = errno
+        guard code == EINVAL || code == ENOSYS || code == ENOTSUP else { return code }
+        if link(from, to) == 0 {
+            unlink(from)
+            return nil
+        }
+        let linkCode = errno
+        guard linkCode == EPERM || linkCode == ENOTSUP || linkCode == EOPNOTSUPP else { return linkCode }
+        var info = stat()
+        if lstat(to, &info) == 0 { return EEXIST }
+        return rename(from, to) == 0 ? nil : errno
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether the folder beside `path` could take another file of `bytes` (plus room for
+    /// metadata): the error number of a full, over-quota, size-limited or read-only one, or
+    /// nil when there is room. exempi reports such failures only as "write failure".
+    static func roomProblem(besides path: String, bytes: Int) -> Int32? {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let probe = folder + "/" + temporaryPrefix + "probe-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
+        defer {
+            close(descriptor)
+            unlink(probe)
+        }
+        let code = posix_fallocate(descriptor, 0, off_t(bytes + (1 << 16)))
+        switch code {
+        case ENOSPC, EDQUOT, EFBIG, EROFS, EACCES, EPERM, EIO: return code
+        default: return nil  // 0, or a file system that cannot say (EOPNOTSUPP): no proof of a problem
+        }
+    }
+
+    /// The folder and any missing parents; new ones get the umask's mode, as `mkdir -p`
+    /// gives them. The error number, or nil when the folder is there.
+    static func makeFolders(_ path: String) -> Int32? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0 {
+                let code = errno
+                var info = stat()
+                guard stat(prefix, &info) == 0 else { return code }
+                guard info.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
+            }
+            prefix += "/"
+        }
+        return nil
+    }
+}

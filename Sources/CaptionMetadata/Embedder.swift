@@ -1,0 +1,131 @@
+// Writing a caption into a photo file with exempi's safe update, and the repairs around it:
+// WebP that exempi would break, damaged metadata, and the IPTC that exempi would add.
+
+import CExempi
+import CaptionLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What ends up in an exported photo, by format:
+/// - all: XMP dc:title and dc:description (`x-default`), written by exempi (XMPFiles, safe
+///   update: a new file beside the old one, then a rename); an empty field removes its
+///   property. The photo's other XMP stays, except that exempi moves a JPEG's or TIFF's
+///   tiff: and exif: properties into its Exif, where they belong.
+/// - JPEG: also Exif IFD0 ImageDescription = the description (the Metadata Working Group's
+///   rule for JPEG), which exempi's JPEG handler writes as UTF-8 (creating the Exif APP1
+///   segment when the photo had none) and removes with an empty description.
+/// - TIFF: the same in its own IFD0 ImageDescription, by exempi's TIFF handler.
+/// - IPTC-IIM is never written: exempi's JPEG and TIFF handlers would copy the title into
+///   IPTC ObjectName and the description into Caption-Abstract (creating an IPTC block in
+///   every photo), and the C API cannot turn that off; so the photo's IPTC and Photoshop
+///   resources are put back afterwards exactly as they were (none stays none).
+/// - WebP in the simple format (one VP8 or VP8L chunk) is first rewritten in the extended
+///   format (a VP8X chunk in front): exempi 2.6 overwrites the image chunk's header when it
+///   converts such a file itself, which leaves a WebP no reader can open.
+/// A photo whose metadata exempi cannot read (damaged XMP, Exif or IPTC) is written fresh:
+/// its metadata segments or chunks are taken out and the caption written alone.
+enum Embedder {
+    /// `path` holds `bytes`, which are in a format Caption knows.
+    static func embed(_ caption: PhotoCaption, into path: String, holding bytes: [UInt8]) throws(EmbeddingError) {
+        guard let format = Containers.format(of: bytes), format != .bmp else { throw .unsupported }
+        var current = bytes
+        if format == .webp, let extended = Containers.extendedWebP(bytes) {
+            try replace(path, with: extended)
+            current = extended
+        }
+        // exempi rewrites a PNG's XMP chunk in place when the new packet is shorter, and
+        // leaves the end of the old one after it: exiv2 then rejects the XML. So the packet
+        // comes out of the file here and goes back through exempi as if new.
+        var packet: [UInt8]?
+        if format == .png, case .text(let text) = storedPacket(path), let stripped = Containers.withoutXMP(current) {
+            try replace(path, with: stripped)
+            current = stripped
+            packet = text
+        }
+        var fresh = false
+        while true {
+            if let failure = write(caption, into: path, over: packet) {
+                // A file system that ran out of room (or turned read-only) makes exempi fail
+                // like a damaged file would; ask the file system before blaming the photo.
+                if let code = DiskFile.roomProblem(besides: path, bytes: current.count) { throw .io(code) }
+                guard !fresh, let stripped = Containers.withoutMetadata(current, format: format) else {
+                    throw .unwritable(failure)
+                }
+                try replace(path, with: stripped)
+                current = stripped
+                packet = nil
+                fresh = true
+                continue
+            }
+            break
+        }
+        // The legacy blocks exempi rewrote go back to what was handed to it.
+        let written: [UInt8]
+        switch DiskFile.read(path) {
+        case .success(let read): written = read
+        case .failure(let failure): throw .io(failure.code)
+        }
+        if let repaired = Containers.restoringLegacy(written, as: current, format: format) {
+            try replace(path, with: repaired)
+        }
+    }
+
+    private static func replace(_ path: String, with bytes: [UInt8]) throws(EmbeddingError) {
+        if let code = DiskFile.rewrite(path, bytes) { throw .io(code) }
+    }
+
+    /// The XMP packet a file holds, as stored.
+    static func storedPacket(_ path: String) -> PhotoMetadata.StoredPacket {
+        Exempi.locked { () -> PhotoMetadata.StoredPacket in
+            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else { return .damaged }
+            defer {
+                xmp_files_close(file, XMP_CLOSE_NOOPTION)
+                xmp_files_free(file)
+            }
+            return PhotoMetadata.storedPacket(file)
+        }
+    }
+
+    /// exempi's part, under its lock: the caption into the file's XMP (or into `packet`, the
+    /// XMP taken out of the file beforehand), then the safe update. Returns the toolkit's
+    /// error number, or nil when it is written.
+    static func write(_ caption: PhotoCaption, into path: String, over stored: [UInt8]? = nil) -> Int32? {
+        Exempi.locked { () -> Int32? in
+            let flags = Exempi.options(XMP_OPEN_FORUPDATE, XMP_OPEN_USESMARTHANDLER)
+            guard let file = xmp_files_open_new(path, flags) else { return failure() }
+            var closed = false
+            defer {
+                if !closed { xmp_files_close(file, XMP_CLOSE_NOOPTION) }
+                xmp_files_free(file)
+            }
+            // Damaged XMP is not always an error to the toolkit (it may take a packet it
+            // cannot parse for none): parse the packet separately to be sure.
+            guard PhotoMetadata.storedPacket(file) != .damaged else { return failure(Int32(XMPErr_BadXMP)) }
+            let packet: XMPPacket
+            if let stored {
+                guard let parsed = stored.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return failure(Int32(XMPErr_BadXMP)) }
+                packet = parsed
+            } else if let existing = xmp_files_get_new_xmp(file) {
+                packet = XMPPacket(owning: existing)
+            } else if Exempi.lastError == 0 {
+                packet = XMPPacket()
+            } else {
+                return failure()
+            }
+            guard packet.setDefaultText("title", PhotoMetadata.xmlSafe(caption.title ?? "")),
+                  packet.setDefaultText("description", PhotoMetadata.xmlSafe(caption.description ?? "")),
+                  xmp_files_can_put_xmp(file, packet.pointer),
+                  xmp_files_put_xmp(file, packet.pointer) else { return failure() }
+            closed = true
+            guard xmp_files_close(file, XMP_CLOSE_SAFEUPDATE) else { return failure() }
+            return nil
+        }
+    }
+
+    /// The last exempi error, never 0: a refusal without a reason still refuses.
+    private static func failure(_ code: Int32? = nil) -> Int32 {
+        let code = code ?? Exempi.lastError
+        return code == 0 ? Int32(XMPErr_TBD) : code
+    }
+}

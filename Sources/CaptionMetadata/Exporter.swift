@@ -1,0 +1,193 @@
+// Exporting entries: each library photo written into a folder with its caption inside it
+// (or beside it, in NAME.xmp), named after its title, through a synced temporary file.
+
+import CaptionLibrary
+import Localization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One photo written by an export.
+public struct ExportedPhoto: Sendable, Equatable {
+    public var entryID: Int64
+    /// The photo, in the export folder.
+    public var photoPath: String
+    /// `NAME.xmp` beside it, when the caption went there.
+    public var sidecarPath: String?
+    /// The caption was to go inside the photo but went into the sidecar: the format has no
+    /// place for it (BMP), or exempi could not write it even into the photo stripped of its
+    /// old metadata.
+    public var couldNotEmbed: Bool
+
+    public init(entryID: Int64, photoPath: String, sidecarPath: String?, couldNotEmbed: Bool) {
+        self.entryID = entryID
+        self.photoPath = photoPath
+        self.sidecarPath = sidecarPath
+        self.couldNotEmbed = couldNotEmbed
+    }
+}
+
+public enum Exporter {
+    /// Writes each entry's photo into `folder` (created if missing), in the order given:
+    /// with the caption embedded (see `Embedder`), or with `sidecars` the photo exactly as
+    /// the library holds it plus `NAME.xmp`. NAME comes from the title (`ExportName`) and
+    /// is never one already taken: " (2)", " (3)"… follow. The library's copies are only
+    /// read; nothing in the folder is ever replaced.
+    ///
+    /// Every file is written under a hidden temporary name in `folder`, synced, and renamed
+    /// without replacing, so a crash leaves each photo whole or absent, never cut short.
+    /// The folder itself is synced once, when the export ends (or stops): that makes the
+    /// renames durable, and syncing it after every photo would cost a journal commit each
+    /// (three quarters of the time on ext4) for nothing a crash could tell apart.
+    /// A folder that is read-only or full stops the export with the message saying so; the
+    /// photos written before then are whole, and no partial file is left. `exported` is
+    /// told of each photo as it is placed. Safe to call from any thread.
+    @discardableResult
+    public static func export(_ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
+                              exported: (ExportedPhoto) -> Void = { _ in }) throws(LibraryError) -> [ExportedPhoto] {
+        // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
+        // the process; ignored, the write fails with EFBIG and is reported like a full disk.
+        signal(SIGXFSZ, SIG_IGN)
+        if let code = DiskFile.makeFolders(folder) { throw folderError(code, folder) }
+        var results: [ExportedPhoto] = []
+        do {
+            for entry in entries {
+                let result = try export(entry, from: library, to: folder, sidecar: sidecars)
+                exported(result)
+                results.append(result)
+            }
+        } catch {
+            _ = DiskFile.sync(folder, folder: true)  // what was placed stays placed
+            throw error
+        }
+        if let code = DiskFile.sync(folder, folder: true) { throw folderError(code, folder) }
+        return results
+    }
+
+    private static func export(_ entry: Entry, from library: Library, to folder: String,
+                               sidecar: Bool) throws(LibraryError) -> ExportedPhoto {
+        // A row naming a file outside the library has no photo to read.
+        let source = library.photoPath(of: entry) ?? entry.photo
+        let bytes: [UInt8]
+        switch library.photoPath(of: entry).map(DiskFile.read) ?? .failure(Errno(code: ENOENT)) {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            throw LibraryError(.photoUnreadable, fill(tr("The library's copy of the photo of entry {id} cannot be read ({reason}): {path}"),
+                                                      ["id": String(entry.id), "reason": reason(failure.code), "path": source]))
+        }
+        let format = Containers.format(of: bytes)
+        let ext = format?.fileExtension ?? extensionOf(entry.photo)
+        let stem = ExportName.stem(from: entry.title, fallback: fill(tr("Photo {id}"), ["id": String(entry.id)]))
+        let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
+
+        guard !sidecar, let format, format != .bmp else {
+            return try placeWithSidecar(bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                                        couldNotEmbed: !sidecar)
+        }
+        let temporary = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
+        var leftover: String? = temporary
+        defer { if let leftover { unlink(leftover) } }
+        do throws(EmbeddingError) {
+            try Embedder.embed(caption, into: temporary, holding: bytes)
+        } catch {
+            if case .io(let code) = error { throw folderError(code, folder) }
+            // The photo still goes out whole, its caption beside it.
+            return try placeWithSidecar(bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                                        couldNotEmbed: true)
+        }
+        if let code = DiskFile.sync(temporary) { throw folderError(code, folder) }
+        let path = try place(temporary, stem: stem, ext: ext, folder: folder)
+        leftover = nil
+        return ExportedPhoto(entryID: entry.id, photoPath: path, sidecarPath: nil, couldNotEmbed: false)
+    }
+
+    /// The photo as it is and `NAME.xmp`, placed under one free NAME.
+    private static func placeWithSidecar(_ bytes: [UInt8], _ caption: PhotoCaption, entry: Entry, stem: String,
+                                         ext: String, folder: String, couldNotEmbed: Bool) throws(LibraryError) -> ExportedPhoto {
+        let photo = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
+        var leftovers = [photo]
+        defer { leftovers.forEach { unlink($0) } }
+        let packet = Array(PhotoMetadata.sidecar(caption).utf8)
+        let sidecar = try made(DiskFile.temporary(in: folder, extension: "xmp", holding: packet), folder)
+        leftovers.append(sidecar)
+        for path in [photo, sidecar] {
+            if let code = DiskFile.sync(path) { throw folderError(code, folder) }
+        }
+        for attempt in 1...maximumAttempts {
+            let photoPath = folder + "/" + ExportName.name(stem, attempt: attempt, extension: ext)
+            let sidecarPath = folder + "/" + ExportName.name(stem, attempt: attempt, extension: "xmp")
+            if DiskFile.exists(photoPath) || DiskFile.exists(sidecarPath) { continue }
+            if let code = DiskFile.placeWithoutReplacing(photo, at: photoPath) {
+                if code == EEXIST { continue }
+                throw folderError(code, folder)
+            }
+            if let code = DiskFile.placeWithoutReplacing(sidecar, at: sidecarPath) {
+                // The photo just placed is ours: take it back and try the next name.
+                if rename(photoPath, photo) != 0 { unlink(photoPath) }
+                if code == EEXIST { continue }
+                throw folderError(code, folder)
+            }
+            leftovers = []
+            return ExportedPhoto(entryID: entry.id, photoPath: photoPath, sidecarPath: sidecarPath,
+                                 couldNotEmbed: couldNotEmbed)
+        }
+        throw folderError(EEXIST, folder)
+    }
+
+    /// After this many names taken, something other than other photos is at work.
+    static let maximumAttempts = 10_000
+
+    private static func place(_ temporary: String, stem: String, ext: String, folder: String) throws(LibraryError) -> String {
+        for attempt in 1...maximumAttempts {
+            let path = folder + "/" + ExportName.name(stem, attempt: attempt, extension: ext)
+            if DiskFile.exists(path) { continue }
+            guard let code = DiskFile.placeWithoutReplacing(temporary, at: path) else { return path }
+            if code != EEXIST { throw folderError(code, folder) }
+        }
+        throw folderError(EEXIST, folder)
+    }
+
+    private static func made(_ result: Result<String, Errno>, _ folder: String) throws(LibraryError) -> String {
+        switch result {
+        case .success(let path): return path
+        case .failure(let failure): throw folderError(failure.code, folder)
+        }
+    }
+
+    private static func extensionOf(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return "bin" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// The export folder's problem, in the words the library uses for its own folder.
+    static func folderError(_ code: Int32, _ folder: String) -> LibraryError {
+        let values = ["reason": reason(code), "folder": folder]
+        switch code {
+        case EACCES, EPERM, EROFS:
+            return LibraryError(.readOnly, fill(tr("Cannot write to the export folder ({reason}): {folder}"), values))
+        case ENOSPC, EDQUOT, EFBIG:
+            return LibraryError(.diskFull, fill(tr("Not enough disk space in the export folder ({reason}): {folder}"), values))
+        default:
+            return LibraryError(.io, fill(tr("The export folder cannot be used ({reason}): {folder}"), values))
+        }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// `{key}` in an already translated template replaced by its value (a translator may
+    /// move the placeholders); an unknown key stays as written.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let key = String(rest[rest.index(after: open)..<close])
+            result += values[key] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,129 @@
+// The caption a photo carries in its XMP, read and written: the title and description that
+// gThumb, digiKam, darktable, Shotwell and Geeqie show.
+
+import CExempi
+import CaptionLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A photo's words as XMP holds them: `Xmp.dc.title` and `Xmp.dc.description`, each a
+/// language alternative of which Caption uses the `x-default` item. The description is
+/// Caption's subtitle. Nil means the photo has no such words.
+public struct PhotoCaption: Sendable, Equatable {
+    public var title: String?
+    public var description: String?
+
+    public init(title: String?, description: String?) {
+        self.title = title
+        self.description = description
+    }
+
+    public static let none = PhotoCaption(title: nil, description: nil)
+}
+
+/// Why a caption could not be written into a photo.
+public enum EmbeddingError: Error, Equatable, Sendable {
+    /// The format has no place for XMP that exempi can write (BMP), or the file is not a
+    /// photo Caption knows.
+    case unsupported
+    /// exempi refused the file even after its old metadata was taken out; the XMP
+    /// Toolkit's error number (XMPErr_…).
+    case unwritable(Int32)
+    /// The file system refused a write; the error number (errno).
+    case io(Int32)
+}
+
+public enum PhotoMetadata {
+    /// The words in a photo's own XMP packet. Safe to call from any thread (the window
+    /// calls it off the main thread for each photo it opens).
+    ///
+    /// Only XMP counts: exempi would otherwise fill dc:description from Exif
+    /// ImageDescription, where cameras write "OLYMPUS DIGITAL CAMERA", and dc:title from
+    /// IPTC. A photo that cannot be read, or whose XMP is damaged, has no words: its
+    /// metadata must never stop it from being opened.
+    public static func read(_ path: String) -> PhotoCaption {
+        // exempi opens whatever it is given: a FIFO would block it for good.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .none }
+        return Exempi.locked { () -> PhotoCaption in
+            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
+                return .none
+            }
+            defer {
+                xmp_files_close(file, XMP_CLOSE_NOOPTION)
+                xmp_files_free(file)
+            }
+            guard case .text(let text) = storedPacket(file),
+                  let parsed = text.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return .none }
+            return PhotoCaption(title: meaningful(parsed.defaultText("title")),
+                                description: meaningful(parsed.defaultText("description")))
+        }
+    }
+
+    /// A file's XMP packet exactly as stored; the toolkit's own reading merges legacy Exif
+    /// and IPTC into what it returns, which is not what the photo says in XMP.
+    enum StoredPacket: Equatable {
+        case none
+        /// The packet is not well-formed XMP, or the metadata around it cannot be read.
+        case damaged
+        case text([UInt8])
+    }
+
+    /// The packet of a file opened with exempi, checked to parse. Inside `Exempi.locked`.
+    static func storedPacket(_ file: OpaquePointer) -> StoredPacket {
+        let text = XMPString()
+        guard xmp_files_get_xmp_xmpstring(file, text.pointer, nil) else {
+            return Exempi.lastError == 0 ? .none : .damaged
+        }
+        guard text.bytes.count > 0 else { return .none }
+        guard XMPPacket(parsing: text.bytes) != nil else { return .damaged }
+        return .text(Array(text.bytes))
+    }
+
+    /// Text that shows something, as it is; nil for a missing, empty or blank one.
+    static func meaningful(_ text: String?) -> String? {
+        guard let text, text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return nil }
+        return text
+    }
+
+    /// A sidecar's content: an XMP packet holding only the caption (an empty field is left
+    /// out), in UTF-8, for a file saved as `NAME.xmp` beside `NAME.jpg`.
+    public static func sidecar(_ caption: PhotoCaption) -> String {
+        Exempi.locked { () -> String in
+            let packet = XMPPacket()
+            _ = packet.setDefaultText("title", xmlSafe(caption.title ?? ""))
+            _ = packet.setDefaultText("description", xmlSafe(caption.description ?? ""))
+            // Serialising a packet just built from plain strings does not fail.
+            return packet.serializedForSidecar() ?? ""
+        }
+    }
+
+    /// Writes `caption` into the photo at `path`, in place, keeping its other metadata;
+    /// see `Embedder` for what goes where. `path` must be a file the caller owns and may
+    /// lose (the exporter's temporary copy): exempi's safe update replaces it with a new
+    /// file, and a photo whose metadata is damaged is written again without it.
+    public static func embed(_ caption: PhotoCaption, inCopyAt path: String) throws(EmbeddingError) {
+        let bytes: [UInt8]
+        switch DiskFile.read(path) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw .io(failure.code)
+        }
+        try Embedder.embed(caption, into: path, holding: bytes)
+    }
+
+    /// Characters XML 1.0 cannot carry, even escaped, leave: the C0 controls other than tab
+    /// and line breaks, and the noncharacters U+FFFE and U+FFFF. The form never lets them
+    /// through; an entry made another way might hold them, and XMP with them is unreadable.
+    static func xmlSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafeInXML) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isUnsafeInXML(scalar) { scalars.append(scalar) }
+        return String(scalars)
+    }
+
+    private static func isUnsafeInXML(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r")
+            || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+}

@@ -1,0 +1,107 @@
+// exempi for the rest of the module: one lock around the toolkit, XMP packets as values
+// that free themselves, and the two Dublin Core properties Caption reads and writes.
+
+import CExempi
+import CMetadataSupport
+import Synchronization
+
+/// Every exempi call goes through `locked`. exempi promises thread-local error codes but not
+/// that the XMP Toolkit's global state (the namespace registry, the file handlers'
+/// tables) may be used by two threads at once, and the window reads a photo's words while
+/// an export may be running; the work under the lock is milliseconds per photo.
+enum Exempi {
+    private static let state = Mutex(false)  // true once initialised
+
+    static func locked<Value: Sendable, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        var outcome: Result<Value, Failure>?
+        state.withLock { initialised in
+            if !initialised {
+                caption_silence_cxx_stderr()
+                initialised = xmp_init()
+            }
+            outcome = Result { () throws(Failure) -> Value in try body() }
+        }
+        // withLock always runs its closure.
+        return try outcome!.get()
+    }
+
+    /// The error of the last exempi call on this thread (exempi keeps it per thread): one
+    /// of XMPErr_…, negative; 0 when the call failed without a reason (nothing there).
+    static var lastError: Int32 { xmp_get_error() }
+
+    static func options(_ flags: XmpOpenFileOptions...) -> XmpOpenFileOptions {
+        XmpOpenFileOptions(rawValue: flags.reduce(0) { $0 | $1.rawValue })
+    }
+}
+
+/// An XMP Toolkit string, freed with the value.
+final class XMPString {
+    let pointer: OpaquePointer
+
+    init() {
+        // xmp_string_new only allocates a std::string; it cannot fail short of aborting.
+        pointer = xmp_string_new()!
+    }
+
+    deinit { xmp_string_free(pointer) }
+
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: xmp_string_cstr(pointer), count: xmp_string_len(pointer))
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// An XMP packet in memory, freed with the value. Used only inside `Exempi.locked`.
+final class XMPPacket {
+    let pointer: OpaquePointer
+
+    /// Namespace of Dublin Core, which holds dc:title and dc:description.
+    static let dublinCore = "http://purl.org/dc/elements/1.1/"
+
+    init(owning pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    convenience init() {
+        // xmp_new_empty only allocates; it cannot fail short of aborting.
+        self.init(owning: xmp_new_empty()!)
+    }
+
+    /// Parses a serialised packet; nil when it is not well-formed XMP.
+    convenience init?(parsing text: UnsafeRawBufferPointer) {
+        guard let base = text.baseAddress, text.count > 0,
+              let parsed = xmp_new(base.assumingMemoryBound(to: CChar.self), text.count) else { return nil }
+        self.init(owning: parsed)
+    }
+
+    deinit { xmp_free(pointer) }
+
+    /// A language alternative's default text: the `x-default` item, or failing that the
+    /// one the toolkit picks (the first). Nil when the property is missing.
+    func defaultText(_ name: String) -> String? {
+        let language = XMPString(), value = XMPString()
+        var options: UInt32 = 0
+        guard xmp_get_localized_text(pointer, Self.dublinCore, name, "", "x-default",
+                                     language.pointer, value.pointer, &options) else { return nil }
+        return value.string
+    }
+
+    /// Replaces the property with one `x-default` item, or removes it when `text` is empty:
+    /// an empty string in a photo's metadata would still show as a (blank) title elsewhere.
+    /// Other languages go too, so that no reader shows words the user replaced.
+    func setDefaultText(_ name: String, _ text: String) -> Bool {
+        xmp_delete_property(pointer, Self.dublinCore, name)
+        guard !text.isEmpty else { return true }
+        return xmp_set_localized_text(pointer, Self.dublinCore, name, "", "x-default", text, 0)
+    }
+
+    /// The packet as a sidecar holds it: `<x:xmpmeta>` without the `<?xpacket?>` wrapper
+    /// and its padding, which only make sense inside a file that may be edited in place.
+    func serializedForSidecar() -> String? {
+        let text = XMPString()
+        let options = UInt32(XMP_SERIAL_OMITPACKETWRAPPER)
+        guard xmp_serialize(pointer, text.pointer, options, 0) else { return nil }
+        return text.string
+    }
+}

@@ -1,0 +1,161 @@
+// The window and the words photos carry: a photo captioned elsewhere fills the form, marked
+// as the photo's, without ever replacing what the user typed; Export writes every entry.
+
+import CGtk
+import CaptionLibrary
+import CaptionMetadata
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct MetadataWindowTests {
+    let folder = Harness.temporaryDirectory("caption-metadata-window")
+    var library: String { folder + "/library" }
+
+    func makeWindow() throws -> CaptionWindow {
+        try Harness.start()
+        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        Harness.settle()
+        return window
+    }
+
+    /// A JPEG captioned by Debian's exiftool, as another photo application would leave it.
+    func photo(_ name: String, title: String?, description: String?) throws -> String {
+        let path = Harness.makePhoto(in: folder, name: name)
+        var arguments = ["-q", "-overwrite_original"]
+        if let title { arguments.append("-XMP-dc:Title=" + title) }
+        if let description { arguments.append("-XMP-dc:Description=" + description) }
+        guard arguments.count > 2 else { return path }
+        let exiftool = try Process.run(URL(fileURLWithPath: "/usr/bin/exiftool"), arguments: arguments + [path])
+        exiftool.waitUntilExit()
+        try #require(exiftool.terminationStatus == 0, "exiftool could not caption \(path)")
+        return path
+    }
+
+    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_entry_get_text(caption_entry(entry)))
+    }
+
+    func open(_ window: CaptionWindow, _ path: String) {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        window.openPhoto(path)
+        #expect(Harness.spin { settled }, "the photo never finished loading")
+        window.onPhotoSettled = nil
+    }
+
+    func iconTooltip(_ entry: UnsafeMutablePointer<GtkWidget>) -> String? {
+        guard let tooltip = gtk_entry_get_icon_tooltip_text(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) else { return nil }
+        defer { g_free(tooltip) }
+        return String(cString: tooltip)
+    }
+
+    @Test func aPhotoCaptionedByExiftoolOpensWithItsWordsMarkedAsThePhotos() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let path = try photo("captioned.jpg", title: "港口 🌅 <b>&amp;", description: "Boats at dusk")
+        open(window, path)
+        #expect(Harness.spin { text(window.titleEntry) == "港口 🌅 <b>&amp;" && text(window.subtitleEntry) == "Boats at dusk" })
+        for entry in [window.titleEntry, window.subtitleEntry] {
+            #expect(window.showsWordsFromPhoto(entry))
+            #expect(iconTooltip(entry) == "From the photo's metadata")
+            #expect(gtk_entry_get_icon_name(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) != nil)
+        }
+        // The engine has them as typed words: the form is complete and saving keeps them.
+        #expect(window.engine.summary == nil)
+        var saved: Entry?
+        window.onSaved = { saved = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { saved != nil })
+        #expect(saved?.title == "港口 🌅 <b>&amp;")
+        #expect(saved?.subtitle == "Boats at dusk")
+        // The form empties for the next photo, and the marks go with the words.
+        #expect(!window.showsWordsFromPhoto(window.titleEntry))
+        #expect(gtk_entry_get_icon_name(caption_entry(window.titleEntry), GTK_ENTRY_ICON_SECONDARY) == nil)
+    }
+
+    @Test func changingTheWordsFromThePhotoTakesItsMarkAway() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        open(window, try photo("change.jpg", title: "Harbour", description: "Boats"))
+        #expect(Harness.spin { window.showsWordsFromPhoto(window.subtitleEntry) })
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Harbour at night")
+        Harness.settle()
+        #expect(!window.showsWordsFromPhoto(window.titleEntry))
+        #expect(iconTooltip(window.titleEntry) == nil)
+        #expect(window.showsWordsFromPhoto(window.subtitleEntry))
+    }
+
+    @Test func wordsTheUserTypedAreNeverReplacedByThePhotos() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        gtk_entry_set_text(caption_entry(window.titleEntry), "Typed first")
+        Harness.settle()
+        open(window, try photo("typed.jpg", title: "From the photo", description: "Also from the photo"))
+        #expect(Harness.spin { text(window.subtitleEntry) == "Also from the photo" })
+        #expect(text(window.titleEntry) == "Typed first")
+        #expect(!window.showsWordsFromPhoto(window.titleEntry))
+    }
+
+    @Test func anotherPhotoTakesAwayThePreviousPhotosWordsButNotTheUsers() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        open(window, try photo("first.jpg", title: "First", description: "First words"))
+        #expect(Harness.spin { text(window.subtitleEntry) == "First words" })
+        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Mine")
+        Harness.settle()
+        open(window, try photo("second.jpg", title: "Second", description: nil))
+        #expect(Harness.spin { text(window.titleEntry) == "Second" })
+        #expect(text(window.subtitleEntry) == "Mine")
+        open(window, try photo("bare.jpg", title: nil, description: nil))
+        #expect(Harness.spin { text(window.titleEntry).isEmpty }, "the second photo's title went with it")
+        #expect(text(window.subtitleEntry) == "Mine")
+    }
+
+    @Test func aPhotoWithDamagedMetadataStillOpensWithAnEmptyForm() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let good = Array(FileManager.default.contents(atPath: Harness.makePhoto(in: folder, name: "good.jpg")) ?? Data())
+        let payload = Array("http://ns.adobe.com/xap/1.0/\u{0}<x:xmpmeta garbage <<<&&&".utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
+        let path = folder + "/damaged.jpg"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(Array(good[0..<2]) + segment + Array(good[2...])))
+        open(window, path)
+        Harness.pump(milliseconds: 300)
+        #expect(window.message(for: 0) == nil, "the photo itself is fine")
+        #expect(text(window.titleEntry).isEmpty)
+    }
+
+    @Test func exportWritesEveryEntryWithItsCaptionIntoTheChosenFolder() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let group = try #require(gtk_widget_get_action_group(window.window, "win"))
+        #expect(g_action_group_has_action(group, "export") != 0)
+        let opened = try Library(directory: library)
+        _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Harbour", subtitle: "Boats")
+        _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
+        let out = folder + "/exported"
+        var outcome: Result<[ExportedPhoto], LibraryError>?
+        window.exportAll(to: out) { outcome = $0 }
+        #expect(Harness.spin { outcome != nil })
+        let photos = try #require(try outcome?.get())
+        #expect(photos.map(\.photoPath) == [out + "/Harbour.jpg", out + "/Harbour (2).jpg"])
+        #expect(PhotoMetadata.read(out + "/Harbour (2).jpg") == PhotoCaption(title: "Harbour", description: "Again"))
+        #expect(window.exportNoticeText == "2 photos exported to “exported”")
+    }
+
+    @Test func exportIntoAFolderThatCannotBeUsedSaysSoInTheMessageBar() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        _ = try Library(directory: library).add(photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
+        let notAFolder = folder + "/plain-file"
+        _ = FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8))
+        var outcome: Result<[ExportedPhoto], LibraryError>?
+        window.exportAll(to: notAFolder) { outcome = $0 }
+        #expect(Harness.spin { outcome != nil })
+        #expect(window.summaryText == "The export folder cannot be used (Not a directory): \(notAFolder)")
+    }
+}
