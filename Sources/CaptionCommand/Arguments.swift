@@ -10,6 +10,9 @@ public enum Request: Equatable, Sendable {
     case add(library: String?, photo: String, title: String?, subtitle: String?)
     case list(library: String?, json: Bool)
     case remove(library: String?, id: Int64)
+    /// The entries `ids` (all when empty) into `folder`, the caption embedded or, with
+    /// `sidecar`, in NAME.xmp beside each untouched photo.
+    case export(library: String?, folder: String, ids: [Int64], sidecar: Bool)
     case help
     case version
 }
@@ -29,6 +32,9 @@ public enum Arguments {
         var list = false
         var json = false
         var remove: String?
+        var export: String?
+        var ids: [String] = []
+        var sidecar = false
         var help = false
         var version = false
         var index = 0
@@ -69,12 +75,15 @@ public enum Arguments {
             case "--list": list = true
             case "--json": json = true
             case "--remove": remove = try take()
+            case "--export": export = try take()
+            case "--id": ids.append(try take())
+            case "--sidecar": sidecar = true
             case "--help", "-h": help = true
             case "--version": version = true
             default:
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
-            if inline != nil, ["--list", "--json", "--help", "--version", "--"].contains(name) {
+            if inline != nil, ["--list", "--json", "--sidecar", "--help", "--version", "--"].contains(name) {
                 throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
             }
             index += 1
@@ -82,10 +91,12 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
-        let modes = [add != nil, list, remove != nil].filter { $0 }.count
+        let modes = [add != nil, list, remove != nil, export != nil].filter { $0 }.count
         if modes > 1 {
-            throw UsageError(message: tr("use only one of --add, --list and --remove"))
+            throw UsageError(message: tr("use only one of --add, --list, --remove and --export"))
         }
+        if export == nil && !ids.isEmpty { throw UsageError(message: tr("--id goes with --export")) }
+        if export == nil && sidecar { throw UsageError(message: tr("--sidecar goes with --export")) }
         if json && !list { throw UsageError(message: tr("--json goes with --list")) }
         if (title != nil || subtitle != nil) && add == nil {
             throw UsageError(message: tr("--title and --subtitle go with --add"))
@@ -115,6 +126,21 @@ public enum Arguments {
             }
             return .remove(library: library, id: id)
         }
+        if let export {
+            guard !export.isEmpty else { throw UsageError(message: tr("--export needs a folder")) }
+            guard photos.isEmpty else {
+                throw UsageError(message: tr("--export takes no photo; unexpected {argument}")
+                    .replacing("{argument}", with: photos[0]))
+            }
+            var numbers: [Int64] = []
+            for id in ids {
+                guard let number = Int64(id), number > 0 else {
+                    throw UsageError(message: tr("--id needs an entry number, not “{value}”").replacing("{value}", with: id))
+                }
+                if !numbers.contains(number) { numbers.append(number) }
+            }
+            return .export(library: library, folder: export, ids: numbers, sidecar: sidecar)
+        }
         return .window(library: library, photos: photos)
     }
 
@@ -128,20 +154,24 @@ public enum Arguments {
             "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE"),
             "  caption " + tr("[--library DIR] --list [--json]"),
             "  caption " + tr("[--library DIR] --remove ID"),
+            "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption --help | --version",
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
             "",
-            tr("Without --add, --list or --remove, opens the window with the photos given,\none after another."),
+            tr("Without --add, --list, --remove or --export, opens the window with the photos\ngiven, one after another."),
             "",
             tr("Options:"),
             tr("  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"),
-            tr("  --add PHOTO       save PHOTO with --title and --subtitle, without a window"),
+            tr("  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from the photo's XMP metadata"),
             tr("  --title TITLE     the title, at most 120 characters"),
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
             tr("  --list            print the saved entries, newest first"),
             tr("  --json            with --list: print them as JSON"),
             tr("  --remove ID       remove the entry numbered ID"),
+            tr("  --export DIR      write each entry's photo into DIR (created if needed), its\n                    caption embedded as XMP (and, in JPEG, Exif), named after\n                    its title; nothing in DIR is replaced"),
+            tr("  --id ID           with --export: only the entry numbered ID; repeat for more"),
+            tr("  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg"),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),
             "",

@@ -1,6 +1,7 @@
-// The commands that need no window: --add, --list, --remove.
+// The commands that need no window: --add, --list, --remove (--export has its own file).
 
 import CaptionLibrary
+import CaptionMetadata
 import FocusEngine
 import Localization
 
@@ -10,11 +11,17 @@ public enum Commands {
     public static func run(_ request: Request) -> Int32 {
         switch request {
         case .add(let library, let photo, let title, let subtitle):
-            return add(library: library, photo: photo, title: title ?? "", subtitle: subtitle ?? "")
+            // What is not given comes from the photo's XMP, as the window fills its form;
+            // an option given, even empty, wins.
+            let carried = title == nil || subtitle == nil ? PhotoMetadata.read(photo) : .none
+            return add(library: library, photo: photo, title: title ?? carried.title ?? "",
+                       subtitle: subtitle ?? carried.description ?? "")
         case .list(let library, let json):
             return list(library: library, json: json)
         case .remove(let library, let id):
             return remove(library: library, id: id)
+        case .export(let library, let folder, let ids, let sidecar):
+            return export(library: library, folder: folder, ids: ids, sidecar: sidecar)
         case .window, .help, .version:
             Console.error(tr("this request needs the window, not a command"))
             return 2

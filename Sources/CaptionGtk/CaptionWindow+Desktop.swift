@@ -111,13 +111,19 @@ extension CaptionWindow {
         gtk_drag_dest_add_uri_targets(window)
         gtk_drag_dest_add_image_targets(window)
         onDragDataReceived(window) { [weak self] selection in
-            guard let self else { return }
-            let paths = Self.paths(fromURIs: gtk_selection_data_get_uris(selection))
-            if !paths.isEmpty {
-                self.enqueue(paths)
-            } else if let pixbuf = gtk_selection_data_get_pixbuf(selection) {
-                self.takeImageData(pixbuf)
-            }
+            self?.receiveDrop(uris: gtk_selection_data_get_uris(selection), image: gtk_selection_data_get_pixbuf(selection))
+        }
+    }
+
+    /// What a drop brought: files join the queue; image data with no file becomes one.
+    /// Takes ownership of both (GTK hands them over as new copies).
+    func receiveDrop(uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, image: OpaquePointer?) {
+        let paths = Self.paths(fromURIs: uris)
+        if !paths.isEmpty {
+            if let image { g_object_unref(UnsafeMutableRawPointer(image)) }
+            enqueue(paths)
+        } else if let image {
+            takeImageData(image)
         }
     }
 

@@ -121,6 +121,14 @@ extension CaptionWindow {
         })
     }
 
+    // MARK: For benchmarks: the view's list and search, from outside the module
+
+    public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryView.treeView }
+    public var libraryRowCount: Int { libraryView.entries.count }
+    public func searchLibrary(_ text: String) {
+        gtk_entry_set_text(caption_entry(libraryView.searchEntry), text)
+    }
+
     // MARK: Editing
 
     /// Opens a saved entry in the form: the same fields and the same Enter; Done updates it.

@@ -37,6 +37,6 @@ case .window(let library, let photos):
         exit(1)
     }
     exit(status)
-case .add, .list, .remove:
+case .add, .list, .remove, .export:
     exit(Commands.run(request))
 }

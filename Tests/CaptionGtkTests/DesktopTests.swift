@@ -131,6 +131,32 @@ import Testing
         #expect(window.photoPath?.hasSuffix(".png") == true)
     }
 
+    /// A drop: files (as a file manager drags them, file URIs) join the queue, other schemes
+    /// are passed over; image data alone becomes a photo.
+    @Test func droppedFilesJoinTheQueueAndDroppedImageDataBecomesAPhoto() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let paths = photos(2)
+        let uris = paths.map { String(cString: g_filename_to_uri($0, nil, nil)) } + ["https://example.org/x.jpg"]
+        let strv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: uris.count + 1)
+        for (index, uri) in uris.enumerated() { strv[index] = g_strdup(uri) }
+        strv[uris.count] = nil
+        let copy = g_strdupv(strv)
+        for index in 0..<uris.count { g_free(strv[index]) }
+        strv.deallocate()
+        waitForPhoto(window) { window.receiveDrop(uris: copy, image: nil) }
+        #expect(window.photoPath == paths[0])
+        #expect(position(window) == "1 of 2")
+
+        let other = try makeWindow(stateFile: folder + "/other.ini")
+        defer { gtk_widget_destroy(other.window) }
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 12, 8)!
+        gdk_pixbuf_fill(pixbuf, 0xaa3300ff)
+        waitForPhoto(other) { other.receiveDrop(uris: nil, image: pixbuf) }
+        #expect(other.photoPath?.hasSuffix(".png") == true)
+        #expect(other.engine.isComplete(CaptionForm.photo))
+    }
+
     @Test func pastingTextIsLeftToTheField() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.window) }

@@ -1,0 +1,228 @@
+// make bench, library view: Ctrl+L to the list painted, a search key to the filtered list
+// painted, the longest main-loop stall while scrolling 10,000 entries, and memory after it.
+// Runs under a display (build-aux/with-display). Usage:
+//   caption-view-bench               the figures, against a library of 10,000 entries
+//   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
+
+@_spi(Benchmarks) import CaptionLibrary
+import CaptionGtk
+import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// A figure with `places` decimals, without Foundation's String(format:).
+func rounded(_ value: Double, places: Int = 1) -> String {
+    guard value.isFinite else { return "n/a" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    return String((value * scale).rounded() / scale)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func residentKiB() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0, resident = 0
+    withUnsafeMutablePointer(to: &size) { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { residentPointer in
+            _ = withVaList([sizePointer, residentPointer]) { vfscanf(file, "%d %d", $0) }
+        }
+    }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// A temporary library: `count` entries sharing one real photo, made in one transaction.
+func makeLibrary(count: Int) -> String {
+    var template = Array("/tmp/caption-view-bench-XXXXXX".utf8CString)
+    let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    let directory = folder + "/library"
+    guard count > 0 else { return directory }
+    let photo = folder + "/photo.jpg"
+    let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 640, 427)!
+    gdk_pixbuf_fill(pixbuf, 0x3d85c6ff)
+    gdk_pixbuf_savev(pixbuf, photo, "jpeg", nil, nil, nil)
+    g_object_unref(UnsafeMutableRawPointer(pixbuf))
+    do {
+        let library = try Library(directory: directory)
+        let first = try library.add(photoAt: photo, title: "Harbour at dusk 港口", subtitle: "The last ferry")
+        try library.insertCopies(of: first, count: count - 1)
+    } catch {
+        print("cannot make the library: \(error.message)")
+        exit(1)
+    }
+    return directory
+}
+
+@MainActor
+final class Bench {
+    let window: CaptionWindow
+    var painted = 0.0
+    /// Main-loop gaps are timed by an idle-priority tick every millisecond.
+    var lastTick = 0.0
+    var longestGap = 0.0
+
+    init(library: String) {
+        window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: "/dev/null")
+        gtk_window_set_default_size(caption_window(window.window), 720, 640)
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        // The list's first paint after a change: a draw handler that runs after GTK's.
+        onListDraw(window.libraryList) { [weak self] in self?.painted = now() }
+        spin(seconds: 0.3)
+    }
+
+    func spin(seconds: Double) {
+        let end = now() + seconds
+        while now() < end { if g_main_context_iteration(nil, 0) == 0 { usleep(500) } }
+    }
+
+    /// Turns the loop until `condition`, for at most `seconds`; returns whether it held.
+    @discardableResult
+    func spin(until condition: () -> Bool, seconds: Double = 10) -> Bool {
+        let end = now() + seconds
+        while !condition() {
+            if now() > end { return false }
+            if g_main_context_iteration(nil, 0) == 0 { usleep(200) }
+        }
+        return true
+    }
+
+    /// From the action to the list painted with its new contents.
+    func timeToPaint(_ action: () -> Void) -> Double {
+        var loaded = false
+        window.onLibraryShown = { loaded = true }
+        painted = 0
+        let start = now()
+        action()
+        spin(until: { loaded })
+        spin(until: { self.painted > start && loaded })
+        return (painted - start) * 1000
+    }
+}
+
+@MainActor
+func onListDraw(_ widget: UnsafeMutablePointer<GtkWidget>, _ body: @escaping @MainActor () -> Void) {
+    final class Box { let body: @MainActor () -> Void; init(_ body: @escaping @MainActor () -> Void) { self.body = body } }
+    let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, _, data in
+        guard let data else { return 0 }
+        let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
+        MainActor.assumeIsolated { box.body() }
+        return 0
+    }
+    g_signal_connect_data(UnsafeMutableRawPointer(widget), "draw", unsafeBitCast(callback, to: GCallback.self),
+                          Unmanaged.passRetained(Box(body)).toOpaque(), nil, G_CONNECT_AFTER)
+}
+
+@MainActor
+func run() {
+    guard gtk_init_check(nil, nil) != 0 else {
+        print("caption-view-bench: no display")
+        exit(1)
+    }
+    let arguments = CommandLine.arguments
+    if arguments.count == 3 && arguments[1] == "--rss" {
+        // One process, one state: the library view shown on an empty library, or on
+        // 10,000 entries after scrolling from top to bottom.
+        let full = arguments[2] == "full"
+        let bench = Bench(library: makeLibrary(count: full ? 10_000 : 0))
+        _ = bench.timeToPaint { bench.window.activateAction("library") }
+        if full { scroll(bench) }
+        bench.spin(seconds: 1)
+        print(residentKiB())
+        exit(0)
+    }
+
+    let bench = Bench(library: makeLibrary(count: 10_000))
+    // Ctrl+L: each time the view appears it loads the library afresh.
+    var open: [Double] = []
+    for round in 0..<17 {
+        let milliseconds = bench.timeToPaint { bench.window.activateAction("library") }
+        if round >= 2 { open.append(milliseconds) }
+        bench.window.activateAction("library")  // back to the form
+        bench.spin(seconds: 0.05)
+    }
+    _ = bench.timeToPaint { bench.window.activateAction("library") }
+    print("rows shown: \(bench.window.libraryRowCount)")
+
+    // A key typed in the search: alternate queries that match many, few and none.
+    let queries = ["h", "ha", "har", "harb", "港", "港口", "dusk", "du", "x", "1", "12", "123", "9999", ""]
+    var search: [Double] = []
+    for round in 0..<3 {
+        for query in queries {
+            let milliseconds = bench.timeToPaint { bench.window.searchLibrary(query) }
+            if round > 0 { search.append(milliseconds) }
+        }
+    }
+
+    let stall = scroll(bench)
+    // Memory: a process with the view on an empty library, and one that scrolled through
+    // 10,000 entries, each measured alone (medians of 3).
+    func rss(_ mode: String) -> Double {
+        var values: [Double] = []
+        for _ in 0..<3 {
+            guard let pipe = popen("\"$(readlink /proc/\(getpid())/exe)\" --rss \(mode)", "r") else { continue }
+            var line = [CChar](repeating: 0, count: 64)
+            if fgets(&line, 64, pipe) != nil, let value = Double(String(cString: line).filter(\.isNumber)) { values.append(value) }
+            pclose(pipe)
+        }
+        return median(values)
+    }
+    let emptyRSS = rss("empty"), fullRSS = rss("full")
+    print("view: Ctrl+L to painted, 10,000 entries: median \(rounded(median(open))) ms (p90 \(rounded(percentile(open, 0.9)))) over \(open.count)")
+    print("view: search key to painted: p50 \(rounded(median(search))) ms, p90 \(rounded(percentile(search, 0.9))) ms over \(search.count)")
+    print("view: longest main-loop stall scrolling top to bottom: \(rounded(stall)) ms")
+    print("view: RSS with an empty library \(rounded(emptyRSS / 1024)) MiB, after scrolling 10,000 entries \(rounded(fullRSS / 1024)) MiB: \(rounded(fullRSS / emptyRSS, places: 2))x")
+    let json = "{\"open_ms_median\": \(median(open)), \"search_ms_p50\": \(median(search)), \"search_ms_p90\": \(percentile(search, 0.9)), \"scroll_stall_ms\": \(stall), \"rss_empty_kib\": \(emptyRSS), \"rss_scrolled_kib\": \(fullRSS), \"rss_ratio\": \(fullRSS / emptyRSS)}\n"
+    if let file = fopen(".build/bench/view.json", "w") {
+        fputs(json, file)
+        fclose(file)
+    }
+    exit(0)
+}
+
+/// Scrolls from top to bottom a screenful at a time, letting each paint, and returns the
+/// longest gap between main-loop iterations meanwhile (thumbnails included).
+@MainActor
+@discardableResult
+func scroll(_ bench: Bench) -> Double {
+    let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(bench.window.libraryList))!
+    var longest = 0.0
+    var last = now()
+    func iterate(for seconds: Double) {
+        let end = now() + seconds
+        while now() < end {
+            g_main_context_iteration(nil, 0)
+            let time = now()
+            longest = max(longest, time - last)
+            last = time
+        }
+    }
+    gtk_adjustment_set_value(adjustment, 0)
+    iterate(for: 0.2)
+    longest = 0
+    last = now()
+    while gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment) < gtk_adjustment_get_upper(adjustment) {
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
+        iterate(for: 0.004)
+    }
+    iterate(for: 0.3)
+    return longest * 1000
+}
+
+MainActor.assumeIsolated { run() }

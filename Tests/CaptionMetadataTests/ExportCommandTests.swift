@@ -1,0 +1,247 @@
+// caption --export and --add, run as the built binary: photos written with their captions
+// for other applications to read, safe names, untouched sources, and folders that refuse.
+
+import CSQLite
+import CaptionLibrary
+import Foundation
+import Testing
+@testable import CaptionMetadata
+
+@Suite("Command line: --export, and --add with the photo's own words")
+struct ExportCommandTests {
+    /// A library in `scratch` holding `photos` (format, title, subtitle), added oldest
+    /// first. WebP goes in by SQL: GdkPixbuf here has no WebP decoder, so the library
+    /// cannot check one itself, yet a library made elsewhere may hold them.
+    func library(_ scratch: Scratch, _ photos: [(PhotoFormat, String, String)]) throws -> String {
+        let directory = scratch.file("library")
+        let library = try Library(directory: directory)
+        for (index, (format, title, subtitle)) in photos.enumerated() {
+            let path = try Photos.file(format, in: scratch, seed: UInt32(index + 1))
+            if format == .webp {
+                try insertRow(directory, photo: path, title: title, subtitle: subtitle)
+            } else {
+                _ = try library.add(photoAt: path, title: title, subtitle: subtitle)
+            }
+        }
+        return directory
+    }
+
+    func insertRow(_ directory: String, photo: String, title: String, subtitle: String) throws {
+        let bytes = Photos.bytes(photo)
+        let name = "photos/" + Photos.sha256(photo) + ".webp"
+        try #require(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes)))
+        var db: OpaquePointer?
+        try #require(sqlite3_open(directory + "/library.sqlite3", &db) == SQLITE_OK)
+        defer { sqlite3_close(db) }
+        func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let sql = "INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated) VALUES ("
+            + "\(literal(name)), \(literal(title)), \(literal(subtitle)), 64, 48, 'photo.webp', \(now), \(now))"
+        try #require(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
+    }
+
+    @Test("--export writes JPEG, PNG and WebP entries named after their titles, and exiftool and exiv2 both read the caption",
+          arguments: 0..<EmbeddingTests.texts.count)
+    func exportRoundTrip(text: Int) throws {
+        let scratch = Scratch()
+        let (title, subtitle) = EmbeddingTests.texts[text]
+        let formats: [PhotoFormat] = [.jpeg, .png, .webp]
+        let directory = try library(scratch, formats.map { ($0, title, subtitle) })
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        let stem = ExportName.stem(from: title, fallback: "")
+        let expected = formats.map { out + "/" + stem + "." + $0.fileExtension }
+        #expect(outcome.stdout == expected.enumerated().map { "Exported entry \($0.offset + 1): \($0.element)\n" }.joined())
+        for path in expected {
+            try Readers.expect(path, title: title, description: subtitle)
+            #expect(try Readers.exiftool(path).iptc.isEmpty)
+        }
+        #expect(try Readers.exiftool(expected[0]).exifDescription == subtitle, "JPEG: also Exif ImageDescription")
+        #expect(scratch.names(in: out) == expected.map { ($0 as NSString).lastPathComponent }.sorted(),
+                "nothing else, no temporary file")
+    }
+
+    @Test("names are safe and unique: the same title twice, a file already there, slashes, hidden, reversed and long titles")
+    func safeUniqueNames() throws {
+        let long = String(repeating: "港", count: 150)
+        let titles = ["Harbour", "Harbour", "a/b\\c:d*e?f\"g<h>i|j", "..hidden", "\u{202E}gpj.exe", long, "tab\tand\u{2028}line"]
+        let scratch = Scratch()
+        let directory = try library(scratch, titles.map { (.jpeg, $0, "S") })
+        let out = scratch.folder("out")
+        let mine = scratch.write("out/Harbour.jpg", Array("the user's own file".utf8))
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Photos.bytes(mine) == Array("the user's own file".utf8), "nothing in the folder is replaced")
+        let cut = String(repeating: "港", count: 66)  // 198 bytes of UTF-8: the most whole characters under 200
+        #expect(scratch.names(in: out) == ["Harbour (2).jpg", "Harbour (3).jpg", "Harbour.jpg", "a_b_c_d_e_f_g_h_i_j.jpg",
+                                           "gpj.exe.jpg", "hidden.jpg", "tab and line.jpg", cut + ".jpg"].sorted())
+        for name in scratch.names(in: out) where name != "Harbour.jpg" {
+            #expect(name.utf8.count <= 255)
+            #expect(PhotoMetadata.read(out + "/" + name).description == "S")
+        }
+    }
+
+    @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.xmp beside it")
+    func sidecars() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "港口 <b>&amp;", "🌅"), (.png, "港口 <b>&amp;", "second"), (.webp, "W", "webp")])
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out, "--sidecar"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let stem = "港口 _b_&amp;"
+        // Each photo needs its own NAME.xmp: the PNG with the same title moves on to " (2)".
+        let names = [stem + ".jpg", stem + ".xmp", stem + " (2).png", stem + " (2).xmp", "W.webp", "W.xmp"]
+        #expect(scratch.names(in: out) == names.sorted())
+        #expect(outcome.stdout.contains("Exported entry 1: \(out)/\(stem).jpg and \(out)/\(stem).xmp\n"))
+        let opened = try Library(directory: directory)
+        for (id, name) in [(Int64(1), names[0]), (2, names[2]), (3, names[4])] {
+            let entry = try #require(try opened.entry(id: id))
+            let copy = try #require(opened.photoPath(of: entry))
+            #expect(Photos.sha256(out + "/" + name) == Photos.sha256(copy), "\(name) is the library's copy, untouched")
+        }
+        try Readers.expect(out + "/" + stem + ".xmp", title: "港口 <b>&amp;", description: "🌅")
+        try Readers.expect(out + "/" + stem + " (2).xmp", title: "港口 <b>&amp;", description: "second")
+        try Readers.expect(out + "/W.xmp", title: "W", description: "webp")
+    }
+
+    @Test("exporting never changes the library's copies or the user's originals")
+    func sourcesUntouched() throws {
+        let scratch = Scratch()
+        let original = try Photos.file(.jpeg, in: scratch, name: "original.jpg")
+        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Old", "-IPTC:Caption-Abstract=Old", original])
+        let directory = scratch.file("library")
+        _ = try Library(directory: directory).add(photoAt: original, title: "New", subtitle: "Words")
+        let photos = scratch.names(in: directory + "/photos").map { directory + "/photos/" + $0 }
+        let before = ([original] + photos).map(Photos.sha256)
+        for extra in [[], ["--sidecar"]] {
+            #expect(try Caption.run(["--library", directory, "--export", scratch.file("out")] + extra).status == 0)
+        }
+        #expect(([original] + photos).map(Photos.sha256) == before)
+        #expect(PhotoMetadata.read(scratch.file("out/New.jpg")) == PhotoCaption(title: "New", description: "Words"))
+    }
+
+    @Test("--id exports only the entries named, in that order; an unknown number exports nothing and exits 1")
+    func onlySomeEntries() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "One", "1"), (.png, "Two", "2"), (.jpeg, "Three", "3")])
+        let out = scratch.file("out")
+        var outcome = try Caption.run(["--library", directory, "--export", out, "--id", "3", "--id=1", "--id", "3"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "Exported entry 3: \(out)/Three.jpg\nExported entry 1: \(out)/One.jpg\n")
+        let other = scratch.file("other")
+        outcome = try Caption.run(["--library", directory, "--export", other, "--id", "2", "--id", "9"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: There is no entry 9 in the library\n")
+        #expect(!FileManager.default.fileExists(atPath: other + "/Two.png"))
+    }
+
+    @Test("an empty library has nothing to export (exit 0)")
+    func emptyLibrary() throws {
+        let scratch = Scratch()
+        let outcome = try Caption.run(["--library", scratch.file("library"), "--export", scratch.file("out")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "The library is empty; there is nothing to export.\n")
+    }
+
+    @Test("a read-only export folder, as an ordinary user: exit 1, one line naming it, and nothing left in it")
+    func readOnlyFolder() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "Harbour", "Boats")])
+        try Caption.giveToNobody(directory)
+        let out = scratch.folder("out")
+        chmod(out, 0o555)
+        for sidecar in [false, true] {
+            let outcome = try Caption.run(["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
+                                          unprivileged: true)
+            #expect(outcome.status == 1)
+            #expect(outcome.stdout == "")
+            #expect(outcome.stderr == "caption: Cannot write to the export folder (Permission denied): \(out)\n")
+            #expect(scratch.names(in: out).isEmpty)
+        }
+        let inside = out + "/new"
+        let outcome = try Caption.run(["--library", directory, "--export", inside], unprivileged: true)
+        #expect(outcome.stderr == "caption: Cannot write to the export folder (Permission denied): \(inside)\n")
+    }
+
+    @Test("a full export folder (ulimit -f): exit 1, one line saying so, no partial file, the photos before it whole",
+          arguments: [false, true])
+    func fullFolder(sidecar: Bool) throws {
+        let scratch = Scratch()
+        let directory = scratch.file("library")
+        let library = try Library(directory: directory)
+        _ = try library.add(photoAt: try Photos.file(.png, in: scratch, name: "small.png"), title: "Small", subtitle: "fits")
+        let big = scratch.write("big.jpg", Photos.make("jpeg", width: 400, height: 300, seed: 7))
+        #expect(Photos.bytes(big).count > 40 * 1024)
+        _ = try library.add(photoAt: big, title: "Big", subtitle: "does not fit")
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
+                                      shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: Not enough disk space in the export folder (File too large): \(out)\n")
+        #expect(scratch.names(in: out) == (sidecar ? ["Small.png", "Small.xmp"] : ["Small.png"]))
+        let check = sidecar ? out + "/Small.xmp" : out + "/Small.png"
+        try Readers.expect(check, title: "Small", description: "fits")
+        _ = try PixelReader.pixels(out + "/Small.png")
+    }
+
+    @Test("a folder that fills while exempi writes its copy: the same one line, and no partial file of exempi's either")
+    func fullFolderDuringExempisWrite() throws {
+        let scratch = Scratch()
+        // Just under the limit, so that the copy fits and exempi's, a few KiB of XMP and
+        // Exif larger, does not.
+        let limit = 64 * 512
+        var width = 200
+        var bytes = Photos.make("jpeg", width: width, height: 150, seed: 3)
+        while bytes.count < limit - 2048 || bytes.count > limit - 512 {
+            width += bytes.count < limit - 2048 ? 4 : -1
+            bytes = Photos.make("jpeg", width: width, height: 150, seed: 3)
+            try #require(width > 50 && width < 2000, "no JPEG size fits the test")
+        }
+        let directory = scratch.file("library")
+        _ = try Library(directory: directory).add(photoAt: scratch.write("near.jpg", bytes), title: "Near", subtitle: String(repeating: "words ", count: 300))
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out], shellPrefix: "ulimit -f 64;")
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: Not enough disk space in the export folder (File too large): \(out)\n")
+        #expect(scratch.names(in: out).isEmpty)
+    }
+
+    @Test("a photo with damaged metadata is added and exported, its caption written fresh, with no noise on stderr")
+    func damagedMetadata() throws {
+        let scratch = Scratch()
+        let photo = try DamagedPhotos.make(.jpegXMPNotXML, in: scratch)
+        let directory = scratch.file("library")
+        var outcome = try Caption.run(["--library", directory, "--add", photo])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: Title and subtitle required\n", "exempi's own complaint stays out of it")
+        outcome = try Caption.run(["--library", directory, "--add", photo, "--title", "Fresh", "--subtitle", "words"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        outcome = try Caption.run(["--library", directory, "--export", scratch.file("out")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        try Readers.expect(scratch.file("out/Fresh.jpg"), title: "Fresh", description: "words")
+    }
+
+    @Test("--add without --title and --subtitle takes them from the photo's XMP; an option given, even empty, wins")
+    func addTakesThePhotosWords() throws {
+        let scratch = Scratch()
+        let photo = try Photos.file(.jpeg, in: scratch)
+        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=港口 🌅 <b>&amp;",
+                                      "-XMP-dc:Description=Boats\nat dusk", photo])
+        let directory = scratch.file("library")
+        var outcome = try Caption.run(["--library", directory, "--add", photo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        var entry = try #require(try Library(directory: directory).entry(id: 1))
+        #expect(entry.title == "港口 🌅 <b>&amp;")
+        #expect(entry.subtitle == "Boats at dusk", "normalised by the form's rule")
+        outcome = try Caption.run(["--library", directory, "--add", photo, "--title", "Mine"])
+        entry = try #require(try Library(directory: directory).entry(id: 2))
+        #expect((entry.title, entry.subtitle) == ("Mine", "Boats at dusk"))
+        outcome = try Caption.run(["--library", directory, "--add", photo, "--subtitle", ""])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: Subtitle required\n")
+    }
+}

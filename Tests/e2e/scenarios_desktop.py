@@ -1,0 +1,100 @@
+# Scenarios of Caption as a desktop app: "Open With" into the running window, and a draft
+# that survives the app being killed while the user types.
+
+import os
+import random
+import subprocess
+import time
+
+from harness import TIMEOUT, Window, expect, wait_until
+
+
+def launch_default(desktop, *photos):
+    """Starts caption on its default library (no --library), so that it registers as the
+    one instance on the session bus, as an app started from the desktop does."""
+    desktop.library = os.path.join(desktop.env["XDG_DATA_HOME"], "caption")
+    desktop.app = desktop.spawn("caption", [desktop.caption, *photos],
+                                stdout=open(desktop.app_log, "a"), stderr=subprocess.STDOUT)
+    found = wait_until("the window to show", lambda: desktop._app_running() and desktop._xdotool_out(
+        "search", "--onlyvisible", "--pid", str(desktop.app.pid)))
+    desktop.window_id = found.split()[0]
+    desktop.xdotool("windowfocus", "--sync", desktop.window_id)
+    desktop.ui = Window(desktop)
+    return desktop.ui
+
+
+def scenario_open_with_joins_the_running_queue(desktop):
+    """A file manager's "Open With Caption" runs `caption PHOTO` again: the photo joins the
+    running window's queue ("1 of 2") and the second process ends at once."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    ui = launch_default(desktop, first)
+    ui.wait_focus("Title")
+    started = time.monotonic()
+    result = subprocess.run([desktop.caption, second], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+    expect(result.returncode == 0, f"the second caption exited {result.returncode}: {result.stderr!r}")
+    expect(time.monotonic() - started < 5, "the second caption did not hand over and end")
+    ui.find("the queue position", role="label", name="1 of 2")
+    desktop.type("First")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("one")
+    desktop.key("Return")
+    desktop.wait_for_entries(1)
+    ui.find("the preview of the second photo", role="image", name="Photo: second.jpg")
+    ui.wait_focus("Title")
+
+
+def read_draft(path):
+    """The draft file's items as (title, subtitle) pairs, None when there is none. GLib key
+    files escape \\n, \\t, \\r and \\\\ in values."""
+    if not os.path.exists(path):
+        return None
+    items, group = {}, None
+    with open(path, encoding="utf-8") as draft:
+        for line in draft.read().split("\n"):
+            if line.startswith("["):
+                group = line.strip("[]")
+            elif "=" in line and group and group.startswith("item "):
+                key, value = line.split("=", 1)
+                value = value.replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t") \
+                             .replace("\\r", "\r").replace("\\s", " ").replace("\0", "\\")
+                items.setdefault(group, {})[key] = value
+    return [(item.get("title", ""), item.get("subtitle", "")) for _, item in sorted(items.items())]
+
+
+def scenario_draft_survives_kill_9(desktop):
+    """Ten times: type into Title, kill -9 the app at a random moment, start it again. Every
+    time the form comes back exactly as the draft file last held it, saying so."""
+    desktop.app_may_exit = True
+    photo, = desktop.photos("draft.jpg")
+    draft_file = os.path.join(desktop.env["XDG_DATA_HOME"], "caption", "draft.ini")
+    seed = os.environ.get("E2E_SEED", str(time.time_ns()))
+    print(f"draft_survives_kill_9 seed {seed}")
+    chooser = random.Random(seed)
+    words = ["港口", "harbour", "dusk", "ferry", "🙂", "light"]
+    ui = launch_default(desktop, photo)
+    ui.wait_focus("Title")
+    typed = ""
+    restored = 0
+    for round_number in range(10):
+        piece = chooser.choice(words) + " "
+        desktop.type(piece)
+        typed += piece
+        time.sleep(chooser.uniform(0, 0.6))
+        desktop.app.kill()
+        desktop.app.wait()
+        expected = read_draft(draft_file)
+        ui = launch_default(desktop)
+        title = expected[0][0] if expected else ""
+        ui.wait_text(ui.title, title)
+        expect(typed.startswith(title), f"round {round_number}: restored {title!r}, but typed {typed!r}")
+        if expected:
+            restored += 1
+            wait_until("the notification that the draft is back",
+                       lambda: (ui.notification_text() or "").startswith("Your unsaved captions are back") or None)
+            ui.find("the photo back on the form", role="image", name="Photo: draft.jpg")
+        typed = title
+        # Back to the end of Title (Alt+T selects its text; End keeps it), to type on.
+        desktop.key("alt+t", "End")
+        ui.wait_focus("Title")
+    expect(restored >= 5, f"only {restored} of 10 kills came after a draft was written")
