@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
                           path: "Benchmarks/caption-bench"),
+        .executableTarget(name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
+                          path: "Benchmarks/caption-view-bench"),
         // Writes drafts as fast as it can until killed: the crash tests kill it mid-write.
         .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
                           path: "Tests/Tools/draft-typist"),
