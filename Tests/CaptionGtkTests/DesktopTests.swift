@@ -242,7 +242,8 @@ import Testing
         waitForPhoto(window) { window.openPhoto(path) }
         let uri = try #require(g_filename_to_uri(path, nil, nil))
         defer { g_free(uri) }
-        #expect(gtk_recent_manager_has_item(gtk_recent_manager_get_default(), uri) != 0)
+        // GTK adds the item once it has looked up the file's type, asynchronously.
+        #expect(Harness.spin(seconds: 5) { gtk_recent_manager_has_item(gtk_recent_manager_get_default(), uri) != 0 })
     }
 
     @Test func screenReadersHearNamesRolesAndTheCurrentLabel() throws {
