@@ -98,7 +98,9 @@ extension CaptionWindow {
         guard let saved = drafts.store.load(), !saved.isEmpty else { return false }
         drafts.adopt(saved)
         show(saved)
-        notification.show(tr("Your unsaved captions are back"), button: .discard) { [weak self] in
+        // Longer than other notifications: it greets the user as the window opens, before
+        // they may have looked.
+        notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) { [weak self] in
             self?.discardDraft()
         }
         return true

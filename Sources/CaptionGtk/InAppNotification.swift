@@ -62,7 +62,8 @@ final class InAppNotification {
     private(set) var button = Button.undo
 
     /// Shows `text` with a button that runs `action`.
-    func show(_ text: String, button: Button = .undo, action: @escaping () -> Void, gone: (() -> Void)? = nil) {
+    func show(_ text: String, button: Button = .undo, seconds: UInt32 = visibleSeconds,
+              action: @escaping () -> Void, gone: (() -> Void)? = nil) {
         finishPrevious()
         self.gone = gone
         gtk_label_set_text(caption_label(label), text)
@@ -71,7 +72,7 @@ final class InAppNotification {
         self.action = action
         gtk_revealer_set_reveal_child(caption_revealer(widget), 1)
         if timeout != 0 { g_source_remove(timeout) }
-        timeout = MainThread.after(milliseconds: Self.visibleSeconds * 1000) { [weak self] in
+        timeout = MainThread.after(milliseconds: seconds * 1000) { [weak self] in
             self?.timeout = 0
             self?.hide()
         }

@@ -86,13 +86,13 @@ def scenario_draft_survives_kill_9(desktop):
         expected = read_draft(draft_file)
         ui = launch_default(desktop)
         title = expected[0][0] if expected else ""
-        ui.wait_text(ui.title, title)
-        expect(typed.startswith(title), f"round {round_number}: restored {title!r}, but typed {typed!r}")
         if expected:
             restored += 1
             wait_until("the notification that the draft is back",
                        lambda: (ui.notification_text() or "").startswith("Your unsaved captions are back") or None)
             ui.find("the photo back on the form", role="image", name="Photo: draft.jpg")
+        ui.wait_text(ui.title, title)
+        expect(typed.startswith(title), f"round {round_number}: restored {title!r}, but typed {typed!r}")
         typed = title
         # Back to the end of Title (Alt+T selects its text; End keeps it), to type on.
         desktop.key("alt+t", "End")
