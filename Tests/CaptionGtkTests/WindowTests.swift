@@ -297,6 +297,9 @@ import Testing
         print("largePhotoNeverBlocksTheMainLoop: longest main-loop gap \(Int(longest * 1000)) ms")
         #expect(settled)
         #expect(window.preview.hasPhoto)
-        #expect(longest < 0.050, "the main loop stalled for \(Int(longest * 1000)) ms")
+        // Instrumented code runs several times slower under a sanitizer (make
+        // test-sanitizers), where this bound only guards against a decode on the main thread.
+        let limit = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 0.050 : 0.250
+        #expect(longest < limit, "the main loop stalled for \(Int(longest * 1000)) ms")
     }
 }
