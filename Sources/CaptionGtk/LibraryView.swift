@@ -16,7 +16,12 @@ final class LibraryView {
     private let scrolled: UnsafeMutablePointer<GtkWidget>
     private var store: UnsafeMutablePointer<GtkListStore>
     /// The entries shown, in the order shown: row n is entries[n].
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [Entry] = [] {
+        didSet { rows = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.id, $0) }) }
+    }
+    /// Row of each entry id: a thumbnail arriving, or one to let go, finds its row without
+    /// a walk through ten thousand entries.
+    private var rows: [Int64: Int] = [:]
     /// Rows whose thumbnail is in the store, and ids whose thumbnail is being made.
     private var thumbnailed: Set<Int64> = []
     private var requested: Set<Int64> = []
@@ -222,9 +227,10 @@ final class LibraryView {
         end.map { gtk_tree_path_free($0) }
 
         let keep = max(0, first - Self.keepRows)...min(entries.count - 1, last + Self.keepRows)
-        for (row, entry) in entries.enumerated() where thumbnailed.contains(entry.id) && !keep.contains(row) {
+        for id in thumbnailed {
+            guard let row = rows[id], !keep.contains(row) else { continue }
             caption_entry_store_set_thumbnail(store, Int32(row), nil)
-            thumbnailed.remove(entry.id)
+            thumbnailed.remove(id)
         }
         let wanted = max(0, first - Self.prefetchRows)...min(entries.count - 1, last + Self.prefetchRows)
         for row in wanted {
@@ -237,8 +243,7 @@ final class LibraryView {
                 MainThread.post { [weak self] in
                     guard let thumbnail else { return }
                     defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
-                    guard let self, generation == self.generation,
-                          let row = self.entries.firstIndex(where: { $0.id == entry.id }) else { return }
+                    guard let self, generation == self.generation, let row = self.rows[entry.id] else { return }
                     self.requested.remove(entry.id)
                     caption_entry_store_set_thumbnail(self.store, Int32(row), thumbnail.pointer)
                     self.thumbnailed.insert(entry.id)
