@@ -13,30 +13,16 @@ import Testing
     let folder = Harness.temporaryDirectory("caption-desktop")
 
     func makeWindow(stateFile: String? = nil) throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: folder + "/library",
-                                   stateFile: stateFile ?? folder + "/window.ini")
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: folder + "/library", stateFile: stateFile ?? folder + "/window.ini")
     }
 
-    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
-        String(cString: gtk_entry_get_text(caption_entry(entry)))
-    }
+    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String { Harness.text(entry) }
 
     func position(_ window: CaptionWindow) -> String? {
         gtk_header_bar_get_subtitle(caption_header_bar(window.header)).map { String(cString: $0) }
     }
 
-    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) {
-        var settled = false
-        window.onPhotoSettled = { settled = true }
-        action()
-        #expect(Harness.spin { settled }, "the photo never finished loading")
-        window.onPhotoSettled = nil
-    }
+    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) { Harness.waitForPhoto(window, action) }
 
     func photos(_ count: Int) -> [String] {
         (0..<count).map { Harness.makePhoto(width: 40 + Int32($0), in: folder, name: "queue-\($0).jpg") }

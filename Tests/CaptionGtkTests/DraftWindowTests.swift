@@ -14,24 +14,12 @@ import Testing
     var library: String { folder + "/library" }
 
     func makeWindow() throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
-        gtk_widget_show_all(window.window)
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: library, stateFile: folder + "/window.ini")
     }
 
-    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
-        String(cString: gtk_entry_get_text(caption_entry(entry)))
-    }
+    func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String { Harness.text(entry) }
 
-    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) {
-        var settled = false
-        window.onPhotoSettled = { settled = true }
-        action()
-        #expect(Harness.spin { settled })
-        window.onPhotoSettled = nil
-    }
+    func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) { Harness.waitForPhoto(window, action) }
 
     @Test func typedWordsAndPhotosComeBackExactlyOnTheNextStart() throws {
         let paths = (0..<2).map { Harness.makePhoto(in: folder, name: "draft-\($0).jpg") }

@@ -22,6 +22,32 @@ enum Harness {
         }
     }
 
+    /// A window on `library`, shown and active; it remembers its size in `stateFile` (the
+    /// user's config folder, under make test a private one, when nil).
+    static func makeWindow(library: String, stateFile: String? = nil) throws -> CaptionWindow {
+        try start()
+        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: stateFile)
+        gtk_widget_show_all(window.window)
+        gtk_window_present(caption_window(window.window))
+        settle()
+        return window
+    }
+
+    /// Runs `action` and waits until the photo it put on the form has been checked whole.
+    static func waitForPhoto(_ window: CaptionWindow, sourceLocation: SourceLocation = #_sourceLocation,
+                             _ action: () -> Void) {
+        var settled = false
+        window.onPhotoSettled = { settled = true }
+        action()
+        #expect(spin { settled }, "the photo never finished loading", sourceLocation: sourceLocation)
+        window.onPhotoSettled = nil
+    }
+
+    /// What an entry shows.
+    static func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_entry_get_text(caption_entry(entry)))
+    }
+
     /// Turns the main loop until `condition` holds or `seconds` pass; returns the condition.
     @discardableResult
     static func spin(seconds: Double = 10, until condition: () -> Bool) -> Bool {

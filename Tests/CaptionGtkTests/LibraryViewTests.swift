@@ -24,12 +24,7 @@ import Testing
     }
 
     func makeWindow() throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: directory, stateFile: folder + "/window.ini")
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: directory, stateFile: folder + "/window.ini")
     }
 
     func showLibrary(_ window: CaptionWindow, _ action: () -> Void) {
@@ -39,8 +34,6 @@ import Testing
         #expect(Harness.spin { shown }, "the library view never loaded")
         Harness.settle()
     }
-
-    var titles: [String] { [] }
 
     static let captions = [("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"),
                            ("Market day", "Fish <b>&amp;</b> chips"), ("Mountain pass", "Snow in June")]

@@ -14,12 +14,7 @@ import Testing
     var library: String { folder + "/library" }
 
     func makeWindow() throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: library, stateFile: folder + "/window.ini")
     }
 
     /// A JPEG captioned by Debian's exiftool, as another photo application would leave it.

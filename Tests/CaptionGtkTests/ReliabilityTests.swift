@@ -14,11 +14,7 @@ import Testing
     let folder = Harness.temporaryDirectory("caption-reliability")
 
     func makeWindow(library: String) throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: folder + "/window.ini")
-        gtk_widget_show_all(window.window)
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: library, stateFile: folder + "/window.ini")
     }
 
     /// Opens `photo`, types, saves, and waits for the save; returns what was saved.

@@ -12,20 +12,11 @@ import Testing
     let folder = Harness.temporaryDirectory()
 
     func makeWindow(library: String? = nil) throws -> CaptionWindow {
-        try Harness.start()
-        let window = CaptionWindow(application: nil, libraryDirectory: library ?? folder + "/library")
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
-        Harness.settle()
-        return window
+        try Harness.makeWindow(library: library ?? folder + "/library")
     }
 
     func load(_ window: CaptionWindow, _ path: String) {
-        var settled = false
-        window.onPhotoSettled = { settled = true }
-        window.openPhoto(path)
-        #expect(Harness.spin { settled }, "the photo never finished loading")
-        window.onPhotoSettled = nil
+        Harness.waitForPhoto(window) { window.openPhoto(path) }
     }
 
     func type(_ window: CaptionWindow, _ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {

@@ -347,11 +347,17 @@ class Desktop:
 
     # -- the app --------------------------------------------------------------------
 
-    def launch(self, *photos):
+    def launch(self, *photos, default_library=False):
         """Starts caption on the photos and waits until its window shows, has the X
-        input focus (no window manager gives it) and AT-SPI sees it."""
-        self.app = self.spawn("caption", [self.caption, "--library", self.library, *photos],
-                               stdout=open(self.app_log, "w"), stderr=subprocess.STDOUT)
+        input focus (no window manager gives it) and AT-SPI sees it. With default_library
+        it runs on the user's library (no --library), as one instance on the session bus,
+        like an app started from the desktop."""
+        if default_library:
+            self.library = os.path.join(self.env["XDG_DATA_HOME"], "caption")
+            argv = [self.caption, *photos]
+        else:
+            argv = [self.caption, "--library", self.library, *photos]
+        self.app = self.spawn("caption", argv, stdout=open(self.app_log, "a"), stderr=subprocess.STDOUT)
         found = wait_until("the window to show", lambda: self._app_running() and self._xdotool_out(
             "search", "--onlyvisible", "--pid", str(self.app.pid)))
         self.window_id = found.split()[0]

@@ -6,21 +6,11 @@ import random
 import subprocess
 import time
 
-from harness import TIMEOUT, Window, expect, wait_until
+from harness import TIMEOUT, expect, wait_until
 
 
 def launch_default(desktop, *photos):
-    """Starts caption on its default library (no --library), so that it registers as the
-    one instance on the session bus, as an app started from the desktop does."""
-    desktop.library = os.path.join(desktop.env["XDG_DATA_HOME"], "caption")
-    desktop.app = desktop.spawn("caption", [desktop.caption, *photos],
-                                stdout=open(desktop.app_log, "a"), stderr=subprocess.STDOUT)
-    found = wait_until("the window to show", lambda: desktop._app_running() and desktop._xdotool_out(
-        "search", "--onlyvisible", "--pid", str(desktop.app.pid)))
-    desktop.window_id = found.split()[0]
-    desktop.xdotool("windowfocus", "--sync", desktop.window_id)
-    desktop.ui = Window(desktop)
-    return desktop.ui
+    return desktop.launch(*photos, default_library=True)
 
 
 def scenario_open_with_joins_the_running_queue(desktop):
