@@ -9,6 +9,14 @@ import Localization
 
 extension CaptionWindow {
     func installLibraryView() {
+        onPointerSignal(views, "notify::visible-child", after: true) { [weak self] _ in self?.viewChanged() }
+    }
+
+    /// The library view, made on first use rather than with the window: its list, search
+    /// and their styles would otherwise cost the first paint some 10 ms for a view that is
+    /// not shown. Its page holds nothing until then.
+    func makeLibraryView() -> LibraryView {
+        let libraryView = LibraryView()
         libraryView.photoPath = { [weak self] entry in
             guard let self else { return nil }
             return self.library.photoPath(of: entry)
@@ -17,7 +25,9 @@ extension CaptionWindow {
         libraryView.onActivate = { [weak self] entry in self?.edit(entry) }
         libraryView.onDelete = { [weak self] entry in self?.delete(entry) }
         libraryView.onEscape = { [weak self] in self?.escapeFromLibrary() }
-        onPointerSignal(views, "notify::visible-child", after: true) { [weak self] _ in self?.viewChanged() }
+        gtk_box_pack_start(caption_box(libraryPage), libraryView.widget, 1, 1, 0)
+        gtk_widget_show_all(libraryView.widget)
+        return libraryView
     }
 
     public var isShowingLibrary: Bool {

@@ -97,44 +97,50 @@ extension CaptionWindow {
         gtk_label_set_text(caption_label(photoName), Self.fileName(path))
         preview.clear()
         send(.photo(item: CaptionForm.photo, .loading))
-        decode(path, request: photoRequest, box: preview.wantedBox, settles: true)
+        decode(path, request: photoRequest, area: preview.wantedArea, settles: true)
         offerWordsFromPhoto(path)
-        preview.onNeedsLargerDecode = { [weak self] box in self?.scheduleLargerDecode(box) }
+        preview.onNeedsLargerDecode = { [weak self] area in self?.scheduleLargerDecode(area) }
     }
 
     /// Decodes for the preview, then (for a newly chosen photo) checks the whole file, so
     /// that a damaged photo is named before the user tries to save it. Both off the main
     /// thread; the preview shows as soon as it is ready.
-    func decode(_ path: String, request: Int, box: Int, settles: Bool) {
+    func decode(_ path: String, request: Int, area: PixelSize, settles: Bool) {
+        let scale = preview.scaleFactor
         DispatchQueue.global(qos: .userInitiated).async {
-            let preview = PhotoDecoder.decode(path, box: box)
+            let preview = PhotoDecoder.decode(path, fitting: area, scale: scale)
             MainThread.post { [weak self] in
                 switch preview {
                 case .success(let photo):
-                    guard let self else { return g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer)) }
-                    self.showPreview(photo, request: request, box: box)
+                    guard let self else { return cairo_surface_destroy(photo.surface.pointer) }
+                    self.showPreview(photo, request: request, area: area)
                 case .failure(let error):
                     if settles { self?.settle(.failure(error), request: request) }
                 }
             }
             guard settles, case .success = preview else { return }
-            let check: Result<LoadedPhoto, LibraryError>
-            do throws(LibraryError) {
-                check = .success(try PhotoInspector.load(path))
-            } catch {
-                check = .failure(error)
+            // The check reads, decodes and hashes the whole photo on two threads: at a lower
+            // priority it never takes a core from the main thread or the display server,
+            // which are painting the preview and, next, what the user types.
+            LowPriorityThread.run {
+                let check: Result<LoadedPhoto, LibraryError>
+                do throws(LibraryError) {
+                    check = .success(try PhotoInspector.load(path))
+                } catch {
+                    check = .failure(error)
+                }
+                MainThread.post { [weak self] in self?.settle(check, request: request) }
             }
-            MainThread.post { [weak self] in self?.settle(check, request: request) }
         }
     }
 
-    func showPreview(_ photo: DecodedPhoto, request: Int, box: Int) {
+    func showPreview(_ photo: DecodedPhoto, request: Int, area: PixelSize) {
         guard request == photoRequest else {
             // A newer photo replaced this one while it decoded.
-            g_object_unref(UnsafeMutableRawPointer(photo.pixbuf.pointer))
+            cairo_surface_destroy(photo.surface.pointer)
             return
         }
-        preview.show(photo, box: box, name: Self.fileName(photoPath ?? ""))
+        preview.show(photo, area: area, name: Self.fileName(photoPath ?? ""))
     }
 
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
@@ -152,7 +158,7 @@ extension CaptionWindow {
     }
 
     /// The window grew: decode again, sharper, once resizing has paused.
-    func scheduleLargerDecode(_ box: Int) {
+    func scheduleLargerDecode(_ area: PixelSize) {
         guard !largerDecodeScheduled, let path = photoPath else { return }
         largerDecodeScheduled = true
         let request = photoRequest
@@ -160,7 +166,7 @@ extension CaptionWindow {
             guard let self else { return }
             self.largerDecodeScheduled = false
             guard request == self.photoRequest else { return }
-            self.decode(path, request: request, box: self.preview.wantedBox, settles: false)
+            self.decode(path, request: request, area: self.preview.wantedArea, settles: false)
         }
     }
 

@@ -35,7 +35,9 @@ public final class CaptionWindow {
     /// A saved entry open in the form for editing, with its photo in the library. The queue
     /// waits meanwhile, its words kept.
     var editing: (entry: Entry, path: String)?
-    let libraryView = LibraryView()
+    /// Made the first time it is needed (see makeLibraryView), into `libraryPage`.
+    lazy var libraryView = makeLibraryView()
+    let libraryPage: UnsafeMutablePointer<GtkWidget>
     let views: UnsafeMutablePointer<GtkWidget>
     /// The library view's idea of the library: the counter it last loaded at, and the poll
     /// that watches for other processes' changes while it shows.
@@ -118,7 +120,8 @@ public final class CaptionWindow {
         views = gtk_stack_new()
         gtk_stack_set_transition_type(caption_stack(views), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_stack_add_titled(caption_stack(views), content, "form", tr("Caption"))
-        gtk_stack_add_titled(caption_stack(views), libraryView.widget, "library", tr("Library"))
+        libraryPage = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_stack_add_titled(caption_stack(views), libraryPage, "library", tr("Library"))
         gtk_container_add(caption_container(overlay), views)
         let switcher = gtk_stack_switcher_new()
         gtk_stack_switcher_set_stack(caption_stack_switcher(switcher), caption_stack(views))
@@ -368,19 +371,27 @@ public final class CaptionWindow {
 
     /// Shows the engine's state: the button's label, the hint by the focused field, the
     /// messages (also as the fields' accessible descriptions) and the summary.
+    ///
+    /// It runs on every keystroke and focus change, so it sets only what changed: GTK lays a
+    /// label out again (and a button makes a new label widget) on every set, same text or not.
     func refresh() {
         let wording = engine.wording
         let label = wording.label(engine.label)
-        gtk_button_set_label(caption_button(activateButton), label)
+        if String(cString: gtk_button_get_label(caption_button(activateButton))) != label {
+            gtk_button_set_label(caption_button(activateButton), label)
+        }
         for (item, hint) in hintLabels.enumerated() {
             guard let hint else { continue }
-            gtk_label_set_text(caption_label(hint), engine.focus == item ? "⏎ " + label : "")
+            Self.setText(of: hint, engine.focus == item ? "⏎ " + label : "")
         }
         for (item, messageLabel) in messageLabels.enumerated() {
             let message = engine.message(for: item)
-            gtk_label_set_text(caption_label(messageLabel), message ?? "")
+            Self.setText(of: messageLabel, message ?? "")
             gtk_widget_set_visible(messageLabel, message == nil ? 0 : 1)
-            atk_object_set_description(gtk_widget_get_accessible(itemWidgets[item]), message ?? "")
+            let accessible = gtk_widget_get_accessible(itemWidgets[item])
+            if atk_object_get_description(accessible).map({ String(cString: $0) }) != message ?? "" {
+                atk_object_set_description(accessible, message ?? "")
+            }
             let context = gtk_widget_get_style_context(itemWidgets[item])
             if message == nil {
                 gtk_style_context_remove_class(context, "error")
@@ -389,9 +400,15 @@ public final class CaptionWindow {
             }
         }
         let summary = saveError ?? engine.summary
-        gtk_label_set_text(caption_label(summaryLabel), summary ?? "")
+        Self.setText(of: summaryLabel, summary ?? "")
         let formShows = gtk_stack_get_visible_child_name(caption_stack(views)).map { String(cString: $0) } != "library"
         gtk_revealer_set_reveal_child(caption_revealer(summaryRevealer), summary != nil && formShows ? 1 : 0)
+    }
+
+    private static func setText(of label: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        if String(cString: gtk_label_get_text(caption_label(label))) != text {
+            gtk_label_set_text(caption_label(label), text)
+        }
     }
 
     public var summaryIsShowing: Bool { saveError != nil || engine.summary != nil }

@@ -4,45 +4,101 @@ import CGtk
 import CaptionLibrary
 import Localization
 
+/// A size in device pixels.
+struct PixelSize: Equatable, Sendable {
+    var width: Int
+    var height: Int
+}
+
+/// A cairo image surface handed from the decoding thread to the main thread. Its reference
+/// count is atomic and its pixels are never written once it is made, so sharing it is safe.
+struct SharedSurface: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
 /// What decoding a photo for the preview gave.
 struct DecodedPhoto: Sendable {
-    let pixbuf: SharedObject
+    /// The photo at exactly the size it is shown, already in cairo's pixel format: drawing
+    /// it is a plain copy, with no scaling or conversion on the main thread.
+    let surface: SharedSurface
     /// The photo's own size, after its EXIF orientation.
     let width: Int
     let height: Int
 }
 
 enum PhotoDecoder {
-    /// Checks the file (size, format, pixel count: never decodes a bomb) and decodes it at
-    /// most `box` pixels on its longer side, so a 24-megapixel JPEG is scaled inside the
-    /// decoder instead of being decoded whole. Runs off the main thread.
-    static func decode(_ path: String, box: Int) -> Result<DecodedPhoto, LibraryError> {
+    /// Checks the file (size, format, pixel count: never decodes a bomb) and decodes it to
+    /// fit `area` (device pixels; `scale` is the window's scale factor), so a 24-megapixel
+    /// JPEG is scaled inside the decoder instead of being decoded whole. Runs off the main
+    /// thread.
+    static func decode(_ path: String, fitting area: PixelSize, scale: Int) -> Result<DecodedPhoto, LibraryError> {
         let info: PhotoInfo
         do throws(LibraryError) {
             info = try PhotoInspector.inspect(path)
         } catch {
             return .failure(error)
         }
+        var oriented: OpaquePointer
+        switch load(path, fitting: area) {
+        case .success(let pixbuf): oriented = pixbuf
+        case .failure(let error): return .failure(error)
+        }
+        let rotated = (gdk_pixbuf_get_width(oriented) > gdk_pixbuf_get_height(oriented))
+            != (info.width > info.height) && info.width != info.height
+        // Decoded to fit as the file stores it, a photo its camera turns a quarter would
+        // have to be enlarged when the preview is the other shape; then it is decoded
+        // again to fit turned. (A turned photo in a preview of its own shape just gets
+        // smaller, below.)
+        if rotated, enlargement(of: oriented, into: area) > 1.01,
+           case .success(let again) = load(path, fitting: PixelSize(width: area.height, height: area.width)) {
+            g_object_unref(UnsafeMutableRawPointer(oriented))
+            oriented = again
+        }
+        let fitted = fit(oriented, into: area)
+        // Cairo's premultiplied format, with the window's scale: what draw() paints as is.
+        // gdk_cairo_surface_create_from_pixbuf touches no GDK state without a window.
+        let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
+        g_object_unref(UnsafeMutableRawPointer(fitted))
+        return .success(DecodedPhoto(surface: SharedSurface(pointer: surface),
+                                     width: rotated ? info.height : info.width,
+                                     height: rotated ? info.width : info.height))
+    }
+
+    /// The photo decoded to fit `area` as the file stores it (the decoder scales, and a
+    /// JPEG skips most of its work), then turned the way its camera meant.
+    private static func load(_ path: String, fitting area: PixelSize) -> Result<OpaquePointer, LibraryError> {
         var error: UnsafeMutablePointer<GError>?
-        let side = Int32(max(box, 1))
-        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, side, side, 1, &error) else {
+        let width = Int32(max(area.width, 1)), height = Int32(max(area.height, 1))
+        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error) else {
             let detail = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)
             return .failure(LibraryError(.photoDamaged, tr("The photo could not be read: {detail}")
                 .replacing("{detail}", with: detail)))
         }
-        // Turns the photo the way its camera meant. The result is a new reference (to the
-        // same pixbuf when no turn was needed), so the loaded one is let go.
-        var oriented = loaded
-        if let turned = gdk_pixbuf_apply_embedded_orientation(loaded) {
-            g_object_unref(UnsafeMutableRawPointer(loaded))
-            oriented = turned
-        }
-        let rotated = (gdk_pixbuf_get_width(oriented) > gdk_pixbuf_get_height(oriented))
-            != (info.width > info.height) && info.width != info.height
-        return .success(DecodedPhoto(pixbuf: SharedObject(pointer: oriented),
-                                     width: rotated ? info.height : info.width,
-                                     height: rotated ? info.width : info.height))
+        // The result is a new reference (to the same pixbuf when no turn was needed), so the
+        // loaded one is let go.
+        guard let turned = gdk_pixbuf_apply_embedded_orientation(loaded) else { return .success(loaded) }
+        g_object_unref(UnsafeMutableRawPointer(loaded))
+        return .success(turned)
+    }
+
+    /// How much `pixbuf` must grow to fill `area` with its aspect kept (below 1: shrink).
+    private static func enlargement(of pixbuf: OpaquePointer, into area: PixelSize) -> Double {
+        min(Double(max(area.width, 1)) / Double(gdk_pixbuf_get_width(pixbuf)),
+            Double(max(area.height, 1)) / Double(gdk_pixbuf_get_height(pixbuf)))
+    }
+
+    /// `pixbuf` scaled to the largest size inside `area` with its aspect kept; consumes the
+    /// reference it is given and returns one.
+    private static func fit(_ pixbuf: OpaquePointer, into area: PixelSize) -> OpaquePointer {
+        let width = Double(gdk_pixbuf_get_width(pixbuf)), height = Double(gdk_pixbuf_get_height(pixbuf))
+        let scale = enlargement(of: pixbuf, into: area)
+        let fitted = PixelSize(width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
+        guard fitted.width != Int(width) || fitted.height != Int(height),
+              let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(fitted.width), Int32(fitted.height), GDK_INTERP_BILINEAR)
+        else { return pixbuf }
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        return scaled
     }
 }
 
@@ -51,10 +107,10 @@ final class PhotoPreview {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let area: UnsafeMutablePointer<GtkWidget>
     private let placeholder: UnsafeMutablePointer<GtkWidget>
-    private var pixbuf: OpaquePointer?
-    /// Called when the widget has grown well past the size the photo was decoded at.
-    var onNeedsLargerDecode: ((Int) -> Void)?
-    private(set) var decodedBox = 0
+    private var surface: OpaquePointer?
+    /// Called when the widget has grown well past the size the photo was decoded for.
+    var onNeedsLargerDecode: ((PixelSize) -> Void)?
+    private(set) var decodedArea = PixelSize(width: 0, height: 0)
 
     init() {
         widget = gtk_stack_new()
@@ -71,51 +127,64 @@ final class PhotoPreview {
         onDraw(area) { [weak self] cairo in self?.draw(cairo) }
     }
 
-    /// The longer side, in device pixels, that a photo should be decoded at to fill the
-    /// preview sharply.
-    var wantedBox: Int {
-        let scale = Int(gtk_widget_get_scale_factor(widget))
+    var scaleFactor: Int { max(Int(gtk_widget_get_scale_factor(widget)), 1) }
+
+    /// The area, in device pixels, that a photo should be decoded to fit to fill the
+    /// preview sharply (before the first layout, the preview's smallest size).
+    var wantedArea: PixelSize {
         let width = max(Int(gtk_widget_get_allocated_width(widget)), 360)
         let height = max(Int(gtk_widget_get_allocated_height(widget)), 240)
-        return max(width, height) * max(scale, 1)
+        return PixelSize(width: width * scaleFactor, height: height * scaleFactor)
     }
 
-    func show(_ photo: DecodedPhoto, box: Int, name: String) {
-        if let pixbuf { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        pixbuf = photo.pixbuf.pointer
-        decodedBox = box
+    func show(_ photo: DecodedPhoto, area: PixelSize, name: String) {
+        if let surface { cairo_surface_destroy(surface) }
+        surface = photo.surface.pointer
+        decodedArea = area
         gtk_stack_set_visible_child_name(caption_stack(widget), "photo")
-        let accessible = gtk_widget_get_accessible(area)
+        let accessible = gtk_widget_get_accessible(self.area)
         atk_object_set_name(accessible, tr("Photo: {name}").replacing("{name}", with: name))
         atk_object_set_role(accessible, ATK_ROLE_IMAGE)
-        gtk_widget_queue_draw(area)
+        gtk_widget_queue_draw(self.area)
     }
 
     func clear() {
-        if let pixbuf { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        pixbuf = nil
-        decodedBox = 0
+        if let surface { cairo_surface_destroy(surface) }
+        surface = nil
+        decodedArea = PixelSize(width: 0, height: 0)
         gtk_stack_set_visible_child_name(caption_stack(widget), "empty")
     }
 
-    var hasPhoto: Bool { pixbuf != nil }
+    var hasPhoto: Bool { surface != nil }
 
     private func draw(_ cairo: OpaquePointer) {
-        guard let pixbuf else { return }
+        guard let surface else { return }
         let width = Double(gtk_widget_get_allocated_width(area))
         let height = Double(gtk_widget_get_allocated_height(area))
-        let photoWidth = Double(gdk_pixbuf_get_width(pixbuf))
-        let photoHeight = Double(gdk_pixbuf_get_height(pixbuf))
+        var deviceScaleX = 1.0, deviceScaleY = 1.0
+        cairo_surface_get_device_scale(surface, &deviceScaleX, &deviceScaleY)
+        let photoWidth = Double(cairo_image_surface_get_width(surface)) / deviceScaleX
+        let photoHeight = Double(cairo_image_surface_get_height(surface)) / deviceScaleY
         guard photoWidth > 0, photoHeight > 0 else { return }
         let scale = min(width / photoWidth, height / photoHeight)
         cairo_save(cairo)
-        cairo_translate(cairo, (width - photoWidth * scale) / 2, (height - photoHeight * scale) / 2)
-        cairo_scale(cairo, scale, scale)
-        gdk_cairo_set_source_pixbuf(cairo, pixbuf, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
+        if abs(scale - 1) * max(photoWidth, photoHeight) < 1 {
+            // Decoded for this very size: a copy to whole pixels, the cheap path.
+            cairo_set_source_surface(cairo, surface, ((width - photoWidth) / 2).rounded(.down),
+                                     ((height - photoHeight) / 2).rounded(.down))
+        } else {
+            // The preview changed size since the decode: scale until the next one arrives.
+            cairo_translate(cairo, (width - photoWidth * scale) / 2, (height - photoHeight * scale) / 2)
+            cairo_scale(cairo, scale, scale)
+            cairo_set_source_surface(cairo, surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
+        }
         cairo_paint(cairo)
         cairo_restore(cairo)
         // A window made larger than the decode: ask for a sharper one (the caller debounces).
-        if wantedBox > decodedBox * 5 / 4 { onNeedsLargerDecode?(wantedBox) }
+        let wanted = wantedArea
+        if wanted.width > decodedArea.width * 5 / 4 || wanted.height > decodedArea.height * 5 / 4 {
+            onNeedsLargerDecode?(wanted)
+        }
     }
 }

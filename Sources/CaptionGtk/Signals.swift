@@ -106,7 +106,9 @@ func addAction(_ map: gpointer, _ name: String, _ body: @escaping VoidHandler) {
 enum MainThread {
     typealias Job = @Sendable @MainActor () -> Void
 
-    static func post(_ job: @escaping Job) {
+    /// `priority` G_PRIORITY_LOW waits until GTK has drawn what is due (its redraws run at
+    /// a higher priority): for work that must not delay a frame.
+    static func post(priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping Job) {
         let callback: @convention(c) (gpointer?) -> gboolean = { data in
             nonisolated(unsafe) let handler: Box<Job> = box(data)
             MainActor.assumeIsolated { handler.body() }
@@ -116,7 +118,7 @@ enum MainThread {
             guard let data else { return }
             Unmanaged<AnyObject>.fromOpaque(data).release()
         }
-        g_idle_add_full(G_PRIORITY_DEFAULT, callback, retained(job), destroy)
+        g_idle_add_full(priority, callback, retained(job), destroy)
     }
 
     /// Runs `job` once after `milliseconds`; returns the source id to cancel it with.
