@@ -71,12 +71,18 @@ screenshot: build
 	@build-aux/install-deps $(TEST_DEPS) $(SCREENSHOT_DEPS)
 	build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) data/screenshots
 
+# The benchmarks (README: Performance), on the release build as installed (the Swift runtime
+# linked in). The window's start-up, Enter and preview are timed from outside through the X
+# server (Benchmarks/bench.py), against a C floor and against yad and zenity.
+BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3
 bench: test-deps
-	$(SWIFT) build -c release --product caption-bench
-	$(SWIFT) build -c release --product caption-view-bench
+	@build-aux/install-deps $(BENCH_DEPS)
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 	mkdir -p .build/bench
 	.build/release/caption-bench
 	build-aux/with-display .build/release/caption-view-bench
+	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
+		--bench .build/release/caption-bench --sample $(SAMPLE)
 
 clean:
 	$(SWIFT) package clean

@@ -74,3 +74,18 @@ func benchEngine() -> EngineFigures {
                          enterP90: sorted[sorted.count * 9 / 10],
                          eventsPerSecond: median(rates))
 }
+
+/// .build/bench/engine.json, beside the other sections' files.
+func writeEngineJSON(_ figures: EngineFigures) {
+    let json = """
+        {
+          "enter_decision_median_ns": \(fixed(figures.enterMedianNanoseconds, 1)),
+          "enter_decision_p10_ns": \(fixed(figures.enterP10, 1)),
+          "enter_decision_p90_ns": \(fixed(figures.enterP90, 1)),
+          "events_per_second": \(Int(figures.eventsPerSecond))
+        }
+
+        """
+    _ = run(["/bin/mkdir", "-p", ".build/bench"])
+    Array(json.utf8).withUnsafeBytes { writeFile(".build/bench/engine.json", $0) }
+}

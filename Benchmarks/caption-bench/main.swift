@@ -1,6 +1,17 @@
 // make bench: every benchmark, printed as a table and written as JSON under .build/bench/.
+// `caption-bench fixtures FOLDER SAMPLE` makes what the window benchmarks need first.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+if CommandLine.arguments.dropFirst().first == "fixtures" {
+    makeFixtures(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 let engine = benchEngine()
 print("engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s")
+writeEngineJSON(engine)
 benchSave()
 benchExport()

@@ -1,0 +1,380 @@
+#!/usr/bin/python3
+"""The window benchmarks of `make bench`: start-up, Enter latency and the photo preview.
+
+Run under build-aux/with-display (a private Xvfb with -noreset, a throwaway D-Bus
+session, private XDG folders). Every program is timed from outside through the X server
+by Benchmarks/x11/probe.c, so the app, the C floor (Benchmarks/x11/floor.c) and the peers
+(yad, zenity) are measured the same way. Programs compared with each other run
+interleaved, A B C A B C …, with the order rotated every round, after warm-up rounds; a
+ratio is taken within each round and its median reported, so that the machine's drift
+(it is shared) touches both sides of a ratio alike.
+
+Prints a table and writes .build/bench/window.json.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+APP_ID = "io.github.caption_app.Caption"
+FLOOR_ID = "io.github.caption_app.CaptionFloor"
+
+# Targets of the performance issue; ratios are pairwise medians from this run.
+TARGETS = {
+    "startup_over_floor": 1.10,
+    "rss_over_floor": 1.25,
+    "enter_p50_ms": 8.0,
+    "enter_p99_ms": 16.0,
+    "preview_over_floor": 1.2,
+    "preview_over_full": 0.35,
+    "stall_ms": 16.0,
+}
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def percentile_rank(values, p):
+    """Nearest rank: the value that p % of the samples do not exceed (p99 of 200 is the
+    second largest)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * p // 100))
+    return ordered[int(rank) - 1]
+
+
+def summary(values):
+    return {
+        "median": round(quantile(values, 0.5), 3),
+        "p25": round(quantile(values, 0.25), 3),
+        "p75": round(quantile(values, 0.75), 3),
+        "min": round(min(values), 3),
+        "max": round(max(values), 3),
+        "n": len(values),
+    }
+
+
+def build_tools(out):
+    """The probe and the floor, compiled with the system's gcc and pkg-config."""
+    tools = os.path.join(out, "tools")
+    os.makedirs(tools, exist_ok=True)
+    for name, packages in (("probe", "x11 xdamage xtst gio-2.0"), ("floor", "gtk+-3.0")):
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs"] + packages.split(),
+                               check=True, capture_output=True, text=True).stdout.split()
+        subprocess.run(["gcc", "-O2", "-Wall", "-o", os.path.join(tools, name),
+                        os.path.join(HERE, "x11", name + ".c")] + flags, check=True)
+    return tools
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    debian = open("/etc/debian_version").read().strip() if os.path.exists("/etc/debian_version") else "?"
+    return {"nproc": os.cpu_count(), "cpu": model, "debian": debian, "kernel": platform.release(),
+            "load_average": [round(value, 2) for value in os.getloadavg()]}
+
+
+class Runner:
+    def __init__(self, args, tools):
+        self.args = args
+        self.probe = os.path.join(tools, "probe")
+        self.floor = os.path.join(tools, "floor")
+        self.scratch = os.path.join(args.out, "scratch")
+        self.config = os.environ["XDG_CONFIG_HOME"]
+        # A blinking cursor repaints by itself and would be taken for the app's answer; an
+        # animation keeps the window busy after the frame that answers a key, which is the
+        # frame measured either way, and the next press has to wait for it to end.
+        os.makedirs(os.path.join(self.config, "gtk-3.0"), exist_ok=True)
+        with open(os.path.join(self.config, "gtk-3.0", "settings.ini"), "w") as settings:
+            settings.write("[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n")
+
+    def fresh_data_home(self, name):
+        path = os.path.join(self.scratch, name)
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        return path
+
+    def forget_app_state(self, data_home):
+        """What an earlier run left (a draft, the window size) would change the next one."""
+        shutil.rmtree(os.path.join(self.config, "caption"), ignore_errors=True)
+        for name in ("draft.ini",):
+            path = os.path.join(data_home, "caption", name)
+            if os.path.exists(path):
+                os.unlink(path)
+
+    def probe_run(self, mode, options, argv, env=None):
+        environment = dict(os.environ)
+        environment.update(env or {})
+        result = subprocess.run([self.probe, mode] + options + ["--"] + argv, env=environment,
+                                capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            sys.stderr.write(result.stderr)
+            raise SystemExit(f"bench: probe {mode} failed for {' '.join(argv)}")
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    # --- start-up ---
+
+    def startup(self):
+        photo = self.args.sample
+        big = os.path.join(self.args.fixtures, "data-10000")
+        programs = {
+            "floor": lambda: ([self.floor, photo], {}),
+            "caption_empty": lambda: self.caption_start(self.fresh_data_home("empty"), photo),
+            "caption_10000": lambda: self.caption_start(big, photo),
+            "yad": lambda: (["yad", "--form", "--title=Caption", "--field=Title", "--field=Subtitle"], {}),
+            "zenity": lambda: (["zenity", "--forms", "--title=Caption", "--add-entry=Title",
+                                "--add-entry=Subtitle"], {}),
+        }
+        names = list(programs)
+        samples = {name: [] for name in names}
+        for round_index in range(self.args.warm_up + self.args.rounds):
+            for step in range(len(names)):
+                name = names[(round_index + step) % len(names)]
+                argv, env = programs[name]()
+                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env)
+                if round_index >= self.args.warm_up:
+                    samples[name].append(figures)
+        result = {"rounds": self.args.rounds, "warm_up": self.args.warm_up, "programs": {}}
+        floor = samples["floor"]
+        for name in names:
+            own = samples[name]
+            entry = {"first_paint_ms": summary([s["paint_ms"] for s in own]),
+                     "map_ms": summary([s["map_ms"] for s in own]),
+                     "main_thread_cpu_ms": summary([s["main_cpu_ms"] for s in own]),
+                     "peak_rss_mb": summary([s["hwm_kb"] / 1024 for s in own]),
+                     "settled_peak_rss_mb": summary([s["settled_hwm_kb"] / 1024 for s in own]),
+                     "first_frames_final": sum(1 for s in own if s["first_frame_final"])}
+            if name != "floor":
+                def ratio(key):
+                    return summary([a[key] / b[key] for a, b in zip(own, floor)])
+                entry["paint_over_floor"] = ratio("paint_ms")
+                entry["cpu_over_floor"] = ratio("main_cpu_ms")
+                entry["rss_over_floor"] = ratio("hwm_kb")
+                entry["settled_rss_over_floor"] = ratio("settled_hwm_kb")
+            for peer in ("yad", "zenity"):
+                if name.startswith("caption"):
+                    entry[f"paint_over_{peer}"] = summary([a["paint_ms"] / b["paint_ms"]
+                                                          for a, b in zip(samples[name], samples[peer])])
+            entry["samples"] = samples[name]
+            result["programs"][name] = entry
+        return result
+
+    def caption_start(self, data_home, photo):
+        self.forget_app_state(data_home)
+        return [self.args.caption, photo], {"XDG_DATA_HOME": data_home}
+
+    # --- Enter ---
+
+    def enter(self):
+        result = {"presses": self.args.presses, "programs": {}}
+        for name in ("caption", "floor"):
+            if name == "caption":
+                data_home = self.fresh_data_home("enter")
+                self.forget_app_state(data_home)
+                argv, env = [self.args.caption, self.args.sample], {"XDG_DATA_HOME": data_home}
+            else:
+                argv, env = [self.floor, self.args.sample], {}
+            figures = self.probe_run("enter", ["--presses", str(self.args.presses)], argv, env)
+            latencies = figures["latencies_ms"]
+            result["programs"][name] = {
+                "missed": figures["missed"],
+                "p50_ms": round(percentile_rank(latencies, 50), 3),
+                "p90_ms": round(percentile_rank(latencies, 90), 3),
+                "p99_ms": round(percentile_rank(latencies, 99), 3),
+                "max_ms": round(max(latencies), 3),
+                "latencies_ms": latencies,
+            }
+        return result
+
+    # --- photo preview ---
+
+    def preview(self):
+        return self.preview_of("preview-24mp.jpg", self.args.preview_rounds)
+
+    def preview_smooth(self):
+        return self.preview_of("preview-24mp-smooth.jpg", self.args.smooth_rounds)
+
+    def preview_of(self, photo, rounds):
+        uri = "file://" + os.path.abspath(os.path.join(self.args.fixtures, photo))
+        programs = {
+            "caption": lambda: ([self.args.caption], {"XDG_DATA_HOME": self.caption_preview_home()}, APP_ID),
+            "floor": lambda: ([self.floor], {}, FLOOR_ID),
+            "full_decode": lambda: ([self.floor, "--full"], {}, FLOOR_ID),
+        }
+        names = list(programs)
+        samples = {name: [] for name in names}
+        for round_index in range(self.args.preview_warm_up + rounds):
+            for step in range(len(names)):
+                name = names[(round_index + step) % len(names)]
+                argv, env, app_id = programs[name]()
+                figures = self.probe_run("preview", ["--open", uri, "--app-id", app_id, "--x", "0.5", "--y", "0.3",
+                                                     "--tail-ms", str(self.args.tail_ms)], argv, env)
+                if round_index >= self.args.preview_warm_up:
+                    samples[name].append(figures)
+        result = {"photo": photo, "bytes": os.path.getsize(os.path.join(self.args.fixtures, photo)),
+                  "rounds": rounds, "warm_up": self.args.preview_warm_up, "tail_ms": self.args.tail_ms,
+                  "programs": {}}
+        for name in names:
+            entry = {"preview_ms": summary([s["preview_ms"] for s in samples[name]]),
+                     "longest_stall_ms": summary([s["max_stall_ms"] for s in samples[name]])}
+            if name == "caption":
+                for other in ("floor", "full_decode"):
+                    entry[f"over_{other}"] = summary([a["preview_ms"] / b["preview_ms"]
+                                                      for a, b in zip(samples[name], samples[other])])
+            entry["samples"] = samples[name]
+            result["programs"][name] = entry
+        return result
+
+    def caption_preview_home(self):
+        data_home = self.fresh_data_home("preview")
+        self.forget_app_state(data_home)
+        return data_home
+
+
+def verdict(value, limit):
+    return "met" if value <= limit else f"MISSED by {100 * (value / limit - 1):.0f}%"
+
+
+def print_report(report):
+    m = report["machine"]
+    print(f"\nWindow benchmarks on {m['nproc']} × {m['cpu']}, Debian {m['debian']}, load {m['load_average']}")
+    start = report.get("startup")
+    if start:
+        print(f"\nStart-up: {start['rounds']} interleaved rounds after {start['warm_up']} warm-up; median "
+              "(p25–p75); ratios to the floor taken round by round")
+        print(f"{'':16}{'first paint':>24}{'× floor':>18}{'main CPU':>10}{'× floor':>8}"
+              f"{'RSS at paint':>14}{'× floor':>8}{'settled':>9}{'× floor':>8}{'photo in 1st':>14}")
+        for name, entry in start["programs"].items():
+            paint, rss, settled = entry["first_paint_ms"], entry["peak_rss_mb"], entry["settled_peak_rss_mb"]
+            line = f"{name:16}{paint['median']:9.1f} ms ({paint['p25']:5.1f}–{paint['p75']:5.1f})"
+            def ratio(key, spread=False):
+                if key not in entry:
+                    return f"{'1':>8}" + (" " * 10 if spread else "")
+                value = entry[key]
+                text = f"{value['median']:8.3f}"
+                return text + (f" ({value['p25']:.2f}–{value['p75']:.2f})" if spread else "")
+            line += ratio("paint_over_floor", spread=True)
+            line += f"{entry['main_thread_cpu_ms']['median']:8.1f} ms" + ratio("cpu_over_floor")
+            line += f"{rss['median']:11.1f} MB" + ratio("rss_over_floor")
+            line += f"{settled['median']:6.1f} MB" + ratio("settled_rss_over_floor")
+            # Only the app and the floor show a photo.
+            shown = f"{entry['first_frames_final']}/{paint['n']}" if name.startswith(("caption", "floor")) else "–"
+            line += f"{shown:>14}"
+            print(line)
+    enter = report.get("enter")
+    if enter:
+        print(f"\nEnter latency, XTest Return to the repaint, {enter['presses']} presses each")
+        for name, entry in enter["programs"].items():
+            print(f"{name:24}p50 {entry['p50_ms']:6.2f} ms   p90 {entry['p90_ms']:6.2f}   p99 {entry['p99_ms']:6.2f}"
+                  f"   max {entry['max_ms']:6.2f}   missed {entry['missed']}")
+    for key in ("preview", "preview_smooth"):
+        section = report.get(key)
+        if not section:
+            continue
+        print(f"\n6000×4000 JPEG ({section['photo']}, {section['bytes'] / 1e6:.1f} MB), open request to the photo "
+              f"painted: {section['rounds']} interleaved rounds after {section['warm_up']} warm-up")
+        for name, entry in section["programs"].items():
+            time_ms, stall = entry["preview_ms"], entry["longest_stall_ms"]
+            line = (f"{name:24}{time_ms['median']:8.1f} ms ({time_ms['p25']:6.1f}–{time_ms['p75']:6.1f})"
+                    f"   longest stall {stall['median']:6.1f} ms (worst {stall['max']:.1f})")
+            print(line)
+        caption = section["programs"]["caption"]
+        print(f"{'caption / floor':24}{caption['over_floor']['median']:8.3f} "
+              f"({caption['over_floor']['p25']:.2f}–{caption['over_floor']['p75']:.2f})")
+        print(f"{'caption / full decode':24}{caption['over_full_decode']['median']:8.3f} "
+              f"({caption['over_full_decode']['p25']:.2f}–{caption['over_full_decode']['p75']:.2f})")
+    preview = report.get("preview")
+
+    print("\nTargets")
+    rows = []
+    if start:
+        programs = start["programs"]
+        for name in ("caption_empty", "caption_10000"):
+            entry = programs[name]
+            rows.append((f"start-up {name} / floor ≤ {TARGETS['startup_over_floor']}",
+                         entry["paint_over_floor"]["median"], TARGETS["startup_over_floor"]))
+            for peer in ("yad", "zenity"):
+                rows.append((f"start-up {name} / {peer} < 1", entry[f"paint_over_{peer}"]["median"], 1.0))
+            rows.append((f"peak RSS {name} / floor ≤ {TARGETS['rss_over_floor']}",
+                         entry["rss_over_floor"]["median"], TARGETS["rss_over_floor"]))
+    if enter:
+        caption = enter["programs"]["caption"]
+        rows.append((f"Enter p50 ≤ {TARGETS['enter_p50_ms']} ms", caption["p50_ms"], TARGETS["enter_p50_ms"]))
+        rows.append((f"Enter p99 ≤ {TARGETS['enter_p99_ms']} ms", caption["p99_ms"], TARGETS["enter_p99_ms"]))
+    if preview:
+        caption = preview["programs"]["caption"]
+        rows.append((f"preview / floor ≤ {TARGETS['preview_over_floor']}", caption["over_floor"]["median"],
+                     TARGETS["preview_over_floor"]))
+        rows.append((f"preview / full decode ≤ {TARGETS['preview_over_full']}", caption["over_full_decode"]["median"],
+                     TARGETS["preview_over_full"]))
+        rows.append((f"longest stall ≤ {TARGETS['stall_ms']} ms", caption["longest_stall_ms"]["median"],
+                     TARGETS["stall_ms"]))
+    report["targets"] = []
+    for label, value, limit in rows:
+        met = value <= limit if not label.endswith("< 1") else value < limit
+        result = "met" if met else verdict(value, limit)
+        report["targets"].append({"target": label, "value": value, "met": met})
+        print(f"  {label:44}{value:9.3f}   {result}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--caption", required=True, help="the release build of caption")
+    parser.add_argument("--bench", required=True, help="caption-bench, which makes the fixtures")
+    parser.add_argument("--sample", required=True, help="the photo of the start-up and Enter runs")
+    parser.add_argument("--out", default=".build/bench")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--warm-up", type=int, default=3)
+    parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--settle-ms", type=int, default=500,
+                        help="quiet time after which a start-up's memory is read again")
+    parser.add_argument("--preview-rounds", type=int, default=15)
+    parser.add_argument("--preview-warm-up", type=int, default=2)
+    parser.add_argument("--smooth-rounds", type=int, default=8,
+                        help="rounds with the smooth (low-entropy) 24 MP JPEG, shown for comparison")
+    parser.add_argument("--tail-ms", type=int, default=1000,
+                        help="how long after the preview shows stalls are still watched for")
+    parser.add_argument("--only", default="startup,enter,preview,preview_smooth", help="comma-separated sections")
+    args = parser.parse_args()
+    args.out = os.path.abspath(args.out)
+    args.caption = os.path.abspath(args.caption)
+    args.sample = os.path.abspath(args.sample)
+    args.fixtures = os.path.join(args.out, "fixtures")
+    os.makedirs(args.out, exist_ok=True)
+
+    subprocess.run([args.bench, "fixtures", args.fixtures, args.sample], check=True)
+    runner = Runner(args, build_tools(args.out))
+    report = {"machine": machine(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    sections = args.only.split(",")
+    for section in ("startup", "enter", "preview", "preview_smooth"):
+        if section in sections:
+            began = time.monotonic()
+            report[section] = getattr(runner, section)()
+            report[section]["seconds"] = round(time.monotonic() - began, 1)
+    report["machine"]["load_average_after"] = [round(value, 2) for value in os.getloadavg()]
+    print_report(report)
+    path = os.path.join(args.out, "window.json")
+    with open(path, "w") as output:
+        json.dump(report, output, indent=1)
+        output.write("\n")
+    print(f"written to {path}")
+
+
+if __name__ == "__main__":
+    main()

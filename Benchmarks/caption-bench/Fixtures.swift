@@ -1,0 +1,79 @@
+// What the window benchmarks need made first: a 24-megapixel JPEG and a 10,000-entry library.
+
+@_spi(Benchmarks) import CaptionLibrary
+import CPixbuf
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A 6000×4000 JPEG at quality 90, magenta under fine noise: the noise gives it a camera
+/// photo's size (about 9 MB) and decoding cost, where entropy decoding, which no scaling
+/// in the decoder can skip, takes most of the time; `smooth`, the same without the noise
+/// (0.4 MB), shows the other end. The magenta lets the preview benchmark tell from
+/// outside, by one pixel, that the photo is on screen.
+func makePreviewJPEG(at path: String, smooth: Bool = false, width: Int = 6000, height: Int = 4000) {
+    // gdk_pixbuf_new returns NULL only when the pixels cannot be allocated.
+    guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)) else {
+        fail("cannot allocate a \(width)×\(height) image")
+    }
+    defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+    // The pixels of a pixbuf just made are never NULL.
+    let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+    let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+    var state: UInt32 = 2024
+    let base: [UInt32] = [208, 24, 208]
+    for y in 0..<height {
+        let row = pixels + y * stride
+        for x in 0..<width {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let shade = smooth ? UInt32(x * 16 / width + y * 16 / height) : UInt32((x / 40 + y / 40) % 16)
+            for channel in 0..<3 {
+                let noise = smooth ? 24 : (state >> (8 * UInt32(channel) + 4)) % 48
+                row[x * 3 + channel] = UInt8(truncatingIfNeeded: min(255, base[channel] + shade + noise))
+            }
+        }
+    }
+    var keys: [UnsafeMutablePointer<CChar>?] = [strdup("quality"), nil]
+    var values: [UnsafeMutablePointer<CChar>?] = [strdup("90"), nil]
+    defer { (keys + values).forEach { free($0) } }
+    guard gdk_pixbuf_savev(pixbuf, path, "jpeg", &keys, &values, nil) != 0 else {
+        fail("cannot write \(path)")
+    }
+}
+
+/// A library of `count` entries in `dataHome`/caption, where `caption` finds its default
+/// library when XDG_DATA_HOME is `dataHome`: one real entry of `photo` and copies of it.
+func makeLibrary(dataHome: String, count: Int, photo: String) {
+    do {
+        let library = try Library(directory: dataHome + "/caption")
+        let first = try library.add(photoAt: photo, title: "Harbour", subtitle: "The last ferry")
+        try library.insertCopies(of: first, count: count - 1)
+        guard try library.entries().count == count else { fail("the library did not fill") }
+    } catch {
+        fail(error.message)
+    }
+}
+
+/// `caption-bench fixtures FOLDER SAMPLE`: makes FOLDER/preview-24mp.jpg, its smooth twin
+/// preview-24mp-smooth.jpg and FOLDER/data-10000 (a data home holding a 10,000-entry
+/// library), unless already there.
+func makeFixtures(_ arguments: [String]) {
+    guard arguments.count == 2 else { fail("usage: caption-bench fixtures FOLDER SAMPLE-PHOTO") }
+    let folder = arguments[0], sample = arguments[1]
+    _ = run(["/bin/mkdir", "-p", folder])
+    for (name, smooth) in [("preview-24mp.jpg", false), ("preview-24mp-smooth.jpg", true)] {
+        let photo = folder + "/" + name
+        if fileSize(photo) == 0 {
+            makePreviewJPEG(at: photo + ".part", smooth: smooth)
+            rename(photo + ".part", photo)
+        }
+    }
+    let dataHome = folder + "/data-10000"
+    // The mark is written last, so a run cut short is made again rather than half used.
+    let complete = dataHome + ".complete"
+    if fileSize(complete) == 0 {
+        removeTree(dataHome)
+        makeLibrary(dataHome: dataHome, count: 10_000, photo: sample)
+        Array("10000\n".utf8).withUnsafeBytes { writeFile(complete, $0) }
+    }
+}
