@@ -58,17 +58,4 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
         LibraryError(kind, fill(tr(template), values))
     }
 
-    static func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let key = String(rest[rest.index(after: open)..<close])
-            result += values[key] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
-        }
-        result += rest
-        return result
-    }
 }

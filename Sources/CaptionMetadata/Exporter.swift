@@ -176,18 +176,4 @@ public enum Exporter {
         String(cString: strerror(code))
     }
 
-    /// `{key}` in an already translated template replaced by its value (a translator may
-    /// move the placeholders); an unknown key stays as written.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let key = String(rest[rest.index(after: open)..<close])
-            result += values[key] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
-    }
 }

@@ -46,3 +46,21 @@ public func tr(_ message: String) -> String {
         return String(cString: translated)
     }
 }
+
+/// `{key}` in an already translated template replaced by its value, so a translator may move
+/// the placeholders; an unknown key, or a brace never closed, stays as written.
+public func fill(_ template: String, _ values: [String: String]) -> String {
+    var result = ""
+    var rest = template[...]
+    while let open = rest.firstIndex(of: "{") {
+        result += rest[..<open]
+        guard let close = rest[open...].firstIndex(of: "}") else {
+            rest = rest[open...]
+            break
+        }
+        let key = String(rest[rest.index(after: open)..<close])
+        result += values[key] ?? String(rest[open...close])
+        rest = rest[rest.index(after: close)...]
+    }
+    return result + rest
+}
