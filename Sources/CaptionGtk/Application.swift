@@ -81,6 +81,11 @@ public enum CaptionApplication {
             g_application_open(caption_g_application(application), buffer.baseAddress, Int32(buffer.count), "")
         }
         for file in files { g_object_unref(UnsafeMutableRawPointer(file)) }
+        // The call is only queued on the bus: send it before this process ends, or the
+        // running window may never get the photos.
+        if let connection = g_application_get_dbus_connection(caption_g_application(application)) {
+            g_dbus_connection_flush_sync(connection, nil, nil)
+        }
     }
 }
 
