@@ -1,0 +1,215 @@
+// The parts of a JPEG's headers that decoding it at an eighth of its size needs.
+
+/// A colour component of the frame, with the tables the scan gives it.
+struct FrameComponent {
+    var id: UInt8
+    var horizontalSampling: Int
+    var verticalSampling: Int
+    var quantTable: Int
+    var dcTable = 0
+    var acTable = 0
+}
+
+/// What the headers say, for a baseline (or extended sequential) Huffman-coded JPEG with one
+/// interleaved scan: the only kind the eighth-size decoder takes. Everything else (progressive,
+/// arithmetic coding, restart intervals, CMYK, RGB, 12-bit samples) is left to GdkPixbuf.
+struct JPEGLayout {
+    var width = 0
+    var height = 0
+    /// In scan order.
+    var components: [FrameComponent] = []
+    /// Each component's DC quantiser.
+    var dcQuantisers: [Int32] = []
+    var dcTables: [HuffmanLookup?] = [nil, nil, nil, nil]
+    var acTables: [HuffmanLookup?] = [nil, nil, nil, nil]
+    /// Where the entropy-coded data starts, just after the scan header.
+    var entropyStart = 0
+    /// The EXIF orientation (1 to 8); 1 when there is none.
+    var orientation = 1
+
+    var maxHorizontalSampling: Int { components.map(\.horizontalSampling).max() ?? 1 }
+    var maxVerticalSampling: Int { components.map(\.verticalSampling).max() ?? 1 }
+}
+
+enum JPEGHeaders {
+    /// The layout of `bytes`, or nil when they are not a JPEG the eighth-size decoder takes.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JPEGLayout? {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var layout = JPEGLayout()
+        var quantisers = [Int32?](repeating: nil, count: 4)
+        var frame: [FrameComponent] = []
+        var adobeTransform: Int?
+        var sawOrientation = false
+        var index = 2
+        while true {
+            guard index < bytes.count, bytes[index] == 0xFF else { return nil }
+            while index < bytes.count && bytes[index] == 0xFF { index += 1 }
+            guard index + 2 < bytes.count else { return nil }
+            let marker = bytes[index]
+            index += 1
+            switch marker {
+            case 0x01, 0xD0...0xD7: continue  // no length
+            case 0xD8, 0xD9, 0x00: return nil  // a second start, an end before any scan, a stray byte
+            default: break
+            }
+            let length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
+            guard length >= 2, index + length <= bytes.count else { return nil }
+            let segment = UnsafeBufferPointer(rebasing: bytes[(index + 2)..<(index + length)])
+            switch marker {
+            case 0xC0, 0xC1:
+                guard frame.isEmpty, let read = readFrame(segment, into: &layout) else { return nil }
+                frame = read
+            case 0xC2, 0xC3, 0xC5...0xC7, 0xC8...0xCB, 0xCD...0xCF:
+                return nil  // progressive, lossless, hierarchical or arithmetic-coded
+            case 0xC4:
+                guard readHuffmanTables(segment, into: &layout) else { return nil }
+            case 0xDB:
+                guard readQuantisers(segment, into: &quantisers) else { return nil }
+            case 0xDD:
+                // Restart markers would need handling in the entropy data; files with them go
+                // to GdkPixbuf. An interval of 0 means none.
+                guard segment.count == 2, segment[0] == 0, segment[1] == 0 else { return nil }
+            case 0xE1 where !sawOrientation:
+                if let orientation = ExifOrientation.read(segment) {
+                    layout.orientation = orientation
+                    sawOrientation = true
+                }
+            case 0xEE:
+                // Adobe's marker: transform 0 means the three components are RGB, not YCbCr.
+                if segment.count >= 12, Array(segment[0..<5]) == Array("Adobe".utf8) {
+                    adobeTransform = Int(segment[11])
+                }
+            case 0xDA:
+                guard !frame.isEmpty, readScan(segment, frame: frame, into: &layout) else { return nil }
+                layout.entropyStart = index + length
+                return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
+            default: break  // APPn, COM and the like
+            }
+            index += length
+        }
+    }
+
+    private static func readFrame(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> [FrameComponent]? {
+        guard segment.count >= 6, segment[0] == 8 else { return nil }  // 8-bit samples only
+        layout.height = Int(segment[1]) << 8 | Int(segment[2])
+        layout.width = Int(segment[3]) << 8 | Int(segment[4])
+        let count = Int(segment[5])
+        // A height of 0 is defined later by a DNL marker, which nobody writes.
+        guard layout.width > 0, layout.height > 0, count == 1 || count == 3,
+              segment.count == 6 + 3 * count else { return nil }
+        var components: [FrameComponent] = []
+        for number in 0..<count {
+            let base = 6 + 3 * number
+            let horizontal = Int(segment[base + 1] >> 4), vertical = Int(segment[base + 1] & 15)
+            let table = Int(segment[base + 2])
+            guard (1...4).contains(horizontal), (1...4).contains(vertical), table < 4,
+                  !components.contains(where: { $0.id == segment[base] }) else { return nil }
+            components.append(FrameComponent(id: segment[base], horizontalSampling: horizontal,
+                                              verticalSampling: vertical, quantTable: table))
+        }
+        return components
+    }
+
+    private static func readHuffmanTables(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> Bool {
+        var index = 0
+        while index < segment.count {
+            guard index + 17 <= segment.count else { return false }
+            let kind = segment[index] >> 4, slot = Int(segment[index] & 15)
+            guard kind <= 1, slot < 4 else { return false }
+            let counts = Array(segment[(index + 1)..<(index + 17)])
+            let total = counts.reduce(0) { $0 + Int($1) }
+            guard total <= 256, index + 17 + total <= segment.count else { return false }
+            let symbols = Array(segment[(index + 17)..<(index + 17 + total)])
+            guard let table = HuffmanLookup(counts: counts, symbols: symbols, isDC: kind == 0) else { return false }
+            if kind == 0 { layout.dcTables[slot] = table } else { layout.acTables[slot] = table }
+            index += 17 + total
+        }
+        return true
+    }
+
+    private static func readQuantisers(_ segment: UnsafeBufferPointer<UInt8>, into quantisers: inout [Int32?]) -> Bool {
+        var index = 0
+        while index < segment.count {
+            let precision = segment[index] >> 4, slot = Int(segment[index] & 15)
+            let size = precision == 0 ? 64 : 128
+            guard precision <= 1, slot < 4, index + 1 + size <= segment.count else { return false }
+            // The first value, in either order, is the DC coefficient's.
+            quantisers[slot] = precision == 0 ? Int32(segment[index + 1])
+                : Int32(segment[index + 1]) << 8 | Int32(segment[index + 2])
+            index += 1 + size
+        }
+        return true
+    }
+
+    private static func readScan(_ segment: UnsafeBufferPointer<UInt8>, frame: [FrameComponent], into layout: inout JPEGLayout) -> Bool {
+        guard segment.count >= 1 else { return false }
+        let count = Int(segment[0])
+        // One scan holding every component: baseline files interleave all of them.
+        guard count == frame.count, segment.count == 4 + 2 * count else { return false }
+        var components: [FrameComponent] = []
+        for number in 0..<count {
+            let base = 1 + 2 * number
+            guard var component = frame.first(where: { $0.id == segment[base] }),
+                  !components.contains(where: { $0.id == component.id }) else { return false }
+            component.dcTable = Int(segment[base + 1] >> 4)
+            component.acTable = Int(segment[base + 1] & 15)
+            guard component.dcTable < 4, component.acTable < 4,
+                  layout.dcTables[component.dcTable] != nil, layout.acTables[component.acTable] != nil else { return false }
+            components.append(component)
+        }
+        let spectrum = 1 + 2 * count
+        guard segment[spectrum] == 0, segment[spectrum + 1] == 63, segment[spectrum + 2] == 0 else { return false }
+        layout.components = components
+        return true
+    }
+
+    private static func finish(_ layout: JPEGLayout, quantisers: [Int32?], adobeTransform: Int?) -> JPEGLayout? {
+        var layout = layout
+        if layout.components.count == 3 {
+            // Only YCbCr: RGB files say so with Adobe's transform 0 or components named R, G, B.
+            if adobeTransform == 0 { return nil }
+            if layout.components.map(\.id) == Array("RGB".utf8) { return nil }
+            // Blocks in one MCU: the standard allows at most 10.
+            guard layout.components.reduce(0, { $0 + $1.horizontalSampling * $1.verticalSampling }) <= 10 else { return nil }
+        }
+        var dcQuantisers: [Int32] = []
+        for component in layout.components {
+            guard let quantiser = quantisers[component.quantTable], quantiser > 0 else { return nil }
+            dcQuantisers.append(quantiser)
+        }
+        layout.dcQuantisers = dcQuantisers
+        return layout
+    }
+}
+
+/// The orientation tag of an EXIF block (APP1), as cameras record how they were held.
+enum ExifOrientation {
+    static func read(_ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard segment.count >= 14, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
+        let tiff = UnsafeBufferPointer(rebasing: segment[6...])
+        let little: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func number(_ at: Int, _ size: Int) -> Int? {
+            guard at >= 0, at + size <= tiff.count else { return nil }
+            var value = 0
+            for offset in 0..<size {
+                value |= Int(tiff[at + offset]) << (8 * (little ? offset : size - 1 - offset))
+            }
+            return value
+        }
+        guard let directory = number(4, 4), let entries = number(directory, 2) else { return nil }
+        for entry in 0..<entries {
+            let base = directory + 2 + 12 * entry
+            guard let tag = number(base, 2) else { return nil }
+            if tag == 0x0112 {
+                guard number(base + 2, 2) == 3, let value = number(base + 8, 2), (1...8).contains(value) else { return nil }
+                return value
+            }
+        }
+        return nil
+    }
+}

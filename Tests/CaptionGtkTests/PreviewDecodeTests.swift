@@ -1,0 +1,116 @@
+// The preview's decoding: a large JPEG from its DC terms, others through GdkPixbuf, both
+// turned as the camera was held and both showing the same picture.
+
+import CGtk
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct PreviewDecodeTests {
+    let folder = Harness.temporaryDirectory("caption-preview")
+
+    /// GDK makes the surfaces, so the display must be open.
+    init() throws { try Harness.start() }
+
+    /// A JPEG whose left half is red and right half blue (stored as the camera wrote it),
+    /// with an EXIF orientation when one is given.
+    func photo(width: Int32, height: Int32, orientation: UInt16? = nil, name: String) throws -> String {
+        let pixbuf = try #require(gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height))
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let pixels = try #require(gdk_pixbuf_get_pixels(pixbuf))
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        for y in 0..<Int(height) {
+            for x in 0..<Int(width) {
+                let red = x < Int(width) / 2
+                pixels[y * stride + x * 3] = red ? 220 : 20
+                pixels[y * stride + x * 3 + 1] = 30
+                pixels[y * stride + x * 3 + 2] = red ? 20 : 220
+            }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        #expect(gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "jpeg", nil, nil, nil) != 0)
+        defer { g_free(buffer) }
+        var bytes = Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+        if let orientation {
+            // An EXIF block (big-endian TIFF, one entry: Orientation) just after the start marker.
+            let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
+                                 UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            bytes.insert(contentsOf: [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload, at: 2)
+        }
+        let path = folder + "/" + name
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return path
+    }
+
+    /// The colour of the decoded surface at a fraction of its width and height.
+    func colour(_ photo: DecodedPhoto, x: Double, y: Double) -> (red: Int, green: Int, blue: Int) {
+        let surface = photo.surface.pointer
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let width = Double(cairo_image_surface_get_width(surface)), height = Double(cairo_image_surface_get_height(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, 0) }
+        // ARGB32 in native (little-endian) order: blue, green, red, alpha; opaque here.
+        let at = Int(y * height) * stride + Int(x * width) * 4
+        return (Int(data[at + 2]), Int(data[at + 1]), Int(data[at]))
+    }
+
+    func surfaceSize(_ photo: DecodedPhoto) -> PixelSize {
+        PixelSize(width: Int(cairo_image_surface_get_width(photo.surface.pointer)),
+                  height: Int(cairo_image_surface_get_height(photo.surface.pointer)))
+    }
+
+    @Test func largeJPEGIsDecodedFromItsEighthToFitTheArea() throws {
+        let path = try photo(width: 4000, height: 3000, name: "large.jpg")
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .eighth)
+        #expect(decoded.width == 4000 && decoded.height == 3000)
+        #expect(surfaceSize(decoded) == PixelSize(width: 400, height: 300))
+        let left = colour(decoded, x: 0.25, y: 0.5), right = colour(decoded, x: 0.75, y: 0.5)
+        #expect(left.red > 180 && left.blue < 60, "left \(left)")
+        #expect(right.blue > 180 && right.red < 60, "right \(right)")
+    }
+
+    /// A photo only a little larger than the area is decoded by GdkPixbuf: its eighth would
+    /// have to be enlarged.
+    @Test func photoNotMuchLargerThanTheAreaGoesToGdkPixbuf() throws {
+        let path = try photo(width: 1200, height: 900, name: "medium.jpg")
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .gdkPixbuf)
+        #expect(surfaceSize(decoded) == PixelSize(width: 400, height: 300))
+    }
+
+    /// Orientation 6: the camera was turned a quarter clockwise, so the stored left half
+    /// (red) is shown at the top. Both decoders must agree.
+    @Test(arguments: [(Int32(4000), Int32(3000)), (Int32(400), Int32(300))])
+    func sidewaysPhotoIsShownUpright(width: Int32, height: Int32) throws {
+        let path = try photo(width: width, height: height, orientation: 6, name: "sideways-\(width).jpg")
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 300, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == (width > 2400 ? .eighth : .gdkPixbuf))
+        #expect(decoded.width == Int(height) && decoded.height == Int(width), "the size a person sees")
+        let size = surfaceSize(decoded)
+        #expect(size.height > size.width, "portrait: \(size)")
+        let top = colour(decoded, x: 0.5, y: 0.25), bottom = colour(decoded, x: 0.5, y: 0.75)
+        #expect(top.red > 180 && top.blue < 60, "top \(top)")
+        #expect(bottom.blue > 180 && bottom.red < 60, "bottom \(bottom)")
+    }
+
+    /// A JPEG the eighth decoder refuses (here: damaged in its entropy data so its scan
+    /// fails) still shows, through GdkPixbuf, or fails with GdkPixbuf's message.
+    @Test func jpegTheEighthDecoderRefusesFallsBackToGdkPixbuf() throws {
+        let path = try photo(width: 4000, height: 3000, name: "cut.jpg")
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes = bytes.prefix(bytes.count * 3 / 4)
+        #expect(FileManager.default.createFile(atPath: path, contents: bytes))
+        let result = PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1)
+        if case .success(let decoded) = result {
+            defer { cairo_surface_destroy(decoded.surface.pointer) }
+            #expect(decoded.source == .gdkPixbuf)
+        }
+    }
+}
