@@ -25,9 +25,16 @@ test-deps: deps
 build: deps
 	$(SWIFT) build
 
+# The release build links the Swift runtime in. With the toolchain's lld, its 25,000
+# relative relocations are stored packed (DT_RELR, glibc 2.36): 600 KB less to read and
+# keep in memory at every start.
+RELEASE_FLAGS = --static-swift-stdlib --disable-local-rpath \
+	$(if $(shell command -v ld.lld || ls $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld 2>/dev/null),\
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+
 # No $ORIGIN run path: the program loads no library of its own, and Debian refuses one.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 run: build
 	$(SWIFT) run caption $(SAMPLE)
@@ -77,7 +84,7 @@ screenshot: build
 BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3
 bench: test-deps
 	@build-aux/install-deps $(BENCH_DEPS)
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	mkdir -p .build/bench
 	.build/release/caption-bench
 	build-aux/with-display .build/release/caption-view-bench

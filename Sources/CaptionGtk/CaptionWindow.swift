@@ -96,6 +96,7 @@ public final class CaptionWindow {
         gtk_header_bar_set_title(caption_header_bar(header), "Caption")
         gtk_header_bar_set_show_close_button(caption_header_bar(header), 1)
         gtk_window_set_titlebar(caption_window(window), header)
+        onDraw(window) { _ in RecentFiles.windowPainted() }
 
         let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
 
