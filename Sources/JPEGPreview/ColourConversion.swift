@@ -32,13 +32,30 @@ enum ColourConversion {
     @inline(__always)
     private static func clamp(_ value: Int32) -> Int32 { min(max(value, 0), 255) }
 
-    static func picture(_ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>) -> EighthImage {
-        let width = (layout.width + 7) / 8, height = (layout.height + 7) / 8
+    /// The picture at `size` (at most the eighth size, with its aspect), every component
+    /// resampled straight from its DC samples to that size.
+    static func picture(_ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,
+                        size: (width: Int, height: Int)) -> EighthImage {
+        let eighthWidth = (layout.width + 7) / 8, eighthHeight = (layout.height + 7) / 8
+        let width = size.width, height = size.height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let planes = layout.components.indices.map {
-            samplePlane(layout, geometry: geometry, values: values, component: $0)
-                .resized(width: width, height: height, maxHorizontal: layout.maxHorizontalSampling,
-                         maxVertical: layout.maxVerticalSampling)
+        // Both chroma planes share their weights.
+        var acrossWeights: [Double: Resampling] = [:], downWeights: [Double: Resampling] = [:]
+        let planes = layout.components.indices.map { component in
+            let plane = samplePlane(layout, geometry: geometry, values: values, component: component)
+            // A grey file's one component covers the picture whatever its sampling factors say.
+            let alone = layout.components.count == 1
+            let across = alone ? 1 : Double(plane.horizontal) / Double(layout.maxHorizontalSampling)
+            let down = alone ? 1 : Double(plane.vertical) / Double(layout.maxVerticalSampling)
+            let horizontal = acrossWeights[across] ?? Resampling(
+                count: width, pictureSize: eighthWidth, samplesPerPixel: across,
+                validSamples: Int((Double(eighthWidth) * across).rounded(.up)))
+            let vertical = downWeights[down] ?? Resampling(
+                count: height, pictureSize: eighthHeight, samplesPerPixel: down,
+                validSamples: Int((Double(eighthHeight) * down).rounded(.up)))
+            acrossWeights[across] = horizontal
+            downWeights[down] = vertical
+            return Resampling.resample(plane.samples, width: plane.width, across: horizontal, down: vertical)
         }
         pixels.withUnsafeMutableBufferPointer { out in
             if planes.count == 1 {
@@ -74,67 +91,6 @@ enum ColourConversion {
         var samples: [Int32]
         var horizontal: Int
         var vertical: Int
-
-        var height: Int { samples.count / max(width, 1) }
-
-        /// The samples at the picture's size: cut to it when the component is sampled as
-        /// finely as the finest, otherwise spread over it linearly (libjpeg's "fancy"
-        /// upsampling does the same for a factor of 2), so colour edges do not come out as
-        /// steps two or four pixels wide.
-        func resized(width outWidth: Int, height outHeight: Int, maxHorizontal: Int, maxVertical: Int) -> [Int32] {
-            var result = [Int32](repeating: 0, count: outWidth * outHeight)
-            let planeHeight = height, planeWidth = width
-            if horizontal == maxHorizontal && vertical == maxVertical {
-                samples.withUnsafeBufferPointer { from in
-                    result.withUnsafeMutableBufferPointer { to in
-                        for row in 0..<outHeight {
-                            for column in 0..<outWidth { to[row * outWidth + column] = from[row * planeWidth + column] }
-                        }
-                    }
-                }
-                return result
-            }
-            let across = taps(count: outWidth, factor: horizontal, of: maxHorizontal, size: planeWidth)
-            let down = taps(count: outHeight, factor: vertical, of: maxVertical, size: planeHeight)
-            var wide = [Int32](repeating: 0, count: outWidth * planeHeight)
-            samples.withUnsafeBufferPointer { from in
-                wide.withUnsafeMutableBufferPointer { to in
-                    for row in 0..<planeHeight {
-                        let line = row * planeWidth
-                        for column in 0..<outWidth {
-                            let tap = across[column]
-                            to[row &* outWidth &+ column] = from[line &+ tap.first] &* (16 &- tap.weight)
-                                &+ from[line &+ tap.second] &* tap.weight
-                        }
-                    }
-                }
-            }
-            wide.withUnsafeBufferPointer { from in
-                result.withUnsafeMutableBufferPointer { to in
-                    for row in 0..<outHeight {
-                        let tap = down[row]
-                        let first = tap.first * outWidth, second = tap.second * outWidth
-                        for column in 0..<outWidth {
-                            let value = from[first &+ column] &* (16 &- tap.weight) &+ from[second &+ column] &* tap.weight
-                            to[row &* outWidth &+ column] = (value &+ 128) &>> 8
-                        }
-                    }
-                }
-            }
-            return result
-        }
-
-        /// For each output position, the two samples it lies between and the second's
-        /// weight in sixteenths.
-        private func taps(count: Int, factor: Int, of finest: Int, size: Int) -> [(first: Int, second: Int, weight: Int32)] {
-            (0..<count).map { position in
-                if factor == finest { return (min(position, size - 1), min(position, size - 1), 0) }
-                let centre = (Double(position) + 0.5) * Double(factor) / Double(finest) - 0.5
-                guard centre > 0 else { return (0, 0, 0) }
-                let first = min(Int(centre), size - 1)
-                return (first, min(first + 1, size - 1), Int32((centre - Double(Int(centre))) * 16 + 0.5))
-            }
-        }
     }
 
     private static func samplePlane(_ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,

@@ -16,38 +16,46 @@ public struct EighthImage: Sendable {
 }
 
 public enum JPEGPreview {
-    /// The JPEG at `path` at an eighth of its width and height (rounded up), or nil when it
-    /// is not one this decoder takes (progressive, arithmetic-coded, with restart markers,
-    /// not YCbCr or grey, 12-bit), is damaged, or cannot be read: then decode it another way.
-    /// The picture is what libjpeg gives at scale 1/8 (exactly, for grey), with the colour
-    /// kept at the resolution of its DC terms.
-    public static func decodeEighth(path: String, threads: Int = 2) -> EighthImage? {
+    /// The JPEG at `path` at an eighth of its width and height (rounded up), or smaller to
+    /// fit `area`, or nil when it is not one this decoder takes (progressive,
+    /// arithmetic-coded, with restart markers, not YCbCr or grey, 12-bit), is damaged, or
+    /// cannot be read: then decode it another way. The picture is what libjpeg gives at
+    /// scale 1/8 (exactly, for grey and for colour sampled as finely as brightness), with
+    /// subsampled colour interpolated from its DC terms.
+    ///
+    /// `area` is where the picture is shown upright: the picture comes as the file stores
+    /// it, sized so that once turned by its EXIF orientation it fits `area` with its aspect
+    /// kept (never larger than the eighth size). Shrinking here, from the DC terms, costs
+    /// far less than scaling the eighth-size picture afterwards.
+    public static func decodeEighth(path: String, fitting area: (width: Int, height: Int)? = nil,
+                                    threads: Int = 2) -> EighthImage? {
         guard let file = EntropyData.read(path) else { return nil }
         defer { file.deallocate() }
-        return decodeEighth(file.buffer, length: file.length, threads: threads)?.picture
+        return decodeEighth(file.buffer, length: file.length, fitting: area, threads: threads)?.picture
     }
 
     /// The same for a file's bytes. `threads` above 1 lets a second thread start in the
     /// middle of the data (see SpeculativeScan).
-    public static func decodeEighth(_ bytes: UnsafeBufferPointer<UInt8>, threads: Int = 2) -> EighthImage? {
+    public static func decodeEighth(_ bytes: UnsafeBufferPointer<UInt8>, fitting area: (width: Int, height: Int)? = nil,
+                                    threads: Int = 2) -> EighthImage? {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count + EntropyData.padding)
         defer { copy.deallocate() }
         _ = copy.initialize(from: bytes)
-        return decodeEighth(copy, length: bytes.count, threads: threads)?.picture
+        return decodeEighth(copy, length: bytes.count, fitting: area, threads: threads)?.picture
     }
 
     /// Decodes `buffer[0..<length]`, unstuffing its entropy data in place; says too whether
     /// the second thread's work was used.
-    static func decodeEighth(_ buffer: UnsafeMutableBufferPointer<UInt8>, length: Int,
+    static func decodeEighth(_ buffer: UnsafeMutableBufferPointer<UInt8>, length: Int, fitting area: (width: Int, height: Int)?,
                              threads: Int) -> (picture: EighthImage, outcome: SpeculativeScan.Outcome)? {
         guard let layout = JPEGHeaders.read(UnsafeBufferPointer(rebasing: buffer[0..<length])) else { return nil }
         let geometry = MCUGeometry(layout)
-        guard let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length) else { return nil }
+        guard let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length),
+              let base = buffer.baseAddress else { return nil }
         // The unstuffed data now starts at entropyStart; zeros after it for the refills.
-        let data = UnsafeMutableRawPointer(buffer.baseAddress! + layout.entropyStart)
-            .assumingMemoryBound(to: UInt8.self)
+        let data = UnsafePointer(base + layout.entropyStart)
         let end = layout.entropyStart + entropyLength
-        (buffer.baseAddress! + end).initialize(repeating: 0, count: min(EntropyData.padding, buffer.count - end))
+        (base + end).initialize(repeating: 0, count: min(EntropyData.padding, buffer.count - end))
         guard let scanner = DCScanner(layout) else { return nil }
         defer { scanner.deallocate() }
         let values = UnsafeMutablePointer<Int32>.allocate(capacity: geometry.mcuCount * geometry.blocksPerMCU)
@@ -60,7 +68,19 @@ public enum JPEGPreview {
                                                   into: values) ? .alone : .damaged
         }
         guard outcome != .damaged else { return nil }
-        return (ColourConversion.picture(layout, geometry: geometry, values: values), outcome)
+        let size = pictureSize(layout, fitting: area)
+        return (ColourConversion.picture(layout, geometry: geometry, values: values, size: size), outcome)
+    }
+
+    /// The eighth size, or the largest size within it that fits `area` once turned.
+    static func pictureSize(_ layout: JPEGLayout, fitting area: (width: Int, height: Int)?) -> (width: Int, height: Int) {
+        let width = (layout.width + 7) / 8, height = (layout.height + 7) / 8
+        guard var area, area.width > 0, area.height > 0 else { return (width, height) }
+        // Orientations 5 to 8 turn the picture a quarter: it must fit the area turned back.
+        if (5...8).contains(layout.orientation) { area = (area.height, area.width) }
+        let scale = min(Double(area.width) / Double(width), Double(area.height) / Double(height))
+        guard scale < 1 else { return (width, height) }
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 }
 

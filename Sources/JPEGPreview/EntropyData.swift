@@ -24,9 +24,10 @@ struct EntropyData {
               status.st_size > 0, status.st_size <= 512 << 20 else { return nil }
         let size = Int(status.st_size)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size + padding)
+        guard let base = buffer.baseAddress else { return nil }  // never: the capacity is not 0
         var done = 0
         while done < size {
-            let got = Glibc.read(descriptor, buffer.baseAddress! + done, size - done)
+            let got = Glibc.read(descriptor, base + done, size - done)
             if got < 0 && errno == EINTR { continue }
             // A file that shrank while being read is read as far as it goes.
             guard got > 0 else { break }

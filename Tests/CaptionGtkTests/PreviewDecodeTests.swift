@@ -14,18 +14,28 @@ import Testing
     init() throws { try Harness.start() }
 
     /// A JPEG whose left half is red and right half blue (stored as the camera wrote it),
-    /// with an EXIF orientation when one is given.
+    /// with grain so that it compresses like a photo, and an EXIF orientation when one is
+    /// given.
     func photo(width: Int32, height: Int32, orientation: UInt16? = nil, name: String) throws -> String {
         let pixbuf = try #require(gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height))
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         let pixels = try #require(gdk_pixbuf_get_pixels(pixbuf))
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        for y in 0..<Int(height) {
-            for x in 0..<Int(width) {
-                let red = x < Int(width) / 2
-                pixels[y * stride + x * 3] = red ? 220 : 20
-                pixels[y * stride + x * 3 + 1] = 30
-                pixels[y * stride + x * 3 + 2] = red ? 20 : 220
+        // One long grainy row, each line a different stretch of it (making every pixel
+        // anew takes seconds in a debug build); the halves move by at most an eighth.
+        let row = Int(width) * 3, spare = Int(width) / 8
+        var grainy = [UInt8](repeating: 0, count: row + spare * 3)
+        var seed: UInt32 = 7
+        for index in grainy.indices {
+            let red = index / 3 < Int(width) / 2 + spare / 2
+            let level = [red ? 200 : 30, 40, red ? 30 : 200][index % 3]
+            seed = seed &* 1_103_515_245 &+ 12345
+            grainy[index] = UInt8(level + Int(seed >> 24) % 48 - 24)
+        }
+        grainy.withUnsafeBytes { grain in
+            for y in 0..<Int(height) {
+                let shift = (y &* 7_919) % spare * 3
+                UnsafeMutableRawPointer(pixels + y * stride).copyMemory(from: grain.baseAddress! + shift, byteCount: row)
             }
         }
         var buffer: UnsafeMutablePointer<gchar>?
@@ -64,6 +74,7 @@ import Testing
 
     @Test func largeJPEGIsDecodedFromItsEighthToFitTheArea() throws {
         let path = try photo(width: 4000, height: 3000, name: "large.jpg")
+        #expect(try fileSize(path) >= PhotoDecoder.smallestEighthFile)
         let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
         defer { cairo_surface_destroy(decoded.surface.pointer) }
         #expect(decoded.source == .eighth)
@@ -72,6 +83,25 @@ import Testing
         let left = colour(decoded, x: 0.25, y: 0.5), right = colour(decoded, x: 0.75, y: 0.5)
         #expect(left.red > 180 && left.blue < 60, "left \(left)")
         #expect(right.blue > 180 && right.red < 60, "right \(right)")
+    }
+
+    func fileSize(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    /// A large photo in a small file (smooth, or flat as here) is decoded by GdkPixbuf,
+    /// which is as fast for it.
+    @Test func largePhotoInASmallFileGoesToGdkPixbuf() throws {
+        let path = folder + "/flat.jpg"
+        let pixbuf = try #require(gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 4000, 3000))
+        gdk_pixbuf_fill(pixbuf, 0x3366_99FF)
+        #expect(gdk_pixbuf_savev(pixbuf, path, "jpeg", nil, nil, nil) != 0)
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        #expect(try fileSize(path) < PhotoDecoder.smallestEighthFile)
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .gdkPixbuf)
+        #expect(surfaceSize(decoded) == PixelSize(width: 400, height: 300))
     }
 
     /// A photo only a little larger than the area is decoded by GdkPixbuf: its eighth would

@@ -176,7 +176,7 @@ struct Layout: CustomTestStringConvertible, Sendable {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count + EntropyData.padding)
         defer { copy.deallocate() }
         _ = copy.initialize(from: jpeg)
-        let decoded = try #require(JPEGPreview.decodeEighth(copy, length: jpeg.count, threads: 2))
+        let decoded = try #require(JPEGPreview.decodeEighth(copy, length: jpeg.count, fitting: nil, threads: 2))
         let together = decoded.picture
         #expect(alone.pixels == together.pixels)
         #expect(decoded.outcome == .joined, "the second thread's half was not used")
@@ -184,6 +184,39 @@ struct Layout: CustomTestStringConvertible, Sendable {
             let reference = try #require(Pictures.libjpegEighth(jpeg))
             #expect(together.pixels == reference.rgb)
         }
+    }
+
+    /// Fitted to an area, the picture is shrunk from the DC terms: the same picture as
+    /// libjpeg's eighth averaged down, and never enlarged.
+    @Test func shrinksToFitAnArea() throws {
+        let jpeg = Pictures.jpeg(width: 1600, height: 1200, sampling: (1, 1), noise: 10)
+        let reference = try #require(Pictures.libjpegEighth(jpeg))
+        #expect(reference.width == 200 && reference.height == 150)
+        let half = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, fitting: (100, 100)) })
+        #expect(half.width == 100 && half.height == 75)
+        // libjpeg's eighth, each 2 × 2 averaged.
+        var averaged = [UInt8](repeating: 0, count: 100 * 75 * 3)
+        for y in 0..<75 {
+            for x in 0..<100 {
+                for channel in 0..<3 {
+                    let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) {
+                        $0 + Int(reference.rgb[((2 * y + $1.1) * 200 + 2 * x + $1.0) * 3 + channel])
+                    }
+                    averaged[(y * 100 + x) * 3 + channel] = UInt8((sum + 2) / 4)
+                }
+            }
+        }
+        let difference = Difference(half.pixels, averaged)
+        #expect(difference.mean < 2 && difference.largest <= 24, "mean \(difference.mean), largest \(difference.largest)")
+        let larger = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, fitting: (900, 900)) })
+        #expect(larger.width == 200 && larger.pixels == reference.rgb, "an area larger than the eighth changes nothing")
+    }
+
+    /// A picture its camera turned a quarter must fit the area once turned back.
+    @Test func fitsTheAreaAsShownUpright() throws {
+        let jpeg = Pictures.withOrientation(Pictures.jpeg(width: 1600, height: 1200), 6)
+        let picture = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, fitting: (60, 100)) })
+        #expect(picture.width == 80 && picture.height == 60, "stored landscape, shown 60 × 80: \(picture.width) × \(picture.height)")
     }
 
     /// What the decoder does not take, it says so with nil, and the caller uses GdkPixbuf.
