@@ -114,23 +114,41 @@ extension CaptionWindow {
                 case .success(let photo):
                     guard let self else { return cairo_surface_destroy(photo.surface.pointer) }
                     self.showPreview(photo, request: request, area: area)
+                    if settles { self.checkOncePainted(path, request: request) }
                 case .failure(let error):
                     if settles { self?.settle(.failure(error), request: request) }
                 }
             }
-            guard settles, case .success = preview else { return }
-            // The check reads, decodes and hashes the whole photo on two threads: at a lower
-            // priority it never takes a core from the main thread or the display server,
-            // which are painting the preview and, next, what the user types.
-            LowPriorityThread.run {
-                let check: Result<LoadedPhoto, LibraryError>
-                do throws(LibraryError) {
-                    check = .success(try PhotoInspector.load(path))
-                } catch {
-                    check = .failure(error)
-                }
-                MainThread.post { [weak self] in self?.settle(check, request: request) }
+        }
+    }
+
+    /// Starts the check of the whole photo once the preview is on the screen, or after a
+    /// quarter of a second if it is not drawn (the library shows, the window is hidden):
+    /// started with the preview, the check's threads slowed the preview's frame by up to a
+    /// fifth (`make bench`, the smooth photo).
+    private func checkOncePainted(_ path: String, request: Int) {
+        let once = Once()
+        let start: MainThread.Job = { [weak self] in
+            // Once, and not for a photo another has replaced meanwhile.
+            guard once.claim(), let self, request == self.photoRequest else { return }
+            self.check(path, request: request)
+        }
+        preview.afterNextPaint(start)
+        MainThread.after(milliseconds: 250, start)
+    }
+
+    /// Reads, decodes and hashes the whole photo on two threads: at a lower priority it never
+    /// takes a core from the main thread or the display server, which paint what the user
+    /// types.
+    private func check(_ path: String, request: Int) {
+        LowPriorityThread.run {
+            let check: Result<LoadedPhoto, LibraryError>
+            do throws(LibraryError) {
+                check = .success(try PhotoInspector.load(path))
+            } catch {
+                check = .failure(error)
             }
+            MainThread.post { [weak self] in self?.settle(check, request: request) }
         }
     }
 
@@ -174,4 +192,15 @@ extension CaptionWindow {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+}
+
+/// True the first time it is asked, on the main thread.
+@MainActor
+private final class Once: Sendable {
+    private var done = false
+
+    func claim() -> Bool {
+        defer { done = true }
+        return !done
+    }
 }

@@ -164,6 +164,8 @@ final class PhotoPreview {
     private var surface: OpaquePointer?
     /// Called when the widget has grown well past the size the photo was decoded for.
     var onNeedsLargerDecode: ((PixelSize) -> Void)?
+    /// Run once the photo has next been painted.
+    private var afterPaint: [MainThread.Job] = []
     private(set) var decodedArea = PixelSize(width: 0, height: 0)
 
     init() {
@@ -203,6 +205,7 @@ final class PhotoPreview {
     }
 
     func clear() {
+        afterPaint = []
         if let surface { cairo_surface_destroy(surface) }
         surface = nil
         decodedArea = PixelSize(width: 0, height: 0)
@@ -210,6 +213,11 @@ final class PhotoPreview {
     }
 
     var hasPhoto: Bool { surface != nil }
+
+    /// Runs `job` after the next frame that paints the photo (not inside the paint).
+    func afterNextPaint(_ job: @escaping MainThread.Job) {
+        afterPaint.append(job)
+    }
 
     private func draw(_ cairo: OpaquePointer) {
         guard let surface else { return }
@@ -235,6 +243,8 @@ final class PhotoPreview {
         }
         cairo_paint(cairo)
         cairo_restore(cairo)
+        for job in afterPaint { MainThread.post(job) }
+        afterPaint = []
         // A window made larger than the decode: ask for a sharper one (the caller debounces).
         let wanted = wantedArea
         if wanted.width > decodedArea.width * 5 / 4 || wanted.height > decodedArea.height * 5 / 4 {

@@ -260,6 +260,32 @@ import Testing
         #expect(window.engine.isComplete)
     }
 
+    /// The whole-photo check starts once the preview is painted; a window that paints
+    /// nothing (hidden here; the library view showing is the same) must still get there.
+    @Test func photoSettlesWhenThePreviewIsNeverPainted() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        gtk_widget_hide(window.window)
+        Harness.settle()
+        let path = Harness.makePhoto(in: folder, name: "unseen.jpg")
+        load(window, path)
+        #expect(window.engine.photos[CaptionForm.photo] == .loaded)
+        #expect(window.loadedPhoto != nil)
+    }
+
+    /// Painted, the check follows the paint: the photo counts once it has been shown.
+    @Test func photoSettlesAfterThePreviewIsPainted() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        var painted = false, paintedBeforeSettled = false
+        window.onPhotoSettled = { paintedBeforeSettled = painted }
+        window.openPhoto(Harness.makePhoto(in: folder, name: "seen.jpg"))
+        window.preview.afterNextPaint { painted = true }
+        #expect(Harness.spin { window.loadedPhoto != nil })
+        #expect(window.engine.photos[CaptionForm.photo] == .loaded)
+        #expect(paintedBeforeSettled)
+    }
+
     /// A 24-megapixel JPEG decodes off the main thread: the loop never stalls for long.
     @Test func largePhotoNeverBlocksTheMainLoop() throws {
         let window = try makeWindow()
