@@ -13,7 +13,7 @@ public struct EighthImage: Sendable {
 public enum JPEGPreview {
     /// The JPEG at `path` at an eighth of its width and height (rounded up), or smaller to
     /// fit `area`, or nil when it is not one this decoder takes (progressive,
-    /// arithmetic-coded, with restart markers, not YCbCr or grey, 12-bit), is damaged, or
+    /// arithmetic-coded, not YCbCr or grey, 12-bit), is damaged, or
     /// cannot be read: then decode it another way. The picture is what libjpeg gives at
     /// scale 1/8 (exactly, for grey and for colour sampled as finely as brightness), with
     /// subsampled colour interpolated from its DC terms.
@@ -45,7 +45,9 @@ public enum JPEGPreview {
                              threads: Int) -> (picture: EighthImage, outcome: SpeculativeScan.Outcome)? {
         guard let layout = JPEGHeaders.read(UnsafeBufferPointer(rebasing: buffer[0..<length])) else { return nil }
         let geometry = MCUGeometry(layout)
-        guard let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length),
+        var restarts: [Int] = []
+        guard let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length, restarts: &restarts),
+              layout.restartInterval > 0 || restarts.isEmpty,
               let base = buffer.baseAddress else { return nil }
         // The unstuffed data now starts at entropyStart; zeros after it for the refills.
         let data = UnsafePointer(base + layout.entropyStart)
@@ -56,7 +58,11 @@ public enum JPEGPreview {
         let values = UnsafeMutablePointer<Int32>.allocate(capacity: geometry.mcuCount * geometry.blocksPerMCU)
         defer { values.deallocate() }
         let outcome: SpeculativeScan.Outcome
-        if threads > 1 && entropyLength >= SpeculativeScan.smallestSplit {
+        if layout.restartInterval > 0 {
+            outcome = RestartScan.decode(data, bits: entropyLength * 8, starts: [0] + restarts,
+                                         interval: layout.restartInterval, threads: threads,
+                                         scanner: scanner, geometry: geometry, into: values)
+        } else if threads > 1 && entropyLength >= SpeculativeScan.smallestSplit {
             outcome = SpeculativeScan.decode(data, bits: entropyLength * 8, scanner: scanner, geometry: geometry, into: values)
         } else {
             outcome = SpeculativeScan.decodeAlone(data, bits: entropyLength * 8, scanner: scanner, geometry: geometry,

@@ -41,9 +41,12 @@ struct EntropyData {
     }
 
     /// Removes the zero byte JPEG stuffs after each 0xFF in `buffer[start..<end]`, in place,
-    /// up to the first marker (the end of the scan); returns the unstuffed length, or nil
-    /// when the data holds restart markers or no data at all.
-    static func unstuff(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+    /// up to the first marker that is not a restart marker (the end of the scan). Restart
+    /// markers are taken out too, and where each restart interval's data starts (from
+    /// `start`, after unstuffing) is put in `restarts`. Returns the unstuffed length, or nil
+    /// when there is no data, or restart markers come out of their order 0…7.
+    static func unstuff(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int,
+                        restarts: inout [Int]) -> Int? {
         guard let base = buffer.baseAddress, start < end else { return nil }
         var read = start, write = start
         while read < end {
@@ -65,7 +68,9 @@ struct EntropyData {
                 write += 1
                 read = at + 2
             } else if (0xD0...0xD7).contains(next) {
-                return nil
+                guard Int(next - 0xD0) == restarts.count % 8 else { return nil }
+                restarts.append(write - start)
+                read = at + 2
             } else {
                 break  // a marker: the scan ends here
             }

@@ -12,7 +12,7 @@ struct FrameComponent {
 
 /// What the headers say, for a baseline (or extended sequential) Huffman-coded JPEG with one
 /// interleaved scan: the only kind the eighth-size decoder takes. Everything else (progressive,
-/// arithmetic coding, restart intervals, CMYK, RGB, 12-bit samples) is left to GdkPixbuf.
+/// arithmetic coding, CMYK, RGB, 12-bit samples) is left to GdkPixbuf.
 struct JPEGLayout {
     var width = 0
     var height = 0
@@ -26,6 +26,8 @@ struct JPEGLayout {
     var entropyStart = 0
     /// The EXIF orientation (1 to 8); 1 when there is none.
     var orientation = 1
+    /// MCUs between restart markers (DRI); 0 when there are none.
+    var restartInterval = 0
 
     var maxHorizontalSampling: Int { components.map(\.horizontalSampling).max() ?? 1 }
     var maxVerticalSampling: Int { components.map(\.verticalSampling).max() ?? 1 }
@@ -66,9 +68,8 @@ enum JPEGHeaders {
             case 0xDB:
                 guard readQuantisers(segment, into: &quantisers) else { return nil }
             case 0xDD:
-                // Restart markers would need handling in the entropy data; files with them go
-                // to GdkPixbuf. An interval of 0 means none.
-                guard segment.count == 2, segment[0] == 0, segment[1] == 0 else { return nil }
+                guard segment.count == 2 else { return nil }
+                layout.restartInterval = Int(segment[0]) << 8 | Int(segment[1])
             case 0xE1 where !sawOrientation:
                 if let orientation = ExifOrientation.read(segment) {
                     layout.orientation = orientation

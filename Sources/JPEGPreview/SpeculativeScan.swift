@@ -22,6 +22,8 @@ enum SpeculativeScan {
         case alone
         /// The second thread's part was used from the meeting on.
         case joined
+        /// Restart markers split the data; each thread decoded its half.
+        case split
     }
 
     /// Below this much data one thread is as quick as two (starting a thread and finding
@@ -70,29 +72,17 @@ enum SpeculativeScan {
         }
     }
 
-    private final class Job {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
     static func decode(_ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, geometry: MCUGeometry,
                        into values: UnsafeMutablePointer<Int32>) -> Outcome {
         let stride = geometry.blocksPerMCU, total = geometry.mcuCount
         // The second thread cannot know how many MCUs are left; the whole count bounds it.
         let ahead = Ahead(start: bits / 16 * 8, capacity: total, stride: stride)
         let address = UInt(bitPattern: data)
-        let job = Unmanaged.passRetained(Job {
+        guard let helper = HelperThread.start({
             // The data outlives the thread: decode() joins it before returning.
             guard let data = UnsafePointer<UInt8>(bitPattern: address) else { return }
             decodeAhead(data, bits: bits, scanner: scanner, ahead: ahead, stride: stride)
-        })
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { raw in
-            // raw is the Job passed below, handed back unchanged.
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, job.toOpaque()) == 0 else {
-            job.release()
+        }) else {
             return decodeAlone(data, bits: bits, scanner: scanner, geometry: geometry, into: values) ? .alone : .damaged
         }
 
@@ -125,7 +115,7 @@ enum SpeculativeScan {
             }
         }
         if meeting == nil { ahead.stop.store(true, ordering: .relaxed) }
-        pthread_join(thread, nil)
+        helper.join()
         guard ok else { return .damaged }
         guard let meeting else { return .alone }
 

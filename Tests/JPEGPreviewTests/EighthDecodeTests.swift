@@ -219,11 +219,52 @@ struct Layout: CustomTestStringConvertible, Sendable {
         #expect(picture.width == 80 && picture.height == 60, "stored landscape, shown 60 × 80: \(picture.width) × \(picture.height)")
     }
 
+    /// Restart markers (phones write them): every interval starts afresh, and with two
+    /// threads each takes half of the intervals. The picture is libjpeg's.
+    @Test(arguments: [(1, 1, 1), (3, 2, 2), (1, 1, 2)])
+    func decodesFilesWithRestartMarkers(components: Int, luma: Int, threads: Int) throws {
+        let large = threads == 2
+        let jpeg = Pictures.jpeg(width: large ? 2400 : 333, height: large ? 1800 : 201, components: components,
+                                 quality: 95, sampling: (luma, luma), noise: large ? 120 : 40, restartRows: 1)
+        let reference = try #require(Pictures.libjpegEighth(jpeg))
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count + EntropyData.padding)
+        defer { copy.deallocate() }
+        _ = copy.initialize(from: jpeg)
+        let decoded = try #require(JPEGPreview.decodeEighth(copy, length: jpeg.count, fitting: nil, threads: threads))
+        #expect(decoded.outcome == (large ? .split : .alone))
+        let difference = Difference(decoded.picture.pixels, reference.rgb)
+        if luma == 1 {
+            #expect(difference.largest == 0, "mean \(difference.mean), largest \(difference.largest)")
+        } else {
+            #expect(difference.mean < 3 && difference.largest <= 40, "mean \(difference.mean), largest \(difference.largest)")
+        }
+        if large {
+            let alone = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
+            #expect(alone.pixels == decoded.picture.pixels)
+        }
+    }
+
+    /// A restart interval whose markers are missing from the data, or out of order, is damage.
+    @Test func refusesRestartMarkersThatDoNotAddUp() throws {
+        let jpeg = Pictures.jpeg(width: 256, height: 256, components: 1, restartRows: 1)
+        func decode(_ bytes: [UInt8]) -> EighthImage? { bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0) } }
+        #expect(decode(jpeg) != nil)
+        // The markers FF D0 … FF D7 after the scan header, found and changed.
+        let scan = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        let markers = ((scan + 2)..<(jpeg.count - 1)).filter { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) }
+        #expect(markers.count == 31, "one marker between each of the 32 rows of MCUs")
+        var swapped = jpeg
+        swapped[markers[3] + 1] = 0xD6
+        #expect(decode(swapped) == nil, "a marker out of its order")
+        var missing = jpeg
+        missing.removeSubrange(markers[5]..<(markers[5] + 2))
+        #expect(decode(missing) == nil, "an interval too few")
+    }
+
     /// What the decoder does not take, it says so with nil, and the caller uses GdkPixbuf.
     @Test func refusesWhatItDoesNotDecode() {
         func decode(_ bytes: [UInt8]) -> EighthImage? { bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0) } }
         #expect(decode(Pictures.jpeg(width: 64, height: 64, progressive: true)) == nil, "progressive")
-        #expect(decode(Pictures.jpeg(width: 64, height: 64, restartRows: 1)) == nil, "restart markers")
         #expect(decode(Pictures.jpeg(width: 64, height: 64, arithmetic: true)) == nil, "arithmetic coding")
         #expect(decode(Pictures.jpeg(width: 64, height: 64, components: 4)) == nil, "CMYK")
         #expect(decode(Pictures.jpeg(width: 64, height: 64, rgb: true)) == nil, "RGB")
@@ -252,11 +293,11 @@ struct Layout: CustomTestStringConvertible, Sendable {
     /// Cut short anywhere, or with bytes changed anywhere, a file gives nil or a picture of
     /// its size: never a crash or a read outside the buffer (make test-sanitizers runs this
     /// under AddressSanitizer).
-    @Test(arguments: [1, 2])
-    func damagedFilesGiveNilOrAPicture(threads: Int) {
+    @Test(arguments: [(1, false), (2, false), (2, true)])
+    func damagedFilesGiveNilOrAPicture(threads: Int, restartMarkers: Bool) {
         // With two threads, a file large enough to be split.
         let jpeg = threads == 1 ? Pictures.jpeg(width: 200, height: 120, noise: 120)
-            : Pictures.jpeg(width: 900, height: 700, quality: 95, noise: 120)
+            : Pictures.jpeg(width: 900, height: 700, quality: 95, noise: 120, restartRows: restartMarkers ? 2 : 0)
         #expect(threads == 1 || jpeg.count > SpeculativeScan.smallestSplit)
         var random = SystemRandomNumberGenerator()
         var outcomes = [0, 0]
