@@ -159,10 +159,10 @@ struct Layout: CustomTestStringConvertible, Sendable {
     }
 
     static let largeLayouts: [Layout] = [
-        Layout(width: 3000, height: 2000, components: 3, sampling: (2, 2), quality: 95),
-        Layout(width: 2048, height: 1536, components: 3, sampling: (1, 1), quality: 92),
-        Layout(width: 3001, height: 1999, components: 1, sampling: (1, 1), quality: 98),
-        Layout(width: 2500, height: 1700, components: 3, sampling: (2, 1), quality: 97),
+        Layout(width: 2000, height: 1400, components: 3, sampling: (2, 2), quality: 95),
+        Layout(width: 1600, height: 1200, components: 3, sampling: (1, 1), quality: 92),
+        Layout(width: 2001, height: 1399, components: 1, sampling: (1, 1), quality: 98),
+        Layout(width: 1800, height: 1300, components: 3, sampling: (2, 1), quality: 97),
     ]
 
     /// The second thread starts in the middle at a guess; the picture must be the one a
