@@ -48,7 +48,7 @@ enum PhotoDecoder {
             return .failure(error)
         }
         var oriented: OpaquePointer, source: Source
-        switch load(path, fitting: area, eighthWillDo: info.format == .jpeg && eighthWillDo(info, area)) {
+        switch load(path, fitting: area, eighthWillDo: eighthWillDo(info, area)) {
         case .success(let loaded): (oriented, source) = loaded
         case .failure(let error): return .failure(error)
         }
@@ -82,7 +82,7 @@ enum PhotoDecoder {
     static let smallestEighthFile = 1 << 20
 
     private static func eighthWillDo(_ info: PhotoInfo, _ area: PixelSize) -> Bool {
-        guard info.byteCount >= smallestEighthFile else { return false }
+        guard info.format == .jpeg, info.byteCount >= smallestEighthFile else { return false }
         let eighth = PixelSize(width: (info.width + 7) / 8, height: (info.height + 7) / 8)
         func fits(_ size: PixelSize) -> Bool {
             min(Double(area.width) / Double(size.width), Double(area.height) / Double(size.height)) <= 1

@@ -2,6 +2,7 @@
 // is whole and decodes. Only raster photo formats are accepted (see PhotoFormat).
 
 import CPixbuf
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif

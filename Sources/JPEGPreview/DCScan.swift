@@ -57,6 +57,22 @@ struct DCScanner: @unchecked Sendable {
 
     func deallocate() { slots.deallocate() }
 
+    /// Decodes the MCUs `range` from byte `start` with the predictors at zero, as at the start
+    /// of a scan or of a restart interval, one block's DC value each into `values` (`stride`
+    /// a MCU); false on damaged data or on reading past bit `end`.
+    func decode(_ range: Range<Int>, from start: Int, endingBy end: Int, data: UnsafePointer<UInt8>,
+                stride: Int, into values: UnsafeMutablePointer<Int32>) -> Bool {
+        var reader = BitReader(data, startingAt: start)
+        let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        defer { predictors.deallocate() }
+        predictors.initialize(repeating: 0, count: 4)
+        for mcu in range {
+            guard decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
+                  reader.position <= end else { return false }
+        }
+        return true
+    }
+
     /// Decodes one MCU at `reader`, writing one DC value a block to `output` and keeping the
     /// running predictors in `predictors` (one a component). False at a bit pattern that is
     /// no code: damaged data, or a speculative start that has not found its footing yet.

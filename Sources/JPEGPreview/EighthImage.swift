@@ -65,8 +65,8 @@ public enum JPEGPreview {
         } else if threads > 1 && entropyLength >= SpeculativeScan.smallestSplit {
             outcome = SpeculativeScan.decode(data, bits: entropyLength * 8, scanner: scanner, geometry: geometry, into: values)
         } else {
-            outcome = SpeculativeScan.decodeAlone(data, bits: entropyLength * 8, scanner: scanner, geometry: geometry,
-                                                  into: values) ? .alone : .damaged
+            outcome = scanner.decode(0..<geometry.mcuCount, from: 0, endingBy: entropyLength * 8, data: data,
+                                     stride: geometry.blocksPerMCU, into: values) ? .alone : .damaged
         }
         guard outcome != .damaged else { return nil }
         let size = pictureSize(layout, fitting: area)

@@ -1,6 +1,8 @@
 // Decoding a scan that has restart markers: each interval starts afresh at a known byte with
 // its predictors at zero, so two threads can each take half of the intervals, no guess needed.
 
+import Threads
+
 enum RestartScan {
     /// Decodes the scan whose intervals start at the bytes `starts` (the first at 0) into
     /// `values`; with `threads` above 1 and enough data, the second half of the intervals on
@@ -16,24 +18,14 @@ enum RestartScan {
             return run.decode(0..<count) ? .alone : .damaged
         }
         let half = count / 2
-        let secondFine = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-        defer { secondFine.deallocate() }
-        secondFine.initialize(to: false)
-        let address = UInt(bitPattern: secondFine)
-        guard let helper = HelperThread.start({
-            // Written once here, read after the join.
-            UnsafeMutablePointer<Bool>(bitPattern: address)?.pointee = run.decode(half..<count)
-        }) else {
-            return run.decode(0..<count) ? .alone : .damaged
-        }
-        let firstFine = run.decode(0..<half)
-        helper.join()
-        return firstFine && secondFine.pointee ? .split : .damaged
+        var firstFine = false, secondFine = false
+        // Parallel.run joins the second thread before returning.
+        Parallel.run([{ secondFine = run.decode(half..<count) }]) { firstFine = run.decode(0..<half) }
+        return firstFine && secondFine ? .split : .damaged
     }
 
-    /// The pieces every interval needs; plain values and pointers, so both threads can hold
-    /// a copy.
-    private struct Intervals: @unchecked Sendable {
+    /// The pieces every interval needs.
+    private struct Intervals {
         let data: UnsafePointer<UInt8>
         let bits: Int
         let starts: [Int]
@@ -45,20 +37,12 @@ enum RestartScan {
         /// Decodes the intervals `range` (each writes only its own MCUs' values); false on
         /// damaged data, including an interval that reads into the next one.
         func decode(_ range: Range<Int>) -> Bool {
-            let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
-            defer { predictors.deallocate() }
-            let stride = geometry.blocksPerMCU
-            for index in range {
-                predictors.initialize(repeating: 0, count: 4)
-                var reader = BitReader(data, startingAt: starts[index])
+            range.allSatisfy { index in
                 let end = index + 1 < starts.count ? starts[index + 1] * 8 : bits
-                let first = index * interval, last = min(first + interval, geometry.mcuCount)
-                for mcu in first..<last {
-                    guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                          reader.position <= end else { return false }
-                }
+                let first = index * interval
+                return scanner.decode(first..<min(first + interval, geometry.mcuCount), from: starts[index], endingBy: end,
+                                      data: data, stride: geometry.blocksPerMCU, into: values)
             }
-            return true
         }
     }
 }

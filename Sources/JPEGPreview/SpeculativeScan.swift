@@ -11,6 +11,7 @@
 // the first thread simply decodes to the end, so the result never depends on the guess.
 
 import Synchronization
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,21 +30,6 @@ enum SpeculativeScan {
     /// Below this much data one thread is as quick as two (starting a thread and finding
     /// footing cost more than half the decode).
     static let smallestSplit = 256 << 10
-
-    /// Decodes on this thread alone.
-    static func decodeAlone(_ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, geometry: MCUGeometry,
-                            into values: UnsafeMutablePointer<Int32>) -> Bool {
-        var reader = BitReader(data, startingAt: 0)
-        let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
-        defer { predictors.deallocate() }
-        predictors.initialize(repeating: 0, count: 4)
-        let stride = geometry.blocksPerMCU
-        for mcu in 0..<geometry.mcuCount {
-            guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                  reader.position <= bits else { return false }
-        }
-        return true
-    }
 
     /// What the second thread found, shared with the first.
     private final class Ahead: @unchecked Sendable {
@@ -77,45 +63,38 @@ enum SpeculativeScan {
         let stride = geometry.blocksPerMCU, total = geometry.mcuCount
         // The second thread cannot know how many MCUs are left; the whole count bounds it.
         let ahead = Ahead(start: bits / 16 * 8, capacity: total, stride: stride)
-        let address = UInt(bitPattern: data)
-        guard let helper = HelperThread.start({
-            // The data outlives the thread: decode() joins it before returning.
-            guard let data = UnsafePointer<UInt8>(bitPattern: address) else { return }
-            decodeAhead(data, bits: bits, scanner: scanner, ahead: ahead, stride: stride)
-        }) else {
-            return decodeAlone(data, bits: bits, scanner: scanner, geometry: geometry, into: values) ? .alone : .damaged
-        }
-
-        var reader = BitReader(data, startingAt: 0)
         let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
         defer { predictors.deallocate() }
         predictors.initialize(repeating: 0, count: 4)
-        let middle = ahead.start
-        var seen = 0
         var meeting: (mcu: Int, recorded: Int)?
         var ok = true
-        for mcu in 0..<total {
-            let position = reader.position
-            if position >= middle && seen >= 0 {
-                let recorded = ahead.recorded.load(ordering: .acquiring)
-                while seen < recorded && ahead.starts[seen] < position { seen += 1 }
-                if seen < recorded && ahead.starts[seen] == position {
-                    meeting = (mcu, seen)
+        // The second thread from the middle; this one from the start. Parallel.run joins
+        // before returning, so the data and `ahead` outlive the second thread.
+        Parallel.run([{ decodeAhead(data, bits: bits, scanner: scanner, ahead: ahead, stride: stride) }]) {
+            var reader = BitReader(data, startingAt: 0)
+            var seen = 0
+            for mcu in 0..<total {
+                let position = reader.position
+                if position >= ahead.start && seen >= 0 {
+                    // `finished` first: once it is set, `recorded` is final.
+                    let finished = ahead.finished.load(ordering: .acquiring)
+                    let recorded = ahead.recorded.load(ordering: .acquiring)
+                    while seen < recorded && ahead.starts[seen] < position { seen += 1 }
+                    if seen < recorded && ahead.starts[seen] == position {
+                        meeting = (mcu, seen)
+                        break
+                    }
+                    // The second thread has stopped short of here: no meeting to look for.
+                    if finished && seen == recorded { seen = -1 }
+                }
+                guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
+                      reader.position <= bits else {
+                    ok = false
                     break
                 }
-                // The second thread has stopped short of here: no meeting to look for.
-                if seen == recorded && ahead.finished.load(ordering: .acquiring) && recorded == ahead.recorded.load(ordering: .acquiring) {
-                    seen = -1
-                }
             }
-            guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                  reader.position <= bits else {
-                ok = false
-                break
-            }
+            if meeting == nil { ahead.stop.store(true, ordering: .relaxed) }
         }
-        if meeting == nil { ahead.stop.store(true, ordering: .relaxed) }
-        helper.join()
         guard ok else { return .damaged }
         guard let meeting else { return .alone }
 

@@ -1,11 +1,12 @@
 // Pieces of work at once on plain POSIX threads: loading a photo decodes it while it
-// hashes it, so on two cores it costs about the longer of the two.
+// hashes it, and a preview's JPEG is decoded from both ends, so on two cores each costs
+// about the longer of its parts.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-enum Parallel {
+public enum Parallel {
     private final class Job {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
@@ -13,7 +14,7 @@ enum Parallel {
 
     /// Runs each of `background` on a new thread and `foreground` on this one; returns
     /// when all are done. Work that gets no thread (none left) runs here, in turn.
-    static func run(_ background: [() -> Void], _ foreground: () -> Void) {
+    public static func run(_ background: [() -> Void], _ foreground: () -> Void) {
         var threads: [pthread_t] = []
         for body in background {
             let job = Unmanaged.passRetained(Job(body))
