@@ -31,7 +31,12 @@ let package = Package(
         .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "Localization", "Threads"]),
         .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization"]),
         .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
-        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "Localization"]),
+        .target(name: "CaptionQueue"),
+        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "Localization"],
+                plugins: ["EmbedResources"]),
+        // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
+        .executableTarget(name: "embed-resources", path: "build-aux/embed-resources"),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
                           path: "Benchmarks/caption-bench"),
@@ -41,6 +46,7 @@ let package = Package(
         .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
                           path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
+        .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "JPEGPreviewTests", dependencies: ["JPEGPreview", "JPEGTestSupport"]),

@@ -79,9 +79,9 @@ final class Bench {
 
     init(library: String) {
         window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: "/dev/null")
-        gtk_window_set_default_size(caption_window(window.window), 720, 640)
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
+        gtk_window_set_default_size(caption_window(window.widget), 720, 640)
+        gtk_widget_show_all(window.widget)
+        gtk_window_present(caption_window(window.widget))
         // The list's first paint after a change: a draw handler that runs after GTK's.
         onListDraw(window.libraryList) { [weak self] in self?.painted = now() }
         spin(seconds: 0.3)

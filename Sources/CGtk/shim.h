@@ -1,7 +1,6 @@
 /* The C seam: GTK 3 for Swift, plus static inline wrappers for what Swift cannot import
  * (macros, variadic functions and casts). Nothing else in the project speaks C. */
 #include <gtk/gtk.h>
-#include <gdk/gdkx.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong caption_signal_connect(gpointer instance, const char *signal,
@@ -18,6 +17,19 @@ static inline void caption_signal_emit(gpointer instance, const char *signal) {
 
 static inline void caption_object_set_boolean(gpointer object, const char *property, gboolean value) {
     g_object_set(object, property, value, NULL);
+}
+
+/* A line of the shortcuts window: g_object_new is variadic. */
+static inline GtkWidget *caption_shortcut_new(const char *accelerator, const char *title) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_SHORTCUTS_SHORTCUT, "accelerator", accelerator,
+                                   "title", title, "visible", TRUE, NULL));
+}
+
+/* A string property, newly allocated (g_free it); g_object_get is variadic. */
+static inline gchar *caption_object_get_string(gpointer object, const char *property) {
+    gchar *value = NULL;
+    g_object_get(object, property, &value, NULL);
+    return value;
 }
 
 /* Cast macros. */

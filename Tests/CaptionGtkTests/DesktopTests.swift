@@ -19,7 +19,7 @@ import Testing
     func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String { Harness.text(entry) }
 
     func position(_ window: CaptionWindow) -> String? {
-        gtk_header_bar_get_subtitle(caption_header_bar(window.header)).map { String(cString: $0) }
+        gtk_header_bar_get_subtitle(caption_header_bar(window.header.pointer)).map { String(cString: $0) }
     }
 
     func waitForPhoto(_ window: CaptionWindow, _ action: () -> Void) { Harness.waitForPhoto(window, action) }
@@ -30,17 +30,17 @@ import Testing
 
     @Test func aQueueIsCaptionedOneAfterAnother() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let paths = photos(3)
-        waitForPhoto(window) { window.enqueue(paths) }
+        waitForPhoto(window) { window.form.enqueue(paths) }
         #expect(position(window) == "1 of 3")
-        #expect(window.photoPath == paths[0])
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(window.form.photoPath == paths[0])
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         var saved: [Entry] = []
-        window.onSaved = { saved.append($0) }
+        window.form.onSaved = { saved.append($0) }
         for (index, path) in paths.enumerated() {
-            gtk_entry_set_text(caption_entry(window.titleEntry), "Photo \(index)")
-            gtk_entry_set_text(caption_entry(window.subtitleEntry), "Caption \(index)")
+            gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Photo \(index)")
+            gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Caption \(index)")
             if index < 2 {
                 waitForPhoto(window) { window.activateAction("save") }
             } else {
@@ -49,79 +49,79 @@ import Testing
             #expect(Harness.spin { saved.count == index + 1 })
             #expect(saved.last?.originalName == String(path.split(separator: "/").last!))
             if index < 2 {
-                #expect(window.photoPath == paths[index + 1], "the next photo is on the form")
-                #expect(Harness.focusedWidget(window) == window.titleEntry)
-                #expect(text(window.titleEntry) == "")
+                #expect(window.form.photoPath == paths[index + 1], "the next photo is on the form")
+                #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+                #expect(text(window.form.view.titleEntry.pointer) == "")
             }
         }
         #expect(saved.count == 3)
-        #expect(window.photoPath == nil)
+        #expect(window.form.photoPath == nil)
         #expect(position(window) == nil)
-        #expect(Harness.focusedWidget(window) == window.photoButton)
+        #expect(Harness.focusedWidget(window) == window.form.view.photoButton.pointer)
     }
 
     @Test func wordsStayWithTheirPhotoWhenSkipping() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let paths = photos(2)
-        waitForPhoto(window) { window.enqueue(paths) }
-        gtk_entry_set_text(caption_entry(window.titleEntry), "First photo's title")
+        waitForPhoto(window) { window.form.enqueue(paths) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "First photo's title")
         waitForPhoto(window) { window.activateAction("next-photo") }
         #expect(position(window) == "2 of 2")
-        #expect(text(window.titleEntry) == "")
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Second's subtitle")
+        #expect(text(window.form.view.titleEntry.pointer) == "")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Second's subtitle")
         waitForPhoto(window) { window.activateAction("previous-photo") }
         #expect(position(window) == "1 of 2")
-        #expect(text(window.titleEntry) == "First photo's title")
-        #expect(Harness.focusedWidget(window) == window.subtitleEntry, "focus goes to what is missing")
+        #expect(text(window.form.view.titleEntry.pointer) == "First photo's title")
+        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer, "focus goes to what is missing")
         waitForPhoto(window) { window.activateAction("next-photo") }
-        #expect(text(window.subtitleEntry) == "Second's subtitle")
+        #expect(text(window.form.view.subtitleEntry.pointer) == "Second's subtitle")
         // No wrapping past the end: the photo stays.
         window.activateAction("next-photo")
         Harness.settle()
-        #expect(window.photoPath == paths[1])
+        #expect(window.form.photoPath == paths[1])
     }
 
     @Test func undoInAQueueBringsTheSavedPhotoBackInFront() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let paths = photos(2)
-        waitForPhoto(window) { window.enqueue(paths) }
+        waitForPhoto(window) { window.form.enqueue(paths) }
         var saved: Entry?
-        window.onSaved = { saved = $0 }
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Saved then undone")
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Back again")
+        window.form.onSaved = { saved = $0 }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Saved then undone")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Back again")
         // The save, then the next photo loading in its place.
         waitForPhoto(window) { window.activateAction("save") }
         #expect(saved != nil)
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Typed for the second")
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Typed for the second")
         waitForPhoto(window) { window.activateAction("undo") }
-        #expect(window.photoPath == paths[0])
-        #expect(text(window.titleEntry) == "Saved then undone")
+        #expect(window.form.photoPath == paths[0])
+        #expect(text(window.form.view.titleEntry.pointer) == "Saved then undone")
         #expect(try Library(directory: folder + "/library").entries().isEmpty)
         waitForPhoto(window) { window.activateAction("next-photo") }
-        #expect(text(window.titleEntry) == "Typed for the second")
+        #expect(text(window.form.view.titleEntry.pointer) == "Typed for the second")
     }
 
     @Test func pastedImageDataBecomesThePhoto() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 30, 20)!
         gdk_pixbuf_fill(pixbuf, 0x336699ff)
         let clipboard = gtk_clipboard_get(caption_clipboard_atom())
         gtk_clipboard_set_image(clipboard, pixbuf)
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
         Harness.settle()
-        waitForPhoto(window) { #expect(window.pastePhoto()) }
-        #expect(window.engine.isComplete(CaptionForm.photo))
-        #expect(window.photoPath?.hasSuffix(".png") == true)
+        waitForPhoto(window) { #expect(window.form.pastePhoto()) }
+        #expect(window.form.engine.isComplete(CaptionForm.photo))
+        #expect(window.form.photoPath?.hasSuffix(".png") == true)
     }
 
     /// A drop: files (as a file manager drags them, file URIs) join the queue, other schemes
     /// are passed over; image data alone becomes a photo.
     @Test func droppedFilesJoinTheQueueAndDroppedImageDataBecomesAPhoto() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let paths = photos(2)
         let uris = paths.map { String(cString: g_filename_to_uri($0, nil, nil)) } + ["https://example.org/x.jpg"]
         let strv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: uris.count + 1)
@@ -130,30 +130,30 @@ import Testing
         let copy = g_strdupv(strv)
         for index in 0..<uris.count { g_free(strv[index]) }
         strv.deallocate()
-        waitForPhoto(window) { window.receiveDrop(uris: copy, image: nil) }
-        #expect(window.photoPath == paths[0])
+        waitForPhoto(window) { window.form.receive(PhotoIntake.dropped(uris: copy, image: nil)) }
+        #expect(window.form.photoPath == paths[0])
         #expect(position(window) == "1 of 2")
 
         let other = try makeWindow(stateFile: folder + "/other.ini")
-        defer { gtk_widget_destroy(other.window) }
+        defer { gtk_widget_destroy(other.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 12, 8)!
         gdk_pixbuf_fill(pixbuf, 0xaa3300ff)
-        waitForPhoto(other) { other.receiveDrop(uris: nil, image: pixbuf) }
-        #expect(other.photoPath?.hasSuffix(".png") == true)
-        #expect(other.engine.isComplete(CaptionForm.photo))
+        waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: nil, image: pixbuf)) }
+        #expect(other.form.photoPath?.hasSuffix(".png") == true)
+        #expect(other.form.engine.isComplete(CaptionForm.photo))
     }
 
     @Test func pastingTextIsLeftToTheField() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let clipboard = gtk_clipboard_get(caption_clipboard_atom())
         gtk_clipboard_set_text(clipboard, "just words", -1)
         Harness.settle()
-        #expect(!window.pastePhoto())
-        gtk_widget_grab_focus(window.titleEntry)
-        caption_signal_emit(window.titleEntry, "paste-clipboard")
-        #expect(Harness.spin(seconds: 2) { text(window.titleEntry) == "just words" })
-        #expect(window.photoPath == nil)
+        #expect(!window.form.pastePhoto())
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
+        caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
+        #expect(Harness.spin(seconds: 2) { text(window.form.view.titleEntry.pointer) == "just words" })
+        #expect(window.form.photoPath == nil)
     }
 
     func toplevels(ofType type: GType) -> Int {
@@ -181,7 +181,7 @@ import Testing
         Harness.settle()
         #expect(toplevels(ofType: gtk_about_dialog_get_type()) == 1)
         // Both go with their window: a modal dialog left behind would hold the keyboard.
-        gtk_widget_destroy(window.window)
+        gtk_widget_destroy(window.widget)
         Harness.settle()
         #expect(toplevels(ofType: gtk_shortcuts_window_get_type()) == 0)
         #expect(toplevels(ofType: gtk_about_dialog_get_type()) == 0)
@@ -189,8 +189,8 @@ import Testing
 
     @Test func f10OpensThePrimaryMenu() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        let button = try #require(window.menuButton)
+        defer { gtk_widget_destroy(window.widget) }
+        let button = try #require(window.menuButton.pointer)
         #expect(gtk_toggle_button_get_active(caption_toggle_button(button)) == 0)
         window.activateAction("show-menu")
         Harness.settle()
@@ -203,12 +203,12 @@ import Testing
         let window = try makeWindow(stateFile: stateFile)
         Harness.settle()
         var width: Int32 = 0, height: Int32 = 0
-        gtk_window_get_size(caption_window(window.window), &width, &height)
+        gtk_window_get_size(caption_window(window.widget), &width, &height)
         #expect(width == 900 && height == 700)
-        gtk_window_resize(caption_window(window.window), 800, 600)
+        gtk_window_resize(caption_window(window.widget), 800, 600)
         #expect(Harness.spin(seconds: 3) { window.geometry.width == 800 && window.geometry.height == 600 })
-        window.saveGeometry()
-        gtk_widget_destroy(window.window)
+        window.close()
+        gtk_widget_destroy(window.widget)
         #expect(WindowStateFile.load(stateFile) == WindowGeometry(width: 800, height: 600, maximized: false))
     }
 
@@ -223,9 +223,9 @@ import Testing
 
     @Test func openedPhotosJoinRecentFiles() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let path = Harness.makePhoto(in: folder, name: "recent.jpg")
-        waitForPhoto(window) { window.openPhoto(path) }
+        waitForPhoto(window) { window.form.openPhoto(path) }
         let uri = try #require(g_filename_to_uri(path, nil, nil))
         defer { g_free(uri) }
         // GTK adds the item once it has looked up the file's type, asynchronously.
@@ -234,7 +234,7 @@ import Testing
 
     @Test func screenReadersHearNamesRolesAndTheCurrentLabel() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         func name(_ widget: UnsafeMutablePointer<GtkWidget>?) -> String {
             guard let widget, let name = atk_object_get_name(gtk_widget_get_accessible(widget)) else { return "" }
             return String(cString: name)
@@ -242,19 +242,19 @@ import Testing
         func role(_ widget: UnsafeMutablePointer<GtkWidget>) -> AtkRole {
             atk_object_get_role(gtk_widget_get_accessible(widget))
         }
-        #expect(name(window.titleEntry) == "Title")
-        #expect(name(window.subtitleEntry) == "Subtitle")
-        #expect(name(window.photoButton) == "Choose Photo…")
-        #expect(name(window.menuButton) == "Main Menu")
-        #expect(role(window.titleEntry) == ATK_ROLE_TEXT)
-        #expect(role(window.activateButton) == ATK_ROLE_PUSH_BUTTON)
-        #expect(name(window.activateButton) == "Next")
-        window.openPhoto(Harness.makePhoto(in: folder, name: "a11y.jpg"))
-        gtk_entry_set_text(caption_entry(window.titleEntry), "T")
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "S")
+        #expect(name(window.form.view.titleEntry.pointer) == "Title")
+        #expect(name(window.form.view.subtitleEntry.pointer) == "Subtitle")
+        #expect(name(window.form.view.photoButton.pointer) == "Choose Photo…")
+        #expect(name(window.menuButton.pointer) == "Main Menu")
+        #expect(role(window.form.view.titleEntry.pointer) == ATK_ROLE_TEXT)
+        #expect(role(window.form.view.activateButton.pointer) == ATK_ROLE_PUSH_BUTTON)
+        #expect(name(window.form.view.activateButton.pointer) == "Next")
+        window.form.openPhoto(Harness.makePhoto(in: folder, name: "a11y.jpg"))
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "T")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "S")
         Harness.settle()
-        #expect(name(window.activateButton) == "Done")
-        let summaryBar = try #require(gtk_bin_get_child(caption_bin(window.summaryRevealer)))
+        #expect(name(window.form.view.activateButton.pointer) == "Done")
+        let summaryBar = try #require(gtk_bin_get_child(caption_bin(window.messages.revealer.pointer)))
         #expect(role(summaryBar) == ATK_ROLE_ALERT)
     }
 }

@@ -24,83 +24,83 @@ import Testing
     @Test func typedWordsAndPhotosComeBackExactlyOnTheNextStart() throws {
         let paths = (0..<2).map { Harness.makePhoto(in: folder, name: "draft-\($0).jpg") }
         let first = try makeWindow()
-        waitForPhoto(first) { first.enqueue(paths) }
-        gtk_entry_set_text(caption_entry(first.titleEntry), "  港口 at dusk\t")
-        waitForPhoto(first) { first.skip(by: 1) }
-        gtk_entry_set_text(caption_entry(first.subtitleEntry), "second's subtitle")
+        waitForPhoto(first) { first.form.enqueue(paths) }
+        gtk_entry_set_text(caption_entry(first.form.view.titleEntry.pointer), "  港口 at dusk\t")
+        waitForPhoto(first) { first.form.skip(by: 1) }
+        gtk_entry_set_text(caption_entry(first.form.view.subtitleEntry.pointer), "second's subtitle")
         // Written by itself within the interval, without any flush.
         var written: Draft?
-        first.drafts.onWritten = { if case .success(let draft) = $0 { written = draft } }
+        first.form.draftKeeper.onWritten = { if case .success(let draft) = $0 { written = draft } }
         #expect(Harness.spin(seconds: 3) { written?.items.last?.subtitle == "second's subtitle" })
-        gtk_widget_destroy(first.window)  // as if the window closed, or the process died
+        gtk_widget_destroy(first.widget)  // as if the window closed, or the process died
 
         let second = try makeWindow()
-        defer { gtk_widget_destroy(second.window) }
-        waitForPhoto(second) { #expect(second.restoreDraft()) }
+        defer { gtk_widget_destroy(second.widget) }
+        waitForPhoto(second) { #expect(second.form.restoreDraft()) }
         #expect(second.notification.isShowing)
         #expect(second.notification.text == "Your unsaved captions are back")
         #expect(second.notification.button == .discard)
-        #expect(second.photoPath == paths[1])
-        #expect(text(second.subtitleEntry) == "second's subtitle")
-        waitForPhoto(second) { second.skip(by: -1) }
-        #expect(text(second.titleEntry) == "  港口 at dusk\t", "exactly as typed, not normalised")
+        #expect(second.form.photoPath == paths[1])
+        #expect(text(second.form.view.subtitleEntry.pointer) == "second's subtitle")
+        waitForPhoto(second) { second.form.skip(by: -1) }
+        #expect(text(second.form.view.titleEntry.pointer) == "  港口 at dusk\t", "exactly as typed, not normalised")
     }
 
     @Test func wordsTypedBeforeAnyPhotoAreKeptToo() throws {
         let first = try makeWindow()
-        gtk_entry_set_text(caption_entry(first.titleEntry), "No photo yet")
-        first.flushDraft()
-        gtk_widget_destroy(first.window)
+        gtk_entry_set_text(caption_entry(first.form.view.titleEntry.pointer), "No photo yet")
+        first.form.flushDraft()
+        gtk_widget_destroy(first.widget)
         let second = try makeWindow()
-        defer { gtk_widget_destroy(second.window) }
-        #expect(second.restoreDraft())
-        #expect(text(second.titleEntry) == "No photo yet")
-        #expect(second.photoPath == nil)
+        defer { gtk_widget_destroy(second.widget) }
+        #expect(second.form.restoreDraft())
+        #expect(text(second.form.view.titleEntry.pointer) == "No photo yet")
+        #expect(second.form.photoPath == nil)
     }
 
     @Test func aSuccessfulSaveRemovesTheDraft() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let store = DraftStore(directory: library)
-        waitForPhoto(window) { window.openPhoto(Harness.makePhoto(in: folder, name: "saved.jpg")) }
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Saved")
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Now")
-        window.flushDraft()
+        waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "saved.jpg")) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Saved")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Now")
+        window.form.flushDraft()
         #expect(store.load() != nil)
         var saved = false
-        window.onSaved = { _ in saved = true }
+        window.form.onSaved = { _ in saved = true }
         window.activateAction("save")
         #expect(Harness.spin { saved })
-        window.flushDraft()
+        window.form.flushDraft()
         #expect(store.load() == nil)
         #expect(!FileManager.default.fileExists(atPath: store.path))
     }
 
     @Test func discardIsAButtonWithUndoAndCtrlZNeverDiscards() throws {
         let first = try makeWindow()
-        gtk_entry_set_text(caption_entry(first.titleEntry), "Keep me")
-        first.flushDraft()
-        gtk_widget_destroy(first.window)
+        gtk_entry_set_text(caption_entry(first.form.view.titleEntry.pointer), "Keep me")
+        first.form.flushDraft()
+        gtk_widget_destroy(first.widget)
 
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        #expect(window.restoreDraft())
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(window.form.restoreDraft())
         // A stray Ctrl+Z (the undo shortcut) must not throw the draft away.
         window.activateAction("undo")
         Harness.settle()
-        #expect(text(window.titleEntry) == "Keep me")
+        #expect(text(window.form.view.titleEntry.pointer) == "Keep me")
         #expect(window.notification.isShowing)
 
-        window.discardDraft()
-        window.flushDraft()
-        #expect(text(window.titleEntry) == "")
+        window.form.discardDraft()
+        window.form.flushDraft()
+        #expect(text(window.form.view.titleEntry.pointer) == "")
         #expect(DraftStore(directory: library).load() == nil)
         #expect(window.notification.text == "Unsaved captions discarded")
         #expect(window.notification.button == .undo)
         window.activateAction("undo")
         Harness.settle()
-        window.flushDraft()
-        #expect(text(window.titleEntry) == "Keep me")
+        window.form.flushDraft()
+        #expect(text(window.form.view.titleEntry.pointer) == "Keep me")
         #expect(DraftStore(directory: library).load()?.items.first?.title == "Keep me")
     }
 }

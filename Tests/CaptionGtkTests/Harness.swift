@@ -1,7 +1,7 @@
 // What the window tests share: a display, a main loop to turn, photos and libraries to use.
 
 import CGtk
-import CaptionGtk
+@testable import CaptionGtk
 import Foundation
 import Testing
 
@@ -27,8 +27,8 @@ enum Harness {
     static func makeWindow(library: String, stateFile: String? = nil) throws -> CaptionWindow {
         try start()
         let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: stateFile)
-        gtk_widget_show_all(window.window)
-        gtk_window_present(caption_window(window.window))
+        gtk_widget_show_all(window.widget)
+        gtk_window_present(caption_window(window.widget))
         settle()
         return window
     }
@@ -37,10 +37,10 @@ enum Harness {
     static func waitForPhoto(_ window: CaptionWindow, sourceLocation: SourceLocation = #_sourceLocation,
                              _ action: () -> Void) {
         var settled = false
-        window.onPhotoSettled = { settled = true }
+        window.form.onPhotoSettled = { settled = true }
         action()
         #expect(spin { settled }, "the photo never finished loading", sourceLocation: sourceLocation)
-        window.onPhotoSettled = nil
+        window.form.onPhotoSettled = nil
     }
 
     /// What an entry shows.
@@ -100,7 +100,7 @@ enum Harness {
     }
 
     static func focusedWidget(_ window: CaptionWindow) -> UnsafeMutablePointer<GtkWidget>? {
-        gtk_window_get_focus(caption_window(window.window))
+        gtk_window_get_focus(caption_window(window.widget))
     }
 
     /// A key press sent through the window, as the X server would deliver it: the window
@@ -123,7 +123,7 @@ enum Harness {
                      state: GdkModifierType = GdkModifierType(0)) {
         for type in types {
             let event = gdk_event_new(type)!
-            let gdkWindow = gtk_widget_get_window(window.window)
+            let gdkWindow = gtk_widget_get_window(window.widget)
             event.pointee.key.window = gdkWindow
             // gdk_event_free drops a reference to the event's window.
             if let gdkWindow { g_object_ref(UnsafeMutableRawPointer(gdkWindow)) }

@@ -41,35 +41,35 @@ import Testing
     @Test func listsTheSameEntriesInTheSameOrderAsTheCommandLine() throws {
         let library = try makeLibrary(Self.captions)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
         #expect(window.isShowingLibrary)
-        #expect(window.libraryView.entries == (try library.entries()))
-        #expect(window.libraryView.entries.map(\.title) == ["Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"])
-        #expect(LibraryView.markup(for: window.libraryView.entries[1]).contains("Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
+        #expect(window.libraryController.view.entries == (try library.entries()))
+        #expect(window.libraryController.view.entries.map(\.title) == ["Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"])
+        #expect(LibraryView.markup(for: window.libraryController.view.entries[1]).contains("Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
                 "typed markup is shown as text")
-        #expect(Harness.focusedWidget(window) == window.libraryView.treeView)
-        #expect(window.libraryView.selectedEntry?.title == "Mountain pass")
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView)
+        #expect(window.libraryController.view.selectedEntry?.title == "Mountain pass")
     }
 
     @Test func searchFiltersAsYouTypeInAnyScript() throws {
         _ = try makeLibrary(Self.captions)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("search") }
-        #expect(Harness.focusedWidget(window) == window.libraryView.searchEntry)
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "港") }
-        #expect(window.libraryView.entries.map(\.title) == ["港口的黄昏"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "渡轮") }
-        #expect(window.libraryView.entries.map(\.title) == ["港口的黄昏"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "harb") }
-        #expect(window.libraryView.entries.map(\.title) == ["Harbour at dusk"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryView.searchEntry), "nowhere") }
-        #expect(window.libraryView.entries.isEmpty)
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry)
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "港") }
+        #expect(window.libraryController.view.entries.map(\.title) == ["港口的黄昏"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "渡轮") }
+        #expect(window.libraryController.view.entries.map(\.title) == ["港口的黄昏"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "harb") }
+        #expect(window.libraryController.view.entries.map(\.title) == ["Harbour at dusk"])
+        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "nowhere") }
+        #expect(window.libraryController.view.entries.isEmpty)
         // Escape clears the search, then goes back to the form.
         showLibrary(window) { Harness.press(window, keyval: GDK_KEY_Escape) }
-        #expect(window.libraryView.searchText == "")
-        #expect(window.libraryView.entries.count == 4)
+        #expect(window.libraryController.view.searchText == "")
+        #expect(window.libraryController.view.entries.count == 4)
         Harness.press(window, keyval: GDK_KEY_Escape)
         #expect(!window.isShowingLibrary)
     }
@@ -77,48 +77,48 @@ import Testing
     @Test func arrowsPagesHomeEndAndTypeToSearch() throws {
         _ = try makeLibrary((0..<30).map { ("Entry \($0)", "n") })
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
         Harness.pump(milliseconds: 200)  // laid out, so a page is a number of rows
-        let rows = window.libraryView.entries.count
-        #expect(window.libraryView.selectedRow == 0)
+        let rows = window.libraryController.view.entries.count
+        #expect(window.libraryController.view.selectedRow == 0)
         Harness.press(window, keyval: GDK_KEY_Down)
-        #expect(window.libraryView.selectedRow == 1)
+        #expect(window.libraryController.view.selectedRow == 1)
         Harness.press(window, keyval: GDK_KEY_End)
-        #expect(window.libraryView.selectedRow == rows - 1)
+        #expect(window.libraryController.view.selectedRow == rows - 1)
         Harness.press(window, keyval: GDK_KEY_Home)
-        #expect(window.libraryView.selectedRow == 0)
+        #expect(window.libraryController.view.selectedRow == 0)
         Harness.press(window, keyval: GDK_KEY_Page_Down)
-        #expect((window.libraryView.selectedRow ?? 0) > 1)
+        #expect((window.libraryController.view.selectedRow ?? 0) > 1)
         showLibrary(window) { Harness.press(window, keyval: GDK_KEY_2) }
-        #expect(window.libraryView.searchText == "2")
-        #expect(Harness.focusedWidget(window) == window.libraryView.searchEntry)
-        #expect(window.libraryView.entries.allSatisfy { $0.title.contains("2") })
+        #expect(window.libraryController.view.searchText == "2")
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry)
+        #expect(window.libraryController.view.entries.allSatisfy { $0.title.contains("2") })
         Harness.press(window, keyval: GDK_KEY_Down)
-        #expect(Harness.focusedWidget(window) == window.libraryView.treeView)
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView)
     }
 
     @Test func enterOnAnEntryEditsItAndDoneUpdatesIt() throws {
         let library = try makeLibrary(Self.captions)
         let before = try #require(try library.entries().first)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
         var settled = false
-        window.onPhotoSettled = { settled = true }
-        let view = caption_tree_view(window.libraryView.treeView)
+        window.form.onPhotoSettled = { settled = true }
+        let view = caption_tree_view(window.libraryController.view.treeView)
         let path = gtk_tree_path_new_from_string("0")
         gtk_tree_view_row_activated(view, path, gtk_tree_view_get_column(view, 1))
         gtk_tree_path_free(path)
         #expect(Harness.spin { settled })
         #expect(!window.isShowingLibrary)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Mountain pass")
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
-        #expect(window.activateLabel == "Done", "everything is there already")
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Mountain pass, corrected")
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Mountain pass")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        #expect(window.form.view.activateButton.label == "Done", "everything is there already")
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Mountain pass, corrected")
         var saved: Entry?
-        window.onSaved = { saved = $0 }
-        showLibrary(window) { caption_signal_emit(window.titleEntry, "activate") }
+        window.form.onSaved = { saved = $0 }
+        showLibrary(window) { caption_signal_emit(window.form.view.titleEntry.pointer, "activate") }
         #expect(saved?.id == before.id)
         let after = try #require(try library.entry(id: before.id))
         #expect(after.title == "Mountain pass, corrected")
@@ -126,21 +126,21 @@ import Testing
         #expect(after.updated > before.updated || after.updated == before.updated && after.title != before.title)
         #expect(try library.entries().count == 4)
         #expect(window.isShowingLibrary)
-        #expect(window.libraryView.selectedEntry?.id == before.id)
+        #expect(window.libraryController.view.selectedEntry?.id == before.id)
         #expect(window.notification.text == "Updated “Mountain pass, corrected”")
     }
 
     @Test func deleteWaitsForItsUndoToExpire() throws {
         let library = try makeLibrary(Self.captions)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
         Harness.press(window, keyval: GDK_KEY_Delete)
-        #expect(window.libraryView.entries.count == 3)
+        #expect(window.libraryController.view.entries.count == 3)
         #expect(try library.entries().count == 4, "nothing is lost while Undo shows")
         #expect(window.notification.text == "Deleted “Mountain pass”")
         showLibrary(window) { window.activateAction("undo") }
-        #expect(window.libraryView.entries.count == 4)
+        #expect(window.libraryController.view.entries.count == 4)
         Harness.press(window, keyval: GDK_KEY_Delete)
         window.notification.hide()  // as when it times out
         window.library.drain()
@@ -151,7 +151,7 @@ import Testing
     @Test func anotherProcessesSaveAppearsWithoutARestart() throws {
         _ = try makeLibrary(Self.captions)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .deletingLastPathComponent().appendingPathComponent("caption").path
@@ -160,15 +160,15 @@ import Testing
                                       arguments: ["--library", directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(Harness.spin(seconds: 5) { window.libraryView.entries.first?.title == "From elsewhere" })
+        #expect(Harness.spin(seconds: 5) { window.libraryController.view.entries.first?.title == "From elsewhere" })
     }
 
     @Test func thumbnailsAreMadeAndCachedForOtherAppsToo() throws {
         let library = try makeLibrary(Self.captions)
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         var made = 0
-        window.libraryView.onThumbnail = { made += 1 }
+        window.libraryController.view.onThumbnail = { made += 1 }
         showLibrary(window) { window.activateAction("library") }
         #expect(Harness.spin { made == 4 })
         for entry in try library.entries() {

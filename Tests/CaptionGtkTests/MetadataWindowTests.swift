@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionMetadata
+import FocusEngine
 import Foundation
 import Testing
 @testable import CaptionGtk
@@ -36,10 +37,10 @@ import Testing
 
     func open(_ window: CaptionWindow, _ path: String) {
         var settled = false
-        window.onPhotoSettled = { settled = true }
-        window.openPhoto(path)
+        window.form.onPhotoSettled = { settled = true }
+        window.form.openPhoto(path)
         #expect(Harness.spin { settled }, "the photo never finished loading")
-        window.onPhotoSettled = nil
+        window.form.onPhotoSettled = nil
     }
 
     func iconTooltip(_ entry: UnsafeMutablePointer<GtkWidget>) -> String? {
@@ -50,69 +51,69 @@ import Testing
 
     @Test func aPhotoCaptionedByExiftoolOpensWithItsWordsMarkedAsThePhotos() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let path = try photo("captioned.jpg", title: "港口 🌅 <b>&amp;", description: "Boats at dusk")
         open(window, path)
-        #expect(Harness.spin { text(window.titleEntry) == "港口 🌅 <b>&amp;" && text(window.subtitleEntry) == "Boats at dusk" })
-        for entry in [window.titleEntry, window.subtitleEntry] {
-            #expect(window.showsWordsFromPhoto(entry))
+        #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "港口 🌅 <b>&amp;" && text(window.form.view.subtitleEntry.pointer) == "Boats at dusk" })
+        for (item, entry) in [(CaptionForm.title, window.form.view.titleEntry.pointer), (CaptionForm.subtitle, window.form.view.subtitleEntry.pointer)] {
+            #expect(window.form.photoWords.showsWordsFromPhoto(item))
             #expect(iconTooltip(entry) == "From the photo's metadata")
             #expect(gtk_entry_get_icon_name(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) != nil)
         }
         // The engine has them as typed words: the form is complete and saving keeps them.
-        #expect(window.engine.summary == nil)
+        #expect(window.form.engine.summary == nil)
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         window.activateAction("save")
         #expect(Harness.spin { saved != nil })
         #expect(saved?.title == "港口 🌅 <b>&amp;")
         #expect(saved?.subtitle == "Boats at dusk")
         // The form empties for the next photo, and the marks go with the words.
-        #expect(!window.showsWordsFromPhoto(window.titleEntry))
-        #expect(gtk_entry_get_icon_name(caption_entry(window.titleEntry), GTK_ENTRY_ICON_SECONDARY) == nil)
+        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
+        #expect(gtk_entry_get_icon_name(caption_entry(window.form.view.titleEntry.pointer), GTK_ENTRY_ICON_SECONDARY) == nil)
     }
 
     @Test func changingTheWordsFromThePhotoTakesItsMarkAway() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         open(window, try photo("change.jpg", title: "Harbour", description: "Boats"))
-        #expect(Harness.spin { window.showsWordsFromPhoto(window.subtitleEntry) })
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Harbour at night")
+        #expect(Harness.spin { window.form.photoWords.showsWordsFromPhoto(CaptionForm.subtitle) })
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Harbour at night")
         Harness.settle()
-        #expect(!window.showsWordsFromPhoto(window.titleEntry))
-        #expect(iconTooltip(window.titleEntry) == nil)
-        #expect(window.showsWordsFromPhoto(window.subtitleEntry))
+        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
+        #expect(iconTooltip(window.form.view.titleEntry.pointer) == nil)
+        #expect(window.form.photoWords.showsWordsFromPhoto(CaptionForm.subtitle))
     }
 
     @Test func wordsTheUserTypedAreNeverReplacedByThePhotos() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        gtk_entry_set_text(caption_entry(window.titleEntry), "Typed first")
+        defer { gtk_widget_destroy(window.widget) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Typed first")
         Harness.settle()
         open(window, try photo("typed.jpg", title: "From the photo", description: "Also from the photo"))
-        #expect(Harness.spin { text(window.subtitleEntry) == "Also from the photo" })
-        #expect(text(window.titleEntry) == "Typed first")
-        #expect(!window.showsWordsFromPhoto(window.titleEntry))
+        #expect(Harness.spin { text(window.form.view.subtitleEntry.pointer) == "Also from the photo" })
+        #expect(text(window.form.view.titleEntry.pointer) == "Typed first")
+        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
     }
 
     @Test func anotherPhotoTakesAwayThePreviousPhotosWordsButNotTheUsers() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         open(window, try photo("first.jpg", title: "First", description: "First words"))
-        #expect(Harness.spin { text(window.subtitleEntry) == "First words" })
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "Mine")
+        #expect(Harness.spin { text(window.form.view.subtitleEntry.pointer) == "First words" })
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Mine")
         Harness.settle()
         open(window, try photo("second.jpg", title: "Second", description: nil))
-        #expect(Harness.spin { text(window.titleEntry) == "Second" })
-        #expect(text(window.subtitleEntry) == "Mine")
+        #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "Second" })
+        #expect(text(window.form.view.subtitleEntry.pointer) == "Mine")
         open(window, try photo("bare.jpg", title: nil, description: nil))
-        #expect(Harness.spin { text(window.titleEntry).isEmpty }, "the second photo's title went with it")
-        #expect(text(window.subtitleEntry) == "Mine")
+        #expect(Harness.spin { text(window.form.view.titleEntry.pointer).isEmpty }, "the second photo's title went with it")
+        #expect(text(window.form.view.subtitleEntry.pointer) == "Mine")
     }
 
     @Test func aPhotoWithDamagedMetadataStillOpensWithAnEmptyForm() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let good = Array(FileManager.default.contents(atPath: Harness.makePhoto(in: folder, name: "good.jpg")) ?? Data())
         let payload = Array("http://ns.adobe.com/xap/1.0/\u{0}<x:xmpmeta garbage <<<&&&".utf8)
         let segment: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
@@ -120,37 +121,37 @@ import Testing
         _ = FileManager.default.createFile(atPath: path, contents: Data(Array(good[0..<2]) + segment + Array(good[2...])))
         open(window, path)
         Harness.pump(milliseconds: 300)
-        #expect(window.message(for: 0) == nil, "the photo itself is fine")
-        #expect(text(window.titleEntry).isEmpty)
+        #expect(window.form.engine.message(for: 0) == nil, "the photo itself is fine")
+        #expect(text(window.form.view.titleEntry.pointer).isEmpty)
     }
 
     @Test func exportWritesEveryEntryWithItsCaptionIntoTheChosenFolder() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        let group = try #require(gtk_widget_get_action_group(window.window, "win"))
+        defer { gtk_widget_destroy(window.widget) }
+        let group = try #require(gtk_widget_get_action_group(window.widget, "win"))
         #expect(g_action_group_has_action(group, "export") != 0)
         let opened = try Library(directory: library)
         _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Harbour", subtitle: "Boats")
         _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
         let out = folder + "/exported"
         var outcome: Result<[ExportedPhoto], LibraryError>?
-        window.exportAll(to: out) { outcome = $0 }
+        window.export.exportAll(to: out) { outcome = $0 }
         #expect(Harness.spin { outcome != nil })
         let photos = try #require(try outcome?.get())
         #expect(photos.map(\.photoPath) == [out + "/Harbour.jpg", out + "/Harbour (2).jpg"])
         #expect(PhotoMetadata.read(out + "/Harbour (2).jpg") == PhotoCaption(title: "Harbour", description: "Again"))
-        #expect(window.exportNoticeText == "2 photos exported to “exported”")
+        #expect(window.notification.text == "2 photos exported to “exported”")
     }
 
     @Test func exportIntoAFolderThatCannotBeUsedSaysSoInTheMessageBar() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         _ = try Library(directory: library).add(photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
         let notAFolder = folder + "/plain-file"
         _ = FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8))
         var outcome: Result<[ExportedPhoto], LibraryError>?
-        window.exportAll(to: notAFolder) { outcome = $0 }
+        window.export.exportAll(to: notAFolder) { outcome = $0 }
         #expect(Harness.spin { outcome != nil })
-        #expect(window.summaryText == "The export folder cannot be used (Not a directory): \(notAFolder)")
+        #expect(window.messages.text == "The export folder cannot be used (Not a directory): \(notAFolder)")
     }
 }

@@ -20,15 +20,15 @@ import Testing
     /// Opens `photo`, types, saves, and waits for the save; returns what was saved.
     func caption(_ window: CaptionWindow, _ photo: String, title: String, subtitle: String) -> Entry? {
         var settled = false
-        window.onPhotoSettled = { settled = true }
-        window.openPhoto(photo)
+        window.form.onPhotoSettled = { settled = true }
+        window.form.openPhoto(photo)
         _ = Harness.spin { settled }
-        gtk_entry_set_text(caption_entry(window.titleEntry), title)
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), subtitle)
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), title)
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), subtitle)
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         window.activateAction("save")
-        _ = Harness.spin { saved != nil || (window.summaryText != nil && !window.isSaving) }
+        _ = Harness.spin { saved != nil || (window.messages.text != nil && !window.form.isSaving) }
         return saved
     }
 
@@ -42,7 +42,7 @@ import Testing
     @Test func hostileTextIsStoredAndShownExactlyAsNormalised() throws {
         let library = folder + "/hostile"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let photo = Harness.makePhoto(in: folder, name: "hostile.jpg")
         for title in Self.hostileTitles {
             let expected = TextNormalization.normalize(title)
@@ -62,32 +62,32 @@ import Testing
     @Test func hundredThousandPastedCharactersGetAMessageNotAFreeze() throws {
         let library = folder + "/long"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let photo = Harness.makePhoto(in: folder, name: "long.jpg")
         var settled = false
-        window.onPhotoSettled = { settled = true }
-        window.openPhoto(photo)
+        window.form.onPhotoSettled = { settled = true }
+        window.form.openPhoto(photo)
         #expect(Harness.spin { settled })
-        gtk_entry_set_text(caption_entry(window.subtitleEntry), "fine")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "fine")
         let pasted = String(repeating: "长", count: 100_000)
         let clipboard = gtk_clipboard_get(caption_clipboard_atom())
         gtk_clipboard_set_text(clipboard, pasted, -1)
-        gtk_widget_grab_focus(window.titleEntry)
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
         let started = Date()
-        caption_signal_emit(window.titleEntry, "paste-clipboard")
-        #expect(Harness.spin(seconds: 5) { window.engine.texts[CaptionForm.title].count > 20_000 },
-                "holds \(window.engine.texts[CaptionForm.title].count)")
+        caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
+        #expect(Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.title].count > 20_000 },
+                "holds \(window.form.engine.texts[CaptionForm.title].count)")
         Harness.settle()
         window.activateAction("save")
         Harness.settle()
         let seconds = Date().timeIntervalSince(started)
         print("hundredThousandPastedCharacters: paste, draw and submit took \(Int(seconds * 1000)) ms")
         #expect(seconds < 1.0, "the window froze for \(seconds) s")
-        #expect(window.summaryText == "Title is too long (at most 120 characters)")
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(window.messages.text == "Title is too long (at most 120 characters)")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         #expect(try Library(directory: library).entries().isEmpty)
-        #expect(pasted.hasPrefix(window.engine.texts[CaptionForm.title]))
+        #expect(pasted.hasPrefix(window.form.engine.texts[CaptionForm.title]))
     }
 
     /// Hands freed heap back to the system first, so that what is measured is memory still
@@ -105,7 +105,7 @@ import Testing
     @Test func thousandCyclesGrowMemoryByAtMostTwoMegabytes() throws {
         let library = folder + "/cycles"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let photos = (0..<4).map { Harness.makePhoto(width: 200 + Int32($0), in: folder, name: "cycle-\($0).jpg") }
         for index in 0..<100 {
             _ = caption(window, photos[index % 4], title: "Warm-up \(index)", subtitle: "cycle")

@@ -16,7 +16,7 @@ import Testing
     }
 
     func load(_ window: CaptionWindow, _ path: String) {
-        Harness.waitForPhoto(window) { window.openPhoto(path) }
+        Harness.waitForPhoto(window) { window.form.openPhoto(path) }
     }
 
     func type(_ window: CaptionWindow, _ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {
@@ -26,17 +26,17 @@ import Testing
 
     func widget(_ window: CaptionWindow, _ place: Int?) -> UnsafeMutablePointer<GtkWidget> {
         switch place {
-        case CaptionForm.photo: return window.photoButton
-        case CaptionForm.title: return window.titleEntry
-        case CaptionForm.subtitle: return window.subtitleEntry
-        default: return window.activateButton
+        case CaptionForm.photo: return window.form.view.photoButton.pointer
+        case CaptionForm.title: return window.form.view.titleEntry.pointer
+        case CaptionForm.subtitle: return window.form.view.subtitleEntry.pointer
+        default: return window.form.view.activateButton.pointer
         }
     }
 
     /// Enter where the keyboard focus is: an entry's activate signal, or the focused button.
     func pressEnter(_ window: CaptionWindow) {
         let focused = Harness.focusedWidget(window)
-        if focused == window.titleEntry || focused == window.subtitleEntry {
+        if focused == window.form.view.titleEntry.pointer || focused == window.form.view.subtitleEntry.pointer {
             caption_signal_emit(focused, "activate")
         } else if let focused {
             gtk_widget_activate(focused)
@@ -65,19 +65,19 @@ import Testing
         let expected = row.split(separator: " ")[index % 4]
         let library = folder + "/table-\(index)"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         var choosers = 0
-        window.presentChooser = { choosers += 1 }
+        window.form.presentChooser = { choosers += 1 }
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         let chars = Array(fill)
         if chars[0] == "1" { load(window, Harness.makePhoto(in: folder, name: "table.jpg")) }
-        if chars[1] == "1" { type(window, window.titleEntry, "Harbour") }
-        if chars[2] == "1" { type(window, window.subtitleEntry, "At dusk") }
+        if chars[1] == "1" { type(window, window.form.view.titleEntry.pointer, "Harbour") }
+        if chars[2] == "1" { type(window, window.form.view.subtitleEntry.pointer, "At dusk") }
         gtk_widget_grab_focus(widget(window, place))
         Harness.settle()
 
-        let label = window.activateLabel
+        let label = window.form.view.activateButton.label
         #expect(label == (expected.first == "D" ? "Done" : "Next"), "fill \(fill), focus \(String(describing: place))")
         pressEnter(window)
         let outcome = expected.dropFirst()
@@ -90,8 +90,8 @@ import Testing
         case "!":
             let target = Int(String(outcome.dropFirst()))
             #expect(Harness.focusedWidget(window) == widget(window, target))
-            #expect(window.summaryText != nil)
-            #expect(window.message(for: target ?? -1) != nil)
+            #expect(window.messages.text != nil)
+            #expect(window.form.engine.message(for: target ?? -1) != nil)
         case "s":
             #expect(Harness.spin { saved != nil }, "no save")
             #expect(try entries(library).map(\.title) == ["Harbour"])
@@ -102,48 +102,48 @@ import Testing
 
     @Test func failedSubmitNamesWhatIsMissingAndFocusesIt() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         load(window, Harness.makePhoto(in: folder))
-        type(window, window.subtitleEntry, "Only the subtitle")
+        type(window, window.form.view.subtitleEntry.pointer, "Only the subtitle")
         window.activateAction("save")
         Harness.settle()
-        #expect(window.summaryText == "Title required")
-        #expect(window.message(for: CaptionForm.title) == "Title required")
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
-        let accessible = gtk_widget_get_accessible(window.titleEntry)
+        #expect(window.messages.text == "Title required")
+        #expect(window.form.engine.message(for: CaptionForm.title) == "Title required")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        let accessible = gtk_widget_get_accessible(window.form.view.titleEntry.pointer)
         #expect(String(cString: atk_object_get_description(accessible)) == "Title required")
         // The message goes as soon as the title is there; what was typed stayed.
-        type(window, window.titleEntry, "Now complete")
-        #expect(window.summaryText == nil)
-        #expect(window.message(for: CaptionForm.title) == nil)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.subtitleEntry))) == "Only the subtitle")
+        type(window, window.form.view.titleEntry.pointer, "Now complete")
+        #expect(window.messages.text == nil)
+        #expect(window.form.engine.message(for: CaptionForm.title) == nil)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer))) == "Only the subtitle")
     }
 
     @Test func missingPhotoIsNamedFirst() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        gtk_widget_grab_focus(window.titleEntry)
+        defer { gtk_widget_destroy(window.widget) }
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         window.activateAction("save")
         Harness.settle()
-        #expect(window.summaryText == "No photo chosen")
-        #expect(Harness.focusedWidget(window) == window.photoButton)
-        #expect(window.message(for: CaptionForm.subtitle) == "Subtitle required")
+        #expect(window.messages.text == "No photo chosen")
+        #expect(Harness.focusedWidget(window) == window.form.view.photoButton.pointer)
+        #expect(window.form.engine.message(for: CaptionForm.subtitle) == "Subtitle required")
     }
 
     @Test func titleEnterSubtitleEnterSavesIntoTheLibrary() throws {
         let library = folder + "/saves"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         load(window, Harness.makePhoto(in: folder))
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
-        type(window, window.titleEntry, "  Harbour at dusk ")
-        #expect(window.activateLabel == "Next")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        type(window, window.form.view.titleEntry.pointer, "  Harbour at dusk ")
+        #expect(window.form.view.activateButton.label == "Next")
         pressEnter(window)
-        #expect(Harness.focusedWidget(window) == window.subtitleEntry)
-        type(window, window.subtitleEntry, "The last ferry")
-        #expect(window.activateLabel == "Done")
+        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
+        type(window, window.form.view.subtitleEntry.pointer, "The last ferry")
+        #expect(window.form.view.activateButton.label == "Done")
         pressEnter(window)
         #expect(Harness.spin { saved != nil })
         let stored = try entries(library)
@@ -152,50 +152,50 @@ import Testing
         // Ready for the next photo.
         #expect(window.notification.isShowing)
         #expect(window.notification.text == "Saved “Harbour at dusk”")
-        #expect(Harness.focusedWidget(window) == window.photoButton)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "")
-        #expect(!window.preview.hasPhoto)
+        #expect(Harness.focusedWidget(window) == window.form.view.photoButton.pointer)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "")
+        #expect(!window.form.view.preview.hasPhoto)
     }
 
     @Test func undoRemovesTheSavedEntryAndBringsTheWordsBack() throws {
         let library = folder + "/undo"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         load(window, Harness.makePhoto(in: folder))
-        type(window, window.titleEntry, "Undo me")
-        type(window, window.subtitleEntry, "Please")
+        type(window, window.form.view.titleEntry.pointer, "Undo me")
+        type(window, window.form.view.subtitleEntry.pointer, "Please")
         window.activateAction("save")
         #expect(Harness.spin { saved != nil })
         #expect(try entries(library).count == 1)
         var settled = false
-        window.onPhotoSettled = { settled = true }
+        window.form.onPhotoSettled = { settled = true }
         window.activateAction("undo")
         #expect(Harness.spin { settled })
         #expect(try entries(library).isEmpty)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Undo me")
-        #expect(window.engine.isComplete)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Undo me")
+        #expect(window.form.engine.isComplete)
     }
 
     @Test func shiftEnterGoesBackToThePreviousField() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        gtk_widget_grab_focus(window.subtitleEntry)
+        defer { gtk_widget_destroy(window.widget) }
+        gtk_widget_grab_focus(window.form.view.subtitleEntry.pointer)
         Harness.settle()
         Harness.press(window, keyval: GDK_KEY_Return, state: GDK_SHIFT_MASK)
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         Harness.press(window, keyval: GDK_KEY_Return, state: GDK_SHIFT_MASK)
-        #expect(Harness.focusedWidget(window) == window.photoButton)
+        #expect(Harness.focusedWidget(window) == window.form.view.photoButton.pointer)
     }
 
     @Test func enterConfirmingAnInputMethodCompositionMovesNothing() throws {
         let library = folder + "/im"
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         load(window, Harness.makePhoto(in: folder))
-        type(window, window.subtitleEntry, "Subtitle")
-        gtk_widget_grab_focus(window.titleEntry)
+        type(window, window.form.view.subtitleEntry.pointer, "Subtitle")
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
         // Ctrl+Shift+U, the modifiers let go, then 4 e 2 d: a Unicode composition; Return
         // confirms it. Each key as the X server sends it.
@@ -208,12 +208,12 @@ import Testing
         Harness.send(window, [GDK_KEY_RELEASE], keyval: GDK_KEY_Control_L, state: GdkModifierType(control))
         for key in [GDK_KEY_4, GDK_KEY_e, GDK_KEY_2, GDK_KEY_d] { Harness.press(window, keyval: key) }
         Harness.press(window, keyval: GDK_KEY_Return)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "中")
-        #expect(Harness.focusedWidget(window) == window.titleEntry)
-        #expect(!window.isSaving)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "中")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        #expect(!window.form.isSaving)
         // The next Return is the user's: with the subtitle filled, it saves.
         var saved: Entry?
-        window.onSaved = { saved = $0 }
+        window.form.onSaved = { saved = $0 }
         Harness.press(window, keyval: GDK_KEY_Return)
         #expect(Harness.spin { saved != nil })
         #expect(saved?.title == "中")
@@ -221,24 +221,24 @@ import Testing
 
     @Test func escapeDismissesTheSummary() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         window.activateAction("save")
         Harness.settle()
-        #expect(window.summaryText != nil)
+        #expect(window.messages.text != nil)
         Harness.press(window, keyval: GDK_KEY_Escape)
-        #expect(window.summaryText == nil)
-        #expect(window.message(for: CaptionForm.photo) == "No photo chosen")
+        #expect(window.messages.text == nil)
+        #expect(window.form.engine.message(for: CaptionForm.photo) == "No photo chosen")
     }
 
     @Test func photoThatIsNotAnImageSaysSoByThePhoto() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let path = folder + "/notes.jpg"
         try "just words".write(toFile: path, atomically: true, encoding: .utf8)
-        gtk_widget_grab_focus(window.photoButton)
+        gtk_widget_grab_focus(window.form.view.photoButton.pointer)
         load(window, path)
-        #expect(window.message(for: CaptionForm.photo) != nil)
-        #expect(!window.engine.isComplete(CaptionForm.photo))
+        #expect(window.form.engine.message(for: CaptionForm.photo) != nil)
+        #expect(!window.form.engine.isComplete(CaptionForm.photo))
     }
 
     @Test func failedSaveKeepsEverythingTyped() throws {
@@ -249,53 +249,53 @@ import Testing
         chmod(library, 0o500)
         defer { chmod(library, 0o700) }
         let window = try makeWindow(library: library)
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         load(window, Harness.makePhoto(in: folder))
-        type(window, window.titleEntry, "Kept")
-        type(window, window.subtitleEntry, "Also kept")
+        type(window, window.form.view.titleEntry.pointer, "Kept")
+        type(window, window.form.view.subtitleEntry.pointer, "Also kept")
         window.activateAction("save")
-        #expect(Harness.spin { window.summaryText != nil && !window.isSaving })
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.titleEntry))) == "Kept")
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.subtitleEntry))) == "Also kept")
-        #expect(window.engine.isComplete)
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving })
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Kept")
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer))) == "Also kept")
+        #expect(window.form.engine.isComplete)
     }
 
     /// The whole-photo check starts once the preview is painted; a window that paints
     /// nothing (hidden here; the library view showing is the same) must still get there.
     @Test func photoSettlesWhenThePreviewIsNeverPainted() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
-        gtk_widget_hide(window.window)
+        defer { gtk_widget_destroy(window.widget) }
+        gtk_widget_hide(window.widget)
         Harness.settle()
         let path = Harness.makePhoto(in: folder, name: "unseen.jpg")
         load(window, path)
-        #expect(window.engine.photos[CaptionForm.photo] == .loaded)
-        #expect(window.loadedPhoto != nil)
+        #expect(window.form.engine.photos[CaptionForm.photo] == .loaded)
+        #expect(window.form.photos.loadedPhoto != nil)
     }
 
     /// Painted, the check follows the paint: the photo counts once it has been shown.
     @Test func photoSettlesAfterThePreviewIsPainted() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         var painted = false, paintedBeforeSettled = false
-        window.onPhotoSettled = { paintedBeforeSettled = painted }
-        window.openPhoto(Harness.makePhoto(in: folder, name: "seen.jpg"))
-        window.preview.afterNextPaint { painted = true }
-        #expect(Harness.spin { window.loadedPhoto != nil })
-        #expect(window.engine.photos[CaptionForm.photo] == .loaded)
+        window.form.onPhotoSettled = { paintedBeforeSettled = painted }
+        window.form.openPhoto(Harness.makePhoto(in: folder, name: "seen.jpg"))
+        window.form.view.preview.afterNextPaint { painted = true }
+        #expect(Harness.spin { window.form.photos.loadedPhoto != nil })
+        #expect(window.form.engine.photos[CaptionForm.photo] == .loaded)
         #expect(paintedBeforeSettled)
     }
 
     /// A 24-megapixel JPEG decodes off the main thread: the loop never stalls for long.
     @Test func largePhotoNeverBlocksTheMainLoop() throws {
         let window = try makeWindow()
-        defer { gtk_widget_destroy(window.window) }
+        defer { gtk_widget_destroy(window.widget) }
         let path = Harness.makePhoto(width: 6000, height: 4000, in: folder, name: "24mp.jpg", noise: true)
         var settled = false
-        window.onPhotoSettled = { settled = true }
+        window.form.onPhotoSettled = { settled = true }
         var longest = 0.0
         var last = Date()
-        window.openPhoto(path)
+        window.form.openPhoto(path)
         let deadline = Date().addingTimeInterval(30)
         while !settled && Date() < deadline {
             g_main_context_iteration(nil, 0)
@@ -313,7 +313,7 @@ import Testing
         }
         print("largePhotoNeverBlocksTheMainLoop: longest main-loop gap \(Int(longest * 1000)) ms")
         #expect(settled)
-        #expect(window.preview.hasPhoto)
+        #expect(window.form.view.preview.hasPhoto)
         // Instrumented code runs several times slower under a sanitizer (make
         // test-sanitizers), where this bound only guards against a decode on the main thread.
         let limit = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 0.050 : 0.250

@@ -1,7 +1,7 @@
 // The queue's rules, without a display.
 
 import Testing
-@testable import CaptionGtk
+import CaptionQueue
 
 @Suite struct PhotoQueueTests {
     @Test func firstPhotosBecomeCurrentAndTheRestWait() {

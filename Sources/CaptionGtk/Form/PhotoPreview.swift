@@ -158,9 +158,8 @@ enum PhotoDecoder {
 
 @MainActor
 final class PhotoPreview {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let area: UnsafeMutablePointer<GtkWidget>
-    private let placeholder: UnsafeMutablePointer<GtkWidget>
+    let widget: Stack
+    private let area: Widget
     private var surface: OpaquePointer?
     /// Called when the widget has grown well past the size the photo was decoded for.
     var onNeedsLargerDecode: ((PixelSize) -> Void)?
@@ -169,27 +168,28 @@ final class PhotoPreview {
     private(set) var decodedArea = PixelSize(width: 0, height: 0)
 
     init() {
-        widget = gtk_stack_new()
-        area = gtk_drawing_area_new()
-        placeholder = gtk_label_new(tr("No photo — press Ctrl+O"))
-        gtk_style_context_add_class(gtk_widget_get_style_context(placeholder), "dim-label")
-        gtk_style_context_add_class(gtk_widget_get_style_context(placeholder), "caption-placeholder")
-        gtk_style_context_add_class(gtk_widget_get_style_context(widget), "caption-preview")
-        gtk_widget_set_size_request(widget, 360, 240)
-        gtk_widget_set_vexpand(widget, 1)
-        gtk_widget_set_hexpand(widget, 1)
-        gtk_stack_add_named(caption_stack(widget), placeholder, "empty")
-        gtk_stack_add_named(caption_stack(widget), area, "photo")
-        onDraw(area) { [weak self] cairo in self?.draw(cairo) }
+        widget = Stack(unchecked: gtk_stack_new())
+        area = Widget(unchecked: gtk_drawing_area_new())
+        let placeholder = Label(tr("No photo — press Ctrl+O"))
+        placeholder.addStyleClass("dim-label")
+        placeholder.addStyleClass("caption-placeholder")
+        widget.addStyleClass("caption-preview")
+        gtk_widget_set_size_request(widget.pointer, 360, 240)
+        gtk_widget_set_vexpand(widget.pointer, 1)
+        gtk_widget_set_hexpand(widget.pointer, 1)
+        gtk_stack_add_named(caption_stack(widget.pointer), placeholder.pointer, "empty")
+        gtk_stack_add_named(caption_stack(widget.pointer), area.pointer, "photo")
+        widget.showAll()
+        area.connect(.draw) { [weak self] cairo in self?.draw(cairo) }
     }
 
-    var scaleFactor: Int { max(Int(gtk_widget_get_scale_factor(widget)), 1) }
+    var scaleFactor: Int { widget.scaleFactor }
 
     /// The area, in device pixels, that a photo should be decoded to fit to fill the
     /// preview sharply (before the first layout, the preview's smallest size).
     var wantedArea: PixelSize {
-        let width = max(Int(gtk_widget_get_allocated_width(widget)), 360)
-        let height = max(Int(gtk_widget_get_allocated_height(widget)), 240)
+        let width = max(widget.allocatedWidth, 360)
+        let height = max(widget.allocatedHeight, 240)
         return PixelSize(width: width * scaleFactor, height: height * scaleFactor)
     }
 
@@ -197,11 +197,10 @@ final class PhotoPreview {
         if let surface { cairo_surface_destroy(surface) }
         surface = photo.surface.pointer
         decodedArea = area
-        gtk_stack_set_visible_child_name(caption_stack(widget), "photo")
-        let accessible = gtk_widget_get_accessible(self.area)
-        atk_object_set_name(accessible, tr("Photo: {name}").replacing("{name}", with: name))
-        atk_object_set_role(accessible, ATK_ROLE_IMAGE)
-        gtk_widget_queue_draw(self.area)
+        widget.visibleChildName = "photo"
+        self.area.accessibleName = tr("Photo: {name}").replacing("{name}", with: name)
+        self.area.setAccessibleRole(ATK_ROLE_IMAGE)
+        self.area.queueDraw()
     }
 
     func clear() {
@@ -209,7 +208,7 @@ final class PhotoPreview {
         if let surface { cairo_surface_destroy(surface) }
         surface = nil
         decodedArea = PixelSize(width: 0, height: 0)
-        gtk_stack_set_visible_child_name(caption_stack(widget), "empty")
+        widget.visibleChildName = "empty"
     }
 
     var hasPhoto: Bool { surface != nil }
@@ -221,8 +220,8 @@ final class PhotoPreview {
 
     private func draw(_ cairo: OpaquePointer) {
         guard let surface else { return }
-        let width = Double(gtk_widget_get_allocated_width(area))
-        let height = Double(gtk_widget_get_allocated_height(area))
+        let width = Double(area.allocatedWidth)
+        let height = Double(area.allocatedHeight)
         var deviceScaleX = 1.0, deviceScaleY = 1.0
         cairo_surface_get_device_scale(surface, &deviceScaleX, &deviceScaleY)
         let photoWidth = Double(cairo_image_surface_get_width(surface)) / deviceScaleX

@@ -8,7 +8,7 @@ import Localization
 
 @MainActor
 final class LibraryView {
-    let widget: UnsafeMutablePointer<GtkWidget>
+    let widget: Box
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     let treeView: UnsafeMutablePointer<GtkWidget>
     private let pages: UnsafeMutablePointer<GtkWidget>
@@ -45,12 +45,12 @@ final class LibraryView {
     var onThumbnail: (() -> Void)?
 
     init() {
-        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        gtk_style_context_add_class(gtk_widget_get_style_context(widget), "caption-content")
+        widget = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
+        widget.addStyleClass("caption-content")
         searchEntry = gtk_search_entry_new()!
         gtk_entry_set_placeholder_text(caption_entry(searchEntry), tr("Search titles and subtitles"))
         atk_object_set_name(gtk_widget_get_accessible(searchEntry), tr("Search"))
-        gtk_box_pack_start(caption_box(widget), searchEntry, 0, 0, 0)
+        gtk_box_pack_start(caption_box(widget.pointer), searchEntry, 0, 0, 0)
 
         store = caption_entry_store_new()
         treeView = gtk_tree_view_new_with_model(caption_tree_model(store))!
@@ -84,28 +84,28 @@ final class LibraryView {
         gtk_stack_add_named(caption_stack(pages), scrolled, "list")
         gtk_stack_add_named(caption_stack(pages), emptyLabel, "empty")
         gtk_widget_set_vexpand(pages, 1)
-        gtk_box_pack_start(caption_box(widget), pages, 1, 1, 0)
+        gtk_box_pack_start(caption_box(widget.pointer), pages, 1, 1, 0)
         connectSignals()
     }
 
     private func connectSignals() {
-        onSignal(searchEntry, "changed") { [weak self] in
+        searchEntry.connect(.changed) { [weak self] in
             guard let self else { return }
             self.onSearch?(self.searchText)
         }
-        onSignal(searchEntry, "stop-search") { [weak self] in self?.onEscape?() }
+        searchEntry.connect(.stopSearch) { [weak self] in self?.onEscape?() }
         // Enter or Down in the search goes to the results.
-        onSignal(searchEntry, "activate") { [weak self] in self?.focusList() }
-        onKeyPress(searchEntry, after: false) { [weak self] event in
+        searchEntry.connect(.activate) { [weak self] in self?.focusList() }
+        searchEntry.connect(.keyPress, after: false) { [weak self] event in
             guard let self, Int32(event.pointee.keyval) == GDK_KEY_Down else { return false }
             self.focusList()
             return true
         }
-        onRowActivated(treeView) { [weak self] row in
+        treeView.connect(.rowActivated) { [weak self] row in
             guard let self, self.entries.indices.contains(row) else { return }
             self.onActivate?(self.entries[row])
         }
-        onKeyPress(treeView, after: false) { [weak self] event in
+        treeView.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
             let key = Int32(event.pointee.keyval)
             if key == GDK_KEY_Delete || key == GDK_KEY_KP_Delete {
@@ -122,8 +122,9 @@ final class LibraryView {
             return false
         }
         let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(treeView))
-        onSignal(UnsafeMutableRawPointer(adjustment!), "value-changed") { [weak self] in self?.updateThumbnails() }
-        onPointerSignal(treeView, "size-allocate", after: true) { [weak self] _ in self?.updateThumbnails() }
+        // A scrollable tree view always has an adjustment.
+        UnsafeMutableRawPointer(adjustment!).connect(.valueChanged) { [weak self] in self?.updateThumbnails() }
+        treeView.connect(.sizeAllocate, after: true) { [weak self] _ in self?.updateThumbnails() }
     }
 
     var searchText: String { String(cString: gtk_entry_get_text(caption_entry(searchEntry))) }
@@ -183,11 +184,7 @@ final class LibraryView {
     }
 
     /// Typed text must never be read as markup.
-    static func escape(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
+    static func escape(_ text: String) -> String { markupEscaped(text) }
 
     // MARK: Selection
 

@@ -1,0 +1,333 @@
+// Every crossing from GLib into Swift: signals by name and handler type, sources, and the
+// object references handed between threads. The only file that casts a closure to C.
+
+import CGtk
+
+/// A signal's name together with the Swift handler its C signature maps to, so a handler of
+/// the wrong shape does not compile: `button.connect(.clicked) { … }`.
+struct Signal<Handler>: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+typealias VoidHandler = @MainActor () -> Void
+typealias IntHandler = @MainActor (Int32) -> Void
+typealias PointerHandler = @MainActor (gpointer?) -> Void
+typealias KeyHandler = @MainActor (UnsafeMutablePointer<GdkEventKey>) -> Bool
+typealias DrawHandler = @MainActor (OpaquePointer) -> Void
+typealias SelectionHandler = @MainActor (SelectionData) -> Void
+
+/// A drop's GtkSelectionData, for the length of the handler.
+struct SelectionData {
+    let pointer: OpaquePointer
+}
+typealias RowHandler = @MainActor (Int) -> Void
+typealias FilesHandler = @MainActor ([String]) -> Void
+
+/// (instance, user data): clicked, activate, changed, …
+extension Signal where Handler == VoidHandler {
+    static var activate: Self { Self("activate") }
+    static var changed: Self { Self("changed") }
+    static var clicked: Self { Self("clicked") }
+    static var pasteClipboard: Self { Self("paste-clipboard") }
+    static var stopSearch: Self { Self("stop-search") }
+    static var valueChanged: Self { Self("value-changed") }
+}
+
+/// (instance, gint, user data): a dialog's response.
+extension Signal where Handler == IntHandler {
+    static var response: Self { Self("response") }
+}
+
+/// (instance, pointer, user data): the focused widget, an allocation, a property spec, an
+/// action's parameter.
+extension Signal where Handler == PointerHandler {
+    static var setFocus: Self { Self("set-focus") }
+    static var sizeAllocate: Self { Self("size-allocate") }
+    /// GSimpleAction's activate, whose argument is the parameter.
+    static var actionActivate: Self { Self("activate") }
+    static func notify(_ property: String) -> Self { Self("notify::" + property) }
+}
+
+/// (widget, GdkEventKey *, user data) -> gboolean: true when the key was used.
+extension Signal where Handler == KeyHandler {
+    static var keyPress: Self { Self("key-press-event") }
+}
+
+/// (widget, cairo_t *, user data) -> gboolean; drawing never stops other handlers.
+extension Signal where Handler == DrawHandler {
+    static var draw: Self { Self("draw") }
+}
+
+/// (widget, context, x, y, GtkSelectionData *, info, time, user data).
+extension Signal where Handler == SelectionHandler {
+    static var dragDataReceived: Self { Self("drag-data-received") }
+}
+
+/// (tree view, GtkTreePath *, column, user data); the handler gets the row's index.
+extension Signal where Handler == RowHandler {
+    static var rowActivated: Self { Self("row-activated") }
+}
+
+/// GApplication's open: (application, GFile **files, gint count, hint, user data); the
+/// handler gets the files' local paths.
+extension Signal where Handler == FilesHandler {
+    static var open: Self { Self("open") }
+}
+
+/// Anything that is a GObject instance: typed widgets, and raw pointers where GTK hands
+/// them over (an application, an adjustment, an action).
+@MainActor
+protocol GObjectConvertible {
+    var objectPointer: gpointer { get }
+}
+
+extension UnsafeMutableRawPointer: GObjectConvertible {
+    var objectPointer: gpointer { self }
+}
+
+extension UnsafeMutablePointer: GObjectConvertible {
+    var objectPointer: gpointer { UnsafeMutableRawPointer(self) }
+}
+
+extension OpaquePointer: GObjectConvertible {
+    var objectPointer: gpointer { UnsafeMutableRawPointer(self) }
+}
+
+/// Holds a Swift closure for the lifetime of a GLib signal connection or source.
+private final class ClosureBox<Body> {
+    let body: Body
+    init(_ body: Body) { self.body = body }
+}
+
+private func retained<Body>(_ body: Body) -> gpointer {
+    UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(body) as AnyObject).toOpaque())
+}
+
+private func box<Body>(_ data: gpointer?) -> ClosureBox<Body> {
+    // GLib hands back exactly the pointer given when connecting; it is never nil.
+    Unmanaged<ClosureBox<Body>>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// Releases a Box when GLib drops the connection (the object died, or it was disconnected).
+private let releaseClosure: GClosureNotify = { data, _ in
+    guard let data else { return }
+    Unmanaged<AnyObject>.fromOpaque(data).release()
+}
+
+private let releaseSource: GDestroyNotify = { data in
+    guard let data else { return }
+    Unmanaged<AnyObject>.fromOpaque(data).release()
+}
+
+extension GObjectConvertible {
+    @discardableResult
+    private func attach(_ name: String, after: Bool, _ callback: GCallback, _ data: gpointer) -> UInt {
+        UInt(caption_signal_connect(objectPointer, name, callback, data, releaseClosure, after ? 1 : 0))
+    }
+
+    @discardableResult
+    func connect(_ signal: Signal<VoidHandler>, after: Bool = false, _ body: @escaping VoidHandler) -> UInt {
+        let callback: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            let handler: ClosureBox<VoidHandler> = box(data)
+            MainActor.assumeIsolated { handler.body() }
+        }
+        return attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<IntHandler>, _ body: @escaping IntHandler) {
+        let callback: @convention(c) (gpointer?, Int32, gpointer?) -> Void = { _, value, data in
+            let handler: ClosureBox<IntHandler> = box(data)
+            MainActor.assumeIsolated { handler.body(value) }
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<PointerHandler>, after: Bool = false, _ body: @escaping PointerHandler) {
+        let callback: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+            let handler: ClosureBox<PointerHandler> = box(data)
+            nonisolated(unsafe) let argument = argument
+            MainActor.assumeIsolated { handler.body(argument) }
+        }
+        attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<KeyHandler>, after: Bool, _ body: @escaping KeyHandler) {
+        let callback: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = {
+            _, event, data in
+            guard let event else { return 0 }
+            let handler: ClosureBox<KeyHandler> = box(data)
+            return MainActor.assumeIsolated { handler.body(event) } ? 1 : 0
+        }
+        attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<DrawHandler>, _ body: @escaping DrawHandler) {
+        let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cairo, data in
+            guard let cairo else { return 0 }
+            let handler: ClosureBox<DrawHandler> = box(data)
+            MainActor.assumeIsolated { handler.body(cairo) }
+            return 0
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<SelectionHandler>, _ body: @escaping SelectionHandler) {
+        let callback:
+            @convention(c) (gpointer?, OpaquePointer?, Int32, Int32, OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = {
+                _, _, _, _, selection, _, _, data in
+                guard let received = selection else { return }
+                let handler: ClosureBox<SelectionHandler> = box(data)
+                nonisolated(unsafe) let unchecked = received
+                MainActor.assumeIsolated { handler.body(SelectionData(pointer: unchecked)) }
+            }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<RowHandler>, _ body: @escaping RowHandler) {
+        let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?, gpointer?) -> Void = { _, path, _, data in
+            guard let path, let indices = gtk_tree_path_get_indices(path) else { return }
+            let row = Int(indices.pointee)
+            let handler: ClosureBox<RowHandler> = box(data)
+            MainActor.assumeIsolated { handler.body(row) }
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<FilesHandler>, _ body: @escaping FilesHandler) {
+        let callback:
+            @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = {
+                _, files, count, _, data in
+                guard let files else { return }
+                var paths: [String] = []
+                for index in 0..<Int(count) {
+                    guard let file = files[index], let path = g_file_get_path(file) else { continue }
+                    paths.append(String(cString: path))
+                    g_free(path)
+                }
+                let handler: ClosureBox<FilesHandler> = box(data)
+                MainActor.assumeIsolated { handler.body(paths) }
+            }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+}
+
+/// A GLib source (idle or timeout) that can be cancelled; cancelling twice, or after it ran,
+/// does nothing.
+@MainActor
+final class SourceHandle {
+    fileprivate var id: UInt32 = 0
+    var isActive: Bool { id != 0 }
+
+    func cancel() {
+        if id != 0 { g_source_remove(id) }
+        id = 0
+    }
+}
+
+/// Runs code on the GTK main thread. Work done elsewhere (decoding, saving) reports back
+/// through this: the main actor's own queue is never drained while gtk_main runs (see
+/// NOTES), so Task { @MainActor } would wait forever; a GLib idle source runs on the loop.
+/// Jobs capture what they need weakly (`[weak self]`): a source never keeps a window alive.
+enum MainThread {
+    typealias Job = @Sendable @MainActor () -> Void
+    typealias Repeating = @Sendable @MainActor () -> Bool
+
+    /// `priority` G_PRIORITY_LOW waits until GTK has drawn what is due (its redraws run at
+    /// a higher priority): for work that must not delay a frame.
+    static func post(priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping Job) {
+        let callback: @convention(c) (gpointer?) -> gboolean = { data in
+            nonisolated(unsafe) let handler: ClosureBox<Job> = box(data)
+            MainActor.assumeIsolated { handler.body() }
+            return 0  // G_SOURCE_REMOVE
+        }
+        g_idle_add_full(priority, callback, retained(job), releaseSource)
+    }
+
+    /// Runs `job` once after `milliseconds`.
+    @MainActor
+    @discardableResult
+    static func after(milliseconds: UInt32, _ job: @escaping Job) -> SourceHandle {
+        let handle = SourceHandle()
+        let once: Job = { [weak handle] in
+            handle?.id = 0
+            job()
+        }
+        let callback: @convention(c) (gpointer?) -> gboolean = { data in
+            nonisolated(unsafe) let handler: ClosureBox<Job> = box(data)
+            MainActor.assumeIsolated { handler.body() }
+            return 0
+        }
+        handle.id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, callback, retained(once), releaseSource)
+        return handle
+    }
+
+    /// Runs `job` every `seconds` at idle priority for as long as it returns true.
+    @MainActor
+    static func every(seconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {
+        let handle = SourceHandle()
+        let body: Repeating = { [weak handle] in
+            let again = job()
+            if !again { handle?.id = 0 }
+            return again
+        }
+        let callback: @convention(c) (gpointer?) -> gboolean = { data in
+            nonisolated(unsafe) let handler: ClosureBox<Repeating> = box(data)
+            return MainActor.assumeIsolated { handler.body() } ? 1 : 0
+        }
+        handle.id = g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, callback, retained(body), releaseSource)
+        return handle
+    }
+}
+
+/// An owning reference to a GObject: unreferenced when the last Swift holder lets go.
+final class GObjectRef: @unchecked Sendable {
+    let pointer: gpointer
+
+    /// Takes over a reference the caller owns (a constructor's, a "transfer full" return).
+    init(taking pointer: gpointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(pointer)
+    }
+}
+
+/// A GObject reference that is handed between threads. GdkPixbuf is immutable once made and
+/// GObject reference counts are atomic, so passing one to the main thread is safe.
+struct SharedObject: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The strings of a GSList of g_malloc'd C strings, which it frees (list and strings): the
+/// "transfer full" lists that file choosers and selections return.
+func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
+    var strings: [String] = []
+    var node = list
+    while let current = node {
+        if let data = current.pointee.data {
+            strings.append(String(cString: data.assumingMemoryBound(to: CChar.self)))
+            g_free(data)
+        }
+        node = current.pointee.next
+    }
+    g_slist_free(list)
+    return strings
+}
+
+/// A NULL-terminated array of C strings that lives for the call.
+func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    // An array literal with a nil at its end is never empty, so it has a base address.
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Text GTK may read as markup, escaped.
+func markupEscaped(_ text: String) -> String {
+    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+    defer { g_free(escaped) }
+    return String(cString: escaped)
+}

@@ -1,0 +1,249 @@
+// Typed handles over the GTK widgets the app uses, so that a call site cannot pass a label
+// where an entry goes; each names its GType so a widget fetched from a .ui file is checked.
+
+import CGtk
+
+/// A widget of a known kind. Handles do not own the widget: its container does.
+@MainActor
+protocol WidgetHandle: GObjectConvertible {
+    var pointer: UnsafeMutablePointer<GtkWidget> { get }
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>)
+    static var gtkType: GType { get }
+}
+
+extension WidgetHandle {
+    var objectPointer: gpointer { UnsafeMutableRawPointer(pointer) }
+
+    /// The handle for `pointer` if it is a widget of this kind.
+    init?(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer,
+            g_type_check_instance_is_a(pointer.assumingMemoryBound(to: GTypeInstance.self), Self.gtkType) != 0
+        else { return nil }
+        self.init(unchecked: pointer.assumingMemoryBound(to: GtkWidget.self))
+    }
+
+    var asWidget: Widget { Widget(unchecked: pointer) }
+
+    func show() { gtk_widget_show(pointer) }
+    func showAll() { gtk_widget_show_all(pointer) }
+    func grabFocus() { gtk_widget_grab_focus(pointer) }
+    var hasFocus: Bool { gtk_widget_has_focus(pointer) != 0 }
+    func errorBell() { gtk_widget_error_bell(pointer) }
+
+    var isVisible: Bool {
+        get { gtk_widget_get_visible(pointer) != 0 }
+        nonmutating set { gtk_widget_set_visible(pointer, newValue ? 1 : 0) }
+    }
+
+    var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(pointer) != 0 }
+        nonmutating set { gtk_widget_set_sensitive(pointer, newValue ? 1 : 0) }
+    }
+
+    func addStyleClass(_ name: String) { gtk_style_context_add_class(gtk_widget_get_style_context(pointer), name) }
+    func removeStyleClass(_ name: String) {
+        gtk_style_context_remove_class(gtk_widget_get_style_context(pointer), name)
+    }
+
+    var accessible: UnsafeMutablePointer<AtkObject> { gtk_widget_get_accessible(pointer) }
+
+    var accessibleName: String {
+        get { atk_object_get_name(accessible).map { String(cString: $0) } ?? "" }
+        nonmutating set { atk_object_set_name(accessible, newValue) }
+    }
+
+    /// Set only when it changes: ATK tells assistive technologies of every set.
+    var accessibleDescription: String {
+        get { atk_object_get_description(accessible).map { String(cString: $0) } ?? "" }
+        nonmutating set { if accessibleDescription != newValue { atk_object_set_description(accessible, newValue) } }
+    }
+
+    func setAccessibleRole(_ role: AtkRole) { atk_object_set_role(accessible, role) }
+    func setTooltip(_ text: String?) { gtk_widget_set_tooltip_text(pointer, text) }
+    var scaleFactor: Int { max(Int(gtk_widget_get_scale_factor(pointer)), 1) }
+    var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(pointer)) }
+    var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(pointer)) }
+    func queueDraw() { gtk_widget_queue_draw(pointer) }
+}
+
+/// Any widget, when its kind does not matter.
+struct Widget: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_widget_get_type() }
+}
+
+struct TextEntry: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_entry_get_type() }
+
+    var text: String {
+        get { String(cString: gtk_entry_get_text(caption_entry(pointer))) }
+        nonmutating set { gtk_entry_set_text(caption_entry(pointer), newValue) }
+    }
+
+    func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
+
+    /// Ends an open input-method composition the way a focus change does.
+    func resetInputMethod() { gtk_entry_reset_im_context(caption_entry(pointer)) }
+}
+
+struct Button: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_button_get_type() }
+
+    init(mnemonic: String) { self.init(unchecked: gtk_button_new_with_mnemonic(mnemonic)) }
+    init(iconName: String) { self.init(unchecked: gtk_button_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON)) }
+
+    /// Set only when it changes: a button makes a new label widget on every set.
+    var label: String {
+        get { gtk_button_get_label(caption_button(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { if label != newValue { gtk_button_set_label(caption_button(pointer), newValue) } }
+    }
+
+    func setFlat() { gtk_button_set_relief(caption_button(pointer), GTK_RELIEF_NONE) }
+}
+
+struct Label: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_label_get_type() }
+
+    init(_ text: String = "") { self.init(unchecked: gtk_label_new(text)) }
+
+    /// Set only when it changes: GTK lays a label out again on every set, same text or not.
+    var text: String {
+        get { String(cString: gtk_label_get_text(caption_label(pointer))) }
+        nonmutating set { if text != newValue { gtk_label_set_text(caption_label(pointer), newValue) } }
+    }
+
+    func setMnemonicWidget(_ widget: some WidgetHandle) {
+        gtk_label_set_mnemonic_widget(caption_label(pointer), widget.pointer)
+    }
+}
+
+struct Stack: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_stack_get_type() }
+
+    var visibleChildName: String? {
+        get { gtk_stack_get_visible_child_name(caption_stack(pointer)).map { String(cString: $0) } }
+        nonmutating set { if let newValue { gtk_stack_set_visible_child_name(caption_stack(pointer), newValue) } }
+    }
+}
+
+struct Revealer: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_revealer_get_type() }
+
+    var revealsChild: Bool {
+        get { gtk_revealer_get_reveal_child(caption_revealer(pointer)) != 0 }
+        nonmutating set { gtk_revealer_set_reveal_child(caption_revealer(pointer), newValue ? 1 : 0) }
+    }
+}
+
+struct HeaderBar: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_header_bar_get_type() }
+
+    var subtitle: String? {
+        get { gtk_header_bar_get_subtitle(caption_header_bar(pointer)).map { String(cString: $0) } }
+        nonmutating set { gtk_header_bar_set_subtitle(caption_header_bar(pointer), newValue) }
+    }
+}
+
+struct Box: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_box_get_type() }
+
+    func packStart(_ child: some WidgetHandle, expand: Bool = false) {
+        gtk_box_pack_start(caption_box(pointer), child.pointer, expand ? 1 : 0, expand ? 1 : 0, 0)
+    }
+
+    func packEnd(_ child: some WidgetHandle) { gtk_box_pack_end(caption_box(pointer), child.pointer, 0, 0, 0) }
+
+    func reorder(_ child: some WidgetHandle, to position: Int) {
+        gtk_box_reorder_child(caption_box(pointer), child.pointer, Int32(position))
+    }
+}
+
+struct Grid: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_grid_get_type() }
+
+    func attach(_ child: some WidgetHandle, column: Int, row: Int) {
+        gtk_grid_attach(caption_grid(pointer), child.pointer, Int32(column), Int32(row), 1, 1)
+    }
+}
+
+struct MenuButton: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_menu_button_get_type() }
+
+    var isActive: Bool {
+        get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }
+        nonmutating set { gtk_toggle_button_set_active(caption_toggle_button(pointer), newValue ? 1 : 0) }
+    }
+
+    func setMenu(_ model: OpaquePointer) {
+        gtk_menu_button_set_menu_model(caption_menu_button(pointer), UnsafeMutablePointer(model))
+    }
+}
+
+struct InfoBar: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_info_bar_get_type() }
+}
+
+struct Window: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_window_get_type() }
+
+    var gtkWindow: UnsafeMutablePointer<GtkWindow> { caption_window(pointer) }
+    func present() { gtk_window_present(gtkWindow) }
+    var focus: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(gtkWindow) }
+
+    /// A dialog that belongs to this window: above it, closed with it.
+    func adopt(_ dialog: Window, modal: Bool = false) {
+        gtk_window_set_transient_for(dialog.gtkWindow, gtkWindow)
+        gtk_window_set_destroy_with_parent(dialog.gtkWindow, 1)
+        if modal { gtk_window_set_modal(dialog.gtkWindow, 1) }
+    }
+}
+
+/// Objects from a GtkBuilder definition (a `.ui` file of Resources/), checked by kind.
+@MainActor
+struct Builder {
+    private let builder: GObjectRef
+
+    /// `definition` is one of the embedded resources; a broken one is a programming error
+    /// that the window tests catch at once.
+    init(_ definition: String) {
+        // gtk_builder_new_from_string aborts on a bad definition rather than return NULL.
+        let builder = gtk_builder_new()!
+        gtk_builder_set_translation_domain(builder, "caption")
+        var error: UnsafeMutablePointer<GError>?
+        if gtk_builder_add_from_string(builder, definition, gsize(bitPattern: -1), &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            fatalError("an embedded interface definition is broken: \(message)")
+        }
+        self.builder = GObjectRef(taking: UnsafeMutableRawPointer(builder))
+    }
+
+    /// The object `id` as a `Kind`; a missing or mistyped one is a programming error.
+    subscript<Kind: WidgetHandle>(_ id: String, as kind: Kind.Type = Kind.self) -> Kind {
+        let object = gtk_builder_get_object(builder.pointer.assumingMemoryBound(to: GtkBuilder.self), id).map { UnsafeMutableRawPointer($0) }
+        guard let handle = Kind(object) else { fatalError("the interface has no \(Kind.self) named \(id)") }
+        return handle
+    }
+}

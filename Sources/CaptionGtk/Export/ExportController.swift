@@ -1,0 +1,85 @@
+// Export (win.export): every entry into a folder the user chooses, its caption embedded, on
+// a thread of its own so the window and its saves carry on meanwhile.
+
+import CGtk
+import CaptionLibrary
+import CaptionMetadata
+import Dispatch
+import Localization
+
+@MainActor
+final class ExportController {
+    private let window: Window
+    private let library: LibraryAccess
+    private let notification: InAppNotification
+    private let messages: MessageBar
+    private(set) var isExporting = false
+
+    init(window: Window, library: LibraryAccess, notification: InAppNotification, messages: MessageBar) {
+        self.window = window
+        self.library = library
+        self.notification = notification
+        self.messages = messages
+    }
+
+    /// A folder chooser, then every entry into the folder chosen.
+    func chooseFolder() {
+        PhotoChooser.presentFolder(over: window, title: tr("Export Every Entry to a Folder"), accept: tr("_Export")) {
+            [weak self] folders in
+            if let folder = folders.first { self?.exportAll(to: folder) }
+        }
+    }
+
+    /// Writes every entry, oldest first, into `folder` with its caption embedded (see
+    /// `Exporter`), with its own connection to the library. The outcome shows in the
+    /// notification, or in the message bar when the folder cannot take the photos.
+    /// `completion` is for tests.
+    func exportAll(to folder: String, completion: (@MainActor (Result<[ExportedPhoto], LibraryError>) -> Void)? = nil) {
+        guard !isExporting else { return window.errorBell() }
+        isExporting = true
+        notification.show(tr("Exporting…"), seconds: nil)
+        let directory = library.directory
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result: Result<[ExportedPhoto], LibraryError>
+            do throws(LibraryError) {
+                let library = try Library(directory: directory)
+                result = .success(
+                    try Exporter.export(library.entries().reversed(), from: library, to: folder, sidecars: false))
+            } catch {
+                result = .failure(error)
+            }
+            MainThread.post { [weak self] in
+                guard let self else { return }
+                self.isExporting = false
+                switch result {
+                case .success(let photos):
+                    self.notification.show(
+                        Self.exportedMessage(photos.count, folder: folder), button: photos.isEmpty ? nil : .openFolder,
+                        seconds: 8
+                    ) { [weak self] in self?.open(folder) }
+                case .failure(let error):
+                    self.notification.hide()
+                    self.messages.show(problem: error.message)
+                }
+                completion?(result)
+            }
+        }
+    }
+
+    private func open(_ folder: String) {
+        guard let uri = g_filename_to_uri(folder, nil, nil) else { return }
+        defer { g_free(uri) }
+        gtk_show_uri_on_window(window.gtkWindow, uri, UInt32(GDK_CURRENT_TIME), nil)
+    }
+
+    static func exportedMessage(_ count: Int, folder: String) -> String {
+        let name = PhotoLoader.fileName(folder)
+        switch count {
+        case 0: return tr("Nothing to export: no entry is saved yet")
+        case 1: return tr("One photo exported to “{folder}”").replacing("{folder}", with: name)
+        default:
+            return tr("{count} photos exported to “{folder}”").replacing("{count}", with: String(count))
+                .replacing("{folder}", with: name)
+        }
+    }
+}

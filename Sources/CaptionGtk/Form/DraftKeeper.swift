@@ -1,0 +1,64 @@
+// Writes the form's draft (its unsaved words and photos) as it changes, off the main thread,
+// so a crash or a closed window loses nothing typed.
+
+import CGtk
+import CaptionLibrary
+import Dispatch
+import Localization
+
+/// Writes drafts off the main thread, at most one every `interval` while the user types
+/// (the first change starts the clock, later ones update what will be written), and
+/// never the same draft twice.
+@MainActor
+final class DraftKeeper {
+    let store: DraftStore
+    static let interval: UInt32 = 300
+    private let queue = DispatchQueue(label: "io.github.caption_app.Caption.draft")
+    private var pending: Draft?
+    private var timer: SourceHandle?
+    private(set) var lastWritten: Draft?
+    /// Tests count writes; a failed write is reported here too.
+    var onWritten: ((Result<Draft, LibraryError>) -> Void)?
+
+    init(directory: String) {
+        store = DraftStore(directory: directory)
+    }
+
+    func keep(_ draft: Draft) {
+        guard draft != lastWritten || pending != nil else { return }
+        pending = draft
+        if timer?.isActive != true {
+            timer = MainThread.after(milliseconds: Self.interval) { [weak self] in self?.write() }
+        }
+    }
+
+    /// The draft the store holds from now on (after a restore).
+    func adopt(_ draft: Draft) {
+        lastWritten = draft
+    }
+
+    /// Writes what is pending now and waits for it: closing and quitting call this.
+    func flush() {
+        timer?.cancel()
+        write()
+        queue.sync {}
+    }
+
+    private func write() {
+        guard let draft = pending else { return }
+        pending = nil
+        guard draft != lastWritten else { return }
+        lastWritten = draft
+        let store = store
+        queue.async { [weak self] in
+            let result: Result<Draft, LibraryError>
+            do throws(LibraryError) {
+                try store.save(draft)
+                result = .success(draft)
+            } catch {
+                result = .failure(error)
+            }
+            MainThread.post { self?.onWritten?(result) }
+        }
+    }
+}

@@ -1,0 +1,446 @@
+// The form: widgets bound to the focus engine. GTK signals become engine events; the
+// engine's decisions are applied here, and nowhere else decides what Enter does. It owns the
+// queue of photos, the photo loading, the draft and saving.
+
+import CGtk
+import CaptionLibrary
+import CaptionQueue
+import FocusEngine
+import Localization
+
+@MainActor
+final class FormController {
+    let view: FormView
+    private(set) var engine: FocusEngine
+    private let library: LibraryAccess
+    private let drafts: DraftKeeper
+    let photos: PhotoLoader
+    let photoWords: PhotoWords
+    private let window: Window
+    private let header: HeaderBar
+    private let messages: MessageBar
+    private let notification: InAppNotification
+    /// The photos to caption and what was typed for each.
+    private var queue = PhotoQueue()
+    /// A saved entry open in the form for editing, with its photo in the library. The queue
+    /// waits meanwhile, its words kept.
+    private var editing: (entry: Entry, path: String)?
+    /// A save is in flight: further submits wait for it instead of saving twice.
+    private(set) var isSaving = false
+    /// Set while the form itself changes an entry's text, so that it is not taken for typing.
+    private var settingText = false
+
+    /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
+    var presentChooser: (() -> Void)?
+    /// An edited entry was updated in the library.
+    var onEdited: ((CaptionLibrary.Entry) -> Void)?
+    /// Tests wait on these; the app ignores them.
+    var onSaved: ((CaptionLibrary.Entry) -> Void)?
+    var onPhotoSettled: (() -> Void)?
+
+    init(view: FormView, library: LibraryAccess, window: Window, header: HeaderBar, messages: MessageBar,
+         notification: InAppNotification) {
+        self.view = view
+        self.library = library
+        self.window = window
+        self.header = header
+        self.messages = messages
+        self.notification = notification
+        engine = CaptionForm.engine(Wording(translate: { tr($0) }))
+        drafts = DraftKeeper(directory: library.directory)
+        photos = PhotoLoader(preview: view.preview)
+        photoWords = PhotoWords(entries: view.entries)
+        photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
+        photos.onSettled = { [weak self] result in self?.photoSettled(result) }
+        connectSignals()
+        messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+        refresh()
+    }
+
+    // MARK: Signals -> engine events
+
+    private func item(of widget: gpointer?) -> Int? {
+        guard let widget else { return nil }
+        return view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
+    }
+
+    private func connectSignals() {
+        window.connect(.setFocus, after: true) { [weak self] widget in
+            guard let self else { return }
+            self.send(.focus(self.item(of: widget)))
+        }
+        for (item, entry) in view.entries {
+            entry.connect(.changed) { [weak self] in
+                guard let self, !self.settingText else { return }
+                self.messages.clearProblem()
+                self.send(.edit(item: item, text: entry.text))
+            }
+            // Enter comes only through activate: GtkEntry emits it after its input method
+            // declined the key, so Enter that confirms a composition never lands here.
+            entry.connect(.activate) { [weak self] in self?.send(.enter) }
+            // Ctrl+V in a field pastes text, unless what was copied is a photo.
+            entry.connect(.pasteClipboard) { [weak self] in
+                if self?.pastePhoto() == true { g_signal_stop_emission_by_name(entry.pointer, "paste-clipboard") }
+            }
+            // After the entry's own handler, for the same reason: the input method sees
+            // Shift+Enter first.
+            entry.connect(.keyPress, after: true) { [weak self] event in
+                guard let self, Keys.isEnter(event), Keys.has(event, GDK_SHIFT_MASK),
+                    !Keys.has(event, GDK_CONTROL_MASK)
+                else { return false }
+                self.send(.back)
+                return true
+            }
+        }
+        view.photoButton.connect(.clicked) { [weak self] in self?.send(.enter) }
+        view.activateButton.connect(.clicked) { [weak self] in self?.send(.activate) }
+    }
+
+    // MARK: Engine decisions -> widgets
+
+    /// Feeds one event to the engine and applies what it decides.
+    func send(_ event: FormEvent) {
+        if isSaving, event == .submit || event == .enter || event == .activate, engine.label == .done {
+            return  // the save in flight answers this press
+        }
+        let decision = engine.handle(event)
+        apply(decision)
+        refresh()
+        keepDraft()
+    }
+
+    private func apply(_ decision: FormDecision) {
+        switch decision {
+        case .nothing, .waitForPhoto:
+            break
+        case .focus(let item):
+            focus(item)
+        case .reject(let item):
+            messages.clearProblem()
+            focus(item)
+        case .choosePhoto:
+            choosePhoto()
+        case .save(let submission):
+            save(submission)
+        }
+    }
+
+    func focus(_ item: Int?) {
+        let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
+        if !widget.hasFocus { widget.grabFocus() }
+    }
+
+    /// Shows the engine's state: the button's label, the hint by the focused field, the
+    /// messages (also as the fields' accessible descriptions) and the summary. It runs on
+    /// every keystroke and focus change; the handles set only what changed.
+    private func refresh() {
+        let label = engine.wording.label(engine.label)
+        view.activateButton.label = label
+        for (item, hint) in view.hints {
+            hint.text = engine.focus == item ? "⏎ " + label : ""
+        }
+        for (item, messageLabel) in view.messages.enumerated() {
+            let message = engine.message(for: item)
+            messageLabel.text = message ?? ""
+            messageLabel.isVisible = message != nil
+            let widget = view.itemWidgets[item]
+            widget.accessibleDescription = message ?? ""
+            if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
+        }
+        messages.summary = engine.summary
+    }
+
+    // MARK: The words on the form
+
+    var words: FormWords {
+        FormWords(title: view.titleEntry.text, subtitle: view.subtitleEntry.text)
+    }
+
+    private func setText(_ entry: TextEntry, _ text: String) {
+        entry.text = text
+    }
+
+    /// Puts words on the form as if typed (the engine hears of them), without the mark of
+    /// the photo's words.
+    private func show(_ words: FormWords) {
+        setText(view.titleEntry, words.title)
+        setText(view.subtitleEntry, words.subtitle)
+    }
+
+    private func keepWords() {
+        queue.keep(title: words.title, subtitle: words.subtitle)
+    }
+
+    // MARK: Photos
+
+    var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
+
+    func choosePhoto() {
+        if let presentChooser { return presentChooser() }
+        PhotoChooser.present(over: window) { [weak self] paths in
+            // One photo replaces the one on the form; several join the queue.
+            if paths.count == 1 { self?.openPhoto(paths[0]) } else { self?.enqueue(paths) }
+        }
+    }
+
+    /// Adds photos to the queue: the first goes on the form if it has none, the rest wait
+    /// their turn.
+    func enqueue(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        RecentFiles.add(paths)
+        if queue.append(paths) {
+            showCurrentPhoto()
+        } else {
+            refreshPosition()
+        }
+    }
+
+    /// Puts a photo on the form in place of the current one, keeping the words typed.
+    func openPhoto(_ path: String) {
+        RecentFiles.add([path])
+        queue.replaceCurrent(with: path)
+        load(path)
+        refreshPosition()
+    }
+
+    /// Skips to the next (1) or previous (-1) photo of the queue; what was typed stays with
+    /// the photo it was typed for.
+    func skip(by step: Int) {
+        keepWords()
+        guard queue.move(by: step) else { return window.errorBell() }
+        showCurrentPhoto()
+    }
+
+    /// Shows the queue's current photo with its words, as if it had just arrived: messages
+    /// of the previous photo go, and focus goes to the first thing missing.
+    private func showCurrentPhoto() {
+        guard let photo = queue.currentPhoto else { return clearForm() }
+        send(.clear)
+        show(FormWords(title: photo.title, subtitle: photo.subtitle))
+        load(photo.path)
+        refreshPosition()
+    }
+
+    /// "2 of 5" under the window title while there is more than one photo.
+    private func refreshPosition() {
+        header.subtitle = queue.position.map {
+            tr("{index} of {count}").replacing("{index}", with: String($0.index))
+                .replacing("{count}", with: String($0.count))
+        }
+        keepDraft()
+    }
+
+    /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is
+    /// checked and decoded off the main thread at the size the preview shows.
+    private func load(_ path: String) {
+        view.photoName.text = PhotoLoader.fileName(path)
+        photos.load(path)
+        send(.photo(item: CaptionForm.photo, .loading))
+        let request = photos.request
+        photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
+    }
+
+    /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
+    private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
+        switch result {
+        case .success: send(.photo(item: CaptionForm.photo, .loaded))
+        case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
+        }
+        onPhotoSettled?()
+    }
+
+    /// Empties the form when no photo is left to caption.
+    private func clearForm() {
+        photos.clear()
+        view.photoName.text = ""
+        settingText = true
+        show(.empty)
+        settingText = false
+        send(.clear)
+        refreshPosition()
+    }
+
+    // MARK: Saving
+
+    private func save(_ submission: Submission) {
+        guard let path = photoPath else { return }
+        let title = submission.values[CaptionForm.title]
+        let subtitle = submission.values[CaptionForm.subtitle]
+        isSaving = true
+        view.activateButton.isSensitive = false
+        let loaded = photos.loadedPhoto
+        // Editing a saved entry updates its words; its photo is already in the library.
+        let editedID = editing?.entry.id
+        library.perform(
+            { library throws(LibraryError) in
+                if let editedID { return try library.update(id: editedID, title: title, subtitle: subtitle) }
+                if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
+                return try library.add(photoAt: path, title: title, subtitle: subtitle)
+            },
+            completion: { [weak self] result in
+                guard let self else { return }
+                self.isSaving = false
+                self.view.activateButton.isSensitive = true
+                switch result {
+                case .success(let entry) where editedID != nil:
+                    self.edited(entry)
+                    self.onSaved?(entry)
+                case .success(let entry):
+                    self.saved(entry, from: path)
+                case .failure(let error):
+                    // Everything typed stays; the library says what went wrong.
+                    self.messages.show(problem: error.message)
+                }
+            })
+    }
+
+    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
+        // The saved photo leaves the queue; the next one, if any, takes its place.
+        queue.removeCurrent()
+        showCurrentPhoto()
+        notification.show(tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo) {
+            [weak self] in self?.undo(entry, from: path)
+        }
+        onSaved?(entry)
+    }
+
+    /// Undo of a save: the entry leaves the library, and its photo and words come back to
+    /// the form in front of whatever the user moved on to (whose words are kept).
+    private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
+        library.perform(
+            { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
+            completion: { [weak self] result in
+                guard let self else { return }
+                if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+                self.keepWords()
+                self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
+                self.showCurrentPhoto()
+            })
+    }
+
+    // MARK: Editing a saved entry
+
+    /// Opens a saved entry in the form: the same fields and the same Enter; Done updates it.
+    func edit(_ entry: CaptionLibrary.Entry, photo path: String) {
+        if editing == nil { keepWords() }
+        editing = (entry, path)
+        send(.clear)
+        show(FormWords(title: entry.title, subtitle: entry.subtitle))
+        load(path)
+        header.subtitle = tr("Editing “{title}”").replacing("{title}", with: entry.title)
+    }
+
+    /// The update is in the library: back to the queue's photo.
+    private func edited(_ entry: CaptionLibrary.Entry) {
+        editing = nil
+        showCurrentPhoto()
+        if queue.currentPhoto == nil { refreshPosition() }
+        notification.show(tr("Updated “{title}”").replacing("{title}", with: entry.title))
+        onEdited?(entry)
+    }
+
+    // MARK: The draft
+
+    /// The form's unsaved state: the queue with the words typed for each photo, and words
+    /// typed before any photo was chosen.
+    var draft: Draft {
+        var queue = self.queue
+        // While a saved entry is being edited, the form holds its words, not the queue's
+        // (kept in the queue when the edit began).
+        let words = editing == nil ? self.words : .empty
+        if editing == nil { queue.keep(title: words.title, subtitle: words.subtitle) }
+        var items = queue.photos.map { DraftItem(path: $0.path, title: $0.title, subtitle: $0.subtitle) }
+        guard let current = queue.current else {
+            items.append(DraftItem(path: nil, title: words.title, subtitle: words.subtitle))
+            return Draft(items: items, current: items.count - 1)
+        }
+        return Draft(items: items, current: current)
+    }
+
+    private func keepDraft() {
+        drafts.keep(draft)
+    }
+
+    var draftKeeper: DraftKeeper { drafts }
+
+    /// Brings back the draft of an earlier run, saying so, with a way to throw it away.
+    /// Returns whether there was one.
+    @discardableResult
+    func restoreDraft() -> Bool {
+        guard let saved = drafts.store.load(), !saved.isEmpty else { return false }
+        drafts.adopt(saved)
+        show(saved)
+        // Longer than other notifications: it greets the user as the window opens, before
+        // they may have looked.
+        notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) { [weak self] in
+            self?.discardDraft()
+        }
+        return true
+    }
+
+    /// Discard is a button press, never a stray key, and even then it can be undone.
+    func discardDraft() {
+        let discarded = draft
+        queue = PhotoQueue()
+        clearForm()
+        notification.show(tr("Unsaved captions discarded"), button: .undo) { [weak self] in
+            self?.show(discarded)
+            self?.keepDraft()
+        }
+    }
+
+    /// Puts a draft on the form.
+    private func show(_ draft: Draft) {
+        let photos = draft.items.enumerated().compactMap { index, item in
+            item.path.map { (index, QueuedPhoto(path: $0, title: item.title, subtitle: item.subtitle)) }
+        }
+        let current = photos.firstIndex { $0.0 == draft.current }
+        queue = PhotoQueue(photos: photos.map(\.1), current: current)
+        if current != nil {
+            showCurrentPhoto()
+        } else {
+            clearForm()
+            let loose = draft.items[draft.current]
+            show(FormWords(title: loose.title, subtitle: loose.subtitle))
+            refreshPosition()
+        }
+    }
+
+    func flushDraft() {
+        drafts.flush()
+    }
+
+    // MARK: Photos from elsewhere: paste and drops
+
+    /// Ctrl+V: files copied in a file manager, or an image copied from another app, become
+    /// photos. Returns false when the clipboard holds neither, so a text field pastes text.
+    @discardableResult
+    func pastePhoto() -> Bool {
+        switch PhotoIntake.clipboard() {
+        case .none: return false
+        case .files(let paths): enqueue(paths)
+        case .image(let image): takeImage(image)
+        }
+        return true
+    }
+
+    /// What a drop brought: files join the queue; image data with no file becomes one.
+    func receive(_ drop: PhotoIntake.Received) {
+        switch drop {
+        case .none: break
+        case .files(let paths): enqueue(paths)
+        case .image(let image): takeImage(image)
+        }
+    }
+
+    private func takeImage(_ image: SharedObject) {
+        PhotoIntake.store(image) { [weak self] result in
+            switch result {
+            case .success(let path): self?.enqueue([path])
+            case .failure(let message):
+                self?.messages.show(
+                    problem: tr("The pasted image could not be kept: {reason}").replacing("{reason}", with: message.text))
+            }
+        }
+    }
+}

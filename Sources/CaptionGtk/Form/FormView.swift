@@ -1,0 +1,80 @@
+// The form's widgets: the photo row and the activate button from window.ui, the preview, and
+// a row per text field (label, entry, Enter hint, inline message) made from FormField.
+
+import CGtk
+import FocusEngine
+import Localization
+
+@MainActor
+struct FormView {
+    let page: Box
+    let preview = PhotoPreview()
+    let photoButton: Button
+    let photoName: Label
+    let activateButton: Button
+    /// The entry of each text item, by engine item.
+    let entries: [Int: TextEntry]
+    /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
+    let messages: [Label]
+    let hints: [Int: Label]
+
+    init(_ builder: Builder, fields: [FormField]) {
+        page = builder["form_page"]
+        photoButton = builder["photo_button"]
+        photoName = builder["photo_name"]
+        activateButton = builder["activate_button"]
+        page.packStart(preview.widget, expand: true)
+        page.reorder(preview.widget, to: 0)
+
+        let grid: Grid = builder["fields"]
+        var entries: [Int: TextEntry] = [:]
+        var hints: [Int: Label] = [:]
+        var messages = [Self.messageLabel()]
+        grid.attach(messages[0], column: 1, row: 1)
+        for (index, field) in fields.enumerated() {
+            let row = 2 + index * 2
+            let entry = TextEntry(unchecked: gtk_entry_new())
+            entry.setPlaceholder(field.placeholder)
+            entry.accessibleName = field.accessibleName
+            gtk_widget_set_hexpand(entry.pointer, 1)
+            let label = Label(unchecked: gtk_label_new_with_mnemonic(field.label))
+            label.setMnemonicWidget(entry)
+            gtk_label_set_xalign(caption_label(label.pointer), 1)
+            label.addStyleClass("dim-label")
+            let hint = Label()
+            gtk_label_set_width_chars(caption_label(hint.pointer), 8)
+            gtk_label_set_xalign(caption_label(hint.pointer), 0)
+            hint.addStyleClass("dim-label")
+            let message = Self.messageLabel()
+            grid.attach(label, column: 0, row: row)
+            grid.attach(entry, column: 1, row: row)
+            grid.attach(hint, column: 2, row: row)
+            grid.attach(message, column: 1, row: row + 1)
+            entries[field.item] = entry
+            hints[field.item] = hint
+            messages.append(message)
+        }
+        self.entries = entries
+        self.hints = hints
+        self.messages = messages
+        grid.showAll()
+    }
+
+    /// Shown only while its item has a problem.
+    private static func messageLabel() -> Label {
+        let message = Label()
+        gtk_label_set_xalign(caption_label(message.pointer), 0)
+        gtk_label_set_line_wrap(caption_label(message.pointer), 1)
+        message.addStyleClass("caption-message")
+        gtk_widget_set_no_show_all(message.pointer, 1)
+        return message
+    }
+
+    /// The widget that stands for each engine item, in form order.
+    var itemWidgets: [Widget] {
+        [photoButton.asWidget] + (1...entries.count).compactMap { entries[$0]?.asWidget }
+    }
+
+    var titleEntry: TextEntry { entries[CaptionForm.title]! }  // CaptionForm always has a title
+    var subtitleEntry: TextEntry { entries[CaptionForm.subtitle]! }  // and a subtitle
+}

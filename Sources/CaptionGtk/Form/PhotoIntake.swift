@@ -1,0 +1,134 @@
+// Photos that arrive from elsewhere: the file chooser, the clipboard, a drop. Files become
+// paths; image data with no file behind it is kept as a PNG in the cache folder.
+
+import CGtk
+import CaptionLibrary
+import Dispatch
+import Localization
+
+@MainActor
+enum PhotoIntake {
+    enum Received {
+        case none
+        case files([String])
+        case image(SharedObject)
+    }
+
+    /// A failure's reason, as GdkPixbuf gave it.
+    struct Failure: Error {
+        let text: String
+    }
+
+    /// What the clipboard holds that can be a photo: files copied in a file manager, or an
+    /// image copied from another app.
+    static func clipboard() -> Received {
+        guard let clipboard = gtk_clipboard_get(caption_clipboard_atom()) else { return .none }
+        if gtk_clipboard_wait_is_uris_available(clipboard) != 0 {
+            let paths = paths(fromURIs: gtk_clipboard_wait_for_uris(clipboard))
+            return paths.isEmpty ? .none : .files(paths)
+        }
+        if gtk_clipboard_wait_is_image_available(clipboard) != 0, let pixbuf = gtk_clipboard_wait_for_image(clipboard) {
+            return .image(SharedObject(pointer: pixbuf))
+        }
+        return .none
+    }
+
+    /// What a drop brought. Takes ownership of both (GTK hands them over as new copies).
+    static func dropped(uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, image: OpaquePointer?) -> Received {
+        let paths = paths(fromURIs: uris)
+        if !paths.isEmpty {
+            if let image { g_object_unref(UnsafeMutableRawPointer(image)) }
+            return .files(paths)
+        }
+        return image.map { .image(SharedObject(pointer: $0)) } ?? .none
+    }
+
+    /// Local paths of file URIs, freeing the strv; other schemes are passed over.
+    static func paths(fromURIs uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
+        guard let uris else { return [] }
+        defer { g_strfreev(uris) }
+        var paths: [String] = []
+        var index = 0
+        while let uri = uris[index] {
+            if let path = g_filename_from_uri(uri, nil, nil) {
+                paths.append(String(cString: path))
+                g_free(path)
+            }
+            index += 1
+        }
+        return paths
+    }
+
+    /// Writes image data as a PNG in the cache folder, off the main thread (a large
+    /// screenshot takes a while to encode), and lets go of it.
+    static func store(_ image: SharedObject, completion: @escaping @MainActor (Result<String, Failure>) -> Void) {
+        let folder = String(cString: g_get_user_cache_dir()) + "/caption/pasted"
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let path = folder + "/pasted-\(now.tv_sec)-\(now.tv_nsec / 1_000_000).png"
+        DispatchQueue.global(qos: .userInitiated).async {
+            g_mkdir_with_parents(folder, 0o700)
+            var error: UnsafeMutablePointer<GError>?
+            let saved = gdk_pixbuf_savev(image.pointer, path, "png", nil, nil, &error) != 0
+            let message = error.map { String(cString: $0.pointee.message) } ?? ""
+            g_clear_error(&error)
+            g_object_unref(UnsafeMutableRawPointer(image.pointer))
+            MainThread.post { completion(saved ? .success(path) : .failure(Failure(text: message))) }
+        }
+    }
+}
+
+/// The file chooser for photos (several may be chosen), filtered to the formats Caption takes.
+@MainActor
+enum PhotoChooser {
+    static func present(over window: Window, chosen: @escaping @MainActor ([String]) -> Void) {
+        let chooser = gtk_file_chooser_native_new(
+            tr("Choose a Photo"), window.gtkWindow, GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Open"), tr("_Cancel"))
+        guard let chooser else { return }
+        let fileChooser = caption_file_chooser(UnsafeMutableRawPointer(chooser))
+        let filter = gtk_file_filter_new()
+        gtk_file_filter_set_name(filter, tr("Photos"))
+        for type in PhotoFormat.allCases.map(\.mimeType) { gtk_file_filter_add_mime_type(filter, type) }
+        gtk_file_chooser_add_filter(fileChooser, filter)
+        gtk_file_chooser_set_select_multiple(fileChooser, 1)
+        presentNative(chooser) { chosen($0) }
+    }
+
+    /// A folder to export into.
+    static func presentFolder(over window: Window, title: String, accept: String,
+                              chosen: @escaping @MainActor ([String]) -> Void) {
+        let chooser = gtk_file_chooser_native_new(
+            title, window.gtkWindow, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, accept, tr("_Cancel"))
+        guard let chooser else { return }
+        gtk_file_chooser_set_create_folders(caption_file_chooser(UnsafeMutableRawPointer(chooser)), 1)
+        presentNative(chooser, chosen)
+    }
+
+    /// Shows a native chooser and hands over what was chosen, if anything; the chooser is
+    /// let go once it answers.
+    private static func presentNative(_ chooser: OpaquePointer, _ chosen: @escaping @MainActor ([String]) -> Void) {
+        let object = UnsafeMutableRawPointer(chooser)
+        object.connect(.response) { response in
+            defer { g_object_unref(object) }
+            guard response == GTK_RESPONSE_ACCEPT.rawValue else { return }
+            let paths = takeStrings(gtk_file_chooser_get_filenames(caption_file_chooser(object)))
+            if !paths.isEmpty { chosen(paths) }
+        }
+        gtk_native_dialog_show(caption_native_dialog(object))
+    }
+}
+
+/// What a key event says.
+@MainActor
+enum Keys {
+    static func isEnter(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
+        let key = Int32(event.pointee.keyval)
+        return key == GDK_KEY_Return || key == GDK_KEY_KP_Enter || key == GDK_KEY_ISO_Enter
+    }
+
+    static func has(_ event: UnsafeMutablePointer<GdkEventKey>, _ modifier: GdkModifierType) -> Bool {
+        event.pointee.state & modifier.rawValue != 0
+    }
+
+    static func value(_ event: UnsafeMutablePointer<GdkEventKey>) -> Int32 { Int32(event.pointee.keyval) }
+}

@@ -1,0 +1,132 @@
+// The photo on the form: decoded off the main thread at the size the preview shows, then
+// checked whole (what a save stores), each answer dropped when a newer photo replaced it.
+
+import CGtk
+import CaptionLibrary
+import Dispatch
+import Localization
+
+@MainActor
+final class PhotoLoader {
+    let preview: PhotoPreview
+    /// The photo read and checked whole, once it is; a save then only copies and commits.
+    private(set) var loadedPhoto: LoadedPhoto?
+    /// Bumped for every photo put on the form: answers for an older one are dropped.
+    private(set) var request = 0
+    private var path: String?
+    private var largerDecodeScheduled = false
+    /// The verdict on the photo: it counts, or why not.
+    var onSettled: ((Result<LoadedPhoto, LibraryError>) -> Void)?
+
+    init(preview: PhotoPreview) {
+        self.preview = preview
+        preview.onNeedsLargerDecode = { [weak self] _ in self?.scheduleLargerDecode() }
+    }
+
+    /// Starts loading a photo: decoded at the size the preview shows, then checked whole.
+    func load(_ path: String) {
+        loadedPhoto = nil
+        request += 1
+        self.path = path
+        preview.clear()
+        decode(path, request: request, area: preview.wantedArea, settles: true)
+    }
+
+    /// No photo: answers still on their way are dropped.
+    func clear() {
+        loadedPhoto = nil
+        request += 1
+        path = nil
+        preview.clear()
+    }
+
+    /// Decodes for the preview, then (for a newly chosen photo) checks the whole file, so
+    /// that a damaged photo is named before the user tries to save it. Both off the main
+    /// thread; the preview shows as soon as it is ready.
+    private func decode(_ path: String, request: Int, area: PixelSize, settles: Bool) {
+        let scale = preview.scaleFactor
+        DispatchQueue.global(qos: .userInitiated).async {
+            let decoded = PhotoDecoder.decode(path, fitting: area, scale: scale)
+            MainThread.post { [weak self] in
+                switch decoded {
+                case .success(let photo):
+                    guard let self, request == self.request else {
+                        // Gone, or a newer photo replaced this one while it decoded.
+                        return cairo_surface_destroy(photo.surface.pointer)
+                    }
+                    self.preview.show(photo, area: area, name: Self.fileName(path))
+                    if settles { self.checkOncePainted(path, request: request) }
+                case .failure(let error):
+                    if settles { self?.settle(.failure(error), request: request) }
+                }
+            }
+        }
+    }
+
+    /// Starts the check of the whole photo once the preview is on the screen, or after a
+    /// quarter of a second if it is not drawn (the library shows, the window is hidden):
+    /// started with the preview, the check's threads slowed the preview's frame by up to a
+    /// fifth (`make bench`, the smooth photo).
+    private func checkOncePainted(_ path: String, request: Int) {
+        let once = Once()
+        let start: MainThread.Job = { [weak self] in
+            // Once, and not for a photo another has replaced meanwhile.
+            guard once.claim(), let self, request == self.request else { return }
+            self.check(path, request: request)
+        }
+        preview.afterNextPaint(start)
+        MainThread.after(milliseconds: 250, start)
+    }
+
+    /// Reads, decodes and hashes the whole photo on two threads: at a lower priority it never
+    /// takes a core from the main thread or the display server, which paint what the user
+    /// types.
+    private func check(_ path: String, request: Int) {
+        LowPriorityThread.run {
+            let check: Result<LoadedPhoto, LibraryError>
+            do throws(LibraryError) {
+                check = .success(try PhotoInspector.load(path))
+            } catch {
+                check = .failure(error)
+            }
+            MainThread.post { [weak self] in self?.settle(check, request: request) }
+        }
+    }
+
+    private func settle(_ result: Result<LoadedPhoto, LibraryError>, request: Int) {
+        guard request == self.request else { return }
+        switch result {
+        case .success(let photo): loadedPhoto = photo
+        case .failure: preview.clear()
+        }
+        onSettled?(result)
+    }
+
+    /// The window grew: decode again, sharper, once resizing has paused.
+    private func scheduleLargerDecode() {
+        guard !largerDecodeScheduled, let path else { return }
+        largerDecodeScheduled = true
+        let request = request
+        MainThread.after(milliseconds: 200) { [weak self] in
+            guard let self else { return }
+            self.largerDecodeScheduled = false
+            guard request == self.request else { return }
+            self.decode(path, request: request, area: self.preview.wantedArea, settles: false)
+        }
+    }
+
+    nonisolated static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// True the first time it is asked, on the main thread.
+@MainActor
+private final class Once: Sendable {
+    private var done = false
+
+    func claim() -> Bool {
+        defer { done = true }
+        return !done
+    }
+}

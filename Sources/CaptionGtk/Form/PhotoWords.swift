@@ -1,0 +1,84 @@
+// Words a photo already carries in its metadata, offered in the form's empty fields when it
+// opens, each marked with an icon saying where the words came from until they are changed.
+
+import CGtk
+import CaptionMetadata
+import Dispatch
+import FocusEngine
+import Localization
+
+@MainActor
+final class PhotoWords {
+    private let entries: [Int: TextEntry]
+    /// The words put into each field from the photo, while the field still shows them.
+    private var marks: [Int: String] = [:]
+    /// Set while the offer itself changes a field, which is not the user typing.
+    var onSetText: ((TextEntry, String) -> Void)?
+
+    init(entries: [Int: TextEntry]) {
+        self.entries = entries
+        for (item, entry) in entries {
+            // Any change that makes the text differ from the photo's words takes the mark
+            // away (typing, the queue moving on, a save emptying the form).
+            entry.connect(.changed) { [weak self] in
+                guard let self, let words = self.marks[item], entry.text != words else { return }
+                self.clear(item)
+            }
+        }
+    }
+
+    /// Whether the field shows words that came from the photo, untouched.
+    func showsWordsFromPhoto(_ item: Int) -> Bool { marks[item] != nil }
+
+    /// Reads the photo's title and description off the main thread and offers them if
+    /// `isCurrent` still holds when they arrive.
+    func offer(from path: String, isCurrent: @escaping @MainActor () -> Bool) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let caption = PhotoMetadata.read(path)
+            MainThread.post { [weak self] in
+                guard let self, isCurrent() else { return }
+                self.take(caption)
+            }
+        }
+    }
+
+    /// Every field that is empty, or still shows the words of the photo it replaced, takes
+    /// the photo's words; words the user typed are never replaced.
+    func take(_ caption: PhotoCaption) {
+        for (item, words) in [(CaptionForm.title, caption.title), (CaptionForm.subtitle, caption.description)] {
+            guard let entry = entries[item] else { continue }
+            // As the form would store them: a description's line breaks become spaces.
+            let offered = words.map(TextNormalization.normalize) ?? ""
+            let current = entry.text
+            let showsPhotoWords = marks[item] == current
+            if current.isEmpty || showsPhotoWords {
+                if offered.isEmpty {
+                    if showsPhotoWords && !current.isEmpty { onSetText?(entry, "") }  // the old photo's words go
+                    clear(item)
+                } else {
+                    onSetText?(entry, offered)
+                    mark(item, offered)
+                }
+            } else if current == offered {
+                mark(item, offered)
+            }
+        }
+    }
+
+    private func mark(_ item: Int, _ words: String) {
+        guard let entry = entries[item] else { return }
+        marks[item] = words
+        let field = caption_entry(entry.pointer)
+        gtk_entry_set_icon_from_icon_name(field, GTK_ENTRY_ICON_SECONDARY, "image-x-generic-symbolic")
+        gtk_entry_set_icon_activatable(field, GTK_ENTRY_ICON_SECONDARY, 0)
+        // GTK gives the icon's accessible object this tooltip as its name, so a screen
+        // reader says it too.
+        gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, tr("From the photo's metadata"))
+    }
+
+    private func clear(_ item: Int) {
+        guard marks.removeValue(forKey: item) != nil, let entry = entries[item] else { return }
+        gtk_entry_set_icon_from_icon_name(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)
+        gtk_entry_set_icon_tooltip_text(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)
+    }
+}

@@ -1,0 +1,171 @@
+// The library view's controller: loading and searching entries off the main thread, keeping
+// up with other processes while it shows, and deleting with Undo (an entry leaves the
+// library only once its notification has gone).
+
+import CGtk
+import CaptionLibrary
+import Localization
+
+@MainActor
+final class LibraryController {
+    private let page: Box
+    private let library: LibraryAccess
+    private let notification: InAppNotification
+    private let messages: MessageBar
+    /// Made the first time it is needed: its list, search and styles would otherwise cost
+    /// the first paint some 10 ms for a view that is not shown.
+    private var madeView: LibraryView?
+    /// The change counter the view last loaded at, and the poll that watches for other
+    /// processes' changes while it shows.
+    private var counter: Int64?
+    private var poll: SourceHandle?
+    /// Deleted entries waiting for their Undo to expire before they leave the library.
+    private var pendingDeletions: [CaptionLibrary.Entry] = []
+    /// The list takes focus once the entries it is to show have arrived.
+    private var focusListWhenLoaded = false
+    /// An entry to select once the list has (re)loaded: one brought back by Undo.
+    private var selectWhenLoaded: Int64?
+    private var isShowing = false
+
+    /// Enter on an entry: open it in the form (with its photo's path).
+    var onEdit: ((CaptionLibrary.Entry, String) -> Void)?
+    /// Escape with an empty search: back to the form.
+    var onLeave: (() -> Void)?
+    /// Tests and the view benchmark wait for a load.
+    var onShown: (() -> Void)?
+
+    init(page: Box, library: LibraryAccess, notification: InAppNotification, messages: MessageBar) {
+        self.page = page
+        self.library = library
+        self.notification = notification
+        self.messages = messages
+    }
+
+    var view: LibraryView {
+        if let madeView { return madeView }
+        let view = LibraryView()
+        view.photoPath = { [weak self] entry in self?.library.photoPath(of: entry) }
+        view.onSearch = { [weak self] _ in self?.reload() }
+        view.onActivate = { [weak self] entry in self?.edit(entry) }
+        view.onDelete = { [weak self] entry in self?.delete(entry) }
+        view.onEscape = { [weak self] in self?.escape() }
+        page.packStart(view.widget, expand: true)
+        view.widget.showAll()
+        madeView = view
+        return view
+    }
+
+    /// The view appeared (`true`) or went: load, and watch the library while it shows;
+    /// another Caption or `caption --add` may add to it at any time.
+    func setShowing(_ showing: Bool) {
+        isShowing = showing
+        guard showing else {
+            poll?.cancel()
+            return
+        }
+        reload()
+        guard poll?.isActive != true else { return }
+        poll = MainThread.every(seconds: 1) { [weak self] in
+            self?.checkForChanges()
+            return self != nil
+        }
+    }
+
+    /// Focus for the view as it appears: the list, or (`searching`) the search.
+    func focus(searching: Bool) {
+        focusListWhenLoaded = !searching
+        if searching { view.focusSearch() } else { view.focusList() }
+    }
+
+    /// Escape clears the search first, then goes back to the form.
+    func escape() {
+        if view.searchText.isEmpty { onLeave?() } else { view.clearSearch() }
+    }
+
+    private func checkForChanges() {
+        let known = counter
+        library.perform(
+            { library throws(LibraryError) in try library.changeCounter() },
+            completion: { [weak self] result in
+                guard let self, case .success(let counter) = result, counter != known else { return }
+                self.reload()
+            })
+    }
+
+    /// Loads the entries that match the search, newest first, as `caption --list` does.
+    func reload() {
+        let query = view.searchText
+        library.perform(
+            { library throws(LibraryError) in
+                (try library.changeCounter(), try library.entries(matching: query))
+            },
+            completion: { [weak self] result in
+                guard let self, query == self.view.searchText else { return }  // a newer search is on its way
+                switch result {
+                case .success(let (counter, entries)):
+                    self.counter = counter
+                    self.show(entries, query: query)
+                case .failure(let error):
+                    self.view.show([], emptyText: error.message)
+                }
+                self.onShown?()
+            })
+    }
+
+    private func show(_ entries: [CaptionLibrary.Entry], query: String) {
+        let hidden = Set(pendingDeletions.map(\.id))
+        let shown = entries.filter { !hidden.contains($0.id) }
+        let empty =
+            query.isEmpty
+            ? tr("No captions yet — saved photos appear here")
+            : tr("Nothing matches “{search}”").replacing("{search}", with: query)
+        view.show(shown, emptyText: empty)
+        if let id = selectWhenLoaded {
+            selectWhenLoaded = nil
+            view.select(id: id)
+        }
+        if focusListWhenLoaded && isShowing && !shown.isEmpty {
+            focusListWhenLoaded = false
+            view.focusList()
+        }
+    }
+
+    /// An entry updated in the form: shown selected.
+    func select(_ entry: CaptionLibrary.Entry) {
+        view.select(id: entry.id)
+    }
+
+    private func edit(_ entry: CaptionLibrary.Entry) {
+        guard let path = library.photoPath(of: entry) else { return }
+        onEdit?(entry, path)
+    }
+
+    // MARK: Deleting
+
+    /// The entry leaves the list at once and the library when its notification goes;
+    /// Undo brings it back untouched.
+    private func delete(_ entry: CaptionLibrary.Entry) {
+        pendingDeletions.append(entry)
+        view.removeRow(of: entry)
+        notification.show(
+            tr("Deleted “{title}”").replacing("{title}", with: entry.title), button: .undo,
+            action: { [weak self] in
+                guard let self else { return }
+                self.pendingDeletions.removeAll { $0.id == entry.id }
+                self.selectWhenLoaded = entry.id
+                self.reload()
+            },
+            gone: { [weak self] in self?.commitDeletion(of: entry) })
+    }
+
+    private func commitDeletion(of entry: CaptionLibrary.Entry) {
+        guard pendingDeletions.contains(where: { $0.id == entry.id }) else { return }
+        library.perform(
+            { library throws(LibraryError) in try library.remove(id: entry.id) },
+            completion: { [weak self] result in
+                guard let self else { return }
+                self.pendingDeletions.removeAll { $0.id == entry.id }
+                if case .failure(let error) = result { self.messages.show(problem: error.message) }
+            })
+    }
+}

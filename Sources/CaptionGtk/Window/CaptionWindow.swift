@@ -1,0 +1,284 @@
+// The Caption window: a shell that builds the header and the two views from window.ui,
+// makes the controllers (form, library, export), and routes the window's actions to them.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Localization
+
+@MainActor
+public final class CaptionWindow {
+    let window: Window
+    let header: HeaderBar
+    private let views: Stack
+    let menuButton: MenuButton
+    let messages: MessageBar
+    let notification = InAppNotification()
+    let library: LibraryAccess
+    let form: FormController
+    let libraryController: LibraryController
+    let export: ExportController
+    /// The action map holding the window's "win." actions.
+    private let actions: gpointer
+    /// Where the window's size is remembered, and the size to remember.
+    private let stateFile: String
+    private(set) var geometry = WindowGeometry.standard
+
+    /// `stateFile` is where the window size is remembered (tests pass their own).
+    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?, stateFile: String? = nil) {
+        self.stateFile = stateFile ?? WindowStateFile.defaultPath
+        library = LibraryAccess(directory: libraryDirectory)
+        window = Window(unchecked: application.map { gtk_application_window_new($0) } ?? gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        gtk_window_set_title(window.gtkWindow, "Caption")
+        gtk_window_set_icon_name(window.gtkWindow, CaptionApplication.id)
+
+        let builder = Builder(EmbeddedResources.windowUI)
+        header = builder["header"]
+        views = builder["views"]
+        menuButton = builder["menu_button"]
+        messages = MessageBar(builder)
+        gtk_window_set_titlebar(window.gtkWindow, header.pointer)
+        let overlay: Widget = builder["overlay"]
+        gtk_overlay_add_overlay(caption_overlay(overlay.pointer), notification.widget.pointer)
+        let page: Box = builder["page"]
+        gtk_container_add(caption_container(window.pointer), page.pointer)
+        window.connect(.draw) { _ in RecentFiles.windowPainted() }
+
+        let formView = FormView(builder, fields: FormField.all)
+        form = FormController(
+            view: formView, library: library, window: window, header: header, messages: messages,
+            notification: notification)
+        libraryController = LibraryController(
+            page: builder["library_page"], library: library, notification: notification, messages: messages)
+        export = ExportController(window: window, library: library, notification: notification, messages: messages)
+        actions = Self.actionMap(for: window)
+        gtk_window_set_default(window.gtkWindow, formView.activateButton.pointer)
+        Style.install()
+
+        connectControllers()
+        installActions()
+        installMenu()
+        acceptDrops()
+        connectKeys()
+        rememberGeometry()
+    }
+
+    private func connectControllers() {
+        views.connect(.notify("visible-child"), after: true) { [weak self] _ in
+            guard let self else { return }
+            self.messages.formIsShowing = !self.isShowingLibrary
+            self.libraryController.setShowing(self.isShowingLibrary)
+        }
+        libraryController.onEdit = { [weak self] entry, path in
+            guard let self else { return }
+            self.form.edit(entry, photo: path)
+            self.showForm()
+            // The photo is already in the library, so everything is complete: Enter goes on
+            // through the fields and Done updates.
+            self.form.focus(CaptionForm.title)
+        }
+        libraryController.onLeave = { [weak self] in self?.showForm() }
+        form.onEdited = { [weak self] entry in
+            self?.showLibrary()
+            self?.libraryController.select(entry)
+        }
+    }
+
+    // MARK: Actions
+
+    /// The window's actions ("win.save", …). An application window is its own action map,
+    /// and the application binds the shortcuts; a bare window (tests) gets a group of its
+    /// own under the same prefix.
+    private static func actionMap(for window: Window) -> gpointer {
+        if g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(window.pointer).assumingMemoryBound(to: GTypeInstance.self),
+            gtk_application_window_get_type()) != 0
+        {
+            return window.objectPointer
+        }
+        // GLib aborts rather than return NULL from a constructor.
+        let group = UnsafeMutableRawPointer(g_simple_action_group_new()!)
+        gtk_widget_insert_action_group(window.pointer, "win", OpaquePointer(group))
+        g_object_unref(group)  // the window holds it now
+        return group
+    }
+
+    private func installActions() {
+        for action in WindowAction.allCases where action != .quit {
+            let simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+            simple.connect(.actionActivate) { [weak self] _ in self?.perform(action) }
+            g_action_map_add_action(caption_action_map(actions), OpaquePointer(simple))
+            g_object_unref(simple)
+        }
+    }
+
+    private func perform(_ action: WindowAction) {
+        switch action {
+        case .save: form.send(.submit)
+        case .open: form.choosePhoto()
+        case .dismiss: messages.dismiss()
+        case .undo: _ = notification.activateUndo()
+        case .nextPhoto: form.skip(by: 1)
+        case .previousPhoto: form.skip(by: -1)
+        case .showShortcuts: showShortcuts()
+        case .about: showAbout()
+        case .showMenu: menuButton.isActive.toggle()
+        case .library: if isShowingLibrary { showForm() } else { showLibrary() }
+        case .search: showLibrary(searching: true)
+        case .export: export.chooseFolder()
+        case .quit: break  // the application's
+        }
+    }
+
+    /// Activates one of the window's actions by name, as its shortcut would.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(caption_action_group(actions), name, nil)
+    }
+
+    /// The primary menu (F10), from the table of actions.
+    private func installMenu() {
+        let menu = g_menu_new()!
+        for action in WindowAction.allCases {
+            if let label = action.menuLabel { g_menu_append(menu, label, action.detailedName) }
+        }
+        menuButton.setMenu(menu)
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
+
+    /// Keys no widget took: Ctrl+V where no field pastes (the photo or the activate button
+    /// has focus), and Escape, connected after the window's own handler, which gives the key
+    /// to the focused widget (an input method, a popup) first.
+    private func connectKeys() {
+        window.connect(.keyPress, after: true) { [weak self] event in
+            guard let self else { return false }
+            let key = Keys.value(event)
+            if key == GDK_KEY_v || key == GDK_KEY_V, Keys.has(event, GDK_CONTROL_MASK) {
+                if !self.form.pastePhoto() { self.window.errorBell() }
+                return true
+            }
+            guard key == GDK_KEY_Escape else { return false }
+            if self.isShowingLibrary {
+                self.libraryController.escape()
+            } else if self.messages.isShowing {
+                self.messages.dismiss()
+            } else if self.notification.isShowing {
+                self.notification.hide()
+            } else {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Files and image data dropped anywhere on the window join the queue.
+    private func acceptDrops() {
+        gtk_drag_dest_set(window.pointer, GTK_DEST_DEFAULT_ALL, nil, 0, GDK_ACTION_COPY)
+        gtk_drag_dest_add_uri_targets(window.pointer)
+        gtk_drag_dest_add_image_targets(window.pointer)
+        window.connect(.dragDataReceived) { [weak self] selection in
+            self?.form.receive(
+                PhotoIntake.dropped(
+                    uris: gtk_selection_data_get_uris(selection.pointer),
+                    image: gtk_selection_data_get_pixbuf(selection.pointer)))
+        }
+    }
+
+    // MARK: Views
+
+    var isShowingLibrary: Bool { views.visibleChildName == "library" }
+
+    /// Shows the library with the list focused (or, `searching`, the search).
+    func showLibrary(searching: Bool = false) {
+        views.visibleChildName = "library"
+        libraryController.focus(searching: searching)
+    }
+
+    func showForm() {
+        views.visibleChildName = "form"
+        form.focus(form.engine.focus)
+    }
+
+    // MARK: The shortcuts window, About
+
+    /// Every shortcut, from the table of actions, in the groups of shortcuts.ui.
+    func showShortcuts() {
+        let builder = Builder(EmbeddedResources.shortcutsUI)
+        let shortcuts: Window = builder["shortcuts"]
+        for line in ShortcutLine.all {
+            let group: Widget = builder[line.section.rawValue]
+            gtk_container_add(caption_container(group.pointer), caption_shortcut_new(line.accelerator, line.title))
+        }
+        window.adopt(shortcuts)
+        shortcuts.showAll()
+    }
+
+    func showAbout() {
+        let about = Window(unchecked: gtk_about_dialog_new())
+        let dialog = caption_about_dialog(about.pointer)
+        gtk_about_dialog_set_program_name(dialog, "Caption")
+        gtk_about_dialog_set_version(dialog, CaptionApplication.version)
+        gtk_about_dialog_set_comments(dialog, tr("Give photos a title and a subtitle without touching the mouse"))
+        gtk_about_dialog_set_logo_icon_name(dialog, CaptionApplication.id)
+        gtk_about_dialog_set_website(dialog, "https://github.com/caption-app/caption")
+        gtk_about_dialog_set_license_type(dialog, GTK_LICENSE_GPL_3_0)
+        gtk_about_dialog_set_copyright(dialog, "© 2026 Caption developers")
+        gtk_about_dialog_set_translator_credits(dialog, tr("translator-credits"))
+        window.adopt(about, modal: true)
+        about.connect(.response) { _ in gtk_widget_destroy(about.pointer) }
+        about.show()
+    }
+
+    // MARK: Window size
+
+    /// Restores the remembered size, and keeps track of it from then on.
+    private func rememberGeometry() {
+        geometry = WindowStateFile.load(stateFile) ?? .standard
+        gtk_window_set_default_size(window.gtkWindow, Int32(geometry.width), Int32(geometry.height))
+        if geometry.maximized { gtk_window_maximize(window.gtkWindow) }
+        window.connect(.sizeAllocate, after: true) { [weak self] _ in
+            guard let self else { return }
+            let maximized = gtk_window_is_maximized(self.window.gtkWindow) != 0
+            self.geometry.maximized = maximized
+            guard !maximized else { return }  // keep the size to come back to
+            var width: Int32 = 0
+            var height: Int32 = 0
+            gtk_window_get_size(self.window.gtkWindow, &width, &height)
+            self.geometry.width = Int(width)
+            self.geometry.height = Int(height)
+        }
+    }
+
+    // MARK: Starting and ending
+
+    /// Shows the window as the application opens it: nothing chosen yet, so focus on the
+    /// photo button; then a draft of an earlier run, if any, comes back.
+    func present(restoringDraft: Bool) {
+        window.showAll()
+        form.send(.focus(nil))
+        form.view.photoButton.grabFocus()
+        if restoringDraft { form.restoreDraft() }
+    }
+
+    /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
+    func close() {
+        notification.hide()
+        library.drain()
+        form.flushDraft()
+        WindowStateFile.save(geometry, to: stateFile)
+    }
+}
+
+/// What the view benchmark (caption-view-bench, a release build, where `@testable` is not
+/// available) reaches: the window itself, the library list, and a way to search it.
+extension CaptionWindow {
+    public var widget: UnsafeMutablePointer<GtkWidget> { window.pointer }
+    public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryController.view.treeView }
+    public var libraryRowCount: Int { libraryController.view.entries.count }
+    public var onLibraryShown: (() -> Void)? {
+        get { libraryController.onShown }
+        set { libraryController.onShown = newValue }
+    }
+    public func searchLibrary(_ text: String) {
+        gtk_entry_set_text(caption_entry(libraryController.view.searchEntry), text)
+    }
+}

@@ -1,0 +1,56 @@
+// The one place the window shows what went wrong: the error bar above the form. The form's
+// summary ("Title required") and problems reported by any controller (a save that failed,
+// an export that could not start) arrive here as values.
+
+import CGtk
+
+@MainActor
+final class MessageBar {
+    let revealer: Revealer
+    private let label: Label
+    /// A problem a controller reported; it outranks the form's summary until cleared.
+    private(set) var problem: String?
+    /// The form's summary of what is missing, set by the form on every change.
+    var summary: String? {
+        didSet { if summary != oldValue { refresh() } }
+    }
+    /// The bar shows only over the form, not over the library.
+    var formIsShowing = true {
+        didSet { refresh() }
+    }
+    /// The bar's close button or Escape: the form hears of it (it clears its summary).
+    var onDismiss: (() -> Void)?
+
+    init(_ builder: Builder) {
+        revealer = builder["summary_revealer"]
+        label = builder["summary_label"]
+        let bar: InfoBar = builder["summary_bar"]
+        bar.setAccessibleRole(ATK_ROLE_ALERT)
+        bar.connect(.response) { [weak self] _ in self?.dismiss() }
+    }
+
+    var text: String? { problem ?? summary }
+    var isShowing: Bool { text != nil }
+
+    func show(problem: String) {
+        self.problem = problem
+        refresh()
+    }
+
+    func clearProblem() {
+        guard problem != nil else { return }
+        problem = nil
+        refresh()
+    }
+
+    func dismiss() {
+        problem = nil
+        refresh()
+        onDismiss?()
+    }
+
+    private func refresh() {
+        label.text = text ?? ""
+        revealer.revealsChild = text != nil && formIsShowing
+    }
+}

@@ -1,0 +1,128 @@
+// Every action of the window, declared once: its name, its keys, its menu entry and where
+// the shortcuts window lists it. The accelerators, the primary menu and the shortcuts
+// window are all built from this table.
+
+import Localization
+
+/// The groups of the shortcuts window (Resources/shortcuts.ui has one per case).
+enum ShortcutSection: String, CaseIterable {
+    case captioning, photos, library, general
+}
+
+enum WindowAction: String, CaseIterable {
+    case save
+    case open
+    case undo
+    case nextPhoto = "next-photo"
+    case previousPhoto = "previous-photo"
+    case library
+    case search
+    case export
+    case dismiss
+    case showMenu = "show-menu"
+    case showShortcuts = "show-shortcuts"
+    case about
+    /// The application's, not the window's: it ends every window.
+    case quit
+
+    /// The name as GTK knows it, with its group: "win.save", "app.quit".
+    var detailedName: String { (self == .quit ? "app." : "win.") + rawValue }
+
+    var accelerators: [String] {
+        switch self {
+        case .save: ["<Control>s", "<Control>Return", "<Control>KP_Enter"]
+        case .open: ["<Control>o"]
+        case .undo: ["<Control>z"]
+        case .nextPhoto: ["<Control>Page_Down"]
+        case .previousPhoto: ["<Control>Page_Up"]
+        case .library: ["<Control>l"]
+        case .search: ["<Control>f"]
+        case .export: ["<Control>e"]
+        case .showMenu: ["F10"]
+        case .showShortcuts: ["<Control>question"]
+        case .about: ["F1"]
+        case .quit: ["<Control>q"]
+        // Escape reaches the bar through the window's key handler, after every widget
+        // that wants it (an input method, a popup) had its turn.
+        case .dismiss: []
+        }
+    }
+
+    /// The entry in the primary menu, if it has one.
+    var menuLabel: String? {
+        switch self {
+        case .export: tr("_Export All to a Folder…")
+        case .showShortcuts: tr("_Keyboard Shortcuts")
+        case .about: tr("_About Caption")
+        default: nil
+        }
+    }
+
+    /// Where and how the shortcuts window lists it.
+    var shortcut: (section: ShortcutSection, title: String)? {
+        switch self {
+        case .save: (.captioning, tr("Save"))
+        case .undo: (.captioning, tr("Undo the last save"))
+        case .open: (.photos, tr("Choose photos"))
+        case .export: (.photos, tr("Export every entry to a folder"))
+        case .nextPhoto: (.photos, tr("Next photo in the queue"))
+        case .previousPhoto: (.photos, tr("Previous photo in the queue"))
+        case .library: (.library, tr("Show the library, or go back to the form"))
+        case .search: (.library, tr("Search the library"))
+        case .showMenu: (.general, tr("Main menu"))
+        case .showShortcuts: (.general, tr("Keyboard shortcuts"))
+        case .about: (.general, tr("About Caption"))
+        case .quit: (.general, tr("Quit"))
+        case .dismiss: nil
+        }
+    }
+}
+
+/// Keys that belong to widgets rather than to actions (Enter is the entry's activate, Ctrl+V
+/// the entry's paste): listed in the shortcuts window beside the actions.
+enum WidgetKey: CaseIterable {
+    case enter, back, paste, escape, delete
+
+    var accelerator: String {
+        switch self {
+        case .enter: "Return"
+        case .back: "<Shift>Return"
+        case .paste: "<Control>v"
+        case .escape: "Escape"
+        case .delete: "Delete"
+        }
+    }
+
+    var shortcut: (section: ShortcutSection, title: String) {
+        switch self {
+        case .enter: (.captioning, tr("Next field, or save when everything is filled"))
+        case .back: (.captioning, tr("Previous field"))
+        case .escape: (.captioning, tr("Hide the message"))
+        case .paste: (.photos, tr("Paste a photo"))
+        case .delete: (.library, tr("Delete the selected entry"))
+        }
+    }
+}
+
+/// One line of the shortcuts window.
+struct ShortcutLine: Equatable {
+    let section: ShortcutSection
+    /// Space-separated, as GtkShortcutsShortcut takes them.
+    let accelerator: String
+    let title: String
+
+    /// Every line, in table order: the widgets' keys first within a section, then the actions.
+    static var all: [ShortcutLine] {
+        let keys = WidgetKey.allCases.map {
+            ShortcutLine(section: $0.shortcut.section, accelerator: $0.accelerator, title: $0.shortcut.title)
+        }
+        let actions = WindowAction.allCases.compactMap { action in
+            action.shortcut.map {
+                ShortcutLine(
+                    section: $0.section, accelerator: action.accelerators.joined(separator: " "), title: $0.title)
+            }
+        }
+        let lines = keys + actions
+        return ShortcutSection.allCases.flatMap { section in lines.filter { $0.section == section } }
+    }
+}
