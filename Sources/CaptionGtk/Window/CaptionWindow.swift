@@ -201,7 +201,8 @@ public final class CaptionWindow {
     // MARK: The shortcuts window, About
 
     /// Every shortcut, from the table of actions, in the groups of shortcuts.ui.
-    func showShortcuts() {
+    @discardableResult
+    func showShortcuts() -> Window {
         let builder = Builder(EmbeddedResources.shortcutsUI)
         let shortcuts: Window = builder["shortcuts"]
         for line in ShortcutLine.all {
@@ -210,6 +211,7 @@ public final class CaptionWindow {
         }
         window.adopt(shortcuts)
         shortcuts.showAll()
+        return shortcuts
     }
 
     func showAbout() {

@@ -1,0 +1,82 @@
+// The table of actions is the one list: the shortcuts window and the primary menu show
+// exactly what it declares.
+
+import CGtk
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct ActionTableTests {
+    let folder = Harness.temporaryDirectory("caption-actions")
+
+    /// The accelerators of every GtkShortcutsShortcut inside `widget`, internal children
+    /// included (a shortcuts window keeps its groups in a stack of its own).
+    func shortcutAccelerators(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        final class Found { var accelerators: [String] = [] }
+        let found = Found()
+        func walk(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            let instance = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)
+            if g_type_check_instance_is_a(instance, gtk_shortcuts_shortcut_get_type()) != 0,
+               let value = caption_object_get_string(widget, "accelerator") {
+                found.accelerators.append(String(cString: value))
+                g_free(value)
+            }
+            guard g_type_check_instance_is_a(instance, gtk_container_get_type()) != 0 else { return }
+            var children: [UnsafeMutablePointer<GtkWidget>] = []
+            withUnsafeMutablePointer(to: &children) { list in
+                gtk_container_forall(caption_container(widget), { child, data in
+                    guard let child, let data else { return }
+                    data.assumingMemoryBound(to: [UnsafeMutablePointer<GtkWidget>].self).pointee.append(child)
+                }, list)
+            }
+            children.forEach(walk)
+        }
+        walk(widget)
+        return found.accelerators
+    }
+
+    @Test func everyAcceleratorAppearsInTheShortcutsWindow() throws {
+        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window.ini")
+        defer { gtk_widget_destroy(window.widget) }
+        let shortcuts = window.showShortcuts()
+        Harness.settle()
+        let shown = shortcutAccelerators(in: shortcuts.pointer)
+        #expect(shown.count == ShortcutLine.all.count, "one line per entry of the table")
+        let shownKeys = Set(shown.flatMap { $0.split(separator: " ").map(String.init) })
+        for action in WindowAction.allCases {
+            for accelerator in action.accelerators {
+                #expect(shownKeys.contains(accelerator), "\(accelerator) (\(action.rawValue)) is not in the shortcuts window")
+            }
+        }
+        for key in WidgetKey.allCases {
+            #expect(shownKeys.contains(key.accelerator), "\(key.accelerator) is not in the shortcuts window")
+        }
+    }
+
+    @Test func everyActionWithKeysIsListedInTheShortcutsWindow() {
+        // A new action with keys but no line would be a shortcut nobody can discover.
+        for action in WindowAction.allCases where !action.accelerators.isEmpty {
+            #expect(action.shortcut != nil, "\(action.rawValue) has keys but no line in the shortcuts window")
+        }
+    }
+
+    @Test func thePrimaryMenuIsTheTablesMenuEntries() throws {
+        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window.ini")
+        defer { gtk_widget_destroy(window.widget) }
+        let model = try #require(gtk_menu_button_get_menu_model(caption_menu_button(window.menuButton.pointer)))
+        var shown: [(label: String, action: String)] = []
+        for index in 0..<g_menu_model_get_n_items(model) {
+            func attribute(_ name: String) -> String {
+                guard let value = g_menu_model_get_item_attribute_value(model, index, name, nil) else { return "" }
+                defer { g_variant_unref(value) }
+                return String(cString: g_variant_get_string(value, nil))
+            }
+            shown.append((attribute("label"), attribute("action")))
+        }
+        let expected = WindowAction.allCases.compactMap { action in action.menuLabel.map { ($0, action.detailedName) } }
+        #expect(shown.map(\.label) == expected.map(\.0))
+        #expect(shown.map(\.action) == expected.map(\.1))
+        #expect(!shown.isEmpty)
+    }
+}
