@@ -12,7 +12,8 @@ E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core
 SAMPLE = data/samples/harbour.jpg
 
-.PHONY: all build release run test test-sanitizers test-screenshots test-unit test-e2e deps test-deps bench screenshot clean
+.PHONY: all build release run test test-sanitizers test-screenshots test-unit test-e2e deps test-deps bench screenshot clean \
+	lint format
 
 all: build
 
@@ -44,6 +45,14 @@ run: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory test-unit test-e2e test-screenshots check-data test-package
+
+# House style: swift format (in the toolchain) with .swift-format; `make format` applies it.
+SWIFT_SOURCES = Package.swift Sources Tests Benchmarks Plugins build-aux/embed-resources
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 # The same tests built with AddressSanitizer, then ThreadSanitizer, each in a build folder
 # of its own so neither rebuilds the other. Leak reports are off: GTK and fontconfig keep
@@ -88,7 +97,8 @@ screenshot: build
 
 # The benchmarks (README: Performance), on the release build as installed (the Swift runtime
 # linked in). The window's start-up, Enter and preview are timed from outside through the X
-# server (Benchmarks/bench.py), against a C floor and against yad and zenity.
+# server (Benchmarks/bench.py), against a C floor and against yad and zenity; with
+# BASELINE=path/to/another/release/caption, also against that build in the same run.
 BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3
 bench: test-deps
 	@build-aux/install-deps $(BENCH_DEPS)
@@ -97,7 +107,7 @@ bench: test-deps
 	.build/release/caption-bench
 	build-aux/with-display .build/release/caption-view-bench
 	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
-		--bench .build/release/caption-bench --sample $(SAMPLE)
+		--bench .build/release/caption-bench --sample $(SAMPLE) $(if $(BASELINE),--baseline $(BASELINE))
 
 clean:
 	$(SWIFT) package clean

@@ -141,6 +141,11 @@ class Runner:
             "zenity": lambda: (["zenity", "--forms", "--title=Caption", "--add-entry=Title",
                                 "--add-entry=Subtitle"], {}),
         }
+        if self.args.baseline:
+            # Another build of Caption (before a change), interleaved with this one.
+            programs["baseline_empty"] = lambda: self.caption_start(self.fresh_data_home("baseline"), photo,
+                                                                   binary=self.args.baseline)
+            programs["baseline_10000"] = lambda: self.caption_start(big, photo, binary=self.args.baseline)
         names = list(programs)
         samples = {name: [] for name in names}
         for round_index in range(self.args.warm_up + self.args.rounds):
@@ -167,6 +172,10 @@ class Runner:
                 entry["cpu_over_floor"] = ratio("main_cpu_ms")
                 entry["rss_over_floor"] = ratio("hwm_kb")
                 entry["settled_rss_over_floor"] = ratio("settled_hwm_kb")
+            if name.startswith("caption") and self.args.baseline:
+                other = samples[name.replace("caption", "baseline")]
+                entry["paint_over_baseline"] = summary([a["paint_ms"] / b["paint_ms"] for a, b in zip(own, other)])
+                entry["rss_over_baseline"] = summary([a["hwm_kb"] / b["hwm_kb"] for a, b in zip(own, other)])
             for peer in ("yad", "zenity"):
                 if name.startswith("caption"):
                     entry[f"paint_over_{peer}"] = summary([a["paint_ms"] / b["paint_ms"]
@@ -175,19 +184,21 @@ class Runner:
             result["programs"][name] = entry
         return result
 
-    def caption_start(self, data_home, photo):
+    def caption_start(self, data_home, photo, binary=None):
         self.forget_app_state(data_home)
-        return [self.args.caption, photo], {"XDG_DATA_HOME": data_home}
+        return [binary or self.args.caption, photo], {"XDG_DATA_HOME": data_home}
 
     # --- Enter ---
 
     def enter(self):
         result = {"presses": self.args.presses, "programs": {}}
-        for name in ("caption", "floor"):
-            if name == "caption":
+        names = ("caption", "baseline", "floor") if self.args.baseline else ("caption", "floor")
+        for name in names:
+            if name in ("caption", "baseline"):
                 data_home = self.fresh_data_home("enter")
                 self.forget_app_state(data_home)
-                argv, env = [self.args.caption, self.args.sample], {"XDG_DATA_HOME": data_home}
+                binary = self.args.caption if name == "caption" else self.args.baseline
+                argv, env = [binary, self.args.sample], {"XDG_DATA_HOME": data_home}
             else:
                 argv, env = [self.floor, self.args.sample], {}
             figures = self.probe_run("enter", ["--presses", str(self.args.presses)], argv, env)
@@ -300,6 +311,13 @@ def print_report(report):
         print(f"{'caption / full decode':24}{caption['over_full_decode']['median']:8.3f} "
               f"({caption['over_full_decode']['p25']:.2f}–{caption['over_full_decode']['p75']:.2f})")
     preview = report.get("preview")
+    if start and "paint_over_baseline" in start["programs"]["caption_empty"]:
+        print("\nAgainst the baseline build, round by round: median (p25–p75)")
+        for name in ("caption_empty", "caption_10000"):
+            entry = start["programs"][name]
+            for key in ("paint_over_baseline", "rss_over_baseline"):
+                value = entry[key]
+                print(f"  {name} {key:20}{value['median']:8.3f} ({value['p25']:.3f}–{value['p75']:.3f})")
 
     print("\nTargets")
     rows = []
@@ -350,11 +368,13 @@ def main():
                         help="rounds with the smooth (low-entropy) 24 MP JPEG, shown for comparison")
     parser.add_argument("--tail-ms", type=int, default=1000,
                         help="how long after the preview shows stalls are still watched for")
+    parser.add_argument("--baseline", help="another release build of caption, measured beside this one")
     parser.add_argument("--only", default="startup,enter,preview,preview_smooth", help="comma-separated sections")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
     args.caption = os.path.abspath(args.caption)
     args.sample = os.path.abspath(args.sample)
+    args.baseline = args.baseline and os.path.abspath(args.baseline)
     args.fixtures = os.path.join(args.out, "fixtures")
     os.makedirs(args.out, exist_ok=True)
 

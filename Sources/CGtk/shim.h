@@ -15,10 +15,6 @@ static inline void caption_signal_emit(gpointer instance, const char *signal) {
     g_signal_emit_by_name(instance, signal);
 }
 
-static inline void caption_object_set_boolean(gpointer object, const char *property, gboolean value) {
-    g_object_set(object, property, value, NULL);
-}
-
 /* A line of the shortcuts window: g_object_new is variadic. */
 static inline GtkWidget *caption_shortcut_new(const char *accelerator, const char *title) {
     return GTK_WIDGET(g_object_new(GTK_TYPE_SHORTCUTS_SHORTCUT, "accelerator", accelerator,
@@ -39,34 +35,23 @@ static inline GtkContainer *caption_container(gpointer p) { return GTK_CONTAINER
 static inline GtkBox *caption_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkGrid *caption_grid(gpointer p) { return GTK_GRID(p); }
 static inline GtkEntry *caption_entry(gpointer p) { return GTK_ENTRY(p); }
-static inline GtkEditable *caption_editable(gpointer p) { return GTK_EDITABLE(p); }
 static inline GtkLabel *caption_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *caption_button(gpointer p) { return GTK_BUTTON(p); }
-static inline GtkImage *caption_image(gpointer p) { return GTK_IMAGE(p); }
 static inline GtkHeaderBar *caption_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
 static inline GtkRevealer *caption_revealer(gpointer p) { return GTK_REVEALER(p); }
-static inline GtkApplication *caption_application(gpointer p) { return GTK_APPLICATION(p); }
 static inline GApplication *caption_g_application(gpointer p) { return G_APPLICATION(p); }
 static inline GtkFileChooser *caption_file_chooser(gpointer p) { return GTK_FILE_CHOOSER(p); }
 static inline GtkNativeDialog *caption_native_dialog(gpointer p) { return GTK_NATIVE_DIALOG(p); }
 static inline GtkStyleProvider *caption_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
-static inline GtkDrawingArea *caption_drawing_area(gpointer p) { return GTK_DRAWING_AREA(p); }
 static inline GtkStack *caption_stack(gpointer p) { return GTK_STACK(p); }
-static inline GtkInfoBar *caption_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }
 static inline GActionMap *caption_action_map(gpointer p) { return G_ACTION_MAP(p); }
 static inline GtkToggleButton *caption_toggle_button(gpointer p) { return GTK_TOGGLE_BUTTON(p); }
 static inline GtkMenuButton *caption_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
 static inline GtkAboutDialog *caption_about_dialog(gpointer p) { return GTK_ABOUT_DIALOG(p); }
 static inline GdkAtom caption_clipboard_atom(void) { return GDK_SELECTION_CLIPBOARD; }
-static inline GtkStackSwitcher *caption_stack_switcher(gpointer p) { return GTK_STACK_SWITCHER(p); }
 static inline GtkBin *caption_bin(gpointer p) { return GTK_BIN(p); }
 static inline GActionGroup *caption_action_group(gpointer p) { return G_ACTION_GROUP(p); }
-static inline GObject *caption_object(gpointer p) { return G_OBJECT(p); }
-
-static inline gboolean caption_is_x11_display(GdkDisplay *display) {
-    return GDK_IS_X11_DISPLAY(display);
-}
 
 
 /* The library view's list: a thumbnail and a line of markup per entry. Variadic setters
@@ -94,7 +79,6 @@ static inline GtkTreeViewColumn *caption_column(GtkCellRenderer *renderer, const
 static inline GtkTreeModel *caption_tree_model(gpointer p) { return GTK_TREE_MODEL(p); }
 static inline GtkTreeView *caption_tree_view(gpointer p) { return GTK_TREE_VIEW(p); }
 static inline GtkScrolledWindow *caption_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
-static inline GtkSearchEntry *caption_search_entry(gpointer p) { return GTK_SEARCH_ENTRY(p); }
 static inline void caption_object_set_int(gpointer object, const char *property, int value) {
     g_object_set(object, property, value, NULL);
 }
