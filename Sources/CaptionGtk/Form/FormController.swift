@@ -341,21 +341,9 @@ final class FormController {
 
     // MARK: The draft
 
-    /// The form's unsaved state: the queue with the words typed for each photo, and words
-    /// typed before any photo was chosen.
-    var draft: Draft {
-        var queue = self.queue
-        // While a saved entry is being edited, the form holds its words, not the queue's
-        // (kept in the queue when the edit began).
-        let words = editing == nil ? self.words : .empty
-        if editing == nil { queue.keep(title: words.title, subtitle: words.subtitle) }
-        var items = queue.photos.map { DraftItem(path: $0.path, title: $0.title, subtitle: $0.subtitle) }
-        guard let current = queue.current else {
-            items.append(DraftItem(path: nil, title: words.title, subtitle: words.subtitle))
-            return Draft(items: items, current: items.count - 1)
-        }
-        return Draft(items: items, current: current)
-    }
+    /// The form's unsaved state. While a saved entry is being edited, the form holds its
+    /// words, not the queue's (kept in the queue when the edit began).
+    var draft: Draft { Draft(queue, words: editing == nil ? words : nil) }
 
     private func keepDraft() {
         drafts.keep(draft)
@@ -391,19 +379,12 @@ final class FormController {
 
     /// Puts a draft on the form.
     private func show(_ draft: Draft) {
-        let photos = draft.items.enumerated().compactMap { index, item in
-            item.path.map { (index, QueuedPhoto(path: $0, title: item.title, subtitle: item.subtitle)) }
-        }
-        let current = photos.firstIndex { $0.0 == draft.current }
-        queue = PhotoQueue(photos: photos.map(\.1), current: current)
-        if current != nil {
-            showCurrentPhoto()
-        } else {
-            clearForm()
-            let loose = draft.items[draft.current]
-            show(FormWords(title: loose.title, subtitle: loose.subtitle))
-            refreshPosition()
-        }
+        let (queue, loose) = draft.queueAndLooseWords
+        self.queue = queue
+        guard let loose else { return showCurrentPhoto() }
+        clearForm()
+        show(loose)
+        refreshPosition()
     }
 
     func flushDraft() {
@@ -415,32 +396,15 @@ final class FormController {
     /// Ctrl+V: files copied in a file manager, or an image copied from another app, become
     /// photos. Returns false when the clipboard holds neither, so a text field pastes text.
     @discardableResult
-    func pastePhoto() -> Bool {
-        switch PhotoIntake.clipboard() {
-        case .none: return false
-        case .files(let paths): enqueue(paths)
-        case .image(let image): takeImage(image)
-        }
-        return true
-    }
+    func pastePhoto() -> Bool { take(PhotoIntake.clipboard()) }
 
     /// What a drop brought: files join the queue; image data with no file becomes one.
-    func receive(_ drop: PhotoIntake.Received) {
-        switch drop {
-        case .none: break
-        case .files(let paths): enqueue(paths)
-        case .image(let image): takeImage(image)
-        }
-    }
+    func receive(_ drop: PhotoIntake.Received) { take(drop) }
 
-    private func takeImage(_ image: SharedObject) {
-        PhotoIntake.store(image) { [weak self] result in
-            switch result {
-            case .success(let path): self?.enqueue([path])
-            case .failure(let message):
-                self?.messages.show(
-                    problem: tr("The pasted image could not be kept: {reason}").replacing("{reason}", with: message.text))
-            }
-        }
+    @discardableResult
+    private func take(_ received: PhotoIntake.Received) -> Bool {
+        PhotoIntake.deliver(
+            received, to: { [weak self] paths in self?.enqueue(paths) },
+            failure: { [weak self] problem in self?.messages.show(problem: problem) })
     }
 }

@@ -43,6 +43,25 @@ enum PhotoIntake {
         return image.map { .image(SharedObject(pointer: $0)) } ?? .none
     }
 
+    /// Hands what arrived to `enqueue` as paths: image data is written to a file first.
+    /// Returns whether anything arrived.
+    static func deliver(_ received: Received, to enqueue: @escaping @MainActor ([String]) -> Void,
+                        failure: @escaping @MainActor (String) -> Void) -> Bool {
+        switch received {
+        case .none: return false
+        case .files(let paths): enqueue(paths)
+        case .image(let image):
+            store(image) { result in
+                switch result {
+                case .success(let path): enqueue([path])
+                case .failure(let reason):
+                    failure(tr("The pasted image could not be kept: {reason}").replacing("{reason}", with: reason.text))
+                }
+            }
+        }
+        return true
+    }
+
     /// Local paths of file URIs, freeing the strv; other schemes are passed over.
     static func paths(fromURIs uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
         guard let uris else { return [] }
