@@ -48,6 +48,8 @@ public enum CaptionApplication {
         let status = g_application_run(caption_g_application(application), 0, nil)
         // A save still in flight finishes before the process ends.
         captionWindow?.commitPendingDeletions()
+        // Words still being composed when the app quit (Ctrl+Q) go into the draft.
+        captionWindow?.settleInputMethod()
         captionWindow?.flushDraft()
         captionWindow?.saveGeometry()
         g_object_unref(application)

@@ -36,6 +36,7 @@ extension CaptionWindow {
 
     /// Shows the library with the list focused (or, `searching`, the search).
     public func showLibrary(searching: Bool = false) {
+        settleInputMethod()
         gtk_stack_set_visible_child_name(caption_stack(views), "library")
         if searching {
             focusListWhenLoaded = false
@@ -143,6 +144,7 @@ extension CaptionWindow {
 
     /// Opens a saved entry in the form: the same fields and the same Enter; Done updates it.
     func edit(_ entry: Entry) {
+        settleInputMethod()
         guard let path = library.photoPath(of: entry) else { return }
         if editing == nil {
             queue.keep(title: text(of: titleEntry), subtitle: text(of: subtitleEntry))

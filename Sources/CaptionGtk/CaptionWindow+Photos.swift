@@ -41,6 +41,7 @@ extension CaptionWindow {
     /// their turn.
     public func enqueue(_ paths: [String]) {
         guard !paths.isEmpty else { return }
+        settleInputMethod()
         RecentFiles.add(paths)
         if queue.append(paths) {
             showCurrentPhoto()
@@ -51,6 +52,7 @@ extension CaptionWindow {
 
     /// Puts a photo on the form in place of the current one, keeping the words typed.
     public func openPhoto(_ path: String) {
+        settleInputMethod()
         RecentFiles.add([path])
         queue.replaceCurrent(with: path)
         load(path)
@@ -60,6 +62,7 @@ extension CaptionWindow {
     /// Skips to the next (1) or previous (-1) photo of the queue; what was typed stays with
     /// the photo it was typed for.
     public func skip(by step: Int) {
+        settleInputMethod()
         queue.keep(title: text(of: titleEntry), subtitle: text(of: subtitleEntry))
         guard queue.move(by: step) else {
             gtk_widget_error_bell(window)

@@ -67,6 +67,7 @@ extension CaptionWindow {
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
     /// the form in front of whatever the user moved on to (whose words are kept).
     func undo(_ entry: Entry, from path: String) {
+        settleInputMethod()
         library.perform({ library throws(LibraryError) in
             _ = try library.remove(id: entry.id)
         }, completion: { [weak self] result in
@@ -83,6 +84,6 @@ extension CaptionWindow {
     }
 
     func setText(_ entry: UnsafeMutablePointer<GtkWidget>, _ text: String) {
-        gtk_entry_set_text(caption_entry(entry), text)
+        inputMethods.whileWindowSetsText { gtk_entry_set_text(caption_entry(entry), text) }
     }
 }

@@ -61,6 +61,8 @@ public final class CaptionWindow {
     /// Set while the window itself changes an entry's text, so that the change is not
     /// mistaken for typing.
     var settingText = false
+    /// The fields' open compositions, committed before the form is read or changes.
+    let inputMethods = InputMethodSettler()
 
     /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
     public var presentChooser: (() -> Void)?
@@ -202,6 +204,7 @@ public final class CaptionWindow {
         Style.install()
 
         connectSignals(infoBar: infoBar)
+        watchCompositions()
         installActions()
         installPrimaryMenu()
         installLibraryView()
@@ -343,6 +346,7 @@ public final class CaptionWindow {
         if isSaving, event == .submit || event == .enter || event == .activate, engine.label == .done {
             return  // the save in flight answers this press
         }
+        if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
         let decision = engine.handle(event)
         apply(decision)
         refresh()
