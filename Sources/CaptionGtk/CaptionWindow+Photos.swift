@@ -38,10 +38,14 @@ extension CaptionWindow {
     }
 
     /// Adds photos to the queue: the first goes on the form if it has none, the rest wait
-    /// their turn.
+    /// their turn. Folders give their photos; what is left out is named (IncomingPhotos).
     public func enqueue(_ paths: [String]) {
         guard !paths.isEmpty else { return }
         settleInputMethod()
+        let incoming = sortIncoming(paths)
+        defer { tell(about: incoming) }
+        let paths = incoming.photos
+        guard !paths.isEmpty else { return }
         RecentFiles.add(paths)
         if queue.append(paths) {
             showCurrentPhoto()

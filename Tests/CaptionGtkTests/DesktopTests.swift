@@ -103,6 +103,22 @@ import Testing
         #expect(text(window.titleEntry) == "Typed for the second")
     }
 
+    /// Paste, Open With and drops all hand paths to enqueue, which sorts them out.
+    @Test func pathsHandedToTheWindowAreSortedOutAndWhatIsLeftOutIsNamed() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.window) }
+        let paths = photos(2)
+        let notes = folder + "/notes.txt"
+        try "not a photo\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        waitForPhoto(window) { window.enqueue([paths[0]]) }
+        #expect(window.summaryText == nil)
+        window.enqueue([notes, paths[0], paths[1]])
+        #expect(position(window) == "1 of 2", "only the new photo joins")
+        #expect(window.summaryText == "Not a photo, not added: notes.txt\n"
+                                      + "Already in the queue, not added again: queue-0.jpg")
+        #expect(window.photoPath == paths[0], "the photo on the form stays")
+    }
+
     @Test func pastedImageDataBecomesThePhoto() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.window) }
