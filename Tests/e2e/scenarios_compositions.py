@@ -321,6 +321,66 @@ def next_photo_keeps_composition(method):
     return scenario
 
 
+def library_keeps_composition(method):
+    def scenario(desktop):
+        """Ctrl+L during a composition in Title: the library shows, and back on the form
+        (Escape) Title holds the composition, committed; so does the draft."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+l")
+        ui.find("the library's search", role="text", name=lambda n: n not in ("Title", "Subtitle"), showing=True)
+        time.sleep(SETTLE)
+        desktop.key("Escape")
+        ui.wait_text(ui.title, method.other_shown)
+        draft = wait_until("the draft to hold the composition",
+                           lambda: (lambda d: d if d and d[0][1] == method.other_shown else None)(read_draft_words(desktop)))
+        expect(len(draft) == 1, f"the draft holds {draft!r}")
+    return scenario
+
+
+def undo_keeps_composition_with_its_photo(method):
+    def scenario(desktop):
+        """Undo (Ctrl+Z) of a save while a composition is open in the next photo's Title:
+        the saved photo comes back with its words, and the composition stays with the
+        photo it was typed for."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        desktop.type("Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        desktop.type("Ferry")
+        ui.wait_text(ui.subtitle, "Ferry")
+        desktop.key("Return")
+        desktop.wait_for_entries(1)
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        ui.wait_focus("Title")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+z")
+        ui.find("the preview of a.jpg", role="image", name="Photo: a.jpg")
+        ui.wait_text(ui.title, "Harbour")
+        time.sleep(SETTLE)
+        expect(ui.text(ui.title) == "Harbour" and ui.text(ui.subtitle) == "Ferry",
+               f"a.jpg came back with {ui.text(ui.title)!r} / {ui.text(ui.subtitle)!r}")
+        desktop.key("ctrl+Next")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        ui.wait_text(ui.title, method.other_shown)
+    return scenario
+
+
+def quit_keeps_composition_in_draft(method):
+    def scenario(desktop):
+        """Ctrl+Q during a composition: the draft the app leaves holds the composition with
+        its photo, so the next start brings it back."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.app_may_exit = True
+        desktop.key("ctrl+q")
+        wait_until("Ctrl+Q to quit", lambda: desktop.app.poll() is not None)
+        draft = read_draft_words(desktop)
+        expect([(os.path.basename(p), t) for p, t, _ in draft] == [("a.jpg", method.other_shown), ("b.jpg", "")],
+               f"the draft holds {draft!r}")
+    return scenario
+
+
 def read_draft_words(desktop):
     """(path, title, subtitle) of each photo in the draft, [] when there is none yet."""
     import scenarios_desktop
@@ -341,6 +401,11 @@ CASES = [
     ("ctrl_s_with_only_a_composition_saves_it", save_with_only_composition, ("fcitx5", "ibus", "simple")),
     ("ctrl_page_down_keeps_composition_with_its_photo", next_photo_keeps_composition,
      ("fcitx5", "ibus", "simple")),
+    # ibus-libpinyin takes Ctrl+L, Ctrl+Z and Ctrl+Q while it composes: they never reach
+    # Caption, so there is nothing to settle.
+    ("ctrl_l_keeps_composition_in_its_field", library_keeps_composition, ("fcitx5", "simple")),
+    ("undo_keeps_composition_with_its_photo", undo_keeps_composition_with_its_photo, ("fcitx5", "simple")),
+    ("ctrl_q_keeps_composition_in_draft", quit_keeps_composition_in_draft, ("fcitx5", "simple")),
 ]
 
 for _case, _make, _names in CASES:
