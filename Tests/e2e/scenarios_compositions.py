@@ -8,7 +8,6 @@
 
 import glob
 import os
-import shutil
 import subprocess
 import time
 
@@ -415,4 +414,3 @@ for _case, _make, _names in CASES:
             _scenario.im_module = _method.im_module
             _scenario.__name__ = f"scenario_{_case}_{_method.name}"
             globals()[_scenario.__name__] = _scenario
-
