@@ -126,6 +126,26 @@ public enum PhotoInspector {
         return try decoder.result(format: format, byteCount: file.size, path: path)
     }
 
+    /// A look at the first bytes only, for sorting out files dropped on the window: true
+    /// for a format Caption takes, false for a file that was read and is not one (or is not
+    /// a regular file), nil when it cannot be told here (missing, unreadable, empty, too
+    /// large), which the full check names once the photo is on the form.
+    public static func startsLikePhoto(_ path: String) -> Bool? {
+        do throws(LibraryError) {
+            let file = try PhotoFile(opening: path)
+            var head = [UInt8](repeating: 0, count: 32)
+            var filled = 0
+            while filled < head.count {
+                let count = try file.read(into: &head, from: filled)
+                if count == 0 { break }
+                filled += count
+            }
+            return head.withUnsafeBytes { PhotoFormat.sniff(UnsafeRawBufferPointer(rebasing: $0[..<filled])) != nil }
+        } catch {
+            return error.kind == .photoNotRegular ? false : nil
+        }
+    }
+
     /// The full check: everything `inspect` checks, and the file is complete and decodes.
     public static func verify(_ path: String) throws(LibraryError) -> PhotoInfo {
         try load(path).info

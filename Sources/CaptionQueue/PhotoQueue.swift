@@ -85,3 +85,100 @@ public struct PhotoQueue: Equatable, Sendable {
         current = index
     }
 }
+
+// MARK: Paths handed to the window
+
+/// What a path handed to the window is, as far as the queue needs to know.
+public enum IncomingKind: Equatable, Sendable {
+    /// A photo, or a file that could not be read: its own check names the problem when it
+    /// is on the form.
+    case photo
+    /// A file that was read and is not a photo Caption takes.
+    case notPhoto
+    /// A folder, with the paths of what it holds, in any order.
+    case folder([String])
+}
+
+/// Paths handed to the window (a drop, a paste, Open With, `caption PHOTO…`) sorted out:
+/// the photos to queue, in order, and what was left out, to be named in one message.
+public struct IncomingPhotos: Equatable, Sendable {
+    public var photos: [String]
+    /// Files that are not photos, refused.
+    public var notPhotos: [String]
+    /// Photos already in the queue (the same file, by its real path), not queued again.
+    public var alreadyQueued: [String]
+    /// Folders that hold no photo of their own.
+    public var foldersWithoutPhotos: [String]
+
+    public init(photos: [String] = [], notPhotos: [String] = [], alreadyQueued: [String] = [],
+                foldersWithoutPhotos: [String] = []) {
+        self.photos = photos
+        self.notPhotos = notPhotos
+        self.alreadyQueued = alreadyQueued
+        self.foldersWithoutPhotos = foldersWithoutPhotos
+    }
+
+    public var leftOut: Bool { !notPhotos.isEmpty || !alreadyQueued.isEmpty || !foldersWithoutPhotos.isEmpty }
+}
+
+extension PhotoQueue {
+    /// Sorts out `paths`. A folder gives the photos directly in it, by name (numbers in
+    /// names by their value: 9 before 10); its subfolders, hidden files and files that are
+    /// not photos are passed over. A file given itself that is not a photo is refused.
+    /// `identity` gives the real path (links resolved) by which duplicates are found.
+    public func sortIncoming(_ paths: [String], kind: (String) -> IncomingKind,
+                      identity: (String) -> String) -> IncomingPhotos {
+        var result = IncomingPhotos()
+        var seen = Set(photos.map { identity($0.path) })
+        func add(_ path: String) {
+            if seen.insert(identity(path)).inserted {
+                result.photos.append(path)
+            } else {
+                result.alreadyQueued.append(path)
+            }
+        }
+        for path in paths {
+            switch kind(path) {
+            case .photo:
+                add(path)
+            case .notPhoto:
+                result.notPhotos.append(path)
+            case .folder(let contents):
+                let visible = contents.filter { !Self.name(of: $0).hasPrefix(".") }
+                let found = visible.sorted { Self.nameOrder(Self.name(of: $0), Self.name(of: $1)) }
+                    .filter { kind($0) == .photo }
+                if found.isEmpty { result.foldersWithoutPhotos.append(path) }
+                found.forEach(add)
+            }
+        }
+        return result
+    }
+
+    public static func name(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// File names as a file manager orders them: runs of digits by their value, the rest
+    /// by character, ignoring case; `IMG_9` before `IMG_10`.
+    public static func nameOrder(_ a: String, _ b: String) -> Bool {
+        var left = Array(a.lowercased().unicodeScalars)[...], right = Array(b.lowercased().unicodeScalars)[...]
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        while let l = left.first, let r = right.first {
+            if isDigit(l) && isDigit(r) {
+                let leftDigits = left.prefix(while: isDigit), rightDigits = right.prefix(while: isDigit)
+                let leftValue = String(String.UnicodeScalarView(leftDigits.drop { $0 == "0" }))
+                let rightValue = String(String.UnicodeScalarView(rightDigits.drop { $0 == "0" }))
+                if leftValue.count != rightValue.count { return leftValue.count < rightValue.count }
+                if leftValue != rightValue { return leftValue < rightValue }
+                left = left.dropFirst(leftDigits.count)
+                right = right.dropFirst(rightDigits.count)
+            } else {
+                if l != r { return l.value < r.value }
+                left = left.dropFirst()
+                right = right.dropFirst()
+            }
+        }
+        if left.isEmpty != right.isEmpty { return left.isEmpty }
+        return a < b  // equal but for case or leading zeros: a stable, total order
+    }
+}

@@ -103,6 +103,22 @@ import Testing
         #expect(text(window.form.view.titleEntry.pointer) == "Typed for the second")
     }
 
+    /// Paste, Open With and drops all hand paths to enqueue, which sorts them out.
+    @Test func pathsHandedToTheWindowAreSortedOutAndWhatIsLeftOutIsNamed() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let paths = photos(2)
+        let notes = folder + "/notes.txt"
+        try "not a photo\n".write(toFile: notes, atomically: true, encoding: .utf8)
+        waitForPhoto(window) { window.form.enqueue([paths[0]]) }
+        #expect(window.messages.text == nil)
+        window.form.enqueue([notes, paths[0], paths[1]])
+        #expect(position(window) == "1 of 2", "only the new photo joins")
+        #expect(window.messages.text == "Not a photo, not added: notes.txt\n"
+                                      + "Already in the queue, not added again: queue-0.jpg")
+        #expect(window.form.photoPath == paths[0], "the photo on the form stays")
+    }
+
     @Test func pastedImageDataBecomesThePhoto() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

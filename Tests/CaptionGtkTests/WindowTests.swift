@@ -219,6 +219,54 @@ import Testing
         #expect(saved?.title == "中")
     }
 
+    /// Ctrl+Shift+U and hex digits into the focused field: a composition GTK's own input
+    /// method shows as "u" and the digits, not yet in the field's text.
+    func composeCodePoint(_ window: CaptionWindow, _ digits: [Int32]) {
+        let control = GDK_CONTROL_MASK.rawValue
+        let both = GdkModifierType(control | GDK_SHIFT_MASK.rawValue)
+        Harness.send(window, [GDK_KEY_PRESS], keyval: GDK_KEY_Control_L)
+        Harness.send(window, [GDK_KEY_PRESS], keyval: GDK_KEY_Shift_L, state: GdkModifierType(control))
+        Harness.press(window, keyval: GDK_KEY_U, state: both)
+        Harness.send(window, [GDK_KEY_RELEASE], keyval: GDK_KEY_Shift_L, state: both)
+        Harness.send(window, [GDK_KEY_RELEASE], keyval: GDK_KEY_Control_L, state: GdkModifierType(control))
+        for key in digits { Harness.press(window, keyval: key) }
+    }
+
+    @Test func saveCommitsTheOpenCompositionAsItShows() throws {
+        let window = try makeWindow(library: folder + "/settle-save")
+        defer { gtk_widget_destroy(window.widget) }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.form.view.titleEntry.pointer, "Harbour ")
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
+        gtk_editable_set_position(OpaquePointer(window.form.view.titleEntry.pointer), -1)
+        type(window, window.form.view.subtitleEntry.pointer, "Ferry")
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
+        gtk_editable_set_position(OpaquePointer(window.form.view.titleEntry.pointer), -1)
+        Harness.settle()
+        composeCodePoint(window, [GDK_KEY_4, GDK_KEY_e, GDK_KEY_2, GDK_KEY_d])
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Harbour ",
+                "the composition is not in the text yet")
+        var saved: Entry?
+        window.form.onSaved = { saved = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { saved != nil })
+        #expect(saved?.title == "Harbour u4e2d", "saved as the field showed it")
+    }
+
+    @Test func anotherPhotoLeavesTheOpenCompositionWithItsPhoto() throws {
+        let window = try makeWindow(library: folder + "/settle-skip")
+        defer { gtk_widget_destroy(window.widget) }
+        let photos = [Harness.makePhoto(in: folder, name: "settle-1.jpg"), Harness.makePhoto(in: folder, name: "settle-2.jpg")]
+        Harness.waitForPhoto(window) { window.form.enqueue(photos) }
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
+        Harness.settle()
+        composeCodePoint(window, [GDK_KEY_6, GDK_KEY_5, GDK_KEY_8, GDK_KEY_7])
+        Harness.waitForPhoto(window) { window.activateAction("next-photo") }
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "")
+        Harness.waitForPhoto(window) { window.activateAction("previous-photo") }
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "u6587")
+    }
+
     @Test func escapeDismissesTheSummary() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

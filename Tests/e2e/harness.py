@@ -46,7 +46,7 @@ def require(*programs):
     """Fails at once, naming the Debian package, when a program the scenario needs is
     missing: a scenario that cannot run fails, it never skips."""
     packages = {"Xvfb": "xvfb", "dbus-daemon": "dbus-daemon", "xdotool": "xdotool",
-                "ibus-daemon": "ibus", "ibus": "ibus"}
+                "ibus-daemon": "ibus", "ibus": "ibus", "fcitx5": "fcitx5", "fcitx5-remote": "fcitx5"}
     missing = [p for p in programs if shutil.which(p) is None and not os.access(p, os.X_OK)]
     if missing:
         raise Failure("missing: " + ", ".join(f"{p} (Debian package {packages.get(p, '?')})" for p in missing))

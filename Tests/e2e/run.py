@@ -3,7 +3,7 @@
 #
 # Each scenario gets its own display and D-Bus session; one line per scenario, then
 # "e2e: N passed, M failed".
-# Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [--only SCENARIO]...
+# Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [--only SCENARIO]... [--match PART]...
 # Environment: E2E_JOBS (2), E2E_TIMEOUT (15 s for one wait), E2E_SCENARIO_TIMEOUT (90 s),
 # E2E_VERBOSE=1 to print every scenario's output.
 #
@@ -26,8 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 
-SCENARIO_MODULES = ["scenarios_queue", "scenarios_messages", "scenarios_input_methods",
-                    "scenarios_undo", "scenarios_desktop"]
+SCENARIO_MODULES = ["scenarios_queue", "scenarios_messages", "scenarios_input_methods", "scenarios_compositions",
+                    "scenarios_undo", "scenarios_desktop", "scenarios_drops"]
 # A scenario that hangs is a failure, not a hung build.
 SCENARIO_TIMEOUT = float(os.environ.get("E2E_SCENARIO_TIMEOUT", "90"))
 
@@ -78,6 +78,8 @@ def main():
     parser.add_argument("photo", nargs="?", default=os.path.join(HERE, "..", "..", "data", "samples", "harbour.jpg"))
     parser.add_argument("--jobs", "-j", type=int, default=int(os.environ.get("E2E_JOBS", "2")))
     parser.add_argument("--only", action="append", default=[], help="run only this scenario (repeatable)")
+    parser.add_argument("--match", action="append", default=[],
+                        help="run only scenarios whose name contains this (repeatable)")
     parser.add_argument("--child", nargs=2, metavar=("MODULE", "FUNCTION"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -91,6 +93,10 @@ def main():
         if unknown:
             parser.error(f"no such scenario: {', '.join(sorted(unknown))}")
         scenarios = [s for s in scenarios if s[0] in args.only]
+    if args.match:
+        scenarios = [s for s in scenarios if any(part in s[0] for part in args.match)]
+        if not scenarios:
+            parser.error(f"no scenario matches {', '.join(args.match)}")
     lock = threading.Lock()
     results = {}
     started = time.monotonic()

@@ -110,3 +110,29 @@ def scenario_draft_survives_kill_9_part_3(desktop):
 
 def scenario_draft_survives_kill_9_part_4(desktop):
     kill_while_typing(desktop, 25, 4)
+
+
+def scenario_open_with_sorts_out_what_it_is_given(desktop):
+    """`caption` sent to the running window follows the drop's rules: a folder gives its
+    photos by name, a text file is refused and a photo already queued is not queued
+    again, both named in one message."""
+    first, second, third = desktop.photos("first.jpg", "second.jpg", "third.jpg")
+    folder = os.path.join(desktop.root, "folder")
+    os.makedirs(folder)
+    os.rename(third, os.path.join(folder, "third.jpg"))
+    notes = os.path.join(desktop.root, "notes.txt")
+    with open(notes, "w") as text:
+        text.write("not a photo\n")
+    ui = launch_default(desktop, first)
+    ui.wait_focus("Title")
+    result = subprocess.run([desktop.caption, first, notes, second, folder], env=desktop.env,
+                            capture_output=True, timeout=TIMEOUT)
+    expect(result.returncode == 0, f"the second caption exited {result.returncode}: {result.stderr!r}")
+    ui.find("the queue position", role="label", name="1 of 3")
+    wait_until("one message naming notes.txt and first.jpg",
+               lambda: ui.alert_text() == "Not a photo, not added: notes.txt\n"
+                                          "Already in the queue, not added again: first.jpg" or None)
+    desktop.key("ctrl+Next")
+    ui.find("the preview of second.jpg", role="image", name="Photo: second.jpg")
+    desktop.key("ctrl+Next")
+    ui.find("the preview of third.jpg", role="image", name="Photo: third.jpg")

@@ -23,6 +23,10 @@ struct SelectionData {
 }
 typealias RowHandler = @MainActor (Int) -> Void
 typealias FilesHandler = @MainActor ([String]) -> Void
+/// Returns true to stop the emission: the text is not inserted.
+typealias InsertHandler = @MainActor (String) -> Bool
+/// Returns true when the event was used (a window's close is then refused).
+typealias EventHandler = @MainActor () -> Bool
 
 /// (instance, user data): clicked, activate, changed, …
 extension Signal where Handler == VoidHandler {
@@ -44,9 +48,21 @@ extension Signal where Handler == IntHandler {
 extension Signal where Handler == PointerHandler {
     static var setFocus: Self { Self("set-focus") }
     static var sizeAllocate: Self { Self("size-allocate") }
+    /// GtkEntry's composition changed; the argument is the preedit text.
+    static var preeditChanged: Self { Self("preedit-changed") }
     /// GSimpleAction's activate, whose argument is the parameter.
     static var actionActivate: Self { Self("activate") }
     static func notify(_ property: String) -> Self { Self("notify::" + property) }
+}
+
+/// GtkEditable's insert-text: (editable, text, length, position, user data).
+extension Signal where Handler == InsertHandler {
+    static var insertText: Self { Self("insert-text") }
+}
+
+/// (widget, GdkEvent *, user data) -> gboolean, for events whose details do not matter.
+extension Signal where Handler == EventHandler {
+    static var deleteEvent: Self { Self("delete-event") }
 }
 
 /// (widget, GdkEventKey *, user data) -> gboolean: true when the key was used.
@@ -160,6 +176,31 @@ extension GObjectConvertible {
             return MainActor.assumeIsolated { handler.body(event) } ? 1 : 0
         }
         attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<InsertHandler>, _ body: @escaping InsertHandler) {
+        let callback: @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, gpointer?, gpointer?) -> Void = {
+            editable, text, length, _, data in
+            guard let editable, let text else { return }
+            let inserted =
+                length < 0
+                ? String(cString: text)
+                : String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self)
+            let handler: ClosureBox<InsertHandler> = box(data)
+            nonisolated(unsafe) let instance = editable
+            if MainActor.assumeIsolated({ handler.body(inserted) }) {
+                g_signal_stop_emission_by_name(instance, "insert-text")
+            }
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<EventHandler>, _ body: @escaping EventHandler) {
+        let callback: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, data in
+            let handler: ClosureBox<EventHandler> = box(data)
+            return MainActor.assumeIsolated { handler.body() } ? 1 : 0
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<DrawHandler>, _ body: @escaping DrawHandler) {

@@ -16,6 +16,8 @@ final class FormController {
     private let drafts: DraftKeeper
     let photos: PhotoLoader
     let photoWords: PhotoWords
+    /// The fields' open compositions, committed before the form is read or changes.
+    private let inputMethods: InputMethodSettler
     private let window: Window
     private let header: HeaderBar
     private let messages: MessageBar
@@ -50,6 +52,7 @@ final class FormController {
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
+        inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         connectSignals()
@@ -103,6 +106,7 @@ final class FormController {
         if isSaving, event == .submit || event == .enter || event == .activate, engine.label == .done {
             return  // the save in flight answers this press
         }
+        if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
         let decision = engine.handle(event)
         apply(decision)
         refresh()
@@ -157,7 +161,13 @@ final class FormController {
     }
 
     private func setText(_ entry: TextEntry, _ text: String) {
-        entry.text = text
+        inputMethods.whileFormSetsText { entry.text = text }
+    }
+
+    /// Commits any open composition into its field, as it shows (see InputMethodSettler).
+    /// Every action that reads the form or changes what it shows calls this first.
+    func settleInputMethod() {
+        inputMethods.settle(focus: window.focus)
     }
 
     /// Puts words on the form as if typed (the engine hears of them), without the mark of
@@ -184,8 +194,13 @@ final class FormController {
     }
 
     /// Adds photos to the queue: the first goes on the form if it has none, the rest wait
-    /// their turn.
+    /// their turn. Folders give their photos; what is left out is named (IncomingPhotos).
     func enqueue(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        settleInputMethod()
+        let incoming = queue.sortIncoming(paths, kind: IncomingFiles.kind, identity: IncomingFiles.identity)
+        if let message = incoming.message { messages.show(problem: message) }
+        let paths = incoming.photos
         guard !paths.isEmpty else { return }
         RecentFiles.add(paths)
         if queue.append(paths) {
@@ -197,6 +212,7 @@ final class FormController {
 
     /// Puts a photo on the form in place of the current one, keeping the words typed.
     func openPhoto(_ path: String) {
+        settleInputMethod()
         RecentFiles.add([path])
         queue.replaceCurrent(with: path)
         load(path)
@@ -206,6 +222,7 @@ final class FormController {
     /// Skips to the next (1) or previous (-1) photo of the queue; what was typed stays with
     /// the photo it was typed for.
     func skip(by step: Int) {
+        settleInputMethod()
         keepWords()
         guard queue.move(by: step) else { return window.errorBell() }
         showCurrentPhoto()
@@ -307,6 +324,7 @@ final class FormController {
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
     /// the form in front of whatever the user moved on to (whose words are kept).
     private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
+        settleInputMethod()
         library.perform(
             { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
             completion: { [weak self] result in
@@ -322,6 +340,7 @@ final class FormController {
 
     /// Opens a saved entry in the form: the same fields and the same Enter; Done updates it.
     func edit(_ entry: CaptionLibrary.Entry, photo path: String) {
+        settleInputMethod()
         if editing == nil { keepWords() }
         editing = (entry, path)
         send(.clear)

@@ -78,6 +78,11 @@ public final class CaptionWindow {
             self.form.focus(CaptionForm.title)
         }
         libraryController.onLeave = { [weak self] in self?.showForm() }
+        // The close button or Alt+F4: words still being composed go into the draft.
+        window.connect(.deleteEvent) { [weak self] in
+            self?.form.settleInputMethod()
+            return false  // go on closing
+        }
         form.onEdited = { [weak self] entry in
             self?.showLibrary()
             self?.libraryController.select(entry)
@@ -189,6 +194,7 @@ public final class CaptionWindow {
 
     /// Shows the library with the list focused (or, `searching`, the search).
     func showLibrary(searching: Bool = false) {
+        form.settleInputMethod()
         views.visibleChildName = "library"
         libraryController.focus(searching: searching)
     }
@@ -265,6 +271,8 @@ public final class CaptionWindow {
     func close() {
         notification.hide()
         library.drain()
+        // Words still being composed when the app quit (Ctrl+Q) go into the draft.
+        form.settleInputMethod()
         form.flushDraft()
         WindowStateFile.save(geometry, to: stateFile)
     }

@@ -1,0 +1,70 @@
+// Paths handed to the form — dropped, pasted, sent by Open With or `caption PHOTO…` to
+// the running window — sorted out before they join the queue: a folder gives its photos,
+// files that are not photos are refused, a photo already queued is not queued again; what
+// was left out is named in one message. The rules are PhotoQueue.sortIncoming's.
+
+import CGtk
+import CaptionLibrary
+import CaptionQueue
+import Localization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file system as the sorting sees it.
+enum IncomingFiles {
+    static func kind(_ path: String) -> IncomingKind {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            return .folder(entries(of: path))
+        }
+        // A cheap look at the first bytes; what cannot be told counts as a photo, whose
+        // full check names the problem.
+        return PhotoInspector.startsLikePhoto(path) == false ? .notPhoto : .photo
+    }
+
+    /// The paths of what a folder holds, unsorted; none when it cannot be read.
+    static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var paths: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                // d_name is a fixed array inside the entry: its address is never nil.
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { paths.append(prefix + name) }
+        }
+        return paths
+    }
+
+    /// The real path (links and `..` resolved), or the path itself when there is none.
+    static func identity(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+extension IncomingPhotos {
+    /// One message naming what was left out and why, a line for each reason; nil when
+    /// nothing was.
+    var message: String? {
+        func names(_ paths: [String]) -> String { paths.map(PhotoQueue.name(of:)).joined(separator: ", ") }
+        var lines: [String] = []
+        if notPhotos.count == 1 {
+            lines.append(tr("Not a photo, not added: {name}").replacing("{name}", with: names(notPhotos)))
+        } else if !notPhotos.isEmpty {
+            lines.append(tr("Not photos, not added: {names}").replacing("{names}", with: names(notPhotos)))
+        }
+        if !alreadyQueued.isEmpty {
+            lines.append(tr("Already in the queue, not added again: {names}")
+                .replacing("{names}", with: names(alreadyQueued)))
+        }
+        for folder in foldersWithoutPhotos {
+            lines.append(tr("No photos in “{folder}”").replacing("{folder}", with: PhotoQueue.name(of: folder)))
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+}

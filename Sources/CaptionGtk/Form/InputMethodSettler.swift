@@ -1,0 +1,84 @@
+// Settling the input method: before the form is read or changes what it shows (a save,
+// another photo, the library, Undo, closing), an open composition in a field is committed
+// into that field, as it shows, the way a focus change commits it. So what the user sees in
+// a field is what is saved, and it stays with its photo.
+//
+// Input methods differ: fcitx5 commits on reset, but later (its answer comes over D-Bus,
+// after the form has moved on); ibus and GTK's simple method throw the composition away.
+// So the settler keeps the composition each field shows (GtkEntry's preedit-changed),
+// resets the context, and when the text did not arrive at once it commits the words itself
+// and swallows the input method's own late commit of the same words.
+
+import CGtk
+
+@MainActor
+final class InputMethodSettler {
+    private let entries: [TextEntry]
+    /// What each field shows as its composition now (empty: none), by engine item order.
+    private var shown: [UnsafeMutableRawPointer: String] = [:]
+    /// Words committed here on the input method's behalf, which it may still send itself.
+    private var lateCommit: (entry: UnsafeMutableRawPointer, text: String, until: gint64)?
+    /// How long an input method may take to send a commit after a reset (microseconds).
+    static let lateCommitWindow: gint64 = 2_000_000
+    /// The form is putting words into a field itself (another photo's): not a commit.
+    private var formSetsText = false
+
+    init(entries: [TextEntry]) {
+        self.entries = entries
+        for entry in entries { watch(entry) }
+    }
+
+    private func watch(_ entry: TextEntry) {
+        let key = entry.objectPointer
+        entry.connect(.preeditChanged) { [weak self] text in
+            self?.shown[key] = text.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+        }
+        entry.connect(.insertText) { [weak self] text in
+            guard let self, !self.formSetsText, let late = self.lateCommit, late.entry == key else { return false }
+            guard g_get_monotonic_time() <= late.until else {
+                self.lateCommit = nil
+                return false
+            }
+            guard text == late.text else { return false }
+            self.lateCommit = nil
+            return true  // already committed by settle(_:)
+        }
+    }
+
+    /// Runs `body`, which sets a field's text: what it inserts is never taken for a late
+    /// commit.
+    func whileFormSetsText(_ body: () -> Void) {
+        formSetsText = true
+        defer { formSetsText = false }
+        body()
+    }
+
+    /// The composition `entry` shows now, if any.
+    func composition(in entry: TextEntry) -> String? {
+        shown[entry.objectPointer].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Commits any open composition into its field, as it shows: the focused field's, and
+    /// any other that still shows one.
+    func settle(focus: UnsafeMutablePointer<GtkWidget>?) {
+        for entry in entries where entry.pointer == focus || composition(in: entry) != nil {
+            settle(entry)
+        }
+    }
+
+    /// Ends the composition in `entry`, its words committed at the cursor as they show.
+    private func settle(_ entry: TextEntry) {
+        let composition = self.composition(in: entry)
+        let before = entry.text
+        entry.resetInputMethod()
+        guard let composition else { return }
+        shown[entry.objectPointer] = ""
+        // Some input methods commit during the reset itself: then the words are in.
+        guard entry.text == before else { return }
+        let editable = OpaquePointer(entry.objectPointer)
+        var position = gtk_editable_get_position(editable)
+        gtk_editable_insert_text(editable, composition, -1, &position)
+        gtk_editable_set_position(editable, position)
+        lateCommit = (entry.objectPointer, composition, g_get_monotonic_time() + Self.lateCommitWindow)
+    }
+}

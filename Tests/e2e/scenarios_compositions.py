@@ -1,0 +1,416 @@
+# Scenarios of open compositions under three input methods: fcitx5 with its pinyin engine,
+# ibus with libpinyin, and GTK's simple method (Ctrl+Shift+U and a code point).
+#
+# The rule (README, Decisions): the key that commits a composition belongs to the input
+# method; any action that reads the form or changes what it shows (a save, another photo)
+# first commits the open composition into its field, as a focus change does, so what the
+# field shows is what is saved, and it stays with its photo.
+
+import glob
+import os
+import subprocess
+import time
+
+from harness import TIMEOUT, Failure, expect, require, wait_until
+import scenarios_input_methods as ibus_support
+
+# Time given to a wrong reaction (a focus move, a save, a late commit) to show before
+# checking that it did not.
+SETTLE = 0.7
+
+
+def gtk_module_present(name):
+    return bool(glob.glob(f"/usr/lib/*/gtk-3.0/3.0.0/immodules/im-{name}.so"))
+
+
+class Fcitx5:
+    """fcitx5 headless in the scenario's session: a private profile (English keyboard
+    first, pinyin second), Ctrl+Space to switch to pinyin, only the addons a GTK client
+    needs (no cloud pinyin: no network)."""
+    name = "fcitx5"
+    im_module = "fcitx"
+    # Pinyin as typed; the composition shows it with fcitx5's syllable spaces.
+    word, shown = "langhua", "lang hua"
+    other_word, other_shown = "chuanbo", "chuan bo"
+    # Keys the engine takes while it composes (they never reach Caption), with what each
+    # commits (None: the composition stays open): pinyin commits the letters as typed.
+    takes = {"ctrl+Return": "langhua", "shift+Return": "langhua"}
+    DISABLED = ["cloudpinyin", "wayland", "waylandim", "kimpanel", "notificationitem", "ibusfrontend",
+                "fcitx4frontend", "xim", "clipboard", "emoji", "imselector", "quickphrase", "unicode",
+                "luaaddonloader", "notifications", "spell"]
+
+    def start(self, desktop):
+        require("fcitx5", "fcitx5-remote")
+        if not os.path.exists("/usr/share/fcitx5/inputmethod/pinyin.conf"):
+            raise Failure("missing: fcitx5's pinyin engine (Debian package fcitx5-chinese-addons)")
+        if not gtk_module_present("fcitx5"):
+            raise Failure("missing: GTK's fcitx5 input method module (Debian package fcitx5-frontend-gtk3)")
+        config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "fcitx5")
+        os.makedirs(os.path.join(config, "conf"), exist_ok=True)
+        with open(os.path.join(config, "profile"), "w") as profile:
+            profile.write("[Groups/0]\nName=Default\nDefault Layout=us\nDefaultIM=pinyin\n\n"
+                          "[Groups/0/Items/0]\nName=keyboard-us\nLayout=\n\n"
+                          "[Groups/0/Items/1]\nName=pinyin\nLayout=\n\n"
+                          "[GroupOrder]\n0=Default\n")
+        with open(os.path.join(config, "config"), "w") as settings:
+            settings.write("[Hotkey/TriggerKeys]\n0=Control+space\n\n"
+                           "[Behavior]\nShareInputState=All\nPreeditEnabledByDefault=True\n")
+        with open(os.path.join(config, "conf", "pinyin.conf"), "w") as pinyin:
+            # Fixed candidates: no cloud, no learning from one scenario to the next.
+            pinyin.write("CloudPinyinEnabled=False\nPageSize=5\n")
+        desktop.spawn("fcitx5", ["fcitx5", "--disable=" + ",".join(self.DISABLED)],
+                      stdout=subprocess.DEVNULL, stderr=open(os.path.join(desktop.root, "fcitx5.log"), "w"))
+        wait_until("fcitx5 to answer on the session bus", lambda: self._remote(desktop).returncode == 0)
+
+    def _remote(self, desktop, *args):
+        return subprocess.run(["fcitx5-remote", *args], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+
+    def ready(self, desktop, ui):
+        """Switches the focused field to pinyin with the trigger key, and waits until
+        fcitx5 says the focused input context is active (fcitx5-remote prints 2)."""
+        def active():
+            if self._remote(desktop).stdout.decode().strip() == "2":
+                return True
+            desktop.key("ctrl+space")
+            time.sleep(0.3)
+            return self._remote(desktop).stdout.decode().strip() == "2"
+        wait_until("pinyin to be active in the focused field", active, interval=0.3)
+
+    def compose(self, desktop, word):
+        desktop.key(*list(word))
+
+
+class IBus:
+    """ibus-daemon with libpinyin in the scenario's session (scenarios_input_methods)."""
+    name = "ibus"
+    im_module = "ibus"
+    # libpinyin shows its first candidate while it composes.
+    word, shown = "langhua", "浪花"
+    other_word, other_shown = "chuanbo", "传播"
+    takes = {"ctrl+s": None, "shift+Return": "langhua"}
+
+    def start(self, desktop):
+        ibus_support.start_ibus(desktop)
+        self.placeholder = ibus_support.ibus_focused_context(desktop)
+
+    def ready(self, desktop, ui):
+        wait_until("the app's input context to have ibus's focus",
+                   lambda: ibus_support.ibus_focused_context(desktop) not in (None, self.placeholder))
+        ibus_support.select_engine(desktop, "libpinyin")
+
+    def compose(self, desktop, word):
+        desktop.key(*list(word))
+
+
+class Simple:
+    """GTK's own method: Ctrl+Shift+U and hex digits compose a character; the field shows
+    the sequence (u4e2d) until space or Return commits it."""
+    name = "simple"
+    im_module = "gtk-im-context-simple"
+    word, shown, committed = "4e2d", "u4e2d", "中"
+    other_word, other_shown = "6587", "u6587"
+    # Shift+Enter ends the code point's sequence, like Return.
+    takes = {"shift+Return": "中"}
+
+    def start(self, desktop):
+        pass
+
+    def ready(self, desktop, ui):
+        pass
+
+    def compose(self, desktop, word):
+        desktop.key("ctrl+shift+u", *list(word))
+
+
+METHODS = [Fcitx5(), IBus(), Simple()]
+
+
+def open_form(desktop, method, *names):
+    method.start(desktop)
+    ui = desktop.launch(*desktop.photos(*names))
+    ui.wait_focus("Title")
+    ui.method_ready = False
+    return ui
+
+
+def compose(desktop, ui, method, entry, word):
+    """Types word through the input method and checks it is still a composition: the
+    field's committed text is unchanged. The method is switched on at the first
+    composition, so that plain words typed before it are plain keys."""
+    if not ui.method_ready:
+        method.ready(desktop, ui)
+        ui.method_ready = True
+    before = ui.text(entry)
+    method.compose(desktop, word)
+    time.sleep(SETTLE)
+    expect(ui.text(entry) == before,
+           f"the input method did not take the keys: {entry.get_name()} reads {ui.text(entry)!r}")
+
+
+def shown_after_commit(ui, entry, before):
+    """What a commit added to the field: waits until the field holds more than before."""
+    text = wait_until(f"{entry.get_name()} to take the composition",
+                      lambda: (lambda t: t if t != before and t.startswith(before) else None)(ui.text(entry)))
+    return text[len(before):]
+
+
+# -- the scenarios, one set per input method ---------------------------------------------
+
+def commit_by_space(method):
+    def scenario(desktop):
+        """Space commits the composition into the field (a hanzi for pinyin); no move, no
+        save."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.word)
+        desktop.key("space")
+        added = shown_after_commit(ui, ui.title, "")
+        if method.name == "simple":
+            expect(added == method.committed, f"space committed {added!r}, not {method.committed!r}")
+        else:
+            expect(all(ord(c) > 0x2E80 for c in added), f"space committed {added!r}, not hanzi")
+        time.sleep(SETTLE)
+        expect(ui.focused_name() == "Title", f"the commit moved focus to {ui.focused_name()!r}")
+        expect(desktop.entries() == [], "the commit saved")
+    return scenario
+
+
+def commit_by_number(method):
+    def scenario(desktop):
+        """A candidate's number commits that candidate; the second differs from the first;
+        no move, no save."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.word)
+        desktop.key("1")
+        first = shown_after_commit(ui, ui.title, "")
+        expect(first and all(ord(c) > 0x2E80 for c in first), f"1 committed {first!r}, not hanzi")
+        compose(desktop, ui, method, ui.title, method.word)
+        desktop.key("2")
+        second = shown_after_commit(ui, ui.title, first)
+        expect(second and all(ord(c) > 0x2E80 for c in second) and second != first,
+               f"2 committed {second!r} (1 gave {first!r})")
+        time.sleep(SETTLE)
+        expect(ui.focused_name() == "Title", f"the commit moved focus to {ui.focused_name()!r}")
+        expect(desktop.entries() == [], "the commit saved")
+    return scenario
+
+
+def enter_commits_only(method):
+    def scenario(desktop):
+        """Return during a composition in Subtitle (where Return would save) commits it
+        and does nothing else; the next Return saves what the field shows."""
+        ui = open_form(desktop, method, "a.jpg")
+        desktop.type("Harbour")
+        ui.wait_text(ui.title, "Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        compose(desktop, ui, method, ui.subtitle, method.word)
+        desktop.key("Return")
+        added = shown_after_commit(ui, ui.subtitle, "")
+        time.sleep(SETTLE)
+        expect(ui.focused_name() == "Subtitle", f"the Return that committed moved focus to {ui.focused_name()!r}")
+        expect(desktop.entries() == [], "the Return that committed saved")
+        desktop.key("Return")
+        entries = desktop.wait_for_entries(1)
+        expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", added),
+               f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}, the field showed {added!r}")
+    return scenario
+
+
+def shift_enter_keeps_composition(method):
+    def scenario(desktop):
+        """Shift+Enter during a composition in Subtitle: the composition ends up committed
+        in Subtitle, nothing is saved, Title keeps its words. Where the engine takes the
+        key, focus stays; where Caption gets it, focus goes back to Title."""
+        ui = open_form(desktop, method, "a.jpg")
+        desktop.type("Harbour")
+        ui.wait_text(ui.title, "Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        compose(desktop, ui, method, ui.subtitle, method.word)
+        desktop.key("shift+Return")
+        # Where the engine takes the key it commits its way; where Caption gets it, focus
+        # goes back and the composition is committed as it shows.
+        committed = method.takes.get("shift+Return", method.shown)
+        ui.wait_text(ui.subtitle, committed)
+        ui.wait_focus("Subtitle" if "shift+Return" in method.takes else "Title")
+        time.sleep(SETTLE)
+        expect(ui.text(ui.subtitle) == committed, f"Subtitle reads {ui.text(ui.subtitle)!r}")
+        expect(ui.text(ui.title) == "Harbour", f"Title reads {ui.text(ui.title)!r}")
+        expect(desktop.entries() == [], "Shift+Enter saved")
+    return scenario
+
+
+def save_commits_composition(method, key):
+    def scenario(desktop):
+        """The save key during a composition saves the words as the field shows them, the
+        composition included, with this photo; the next photo's field stays empty, in the
+        window and in the draft."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        desktop.type("Harbour")
+        ui.wait_text(ui.title, "Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        desktop.type("Sea ")
+        ui.wait_text(ui.subtitle, "Sea ")
+        compose(desktop, ui, method, ui.subtitle, method.word)
+        desktop.key(key)
+        shown = "Sea " + method.shown
+        if key in method.takes:
+            # The engine's key: it commits its way (or not at all) and nothing is saved or
+            # moved; the other save key then saves what shows.
+            time.sleep(SETTLE)
+            expect(desktop.entries() == [] and ui.focused_name() == "Subtitle",
+                   f"{key}, taken by the engine, saved or moved focus to {ui.focused_name()!r}")
+            if method.takes[key] is not None:
+                shown = "Sea " + method.takes[key]
+                ui.wait_text(ui.subtitle, shown)
+            desktop.key("ctrl+s" if key == "ctrl+Return" else "ctrl+Return")
+        entries = desktop.wait_for_entries(1)
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        time.sleep(SETTLE)
+        saved = (entries[0]["title"], entries[0]["subtitle"], entries[0]["originalName"])
+        following = (ui.text(ui.title), ui.text(ui.subtitle))
+        draft = read_draft_words(desktop)
+        expect(saved == ("Harbour", shown, "a.jpg") and following == ("", "")
+               and all(title == "" and subtitle == "" for _, title, subtitle in draft),
+               f"saved {saved!r} (the field showed {shown!r}); "
+               f"b.jpg's Title / Subtitle read {following!r}; the draft holds {draft!r}")
+    return scenario
+
+
+def save_with_only_composition(method):
+    def scenario(desktop):
+        """Ctrl+S (Ctrl+Enter where the engine takes Ctrl+S) when Subtitle holds only a
+        composition: no "Subtitle required"; the composition is saved as the subtitle."""
+        ui = open_form(desktop, method, "a.jpg")
+        desktop.type("Harbour")
+        ui.wait_text(ui.title, "Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        compose(desktop, ui, method, ui.subtitle, method.word)
+        key = "ctrl+Return" if "ctrl+s" in method.takes else "ctrl+s"
+        desktop.key(key)
+        try:
+            entries = desktop.wait_for_entries(1)
+        except Failure:
+            raise Failure(f"nothing saved; the summary says {ui.alert_text()!r}, "
+                          f"Subtitle reads {ui.text(ui.subtitle)!r}") from None
+        expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", method.shown),
+               f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+    return scenario
+
+
+def next_photo_keeps_composition(method):
+    def scenario(desktop):
+        """Ctrl+Page Down during a composition in photo 1's Title: the composition stays
+        with photo 1 (committed), photo 2's Title is empty, and Ctrl+Page Up finds it."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+Next")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        time.sleep(SETTLE)
+        expect(ui.text(ui.title) == "", f"photo 2's Title reads {ui.text(ui.title)!r}")
+        draft = wait_until("the draft to be written", lambda: read_draft_words(desktop) or None)
+        expect([(os.path.basename(p), t) for p, t, _ in draft]
+               == [("a.jpg", method.other_shown), ("b.jpg", "")],
+               f"the draft holds {draft!r}")
+        desktop.key("ctrl+Prior")
+        ui.find("the preview of a.jpg", role="image", name="Photo: a.jpg")
+        ui.wait_text(ui.title, method.other_shown)
+    return scenario
+
+
+def library_keeps_composition(method):
+    def scenario(desktop):
+        """Ctrl+L during a composition in Title: the library shows, and back on the form
+        (Escape) Title holds the composition, committed; so does the draft."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+l")
+        ui.find("the library's search", role="text", name=lambda n: n not in ("Title", "Subtitle"), showing=True)
+        time.sleep(SETTLE)
+        desktop.key("Escape")
+        ui.wait_text(ui.title, method.other_shown)
+        draft = wait_until("the draft to hold the composition",
+                           lambda: (lambda d: d if d and d[0][1] == method.other_shown else None)(read_draft_words(desktop)))
+        expect(len(draft) == 1, f"the draft holds {draft!r}")
+    return scenario
+
+
+def undo_keeps_composition_with_its_photo(method):
+    def scenario(desktop):
+        """Undo (Ctrl+Z) of a save while a composition is open in the next photo's Title:
+        the saved photo comes back with its words, and the composition stays with the
+        photo it was typed for."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        desktop.type("Harbour")
+        desktop.key("Return")
+        ui.wait_focus("Subtitle")
+        desktop.type("Ferry")
+        ui.wait_text(ui.subtitle, "Ferry")
+        desktop.key("Return")
+        desktop.wait_for_entries(1)
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        ui.wait_focus("Title")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+z")
+        ui.find("the preview of a.jpg", role="image", name="Photo: a.jpg")
+        ui.wait_text(ui.title, "Harbour")
+        time.sleep(SETTLE)
+        expect(ui.text(ui.title) == "Harbour" and ui.text(ui.subtitle) == "Ferry",
+               f"a.jpg came back with {ui.text(ui.title)!r} / {ui.text(ui.subtitle)!r}")
+        desktop.key("ctrl+Next")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        ui.wait_text(ui.title, method.other_shown)
+    return scenario
+
+
+def quit_keeps_composition_in_draft(method):
+    def scenario(desktop):
+        """Ctrl+Q during a composition: the draft the app leaves holds the composition with
+        its photo, so the next start brings it back."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.app_may_exit = True
+        desktop.key("ctrl+q")
+        wait_until("Ctrl+Q to quit", lambda: desktop.app.poll() is not None)
+        draft = read_draft_words(desktop)
+        expect([(os.path.basename(p), t) for p, t, _ in draft] == [("a.jpg", method.other_shown), ("b.jpg", "")],
+               f"the draft holds {draft!r}")
+    return scenario
+
+
+def read_draft_words(desktop):
+    """(path, title, subtitle) of each photo in the draft, [] when there is none yet."""
+    import scenarios_desktop
+    path = os.path.join(desktop.library, "draft.ini")
+    return scenarios_desktop.read_draft(path) or []
+
+
+CASES = [
+    ("commit_by_space_stays_in_field", commit_by_space, ("fcitx5", "ibus", "simple")),
+    # GTK's simple method has no candidates to choose by number.
+    ("commit_by_number_chooses_candidate", commit_by_number, ("fcitx5", "ibus")),
+    ("enter_during_composition_commits_only", enter_commits_only, ("fcitx5", "ibus", "simple")),
+    ("shift_enter_during_composition_keeps_it", shift_enter_keeps_composition, ("fcitx5", "ibus", "simple")),
+    ("ctrl_s_saves_open_composition_with_its_photo",
+     lambda method: save_commits_composition(method, "ctrl+s"), ("fcitx5", "ibus", "simple")),
+    ("ctrl_enter_saves_open_composition_with_its_photo",
+     lambda method: save_commits_composition(method, "ctrl+Return"), ("fcitx5", "ibus", "simple")),
+    ("ctrl_s_with_only_a_composition_saves_it", save_with_only_composition, ("fcitx5", "ibus", "simple")),
+    ("ctrl_page_down_keeps_composition_with_its_photo", next_photo_keeps_composition,
+     ("fcitx5", "ibus", "simple")),
+    # ibus-libpinyin takes Ctrl+L, Ctrl+Z and Ctrl+Q while it composes: they never reach
+    # Caption, so there is nothing to settle.
+    ("ctrl_l_keeps_composition_in_its_field", library_keeps_composition, ("fcitx5", "simple")),
+    ("undo_keeps_composition_with_its_photo", undo_keeps_composition_with_its_photo, ("fcitx5", "simple")),
+    ("ctrl_q_keeps_composition_in_draft", quit_keeps_composition_in_draft, ("fcitx5", "simple")),
+]
+
+for _case, _make, _names in CASES:
+    for _method in METHODS:
+        if _method.name in _names:
+            _scenario = _make(_method)
+            _scenario.im_module = _method.im_module
+            _scenario.__name__ = f"scenario_{_case}_{_method.name}"
+            globals()[_scenario.__name__] = _scenario
