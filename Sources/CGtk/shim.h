@@ -82,3 +82,31 @@ static inline GtkScrolledWindow *caption_scrolled_window(gpointer p) { return GT
 static inline void caption_object_set_int(gpointer object, const char *property, int value) {
     g_object_set(object, property, value, NULL);
 }
+
+/* A Wayland launcher's activation token (XDG_ACTIVATION_TOKEN). GTK 3 knows only
+ * DESKTOP_STARTUP_ID, and reads it as libgdk loads, before main: setting it later does
+ * nothing. So the token is given to the open display (this window comes forward with it)
+ * and added to what `open` and `activate` hand a running instance (its window does). */
+GType gdk_x11_display_get_type (void);
+void gdk_x11_display_set_startup_notification_id (GdkDisplay *display, const gchar *startup_id);
+GType gdk_wayland_display_get_type (void);
+void gdk_wayland_display_set_startup_notification_id (GdkDisplay *display, const char *startup_id);
+static gchar *caption_startup_token = NULL;
+static void (*caption_gtk_add_platform_data) (GApplication *, GVariantBuilder *) = NULL;
+static void caption_add_platform_data (GApplication *application, GVariantBuilder *builder) {
+    if (caption_gtk_add_platform_data != NULL) caption_gtk_add_platform_data (application, builder);
+    g_variant_builder_add (builder, "{sv}", "desktop-startup-id", g_variant_new_string (caption_startup_token));
+    g_variant_builder_add (builder, "{sv}", "activation-token", g_variant_new_string (caption_startup_token));
+}
+static inline void caption_use_startup_token (GtkApplication *application, const char *token) {
+    GdkDisplay *display = gdk_display_get_default ();
+    if (token == NULL || caption_startup_token != NULL) return;
+    caption_startup_token = g_strdup (token);
+    if (display != NULL && G_TYPE_CHECK_INSTANCE_TYPE (display, gdk_x11_display_get_type ()))
+        gdk_x11_display_set_startup_notification_id (display, token);
+    else if (display != NULL && G_TYPE_CHECK_INSTANCE_TYPE (display, gdk_wayland_display_get_type ()))
+        gdk_wayland_display_set_startup_notification_id (display, token);
+    GApplicationClass *class = G_APPLICATION_GET_CLASS (application);
+    caption_gtk_add_platform_data = class->add_platform_data;
+    class->add_platform_data = caption_add_platform_data;
+}

@@ -1,6 +1,10 @@
 // The GTK application: the window, the photos handed to it, and application-wide shortcuts.
 
 import CGtk
+import Localization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @MainActor
 public enum CaptionApplication {
@@ -11,11 +15,16 @@ public enum CaptionApplication {
     /// Opens the window and runs until it closes; returns the exit status, or nil when there
     /// is no display to open a window on.
     public static func run(library: String?, photos: [String]) -> Int32? {
+        let activationToken = setIdentity()
         guard gtk_init_check(nil, nil) != 0 else { return nil }
+        // WM_CLASS's class half (X11); its name half and the Wayland app id are the program name.
+        gdk_set_program_class(id)
         // Another library is another session: keep it out of a running instance.
         var flags = G_APPLICATION_HANDLES_OPEN.rawValue
         if library != nil { flags |= G_APPLICATION_NON_UNIQUE.rawValue }
         guard let application = gtk_application_new(id, GApplicationFlags(rawValue: flags)) else { return 1 }
+        let gApplication = caption_g_application(application)
+        if let activationToken { caption_use_startup_token(application, activationToken) }
         var captionWindow: CaptionWindow?
 
         func present(opening paths: [String]) {
@@ -28,25 +37,59 @@ public enum CaptionApplication {
                 window.present(restoringDraft: true)
             }
             window.form.enqueue(paths)
+            // GtkApplication has taken the launcher's startup id or activation token from
+            // the call's platform data: presenting now brings the window forward with it.
             window.window.present()
         }
 
-        application.connect(.activate) { present(opening: photos) }
+        // The photos of this command line, once: a later activation (`caption` run again
+        // with no photos) only brings the window forward.
+        var launchPhotos = photos
+        application.connect(.activate) {
+            present(opening: launchPhotos)
+            launchPhotos = []
+        }
         application.connect(.open) { paths in present(opening: paths) }
         installActions(application)
 
-        // The photos of this command line go through `open` when another instance runs.
-        if !photos.isEmpty, g_application_register(caption_g_application(application), nil, nil) != 0,
-           g_application_get_is_remote(caption_g_application(application)) != 0 {
-            openRemotely(application, photos)
+        var error: UnsafeMutablePointer<GError>?
+        if g_application_register(gApplication, nil, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            printError(message)
             g_object_unref(application)
-            return 0
+            return 1
         }
-        let status = g_application_run(caption_g_application(application), 0, nil)
+        if library == nil, g_application_get_dbus_connection(gApplication) == nil {
+            printError(tr("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS), so this opens a new window instead of using one already open"))
+        }
+        // Another instance runs: g_application_run hands it this command line's photos
+        // (through `open`, with the startup id) or an activation, then unregisters from
+        // D-Bus, which a bare unref would not (GLib warns of that).
+        let arguments = g_application_get_is_remote(gApplication) != 0 && !photos.isEmpty
+            ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let status = argv.withUnsafeMutableBufferPointer { buffer in
+            g_application_run(gApplication, Int32(arguments.count), arguments.isEmpty ? nil : buffer.baseAddress)
+        }
+        for argument in argv { free(argument) }
         // A save still in flight finishes before the process ends.
         captionWindow?.close()
         g_object_unref(application)
         return status
+    }
+
+    /// The program's name and class are the application id, before GTK opens the display:
+    /// the X11 WM_CLASS and the Wayland app id then name the desktop entry, so that docks
+    /// and window switchers show its icon and name. Returns a Wayland launcher's activation
+    /// token when there is no X11 startup id, which GTK 3 would have taken itself; neither
+    /// is handed on to programs started from here.
+    static func setIdentity() -> String? {
+        g_set_prgname(id)
+        g_set_application_name("Caption")
+        guard let token = getenv("XDG_ACTIVATION_TOKEN").map({ String(cString: $0) }) else { return nil }
+        unsetenv("XDG_ACTIVATION_TOKEN")
+        return getenv("DESKTOP_STARTUP_ID") == nil && !token.isEmpty ? token : nil
     }
 
     /// app.quit, and every action's keys, from the window's table of actions.
@@ -63,16 +106,9 @@ public enum CaptionApplication {
         }
     }
 
-    private static func openRemotely(_ application: UnsafeMutablePointer<GtkApplication>, _ paths: [String]) {
-        var files: [OpaquePointer?] = paths.map { g_file_new_for_commandline_arg($0) }
-        files.withUnsafeMutableBufferPointer { buffer in
-            g_application_open(caption_g_application(application), buffer.baseAddress, Int32(buffer.count), "")
-        }
-        for file in files { g_object_unref(UnsafeMutableRawPointer(file)) }
-        // The call is only queued on the bus: send it before this process ends, or the
-        // running window may never get the photos.
-        if let connection = g_application_get_dbus_connection(caption_g_application(application)) {
-            g_dbus_connection_flush_sync(connection, nil, nil)
-        }
+    /// One line on standard error, as the command line's messages are.
+    private static func printError(_ line: String) {
+        let text = "caption: " + line + "\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
     }
 }
