@@ -84,8 +84,10 @@ test-screenshots:
 # The eighth-size decoder's tests decode large JPEGs on two threads; run beside the window
 # tests they starve the main loop those time, so they run on their own, after.
 DECODER_TESTS = JPEGPreviewTests
+# The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
+	GDK_SCALE=2 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
 	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
 
 # Each scenario starts its own Xvfb and D-Bus session, two at a time.

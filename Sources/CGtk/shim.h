@@ -110,3 +110,6 @@ static inline void caption_use_startup_token (GtkApplication *application, const
     caption_gtk_add_platform_data = class->add_platform_data;
     class->add_platform_data = caption_add_platform_data;
 }
+static inline void caption_object_set_string(gpointer object, const char *property, const char *value) {
+    g_object_set(object, property, value, NULL);
+}

@@ -24,6 +24,30 @@ extension WidgetHandle {
 
     var asWidget: Widget { Widget(unchecked: pointer) }
 
+    /// A container's children (none for a widget that is not a container).
+    var children: [Widget] {
+        guard g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_container_get_type()) != 0
+        else { return [] }
+        let list = gtk_container_get_children(caption_container(pointer))
+        defer { g_list_free(list) }
+        var found: [Widget] = []
+        var link = list
+        while let node = link {
+            if let data = node.pointee.data { found.append(Widget(unchecked: data.assumingMemoryBound(to: GtkWidget.self))) }
+            link = node.pointee.next
+        }
+        return found
+    }
+
+    /// The one child of a bin (a button's label), if any.
+    var binChild: Widget? {
+        guard g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_bin_get_type()) != 0
+        else { return nil }
+        return gtk_bin_get_child(caption_bin(pointer)).map(Widget.init(unchecked:))
+    }
+
     func show() { gtk_widget_show(pointer) }
     func showAll() { gtk_widget_show_all(pointer) }
     func grabFocus() { gtk_widget_grab_focus(pointer) }

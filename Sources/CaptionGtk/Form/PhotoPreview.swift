@@ -166,6 +166,8 @@ final class PhotoPreview {
     /// Run once the photo has next been painted.
     private var afterPaint: [MainThread.Job] = []
     private(set) var decodedArea = PixelSize(width: 0, height: 0)
+    /// The preview's size request, in logical pixels.
+    static let smallest = (width: Int32(160), height: Int32(96))
 
     init() {
         widget = Stack(unchecked: gtk_stack_new())
@@ -174,7 +176,8 @@ final class PhotoPreview {
         placeholder.addStyleClass("dim-label")
         placeholder.addStyleClass("caption-placeholder")
         widget.addStyleClass("caption-preview")
-        gtk_widget_set_size_request(widget.pointer, 360, 240)
+        // Small: on a small screen the preview gives way first, before the form has to scroll.
+        gtk_widget_set_size_request(widget.pointer, Self.smallest.width, Self.smallest.height)
         gtk_widget_set_vexpand(widget.pointer, 1)
         gtk_widget_set_hexpand(widget.pointer, 1)
         gtk_stack_add_named(caption_stack(widget.pointer), placeholder.pointer, "empty")

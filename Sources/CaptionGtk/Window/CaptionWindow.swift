@@ -12,6 +12,8 @@ public final class CaptionWindow {
     let header: HeaderBar
     private let views: Stack
     let menuButton: MenuButton
+    /// Caption | Library, in the header.
+    let switcher: Widget
     let messages: MessageBar
     let notification = InAppNotification()
     let library: LibraryAccess
@@ -36,6 +38,8 @@ public final class CaptionWindow {
         header = builder["header"]
         views = builder["views"]
         menuButton = builder["menu_button"]
+        switcher = builder["switcher"]
+        Self.letLabelsShorten(in: switcher)
         messages = MessageBar(builder)
         gtk_window_set_titlebar(window.gtkWindow, header.pointer)
         let overlay: Widget = builder["overlay"]
@@ -45,6 +49,11 @@ public final class CaptionWindow {
         window.connect(.draw) { _ in RecentFiles.windowPainted() }
 
         let formView = FormView(builder, fields: FormField.all)
+        // Tab and the form's own focus moves scroll the field they reach into view.
+        let scroller: Widget = builder["form_scroller"]
+        gtk_container_set_focus_vadjustment(
+            caption_container(formView.page.pointer),
+            gtk_scrolled_window_get_vadjustment(caption_scrolled_window(scroller.pointer)))
         form = FormController(
             view: formView, library: library, window: window, header: header, messages: messages,
             notification: notification)
@@ -86,6 +95,15 @@ public final class CaptionWindow {
         form.onEdited = { [weak self] entry in
             self?.showLibrary()
             self?.libraryController.select(entry)
+        }
+    }
+
+    /// The view switcher's labels ellipsize when the header is narrow (caption.css drops
+    /// the buttons' minimum width), so that a 360 px header still holds every control.
+    private static func letLabelsShorten(in switcher: Widget) {
+        for button in switcher.children {
+            guard let label = button.binChild.flatMap({ Label(UnsafeMutableRawPointer($0.pointer)) }) else { continue }
+            gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_END)
         }
     }
 

@@ -1,0 +1,104 @@
+// The window on small screens: a phone (360×640 logical pixels), 1280×800 at 200 % (640×400
+// logical) and the standard size. Nothing is cut off: the window takes the size it is given,
+// the header keeps its controls, and every field and the button are inside the window or,
+// where the form scrolls, brought into view when they get focus.
+
+import CGtk
+import Foundation
+import Testing
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct SmallScreenTests {
+    let folder = Harness.temporaryDirectory("caption-small")
+
+    /// The widget's rectangle in the window's coordinates.
+    func frame(_ widget: UnsafeMutablePointer<GtkWidget>, in window: CaptionWindow) -> (x: Int, y: Int, width: Int, height: Int) {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        gtk_widget_translate_coordinates(widget, window.widget, 0, 0, &x, &y)
+        return (Int(x), Int(y), Int(gtk_widget_get_allocated_width(widget)), Int(gtk_widget_get_allocated_height(widget)))
+    }
+
+    func windowSize(_ window: CaptionWindow) -> (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_size(caption_window(window.widget), &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// The title bar's buttons as GNOME, GNOME Mobile and Phosh have them by default
+    /// (button-layout 'appmenu:close'; Caption has no app menu): the close button alone.
+    /// GTK's own default without a desktop adds minimize and maximize, which a phone has not.
+    func sized(_ width: Int, _ height: Int) throws -> CaptionWindow {
+        try Harness.start()
+        caption_object_set_string(UnsafeMutableRawPointer(gtk_settings_get_default()), "gtk-decoration-layout", ":close")
+        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window-\(width)x\(height).ini")
+        gtk_window_resize(caption_window(window.widget), Int32(width), Int32(height))
+        _ = Harness.spin(seconds: 3) { windowSize(window) == (width, height) && window.window.allocatedWidth == width }
+        Harness.pump(milliseconds: 100)
+        return window
+    }
+
+    /// The window is exactly the size given, and every control lies inside it across; the
+    /// fields and the button also down, once each has had focus (the form may scroll).
+    func checkFits(_ width: Int, _ height: Int, scrolls: Bool) throws {
+        let window = try sized(width, height)
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(windowSize(window) == (width, height), "the window is \(windowSize(window)), not \(width)×\(height)")
+        let allocated = (width: window.window.allocatedWidth, height: window.window.allocatedHeight)
+        let header: [(String, UnsafeMutablePointer<GtkWidget>)] = [
+            ("the menu button", window.menuButton.pointer), ("the view switcher", window.switcher.pointer),
+        ]
+        for (name, widget) in header {
+            let box = frame(widget, in: window)
+            #expect(gtk_widget_get_mapped(widget) != 0, "\(name) is not shown")
+            #expect(box.x >= 0 && box.x + box.width <= allocated.width && box.width > 0,
+                    "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
+        }
+        let view = window.form.view
+        let form: [(String, UnsafeMutablePointer<GtkWidget>)] = [
+            ("Choose Photo…", view.photoButton.pointer), ("Title", view.titleEntry.pointer),
+            ("Subtitle", view.subtitleEntry.pointer), ("the Next/Done button", view.activateButton.pointer),
+        ]
+        for (name, widget) in form {
+            gtk_widget_grab_focus(widget)
+            Harness.pump(milliseconds: 50)
+            let box = frame(widget, in: window)
+            #expect(box.x >= 0 && box.x + box.width <= allocated.width,
+                    "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
+            #expect(box.y >= 0 && box.y + box.height <= allocated.height,
+                    "\(name) at y \(box.y), \(box.height) high, in a window \(allocated.height) high")
+            #expect(box.width >= 40 && box.height >= 20, "\(name) is squeezed to \(box.width)×\(box.height)")
+        }
+        let preview = frame(view.preview.widget.pointer, in: window)
+        if !scrolls {
+            #expect(preview.height >= Int(PhotoPreview.smallest.height), "the preview is \(preview.height) high")
+        }
+    }
+
+    @Test func aPhoneScreenOf360By640FitsTheWholeWindow() throws {
+        try checkFits(360, 640, scrolls: false)
+    }
+
+    /// 1280×800 at 200 % gives the window at most 640×400 logical pixels.
+    @Test func a1280By800ScreenAt200PercentFitsWithTheFormScrolling() throws {
+        try checkFits(640, 400, scrolls: true)
+    }
+
+    @Test func theStandardSizeShowsEverythingWithALargePreview() throws {
+        try checkFits(WindowGeometry.standard.width, WindowGeometry.standard.height, scrolls: false)
+        let window = try sized(WindowGeometry.standard.width, WindowGeometry.standard.height)
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(window.form.view.preview.widget.allocatedHeight >= 240, "the preview got small at the standard size")
+    }
+
+    /// GDK_SCALE=2 (make test runs this suite once more with it): the same logical layout on
+    /// twice the pixels.
+    @Test func theScaleFactorIsTheEnvironments() throws {
+        let window = try sized(360, 640)
+        defer { gtk_widget_destroy(window.widget) }
+        let wanted = Int(ProcessInfo.processInfo.environment["GDK_SCALE"] ?? "1") ?? 1
+        #expect(window.window.scaleFactor == wanted)
+    }
+}
