@@ -11,7 +11,7 @@ TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimag
 # Python bindings for the drag source that drops files on the window.
 E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin \
 	fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0
-SCREENSHOT_DEPS = imagemagick fonts-dejavu-core
+SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
 .PHONY: all build release run test test-sanitizers test-screenshots test-unit test-e2e deps test-deps bench screenshot clean \

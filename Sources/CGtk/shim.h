@@ -113,3 +113,11 @@ static inline void caption_use_startup_token (GtkApplication *application, const
 static inline void caption_object_set_string(gpointer object, const char *property, const char *value) {
     g_object_set(object, property, value, NULL);
 }
+
+/* g_variant_new is variadic: the (ss) of the settings portal's Read. */
+static inline GVariant *caption_variant_new_string_pair(const char *first, const char *second) {
+    return g_variant_new("(ss)", first, second);
+}
+static inline void caption_object_get_boolean(gpointer object, const char *property, gboolean *value) {
+    g_object_get(object, property, value, NULL);
+}

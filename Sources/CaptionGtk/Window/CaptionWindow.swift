@@ -63,6 +63,7 @@ public final class CaptionWindow {
         actions = Self.actionMap(for: window)
         gtk_window_set_default(window.gtkWindow, formView.activateButton.pointer)
         Style.install()
+        ColorScheme.follow()
 
         connectControllers()
         installActions()
