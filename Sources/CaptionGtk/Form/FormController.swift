@@ -130,8 +130,20 @@ final class FormController {
     }
 
     func focus(_ item: Int?) {
+        guard !holdingFocus else { return }
         let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
         if !widget.hasFocus { widget.grabFocus() }
+    }
+
+    /// Set while the form changes wholesale (an entry opened for editing): the focus moves
+    /// the engine decides on the way are not made, so that one deliberate move follows.
+    /// A screen reader merges focus moves a few milliseconds apart and says a stale one.
+    private var holdingFocus = false
+
+    func withoutFocusMoves(_ body: () -> Void) {
+        holdingFocus = true
+        body()
+        holdingFocus = false
     }
 
     /// Shows the engine's state: the button's label, the hint by the focused field, the
@@ -148,10 +160,19 @@ final class FormController {
             messageLabel.text = message ?? ""
             messageLabel.isVisible = message != nil
             let widget = view.itemWidgets[item]
-            widget.accessibleDescription = message ?? ""
+            // What a screen reader says after the field's name: its message, and in the
+            // focused text field what Enter does now (the hint beside it, which is not read).
+            let enter = engine.focus == item && view.hints[item] != nil ? enterHint : nil
+            widget.accessibleDescription = [message, enter].compactMap { $0 }.joined(separator: ". ")
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
         messages.summary = engine.summary
+    }
+
+    /// What Enter does now, in words: said with the focused field.
+    private var enterHint: String {
+        engine.label == .done ? (editing == nil ? tr("Enter saves") : tr("Enter updates the entry"))
+            : tr("Enter goes to the next empty field")
     }
 
     // MARK: The words on the form
@@ -315,10 +336,21 @@ final class FormController {
         // The saved photo leaves the queue; the next one, if any, takes its place.
         queue.removeCurrent()
         showCurrentPhoto()
-        notification.show(tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo) {
-            [weak self] in self?.undo(entry, from: path)
-        }
+        notification.show(
+            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo, details: nextPhotoWords
+        ) { [weak self] in self?.undo(entry, from: path) }
         onSaved?(entry)
+    }
+
+    /// The photo now on the form after a save, for screen readers: "Next photo: b.jpg, 1 of 2."
+    private var nextPhotoWords: String? {
+        guard let photo = queue.currentPhoto else { return nil }
+        let name = PhotoLoader.fileName(photo.path)
+        guard let position = queue.position else {
+            return tr("Next photo: {name}.").replacing("{name}", with: name)
+        }
+        return tr("Next photo: {name}, {index} of {count}.").replacing("{name}", with: name)
+            .replacing("{index}", with: String(position.index)).replacing("{count}", with: String(position.count))
     }
 
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
@@ -333,6 +365,8 @@ final class FormController {
                 self.keepWords()
                 self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
                 self.showCurrentPhoto()
+                // Said, since the form changing under the focus is not.
+                self.notification.show(tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
             })
     }
 
@@ -346,7 +380,10 @@ final class FormController {
         send(.clear)
         show(FormWords(title: entry.title, subtitle: entry.subtitle))
         load(path)
-        header.subtitle = tr("Editing “{title}”").replacing("{title}", with: entry.title)
+        let editingWords = tr("Editing “{title}”").replacing("{title}", with: entry.title)
+        header.subtitle = editingWords
+        // The header's subtitle is not read when it changes: the notification is.
+        notification.show(editingWords, details: tr("Enter updates the entry"))
     }
 
     /// The update is in the library: back to the queue's photo.
@@ -379,8 +416,24 @@ final class FormController {
         show(saved)
         // Longer than other notifications: it greets the user as the window opens, before
         // they may have looked.
-        notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) { [weak self] in
-            self?.discardDraft()
+        let greet = { [weak self] in
+            guard let self else { return }
+            self.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
+                [weak self] in self?.discardDraft()
+            }
+        }
+        // Shown once the window is active, and after the focused field has been read: a
+        // screen reader does not yet know a window that is still opening, and would never
+        // say a notice shown in it.
+        if gtk_window_is_active(window.gtkWindow) != 0 || !window.isVisible {
+            greet()
+        } else {
+            var greeted = false
+            window.connect(.notify("is-active")) { [weak self] _ in
+                guard let self, !greeted, gtk_window_is_active(self.window.gtkWindow) != 0 else { return }
+                greeted = true
+                MainThread.after(milliseconds: 400) { greet() }
+            }
         }
         return true
     }

@@ -120,13 +120,20 @@ final class LibraryController {
             ? tr("No captions yet — saved photos appear here")
             : tr("Nothing matches “{search}”").replacing("{search}", with: query)
         view.show(shown, emptyText: empty)
+        // Said with the search field (its accessible description): how many entries a
+        // search found, or why the list is empty.
+        view.searchDescription =
+            shown.isEmpty ? empty
+            : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(shown.count))
         if let id = selectWhenLoaded {
             selectWhenLoaded = nil
             view.select(id: id)
         }
-        if focusListWhenLoaded && isShowing && !shown.isEmpty {
+        if focusListWhenLoaded && isShowing {
             focusListWhenLoaded = false
-            view.focusList()
+            // An empty library has no list to focus: the search field takes focus, and
+            // says the library is empty.
+            if shown.isEmpty { view.focusSearch() } else { view.focusList() }
         }
     }
 
@@ -154,6 +161,7 @@ final class LibraryController {
                 self.pendingDeletions.removeAll { $0.id == entry.id }
                 self.selectWhenLoaded = entry.id
                 self.reload()
+                self.notification.show(tr("“{title}” is back in the library").replacing("{title}", with: entry.title))
             },
             gone: { [weak self] in self?.commitDeletion(of: entry) })
     }

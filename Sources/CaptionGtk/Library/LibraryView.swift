@@ -129,6 +129,12 @@ final class LibraryView {
 
     var searchText: String { String(cString: gtk_entry_get_text(caption_entry(searchEntry))) }
 
+    /// What a screen reader says after the search field's name.
+    var searchDescription: String {
+        get { Widget(unchecked: searchEntry).accessibleDescription }
+        set { Widget(unchecked: searchEntry).accessibleDescription = newValue }
+    }
+
     func clearSearch() {
         gtk_entry_set_text(caption_entry(searchEntry), "")
     }

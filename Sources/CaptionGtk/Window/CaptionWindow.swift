@@ -81,11 +81,13 @@ public final class CaptionWindow {
         }
         libraryController.onEdit = { [weak self] entry, path in
             guard let self else { return }
-            self.form.edit(entry, photo: path)
-            self.showForm()
+            self.form.withoutFocusMoves {
+                self.form.edit(entry, photo: path)
+                self.showForm()
+            }
             // The photo is already in the library, so everything is complete: Enter goes on
-            // through the fields and Done updates.
-            self.form.focus(CaptionForm.title)
+            // through the fields and Done updates. One focus move, once the form shows.
+            MainThread.post { [weak self] in self?.form.focus(CaptionForm.title) }
         }
         libraryController.onLeave = { [weak self] in self?.showForm() }
         // The close button or Alt+F4: words still being composed go into the draft.

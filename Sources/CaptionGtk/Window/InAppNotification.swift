@@ -7,8 +7,10 @@ import Localization
 @MainActor
 final class InAppNotification {
     let widget: Revealer
-    private let label: Label
-    private let actionButton: Button
+    private var frame: Widget
+    private var label: Label
+    private var actionButton: Button
+    private var closeButton: Button
     private var action: (() -> Void)?
     /// Runs when the notification goes without its button pressed: timed out, closed,
     /// or replaced by the next one.
@@ -37,26 +39,57 @@ final class InAppNotification {
         widget = Revealer(unchecked: gtk_revealer_new())
         gtk_widget_set_halign(widget.pointer, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(widget.pointer, GTK_ALIGN_START)
+        (frame, label, actionButton, closeButton) = Self.makeContent()
+        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        widget.showAll()
+        connect()
+    }
+
+    /// The notification's frame, made anew for every notification: a screen reader
+    /// announces a notification as it appears, and ignores the text of one already showing
+    /// changing (Orca: "Ignoring event type due to role"), so a second "Saved" within the
+    /// seconds the first shows would go unsaid.
+    private static func makeContent() -> (Widget, Label, Button, Button) {
         let frame = Widget(unchecked: gtk_frame_new(nil))
         frame.addStyleClass("app-notification")
         frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
         let row = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-        label = Label()
+        let label = Label()
         gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_MIDDLE)
         gtk_label_set_max_width_chars(caption_label(label.pointer), 48)
-        actionButton = Button(mnemonic: ButtonKind.undo.label)
+        let actionButton = Button(mnemonic: ButtonKind.undo.label)
         let close = Button(iconName: "window-close-symbolic")
         close.setFlat()
         close.accessibleName = tr("Close")
+        close.setTooltip(tr("Close"))
         row.packStart(label, expand: true)
         row.packStart(actionButton)
         row.packStart(close)
         gtk_container_add(caption_container(frame.pointer), row.pointer)
-        gtk_container_add(caption_container(widget.pointer), frame.pointer)
-        widget.showAll()
+        // The text names the notification: read from the label as the notification
+        // appears, even before the new label has been laid out (a screen reader skips
+        // labels it cannot yet see on screen).
+        atk_object_add_relationship(frame.accessible, ATK_RELATION_LABELLED_BY, label.accessible)
+        atk_object_add_relationship(label.accessible, ATK_RELATION_LABEL_FOR, frame.accessible)
+        return (frame, label, actionButton, close)
+    }
 
+    private func connect() {
         actionButton.connect(.clicked) { [weak self] in self?.pressButton() }
-        close.connect(.clicked) { [weak self] in self?.hide() }
+        closeButton.connect(.clicked) { [weak self] in self?.hide() }
+    }
+
+    /// Puts a new frame in place of the one showing (see makeContent), once `fill` has put
+    /// its words in: a screen reader reads it the moment it shows.
+    private func replaceContent(_ fill: () -> Void) {
+        gtk_container_remove(caption_container(widget.pointer), frame.pointer)
+        (frame, label, actionButton, closeButton) = Self.makeContent()
+        fill()
+        gtk_widget_show(frame.pointer)
+        for child in frame.children { child.showAll() }
+        actionButton.isVisible = button != nil
+        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        connect()
     }
 
     var isShowing: Bool { widget.revealsChild }
@@ -65,14 +98,22 @@ final class InAppNotification {
 
     /// Shows `text`, with a button that runs `action` when there is one. It goes after
     /// `seconds`, or stays (nil) until replaced or hidden: an export in progress.
-    func show(_ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds,
+    /// `details` is said to screen readers after the text (the notification's accessible
+    /// description): what comes next, and the key that does what the button does.
+    func show(_ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds, details: String? = nil,
               action: @escaping () -> Void = {}, gone: (() -> Void)? = nil) {
         finishPrevious()
         self.gone = gone
-        label.text = text
-        self.button = button
-        if let button { actionButton.label = button.label }
-        actionButton.isVisible = button != nil
+        let fill = {
+            self.label.text = text
+            var spoken = details.map { [$0] } ?? []
+            if button == .undo { spoken.append(tr("Press Ctrl+Z to undo.")) }
+            self.frame.accessibleDescription = spoken.joined(separator: " ")
+            self.button = button
+            if let button { self.actionButton.label = button.label }
+            self.actionButton.isVisible = button != nil
+        }
+        if isShowing { replaceContent(fill) } else { fill() }
         self.action = action
         widget.revealsChild = true
         timeout?.cancel()
