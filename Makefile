@@ -8,9 +8,12 @@ BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev pkg
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with a pinyin engine and its GTK input method module, and GTK's
-# Python bindings for the drag source that drops files on the window.
+# Python bindings for the drag source that drops files on the window; Orca with
+# speech-dispatcher (its generic module writes what is said to a log, libao's null driver
+# plays it nowhere) and zenity, on which the Orca set-up is proven.
 E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin \
-	fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0
+	fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
+	orca speech-dispatcher libao4 zenity
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
