@@ -14,25 +14,9 @@ srpm=$2
 deb=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: one line per check, counted
-    name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
-finish() {
-    echo "rpm: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit
-}
+suite="rpm"
+# shellcheck source=build-aux/checks.sh
+. "$(dirname "$0")/../../build-aux/checks.sh"
 version=$(sed -n 's/^public let captionVersion = "\(.*\)"$/\1/p' Sources/CaptionCommand/Arguments.swift)
 arch=$(rpm --eval '%{_arch}')
 
