@@ -38,6 +38,11 @@ RELEASE_FLAGS = --static-swift-stdlib --disable-local-rpath \
 	$(if $(shell command -v ld.lld || ls $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld 2>/dev/null),\
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 
+# The C and C++ files' debug information in DWARF 4, as Swift writes its own: the
+# debugedit that rpm's find-debuginfo runs (5.0) stops at DWARF 5's string forms, and then
+# collects no source for the RPM's debugsource package (make rpm).
+RELEASE_FLAGS += -Xcc -gdwarf-4 -Xcxx -gdwarf-4
+
 # No $ORIGIN run path: the program loads no library of its own, and Debian refuses one.
 release: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
@@ -140,7 +145,7 @@ DEB_ARCH = $(shell dpkg --print-architecture)
 DEB = .build/deb/caption_$(VERSION)_$(DEB_ARCH).deb
 
 .PHONY: pot locale data install install-data uninstall update-caches check-data deb test-package \
-	screenshot-translated
+	screenshot-translated spec rpm rpm-deps
 
 # The template from the sources, and every translation merged with it (new messages
 # arrive untranslated, changed ones fuzzy: `make check-data` fails until they are done).
@@ -220,13 +225,47 @@ deb: release data
 	for debug in ../caption-dbgsym_$(VERSION)_$(DEB_ARCH).*deb; do [ ! -e "$$debug" ] || mv "$$debug" .build/deb/; done
 	lintian --fail-on error,warning --display-info $(DEB)
 
+# The RPM package (packaging/rpm), built here by Debian's rpmbuild in a private _topdir,
+# from a tarball of this tree, like a release tarball. --nodeps: the build dependencies
+# are Fedora's names (swift-lang, pkgconfig(...)), which no RPM database here provides;
+# the Debian packages that stand in for them are installed instead. Then rpmlint on both.
+RPM_DEPS = rpm rpmlint rpm2cpio cpio debugedit elfutils libjpeg-dev
+RPM_TOPDIR = $(CURDIR)/.build/rpm
+RPM_ARCH = $(shell rpm --eval '%{_arch}')
+RPM = .build/rpm/RPMS/$(RPM_ARCH)/caption-$(VERSION)-1.$(RPM_ARCH).rpm
+SRPM = .build/rpm/SRPMS/caption-$(VERSION)-1.src.rpm
+
+# The spec, from packaging/rpm/caption.spec.in with VERSION and a %changelog from
+# CHANGELOG.md: the one that goes into the source package.
+spec:
+	@mkdir -p .build/rpm/SPECS
+	build-aux/make-spec $(VERSION) .build/rpm/SPECS/caption.spec
+
+rpm-deps: deps
+	@build-aux/install-deps $(RPM_DEPS) $(DATA_DEPS)
+
+# build-aux/rpm-macros: debuginfo packages and gzipped man pages, as Fedora builds them.
+# rpmlint with Fedora's settings (packaging/rpm/rpmlint.toml); it fails on any error.
+rpm: rpm-deps
+	rm -rf $(RPM_TOPDIR)
+	mkdir -p $(RPM_TOPDIR)/SOURCES $(RPM_TOPDIR)/SPECS
+	build-aux/make-spec $(VERSION) $(RPM_TOPDIR)/SPECS/caption.spec
+	build-aux/make-tarball caption $(VERSION) $(RPM_TOPDIR)/SOURCES/caption-$(VERSION).tar.gz
+	build-aux/rpm-macros >$(RPM_TOPDIR)/macros
+	rpmbuild -ba --nodeps --define '_topdir $(RPM_TOPDIR)' --load $(RPM_TOPDIR)/macros \
+		$(RPM_TOPDIR)/SPECS/caption.spec
+	rpmlint -c packaging/rpm/rpmlint.toml $(RPM) $(SRPM)
+
 # The packaging acceptance: a staged install holds exactly the expected files and works
-# from there (in Chinese too); the .deb installs, works, and removes without a trace.
-test-package: release data
+# from there (in Chinese too); the .deb installs, works, and removes without a trace; the
+# RPM holds the same files, requires what the program needs, and passes rpmlint.
+test-package: release data rpm-deps
 	@build-aux/install-deps $(DATA_DEPS) $(PACKAGE_DEPS)
 	Tests/packaging/staged-install.sh
 	$(MAKE) --no-print-directory deb
 	Tests/packaging/deb-roundtrip.sh $(DEB)
+	$(MAKE) --no-print-directory rpm
+	Tests/packaging/rpm-check.sh $(RPM) $(SRPM) $(DEB)
 
 # The window under LANGUAGE=zh_CN, as data/screenshots/caption-zh_CN.png: the form after a
 # failed save, so that the labels and a message show.

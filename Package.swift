@@ -50,9 +50,13 @@ let package = Package(
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "JPEGPreviewTests", dependencies: ["JPEGPreview", "JPEGTestSupport"]),
-        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite"]),
-        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "FocusEngine"]),
-        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CPixbuf", "CSQLite"]),
+        // What every test target shares: scratch folders, photos, the built binary run.
+        .target(name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite"],
+                path: "Tests/CaptionTestSupport"),
+        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
+        .testTarget(name: "CaptionCommandTests", dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CSQLite"]),
+        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport", "FocusEngine"]),
+        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

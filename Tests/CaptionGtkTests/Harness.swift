@@ -2,6 +2,7 @@
 
 import CGtk
 @testable import CaptionGtk
+import CaptionTestSupport
 import Foundation
 import Testing
 
@@ -64,10 +65,9 @@ enum Harness {
         for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}
     }
 
+    /// A scratch folder for the rest of the test run, removed when the process ends.
     static func temporaryDirectory(_ name: String = "caption-test") -> String {
-        let path = NSTemporaryDirectory() + name + "-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        ScratchFolders.keep(Scratch(name)).path
     }
 
     /// A JPEG of the given size, with some texture so it compresses like a photo.
@@ -146,5 +146,26 @@ enum Harness {
             gdk_event_free(event)
         }
         settle()
+    }
+}
+
+/// Scratch folders that live as long as the test process: suites are structs, with no end
+/// to clean up at. Not on the main actor: the process may end on another thread.
+private enum ScratchFolders {
+    nonisolated(unsafe) private static var kept: [Scratch] = []
+    private static let lock = NSLock()
+
+    static func keep(_ scratch: Scratch) -> Scratch {
+        lock.lock()
+        defer { lock.unlock() }
+        if kept.isEmpty { atexit { ScratchFolders.removeAll() } }
+        kept.append(scratch)
+        return scratch
+    }
+
+    private static func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        kept.removeAll()
     }
 }

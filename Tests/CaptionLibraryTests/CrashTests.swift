@@ -2,6 +2,7 @@
 // saving into one library at once.
 
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

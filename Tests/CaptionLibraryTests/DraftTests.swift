@@ -1,6 +1,7 @@
 // The draft store: what it keeps, and that a kill at any instant leaves a whole draft.
 
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

@@ -2,6 +2,7 @@
 // Caption's back, rows that point out of the folder. A message each, and nothing saved lost.
 
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

@@ -3,6 +3,7 @@
 
 import CPixbuf
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

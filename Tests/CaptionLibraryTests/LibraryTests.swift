@@ -4,23 +4,12 @@
 import CSQLite
 import Foundation
 import Synchronization
+import CaptionTestSupport
 import Testing
 @_spi(Benchmarks) @testable import CaptionLibrary
 
 @Suite("Library storage")
 struct LibraryTests {
-    static let hostileTexts = [
-        "He said \"hello\" and 'goodbye'",
-        "%s%n%x%d %@ {0} \\(x) $HOME `id`",
-        "<b>&amp;</b> &lt;script&gt;alert(1)&lt;/script&gt;",
-        "Robert'); DROP TABLE entries;--",
-        "👩‍👩‍👧 family 🎉🏳️‍🌈",
-        "مرحبا بالعالم — שלום עולם",
-        "東京の夜景　と 北京 서울",
-        "e\u{301}te\u{301} (decomposed) and été",
-        "back\\slash and nul-free tab-free text",
-    ]
-
     @Test("titles and subtitles with quotes, format specifiers, markup, emoji, RTL and CJK round-trip unchanged, also after reopening")
     func hostileTextRoundTrips() throws {
         let scratch = Scratch()
@@ -29,8 +18,8 @@ struct LibraryTests {
         var saved: [Entry] = []
         do {
             let library = try Library(directory: directory)
-            for (index, text) in Self.hostileTexts.enumerated() {
-                let subtitle = Self.hostileTexts[(index + 1) % Self.hostileTexts.count]
+            for (index, text) in HostileText.samples.enumerated() {
+                let subtitle = HostileText.samples[(index + 1) % HostileText.samples.count]
                 let entry = try library.add(photoAt: photo, title: text, subtitle: subtitle)
                 #expect(entry.title == text)
                 #expect(entry.subtitle == subtitle)
@@ -45,7 +34,7 @@ struct LibraryTests {
             #expect(read.title.unicodeScalars.elementsEqual(entry.title.unicodeScalars))
             #expect(read.subtitle.unicodeScalars.elementsEqual(entry.subtitle.unicodeScalars))
         }
-        #expect(try reopened.entries().count == Self.hostileTexts.count, "no statement was spliced into SQL")
+        #expect(try reopened.entries().count == HostileText.samples.count, "no statement was spliced into SQL")
     }
 
     @Test("an entry records the photo's pixel size, original name, UTC times and a library-relative photo path")

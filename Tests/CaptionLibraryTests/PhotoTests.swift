@@ -3,6 +3,7 @@
 
 import Foundation
 import Synchronization
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

@@ -1,6 +1,7 @@
 // Searching titles and subtitles: substrings in any script, kept current by every change.
 
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionLibrary
 

@@ -3,6 +3,7 @@
 
 import CaptionLibrary
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionMetadata
 

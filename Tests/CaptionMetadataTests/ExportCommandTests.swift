@@ -4,6 +4,7 @@
 import CSQLite
 import CaptionLibrary
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionMetadata
 
@@ -28,7 +29,7 @@ struct ExportCommandTests {
 
     func insertRow(_ directory: String, photo: String, title: String, subtitle: String) throws {
         let bytes = Photos.bytes(photo)
-        let name = "photos/" + Photos.sha256(photo) + ".webp"
+        let name = "photos/" + Photos.sha256(ofFile: photo) + ".webp"
         try #require(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes)))
         var db: OpaquePointer?
         try #require(sqlite3_open(directory + "/library.sqlite3", &db) == SQLITE_OK)
@@ -99,7 +100,7 @@ struct ExportCommandTests {
         for (id, name) in [(Int64(1), names[0]), (2, names[2]), (3, names[4])] {
             let entry = try #require(try opened.entry(id: id))
             let copy = try #require(opened.photoPath(of: entry))
-            #expect(Photos.sha256(out + "/" + name) == Photos.sha256(copy), "\(name) is the library's copy, untouched")
+            #expect(Photos.sha256(ofFile: out + "/" + name) == Photos.sha256(ofFile: copy), "\(name) is the library's copy, untouched")
         }
         try Readers.expect(out + "/" + stem + ".xmp", title: "港口 <b>&amp;", description: "🌅")
         try Readers.expect(out + "/" + stem + " (2).xmp", title: "港口 <b>&amp;", description: "second")
@@ -114,11 +115,11 @@ struct ExportCommandTests {
         let directory = scratch.file("library")
         _ = try Library(directory: directory).add(photoAt: original, title: "New", subtitle: "Words")
         let photos = scratch.names(in: directory + "/photos").map { directory + "/photos/" + $0 }
-        let before = ([original] + photos).map(Photos.sha256)
+        let before = ([original] + photos).map { Photos.sha256(ofFile: $0) }
         for extra in [[], ["--sidecar"]] {
             #expect(try Caption.run(["--library", directory, "--export", scratch.file("out")] + extra).status == 0)
         }
-        #expect(([original] + photos).map(Photos.sha256) == before)
+        #expect(([original] + photos).map { Photos.sha256(ofFile: $0) } == before)
         #expect(PhotoMetadata.read(scratch.file("out/New.jpg")) == PhotoCaption(title: "New", description: "Words"))
     }
 

@@ -11,25 +11,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: one line per check, counted
-    name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
-finish() {
-    echo "deb: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit
-}
+suite="deb"
+# shellcheck source=build-aux/checks.sh
+. "$(dirname "$0")/../../build-aux/checks.sh"
 version=$(sed -n 's/^public let captionVersion = "\(.*\)"$/\1/p' Sources/CaptionCommand/Arguments.swift)
 
 check "running as root, to install the package" test "$(id -u)" -eq 0 || finish

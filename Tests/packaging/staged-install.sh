@@ -7,20 +7,9 @@ set -u
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 stage=$work/stage
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: one line per check, counted
-    name=$1
-    shift
-    if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out"
-    fi
-}
+suite="staged install"
+# shellcheck source=build-aux/checks.sh
+. "$(dirname "$0")/../../build-aux/checks.sh"
 version=$(sed -n 's/^public let captionVersion = "\(.*\)"$/\1/p' Sources/CaptionCommand/Arguments.swift)
 
 cat >"$work/expected" <<'LIST'
@@ -66,5 +55,4 @@ check "the refused --add did not even create the library" test ! -e "$work/libra
 check "make uninstall DESTDIR=… PREFIX=/usr" make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr
 check "nothing is left after make uninstall" sh -c "[ -z \"\$(find '$stage' ! -type d)\" ] || find '$stage' ! -type d"
 
-echo "staged install: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,6 +3,7 @@
 
 import CSQLite
 import Foundation
+import CaptionTestSupport
 import Testing
 @testable import CaptionCommand
 @testable import CaptionLibrary
@@ -120,7 +121,7 @@ struct CommandLineTests {
         let directory = scratch.file("lib")
         let library = try Library(directory: directory)
         let photo = scratch.write("Ünïcode name \"q\".png", Photos.png())
-        for (index, text) in LibraryTests.hostileTexts.enumerated() {
+        for (index, text) in HostileText.samples.enumerated() {
             _ = try library.add(photoAt: photo, title: text, subtitle: "#\(index) \\ \" / ")
         }
         // Control characters never pass the form, but the JSON writer must still escape them.

@@ -1,19 +1,21 @@
-// Helpers for the library tests: scratch folders, photos made on the spot, the built
-// `caption` binary run as a child process, and a raw SQLite connection for checking.
+// What every test target shares: scratch folders that clean up after themselves, photos made
+// on the spot, other programs (the built `caption` among them) run as child processes, and a
+// raw look at a library's database.
 
 import CPixbuf
 import CSQLite
+@testable import CaptionLibrary
 import Foundation
 import Testing
-@testable import CaptionLibrary
 
-/// A fresh folder under /tmp, removed when the value goes. World-traversable (0755) so
-/// that tests running the command line as an unprivileged user can reach inside.
-final class Scratch {
-    let path: String
+/// A fresh folder under the temporary directory, removed when the value goes.
+/// World-traversable (0755) so that a test running the command line as user nobody can
+/// reach inside.
+public final class Scratch: @unchecked Sendable {
+    public let path: String
 
-    init() {
-        var template = Array("/tmp/caption-test-XXXXXX".utf8CString)
+    public init(_ prefix: String = "caption-test") {
+        var template = Array((NSTemporaryDirectory() + prefix + "-XXXXXX").utf8CString)
         // The template array is never empty, so its base address exists.
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
@@ -22,27 +24,38 @@ final class Scratch {
     }
 
     deinit {
-        // Folders made read-only by a test must be writable again to be removed.
+        // Folders a test made read-only must be writable again to be removed.
         _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwX", path]).waitUntilExit()
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) -> String {
+    public func write(_ name: String, _ bytes: [UInt8]) -> String {
         let target = file(name)
-        _ = FileManager.default.createFile(atPath: target, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: target, contents: Data(bytes)), "cannot write \(target)")
         return target
+    }
+
+    public func folder(_ name: String) -> String {
+        let target = file(name)
+        try? FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        return target
+    }
+
+    /// Every name in a folder, hidden ones included.
+    public func names(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }
 }
 
-enum Photos {
+public enum Photos {
     /// A photo `width`×`height` with pixels from `seed` (noisy, so JPEGs are not tiny and
-    /// different seeds give different files), encoded as `type` ("png", "jpeg", "bmp",
-    /// "tiff", "ico").
-    static func make(width: Int = 64, height: Int = 48, seed: UInt32 = 1, type: String = "png",
-                     options: [(String, String)] = [], noise: UInt32 = 255) -> [UInt8] {
+    /// different seeds give different files), encoded by GdkPixbuf as `type` ("png",
+    /// "jpeg", "bmp", "tiff", "ico"); JPEGs at quality 90 unless `options` say otherwise.
+    public static func make(width: Int = 64, height: Int = 48, seed: UInt32 = 1, type: String = "png",
+                            options: [(String, String)]? = nil, noise: UInt32 = 255) -> [UInt8] {
         // NULL only when the pixels cannot be allocated, which these small sizes never hit.
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height))!
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
@@ -59,6 +72,7 @@ enum Photos {
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0
         var error: UnsafeMutablePointer<GError>?
+        let options = options ?? (type == "jpeg" ? [("quality", "90")] : [])
         var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
         var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
         defer { (keys + values).forEach { free($0) } }
@@ -68,23 +82,28 @@ enum Photos {
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
     }
 
-    static func png(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
+    /// A gently noisy photo in `type`: smooth enough that encoders keep it small.
+    public static func make(_ type: String, width: Int = 64, height: Int = 48, seed: UInt32 = 1) -> [UInt8] {
+        make(width: width, height: height, seed: seed, type: type, noise: 39)
+    }
+
+    public static func png(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
         make(width: width, height: height, seed: seed, type: "png")
     }
 
-    static func jpeg(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
-        make(width: width, height: height, seed: seed, type: "jpeg", options: [("quality", "90")])
+    public static func jpeg(seed: UInt32 = 1, width: Int = 64, height: Int = 48) -> [UInt8] {
+        make(width: width, height: height, seed: seed, type: "jpeg")
     }
 
     /// A 1×1 GIF, as bytes (GdkPixbuf cannot write GIF).
-    static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00,
+    public static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00,
         0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00,
         0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
 
     /// A PNG whose header claims `width`×`height`, with one tiny IDAT: enough for a decoder
     /// to learn the size, nowhere near enough pixels. CRCs are right, so only the size is
     /// wrong with it.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+    public static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
         func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
@@ -96,7 +115,8 @@ enum Photos {
             + chunk("IDAT", compressed) + chunk("IEND", [])
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
@@ -105,37 +125,88 @@ enum Photos {
         return ~crc
     }
 
-    static func sha256(ofFile path: String) -> String {
-        let data = FileManager.default.contents(atPath: path) ?? Data()
-        return data.withUnsafeBytes { Hash.sha256($0) }
+    public static func bytes(_ path: String) -> [UInt8] {
+        Array(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    public static func sha256(ofFile path: String) -> String {
+        bytes(path).withUnsafeBytes { Hash.sha256($0) }
     }
 }
 
-/// The outcome of running the command line.
-struct Outcome {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+/// Words that break careless code: quotes, format specifiers, markup, SQL, emoji, RTL and
+/// CJK text, combining marks, backslashes.
+public enum HostileText {
+    public static let samples = [
+        "He said \"hello\" and 'goodbye'",
+        "%s%n%x%d %@ {0} \\(x) $HOME `id`",
+        "<b>&amp;</b> &lt;script&gt;alert(1)&lt;/script&gt;",
+        "Robert'); DROP TABLE entries;--",
+        "👩‍👩‍👧 family 🎉🏳️‍🌈",
+        "مرحبا بالعالم — שלום עולם",
+        "東京の夜景　と 北京 서울",
+        "e\u{301}te\u{301} (decomposed) and été",
+        "back\\slash and nul-free tab-free text",
+    ]
 }
 
-enum Caption {
+/// The outcome of running a program.
+public struct Outcome: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+public enum Tool {
+    /// Runs a program found in /usr/bin (or by absolute path) and waits for it, in the C
+    /// locale so that messages are the English ones.
+    public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+                           in folder: String? = nil) throws -> Outcome {
+        let process = Process()
+        let path = program.hasPrefix("/") ? program : "/usr/bin/" + program
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        var env = ProcessInfo.processInfo.environment
+        env["LANGUAGE"] = "C"
+        env["LC_ALL"] = "C.UTF-8"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both before waiting, so that a full pipe cannot stall the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// The `caption` program, as a user runs it.
+public enum Caption {
     /// The `caption` binary built beside this test bundle, or $CAPTION_BINARY.
-    static let binary: String = {
+    public static let binary: String = {
         if let given = ProcessInfo.processInfo.environment["CAPTION_BINARY"] { return given }
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let bundle =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("caption").path
     }()
 
-
-    static let isRoot = getuid() == 0
+    public static let isRoot = getuid() == 0
 
     /// Runs caption with `arguments`; `shellPrefix` (e.g. "ulimit -f 8;") runs it through
     /// /bin/sh; `unprivileged` drops to user nobody when the tests run as root, since root
     /// reads and writes through any permission.
-    static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                    unprivileged: Bool = false, in folder: String? = nil, binary: String = binary) throws -> Outcome {
-        let process = Process()
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    public static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+                           unprivileged: Bool = false, in folder: String? = nil, binary: String = binary) throws
+        -> Outcome
+    {
         var command = [binary] + arguments
         if unprivileged && isRoot {
             command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
@@ -143,29 +214,11 @@ enum Caption {
         if let shellPrefix {
             command = ["/bin/sh", "-c", shellPrefix + " exec \"$@\"", "sh"] + command
         }
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var env = ProcessInfo.processInfo.environment
-        env["LANGUAGE"] = "C"
-        env["LC_ALL"] = "C.UTF-8"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both before waiting, so a full pipe cannot stall the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+        return try Tool.run(command[0], Array(command.dropFirst()), environment: environment, in: folder)
     }
 
     /// Starts caption without waiting; stdout and stderr go to /dev/null.
-    static func spawn(_ arguments: [String]) -> pid_t {
+    public static func spawn(_ arguments: [String]) -> pid_t {
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -181,21 +234,27 @@ enum Caption {
     }
 
     /// Waits for a child; its exit status, or 128 + the signal that ended it.
-    static func wait(_ pid: pid_t) -> Int32 {
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// Makes a folder tree belong to user nobody, for a command run `unprivileged`.
+    public static func giveToNobody(_ path: String) throws {
+        guard isRoot else { return }
+        _ = try Tool.run("/bin/chown", ["-R", "65534:65534", path])
     }
 }
 
 /// A raw SQLite connection to a library's database, for checking it from outside.
 /// Sendable for tests that hand it to a thread; SQLite's default serialized mode makes
 /// that safe.
-final class RawDatabase: @unchecked Sendable {
-    let handle: OpaquePointer
+public final class RawDatabase: @unchecked Sendable {
+    public let handle: OpaquePointer
 
-    init(_ path: String, create: Bool = false) {
+    public init(_ path: String, create: Bool = false) {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nil)
         precondition(code == SQLITE_OK && handle != nil, "cannot open \(path)")
@@ -205,7 +264,7 @@ final class RawDatabase: @unchecked Sendable {
     deinit { sqlite3_close_v2(handle) }
 
     /// The first column of every row, as text.
-    func strings(_ sql: String) -> [String] {
+    public func strings(_ sql: String) -> [String] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             return ["error: " + String(cString: sqlite3_errmsg(handle))]
@@ -219,14 +278,14 @@ final class RawDatabase: @unchecked Sendable {
     }
 
     @discardableResult
-    func execute(_ sql: String) -> Int32 {
+    public func execute(_ sql: String) -> Int32 {
         sqlite3_exec(handle, sql, nil, nil, nil)
     }
 }
 
 /// The state a library's folder must always be in: integrity_check ok, every row's photo
 /// present with the content its name promises, no temporary file, no unreferenced photo.
-func checkConsistent(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+public func checkConsistent(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let library = try Library(directory: directory)
     let entries = try library.entries()
     let raw = RawDatabase(directory + "/library.sqlite3")
@@ -246,7 +305,7 @@ func checkConsistent(_ directory: String, sourceLocation: SourceLocation = #_sou
     }
 }
 
-func mode(_ path: String) -> mode_t {
+public func mode(_ path: String) -> mode_t {
     var info = stat()
     stat(path, &info)
     return info.st_mode & 0o7777
