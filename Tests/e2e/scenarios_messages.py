@@ -14,7 +14,8 @@ def scenario_failed_submit_and_recovery(desktop):
     desktop.key("ctrl+s")
     wait_until("the summary", lambda: ui.alert_text() == "Subtitle required" or None)
     ui.wait_focus("Subtitle")
-    expect(ui.description(ui.subtitle) == "Subtitle required",
+    # The message, then what Enter does in the focused field.
+    expect(ui.description(ui.subtitle) == "Subtitle required. Enter saves",
            f"Subtitle's accessible description is {ui.description(ui.subtitle)!r}")
     expect(ui.description(ui.title) == "", f"Title's description is {ui.description(ui.title)!r}")
     expect(ui.text(ui.title) == "Harbour", "the failed submit lost the title")
@@ -23,7 +24,7 @@ def scenario_failed_submit_and_recovery(desktop):
     ui.wait_text(ui.subtitle, "Ferry")
     # The message clears as soon as its field is complete, and the summary with it.
     wait_until("the messages to clear",
-               lambda: ui.alert_text() is None and ui.description(ui.subtitle) == "" or None)
+               lambda: ui.alert_text() is None and ui.description(ui.subtitle) == "Enter saves" or None)
     desktop.key("Return")
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", "Ferry"),
@@ -40,7 +41,8 @@ def scenario_failed_submit_of_empty_form(desktop):
     desktop.key("ctrl+s")
     wait_until("the summary", lambda: ui.alert_text() == "Title and subtitle required" or None)
     ui.wait_focus("Title")
-    expect(ui.description(ui.title) == "Title required" and ui.description(ui.subtitle) == "Subtitle required",
+    expect(ui.description(ui.title) == "Title required. Enter goes to the next empty field"
+           and ui.description(ui.subtitle) == "Subtitle required",
            f"descriptions {ui.description(ui.title)!r} / {ui.description(ui.subtitle)!r}")
     desktop.type("Harbour")
     wait_until("the summary to name the subtitle alone",
