@@ -6,6 +6,7 @@
 import CGtk
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -13,11 +14,15 @@ import Testing
     let folder = Harness.temporaryDirectory("caption-small")
 
     /// The widget's rectangle in the window's coordinates.
-    func frame(_ widget: UnsafeMutablePointer<GtkWidget>, in window: CaptionWindow) -> (x: Int, y: Int, width: Int, height: Int) {
+    func frame(
+        _ widget: UnsafeMutablePointer<GtkWidget>, in window: CaptionWindow
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
         var x: Int32 = 0
         var y: Int32 = 0
         gtk_widget_translate_coordinates(widget, window.widget, 0, 0, &x, &y)
-        return (Int(x), Int(y), Int(gtk_widget_get_allocated_width(widget)), Int(gtk_widget_get_allocated_height(widget)))
+        return (
+            Int(x), Int(y), Int(gtk_widget_get_allocated_width(widget)), Int(gtk_widget_get_allocated_height(widget))
+        )
     }
 
     func windowSize(_ window: CaptionWindow) -> (width: Int, height: Int) {
@@ -32,8 +37,10 @@ import Testing
     /// GTK's own default without a desktop adds minimize and maximize, which a phone has not.
     func sized(_ width: Int, _ height: Int) throws -> CaptionWindow {
         try Harness.start()
-        caption_object_set_string(UnsafeMutableRawPointer(gtk_settings_get_default()), "gtk-decoration-layout", ":close")
-        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window-\(width)x\(height).ini")
+        caption_object_set_string(
+            UnsafeMutableRawPointer(gtk_settings_get_default()), "gtk-decoration-layout", ":close")
+        let window = try Harness.makeWindow(
+            library: folder + "/library", stateFile: folder + "/window-\(width)x\(height).ini")
         gtk_window_resize(caption_window(window.widget), Int32(width), Int32(height))
         _ = Harness.spin(seconds: 3) { windowSize(window) == (width, height) && window.window.allocatedWidth == width }
         Harness.pump(milliseconds: 100)
@@ -53,8 +60,9 @@ import Testing
         for (name, widget) in header {
             let box = frame(widget, in: window)
             #expect(gtk_widget_get_mapped(widget) != 0, "\(name) is not shown")
-            #expect(box.x >= 0 && box.x + box.width <= allocated.width && box.width > 0,
-                    "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
+            #expect(
+                box.x >= 0 && box.x + box.width <= allocated.width && box.width > 0,
+                "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
         }
         let view = window.form.view
         let form: [(String, UnsafeMutablePointer<GtkWidget>)] = [
@@ -65,10 +73,12 @@ import Testing
             gtk_widget_grab_focus(widget)
             Harness.pump(milliseconds: 50)
             let box = frame(widget, in: window)
-            #expect(box.x >= 0 && box.x + box.width <= allocated.width,
-                    "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
-            #expect(box.y >= 0 && box.y + box.height <= allocated.height,
-                    "\(name) at y \(box.y), \(box.height) high, in a window \(allocated.height) high")
+            #expect(
+                box.x >= 0 && box.x + box.width <= allocated.width,
+                "\(name) at x \(box.x), \(box.width) wide, in a window \(allocated.width) wide")
+            #expect(
+                box.y >= 0 && box.y + box.height <= allocated.height,
+                "\(name) at y \(box.y), \(box.height) high, in a window \(allocated.height) high")
             #expect(box.width >= 40 && box.height >= 20, "\(name) is squeezed to \(box.width)×\(box.height)")
         }
         let preview = frame(view.preview.widget.pointer, in: window)

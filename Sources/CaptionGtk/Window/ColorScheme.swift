@@ -25,7 +25,9 @@ enum ColorScheme {
         started = true
         initialPreference = preferDark(settings)
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return followGnomeSettings() }
-        DBus.subscribe(bus, sender: portalName, path: portalPath, interface: settingsInterface, member: "SettingChanged") {
+        DBus.subscribe(
+            bus, sender: portalName, path: portalPath, interface: settingsInterface, member: "SettingChanged"
+        ) {
             parameters in
             guard g_variant_n_children(parameters) == 3, string(parameters, 0) == "org.freedesktop.appearance",
                 string(parameters, 1) == "color-scheme", let value = g_variant_get_child_value(parameters, 2)
@@ -34,8 +36,10 @@ enum ColorScheme {
             if let scheme = unwrapUInt32(value) { apply(scheme) }
         }
         let arguments = caption_variant_new_string_pair("org.freedesktop.appearance", "color-scheme")!
-        DBus.call(bus, name: portalName, path: portalPath, interface: settingsInterface, method: "Read",
-                  parameters: arguments) { reply in
+        DBus.call(
+            bus, name: portalName, path: portalPath, interface: settingsInterface, method: "Read",
+            parameters: arguments
+        ) { reply in
             guard let reply, let value = g_variant_get_child_value(reply, 0) else { return followGnomeSettings() }
             defer { g_variant_unref(value) }
             if let scheme = unwrapUInt32(value) { apply(scheme) } else { followGnomeSettings() }
