@@ -322,6 +322,45 @@ struct Layout: CustomTestStringConvertible, Sendable {
         #expect(outcomes[0] > 50)
     }
 
+    /// One thread or two, a damaged file gives the same answer: nil from both, or the same
+    /// picture. Cuts just before the end (where the second thread used to read the padding
+    /// after the data as codes), cuts across the data, and single bits flipped in the
+    /// entropy-coded data, in large files with and without restart markers.
+    @Test(arguments: [false, true])
+    func oneThreadAndTwoAgreeOnDamagedFiles(restartMarkers: Bool) throws {
+        let jpeg = Pictures.jpeg(width: 900, height: 700, quality: 95, noise: 120, restartRows: restartMarkers ? 2 : 0)
+        #expect(jpeg.count > SpeculativeScan.smallestSplit)
+        let scan = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        let dataStart = scan + 2 + (Int(jpeg[scan + 2]) << 8 | Int(jpeg[scan + 3]))
+        let dataEnd = jpeg.count - 2  // the EOI marker
+        var variants: [(String, [UInt8])] = []
+        for cut in 1...66 { variants.append(("cut \(cut) before EOI", Array(jpeg[0..<(dataEnd - cut)]))) }
+        for cut in stride(from: dataStart + 1, to: dataEnd, by: (dataEnd - dataStart) / 12) {
+            variants.append(("cut at \(cut)", Array(jpeg[0..<cut])))
+        }
+        // The same flips every run: a generator with a fixed seed.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<90 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let byte = dataStart + Int(state % UInt64(dataEnd - dataStart))
+            let bit = Int(state >> 40 % 8)
+            var flipped = jpeg
+            flipped[byte] ^= UInt8(1 << bit)
+            // A flip that makes a marker or a stuffed byte changes the structure, not the codes.
+            if flipped[byte] == 0xFF || jpeg[byte] == 0xFF || (byte > 0 && jpeg[byte - 1] == 0xFF) { continue }
+            variants.append(("bit \(bit) of byte \(byte) flipped", flipped))
+        }
+        var pictures = 0, refusals = 0
+        for (name, bytes) in variants {
+            let one = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) }
+            let two = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 2) }
+            #expect(one?.pixels == two?.pixels, "\(name): one thread gave \(one == nil ? "nil" : "a picture"), two \(two == nil ? "nil" : "a picture")")
+            if one == nil { refusals += 1 } else { pictures += 1 }
+        }
+        // Both answers occur, so the comparison tested something on each side.
+        #expect(refusals > 66 && pictures > 0, "\(refusals) refused, \(pictures) decoded")
+    }
+
     @Test(arguments: [(UInt16(6), true), (UInt16(3), false), (UInt16(8), true), (UInt16(1), false)])
     func readsTheExifOrientation(orientation: UInt16, bigEndian: Bool) throws {
         let jpeg = Pictures.withOrientation(Pictures.jpeg(width: 64, height: 32), orientation, bigEndian: bigEndian)
