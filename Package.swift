@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi) are used, so every dependency is
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi, LibRaw) are used, so every dependency is
 // one a distribution already ships.
 import PackageDescription
 
@@ -23,13 +23,23 @@ let package = Package(
         .systemLibrary(
             name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(
+            name: "CLibRaw", path: "Sources/CLibRaw", pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]),
         .target(name: "CMetadataSupport"),
+        // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
+        // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.
+        .target(name: "PhotoFormats"),
+        // The POSIX file helpers the library and the exporter share.
+        .target(name: "POSIXFiles"),
         .target(name: "FocusEngine"),
         .target(name: "Threads"),
         .target(name: "JPEGPreview", dependencies: ["Threads"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "Localization", "Threads"]),
-        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization"]),
+        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
+                                                       "PhotoFormats", "POSIXFiles"]),
+        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
+                                                        "PhotoFormats", "POSIXFiles"]),
         .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
@@ -41,12 +51,18 @@ let package = Package(
         .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
                           path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
+        .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "JPEGPreviewTests", dependencies: ["JPEGPreview", "JPEGTestSupport"]),
-        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite"]),
-        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "FocusEngine"]),
-        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CPixbuf", "CSQLite"]),
+        // Photos from other encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick) and a DNG.
+        .target(name: "PhotoTestSupport", path: "Tests/Support/PhotoTestSupport"),
+        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionCommand", "CPixbuf", "CSQLite",
+                                                              "PhotoTestSupport"]),
+        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "FocusEngine",
+                                                          "PhotoTestSupport"]),
+        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CPixbuf", "CSQLite",
+                                                               "PhotoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
