@@ -82,9 +82,10 @@ public enum PhotoFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether exempi (Debian's build) can write XMP into the file itself; the others get
-    /// their caption in a sidecar. BMP has no place for it; HEIF, AVIF and RAW are not
-    /// among exempi's file handlers (its generic packet scan finds nothing to replace in them).
+    /// Whether Caption writes the caption into the file itself; the others get it in a
+    /// sidecar. BMP has no place for it; Debian 12's exempi (2.6.3) cannot put XMP into
+    /// HEIF or AVIF ("Can't inject XMP"); a RAW is never rewritten (sidecars are what RAW
+    /// workflows expect, and proprietary maker notes do not survive rewriting).
     public var holdsEmbeddedCaption: Bool {
         switch self {
         case .jpeg, .png, .gif, .webp, .tiff: return true
