@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "POSIXFiles"),
         .target(name: "FocusEngine"),
         .target(name: "Threads"),
-        .target(name: "JPEGPreview", dependencies: ["Threads"]),
+        .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
                                                        "PhotoFormats", "POSIXFiles"]),

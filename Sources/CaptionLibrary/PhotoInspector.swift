@@ -123,10 +123,6 @@ public enum PhotoInspector {
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: bytes.count)
         }
         guard PhotoStructure.isComplete(bytes, format: format) else { throw damaged(path) }
-        if format == .tiff, let directory = TIFFDirectory.first(bytes), directory.sampleLayout.format == 3 {
-            throw LibraryError.make(.unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
-                                    ["bits": String(directory.sampleLayout.bits), "path": path])
-        }
         if format == .heif || format == .avif, let size = ISOBMFF.primarySize(bytes) {
             try checkPixels(size, path: path)
         }
@@ -146,7 +142,19 @@ public enum PhotoInspector {
            let width = directory.integer(256), let height = directory.integer(257) {
             known = (width, height)
         }
-        guard let whole = WholeFileDecode.pixbuf(bytes, size: known) else { throw damaged(path) }
+        guard let whole = WholeFileDecode.pixbuf(bytes, size: known) else {
+            // A TIFF whose samples GdkPixbuf's loader does not read is named, not damaged.
+            if format == .tiff, let directory = TIFFDirectory.first(bytes) {
+                if directory.sampleLayout.format == 3 {
+                    throw LibraryError.make(.unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
+                                            ["bits": String(directory.sampleLayout.bits), "path": path])
+                }
+                if directory.integer(262) == 5 {
+                    throw LibraryError.make(.unsupportedFormat, "CMYK TIFF is not supported: {path}", ["path": path])
+                }
+            }
+            throw damaged(path)
+        }
         let pixbuf = whole
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))

@@ -1,5 +1,7 @@
 // The parts of a JPEG's headers that decoding it at an eighth of its size needs.
 
+import PhotoFormats
+
 /// A colour component of the frame, with the tables the scan gives it.
 struct FrameComponent {
     var id: UInt8
@@ -36,28 +38,20 @@ struct JPEGLayout {
 enum JPEGHeaders {
     /// The layout of `bytes`, or nil when they are not a JPEG the eighth-size decoder takes.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JPEGLayout? {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        guard bytes.count > 4 else { return nil }
+        // The segments come from PhotoFormats' walker, as intake and metadata get them.
+        let reader = ByteReader(UnsafeRawBufferPointer(bytes))
+        guard let (segments, tail) = JPEGSegments.headers(reader) else { return nil }
         var layout = JPEGLayout()
         var quantisers = [Int32?](repeating: nil, count: 4)
         var frame: [FrameComponent] = []
         var adobeTransform: Int?
         var sawOrientation = false
-        var index = 2
-        while true {
-            guard index < bytes.count, bytes[index] == 0xFF else { return nil }
-            while index < bytes.count && bytes[index] == 0xFF { index += 1 }
-            guard index + 2 < bytes.count else { return nil }
-            let marker = bytes[index]
-            index += 1
-            switch marker {
+        for found in segments {
+            let segment = UnsafeBufferPointer(rebasing: bytes[found.payload])
+            switch found.marker {
             case 0x01, 0xD0...0xD7: continue  // no length
-            case 0xD8, 0xD9, 0x00: return nil  // a second start, an end before any scan, a stray byte
-            default: break
-            }
-            let length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
-            guard length >= 2, index + length <= bytes.count else { return nil }
-            let segment = UnsafeBufferPointer(rebasing: bytes[(index + 2)..<(index + length)])
-            switch marker {
+            case 0xD8: return nil  // a second start
             case 0xC0, 0xC1:
                 guard frame.isEmpty, let read = readFrame(segment, into: &layout) else { return nil }
                 frame = read
@@ -80,14 +74,16 @@ enum JPEGHeaders {
                 if segment.count >= 12, Array(segment[0..<5]) == Array("Adobe".utf8) {
                     adobeTransform = Int(segment[11])
                 }
-            case 0xDA:
-                guard !frame.isEmpty, readScan(segment, frame: frame, into: &layout) else { return nil }
-                layout.entropyStart = index + length
-                return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
             default: break  // APPn, COM and the like
             }
-            index += length
         }
+        // The walk stops at the first scan, or at an end before any: only a scan will do.
+        guard let (_, code, codeAt) = JPEGSegments.nextMarker(reader, from: tail), code == 0xDA,
+              let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length) else { return nil }
+        let scan = UnsafeBufferPointer(rebasing: bytes[(codeAt + 3)..<(codeAt + 1 + length)])
+        guard !frame.isEmpty, readScan(scan, frame: frame, into: &layout) else { return nil }
+        layout.entropyStart = codeAt + 1 + length
+        return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
     }
 
     private static func readFrame(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> [FrameComponent]? {

@@ -136,6 +136,10 @@ struct PhotoTests {
         let float = try ExternalPhotos.make(.floatTIFF, in: scratch.path)
         let floatError = try refused(float, .unsupportedFormat, quick: false)
         #expect(floatError?.message == "32-bit floating-point TIFF is not supported: \(float)")
+        let cmyk = scratch.file("cmyk.tif")
+        try ExternalPhotos.run("convert", ["-size", "64x48", "gradient:red-blue", "-colorspace", "CMYK", cmyk])
+        let cmykError = try refused(cmyk, .unsupportedFormat, quick: false)
+        #expect(cmykError?.message == "CMYK TIFF is not supported: \(cmyk)")
     }
 
     @Test("truncated photos are refused as damaged or incomplete by the full check", arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
