@@ -11,8 +11,8 @@ import Testing
 @Suite("Command line: --export, and --add with the photo's own words")
 struct ExportCommandTests {
     /// A library in `scratch` holding `photos` (format, title, subtitle), added oldest
-    /// first. WebP goes in by SQL: GdkPixbuf here has no WebP decoder, so the library
-    /// cannot check one itself, yet a library made elsewhere may hold them.
+    /// first. WebP goes in by SQL, as a library made on another machine holds it: the
+    /// export must not depend on whether this machine has GdkPixbuf's WebP loader.
     func library(_ scratch: Scratch, _ photos: [(PhotoFormat, String, String)]) throws -> String {
         let directory = scratch.file("library")
         let library = try Library(directory: directory)
