@@ -63,6 +63,22 @@ import Testing
         #expect(decoded.width == 96 && decoded.height == 128, "the RAW's size, turned")
     }
 
+    /// A HEIF whose primary picture carries an irot (a phone held sideways) is shown
+    /// upright: libheif's loader turns it, and intake reads the turned size from the header.
+    @Test func heifTurnedByItsIrotIsShownUpright() throws {
+        let plain = try ExternalPhotos.make(.heic, in: folder, width: 400, height: 300, name: "plain.heic")
+        let turned = try #require(ExternalPhotos.heifTurned(Array(try Data(contentsOf: URL(fileURLWithPath: plain))), angle: 1))
+        let path = folder + "/turned.heic"
+        try Data(turned).write(to: URL(fileURLWithPath: path))
+        let info = try PhotoInspector.verify(path)
+        #expect(info.width == 300 && info.height == 400, "\(info.width) × \(info.height)")
+        #expect(try PhotoInspector.inspect(path).width == 300)
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 300, height: 300), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(surfaceSize(decoded) == PixelSize(width: 225, height: 300))
+        #expect(decoded.width == 300 && decoded.height == 400)
+    }
+
     /// Each opens in the window and shows.
     @Test(arguments: [ExternalPhotos.Kind.heic, .avif, .dng, .arithmeticJPEG])
     func opensInTheWindow(kind: ExternalPhotos.Kind) throws {

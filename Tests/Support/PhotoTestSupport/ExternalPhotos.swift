@@ -170,3 +170,97 @@ public enum ExternalPhotos {
             + preview + (preview.count % 2 == 1 ? [0] : []) + raw
     }
 }
+
+extension ExternalPhotos {
+    /// A HEIF from heif-enc with an `irot` property added to its primary item (`angle`
+    /// quarter turns anticlockwise), as phones store a photo taken sideways: heif-enc
+    /// writes none. The property is appended to `ipco`, associated in `ipma`, the
+    /// enclosing boxes grow, and `iloc`'s offsets into `mdat` (after `meta`) move by as
+    /// much. nil when the file is not laid out as heif-enc lays it out.
+    public static func heifTurned(_ bytes: [UInt8], angle: UInt8) -> [UInt8]? {
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
+        func type(_ at: Int) -> String { String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) }
+        func children(_ start: Int, _ end: Int) -> [(String, Int, Int)] {
+            var found: [(String, Int, Int)] = []
+            var at = start
+            while at + 8 <= end {
+                let size = u32(at)
+                guard size >= 8, at + size <= end else { return [] }
+                found.append((type(at), at, size))
+                at += size
+            }
+            return found
+        }
+        guard let meta = children(0, bytes.count).first(where: { $0.0 == "meta" }),
+              let mdat = children(0, bytes.count).first(where: { $0.0 == "mdat" }), mdat.1 > meta.1 else { return nil }
+        let inMeta = children(meta.1 + 12, meta.1 + meta.2)
+        guard let pitm = inMeta.first(where: { $0.0 == "pitm" }), let iprp = inMeta.first(where: { $0.0 == "iprp" }),
+              let iloc = inMeta.first(where: { $0.0 == "iloc" }) else { return nil }
+        let primary = bytes[pitm.1 + 8] == 0 ? u16(pitm.1 + 12) : u32(pitm.1 + 12)
+        let inIprp = children(iprp.1 + 8, iprp.1 + iprp.2)
+        guard let ipco = inIprp.first(where: { $0.0 == "ipco" }), let ipma = inIprp.first(where: { $0.0 == "ipma" }) else { return nil }
+        let propertyCount = children(ipco.1 + 8, ipco.1 + ipco.2).count
+        let irot: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8) + [angle & 3]
+        // ipma: find the primary item's entry and add the association.
+        let version = bytes[ipma.1 + 8], wide = bytes[ipma.1 + 11] & 1 == 1
+        var at = ipma.1 + 16
+        var insertAt = -1, countAt = -1
+        for _ in 0..<u32(ipma.1 + 12) {
+            let item = version < 1 ? u16(at) : u32(at)
+            at += version < 1 ? 2 : 4
+            let count = Int(bytes[at])
+            if item == primary { countAt = at }
+            at += 1 + count * (wide ? 2 : 1)
+            if item == primary { insertAt = at }
+        }
+        guard insertAt > 0 else { return nil }
+        let association: [UInt8] = wide ? [0x80 | UInt8((propertyCount + 1) >> 8), UInt8((propertyCount + 1) & 0xFF)]
+            : [0x80 | UInt8(propertyCount + 1)]
+        let delta = irot.count + association.count
+        var out = bytes
+        func grow(_ box: Int, by amount: Int) {
+            let size = u32(box) + amount
+            out.replaceSubrange(box..<(box + 4), with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        }
+        // Sizes and counts first, at the original positions; then the insertions from the
+        // back, so the earlier one's position still holds.
+        grow(ipma.1, by: association.count)
+        grow(ipco.1, by: irot.count)
+        grow(iprp.1, by: delta)
+        grow(meta.1, by: delta)
+        out[countAt] += 1
+        // iloc comes before iprp in heif-enc's files, so its position is unchanged.
+        guard iloc.1 < iprp.1 else { return nil }
+        let ilocVersion = bytes[iloc.1 + 8]
+        let offsetSize = Int(bytes[iloc.1 + 12] >> 4), lengthSize = Int(bytes[iloc.1 + 12] & 15)
+        let baseSize = Int(bytes[iloc.1 + 13] >> 4), indexSize = ilocVersion >= 1 ? Int(bytes[iloc.1 + 13] & 15) : 0
+        var p = iloc.1 + 14
+        let items = ilocVersion < 2 ? u16(p) : u32(p)
+        p += ilocVersion < 2 ? 2 : 4
+        func read(_ at: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        func write(_ at: Int, _ size: Int, _ value: Int) {
+            for index in 0..<size { out[at + index] = UInt8(value >> (8 * (size - 1 - index)) & 0xFF) }
+        }
+        for _ in 0..<items {
+            p += ilocVersion < 2 ? 2 : 4
+            var method = 0
+            if ilocVersion >= 1 { method = u16(p) & 15; p += 2 }
+            p += 2  // data reference index
+            let base = read(p, baseSize)
+            if method == 0 && base > mdat.1 { write(p, baseSize, base + delta) }
+            p += baseSize
+            let extents = u16(p)
+            p += 2
+            for _ in 0..<extents {
+                p += indexSize
+                let offset = read(p, offsetSize)
+                if method == 0 && base == 0 && offset >= mdat.1 { write(p, offsetSize, offset + delta) }
+                p += offsetSize + lengthSize
+            }
+        }
+        out.insert(contentsOf: association, at: insertAt)
+        out.insert(contentsOf: irot, at: ipco.1 + ipco.2)
+        return out
+    }
+}
