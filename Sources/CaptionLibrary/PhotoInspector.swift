@@ -119,7 +119,7 @@ public enum PhotoInspector {
     static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
         let format = try recognise(bytes, path: path)
         if format.isRaw {
-            guard let size = RawPhoto.size(bytes) else { throw damaged(path) }
+            guard PhotoStructure.isComplete(bytes, format: format), let size = RawPhoto.size(bytes) else { throw damaged(path) }
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: bytes.count)
         }
         guard PhotoStructure.isComplete(bytes, format: format) else { throw damaged(path) }

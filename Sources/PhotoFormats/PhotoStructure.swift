@@ -16,8 +16,11 @@ public enum PhotoStructure {
         case .webp: return RIFFChunks.isComplete(bytes)
         case .bmp: return bmp(bytes)
         case .heif, .avif, .cr3: return isoBMFF(bytes)
-        // libtiff reports a truncated TIFF itself, and LibRaw a RAW it cannot open.
-        case .tiff, .dng, .cr2, .nef, .arw, .raf, .orf, .rw2: return true
+        // libtiff reports a truncated TIFF itself. LibRaw reads a RAW cut short without a
+        // word, so its directories' pictures must all be there.
+        case .tiff: return true
+        case .dng, .cr2, .nef, .arw, .orf, .rw2: return TIFFDirectory.picturesAreWithin(bytes)
+        case .raf: return raf(bytes)
         }
     }
 
@@ -27,6 +30,16 @@ public enum PhotoStructure {
 
     private static func littleEndian16(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
         Int(b[at]) | Int(b[at + 1]) << 8
+    }
+
+    /// Fujifilm's header gives where its JPEG preview and its CFA data are (big-endian
+    /// offset and length at 84, and at 100): both must be in the file.
+    static func raf(_ b: UnsafeRawBufferPointer) -> Bool {
+        let reader = ByteReader(b)
+        for at in [84, 100] {
+            guard let offset = reader.u32(at), let length = reader.u32(at + 4), reader.contains(offset, length) else { return false }
+        }
+        return true
     }
 
     /// Every top-level box all there (the pictures are in `mdat`).

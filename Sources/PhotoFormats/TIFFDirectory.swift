@@ -13,6 +13,8 @@ public struct TIFFDirectory {
     public let big: Bool
     public let littleEndian: Bool
     public let entries: [Entry]
+    /// Where the next directory starts (0: none).
+    public let next: Int
     private let reader: ByteReader
 
     public static let dngVersionTag = 50706
@@ -52,6 +54,7 @@ public struct TIFFDirectory {
             entries.append(Entry(tag: tag, type: type, count: valueCount, valueOffset: offset))
         }
         self.entries = entries
+        self.next = (big ? reader.u64(start + countSize + count * entrySize) : reader.u32(start + countSize + count * entrySize)) ?? 0
         self.big = big
         self.littleEndian = reader.littleEndian
         self.reader = reader
@@ -68,6 +71,54 @@ public struct TIFFDirectory {
     }
 
     public func entry(_ tag: Int) -> Entry? { entries.first { $0.tag == tag } }
+
+    /// Every value of an integer entry; nil when they lie outside the data.
+    public func integers(_ tag: Int) -> [Int]? {
+        guard let entry = entry(tag) else { return [] }
+        let size: Int
+        switch entry.type {
+        case 3, 8: size = 2
+        case 4, 9, 13: size = 4
+        case 16, 17, 18: size = 8
+        default: return nil
+        }
+        guard entry.count <= 1 << 20, reader.contains(entry.valueOffset, entry.count * size) else { return nil }
+        var values: [Int] = []
+        values.reserveCapacity(entry.count)
+        for index in 0..<entry.count {
+            guard let value = size == 8 ? reader.u64(entry.valueOffset + index * 8)
+                    : reader.number(entry.valueOffset + index * size, size).map({ Int($0) }) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Whether the pictures every directory points at (strips, tiles, embedded JPEG
+    /// previews), in the chain from IFD0 and in its SubIFDs, lie inside `bytes`: a camera
+    /// RAW cut short fails here, where LibRaw reads it without complaint.
+    public static func picturesAreWithin(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var directory = first(bytes) else { return false }
+        var pending: [Int] = []
+        var seen: Set<Int> = []
+        var visited = 0
+        while true {
+            visited += 1
+            guard visited <= 64 else { return false }
+            for (offsets, counts) in [(273, 279), (324, 325), (513, 514)] {
+                guard let starts = directory.integers(offsets), let lengths = directory.integers(counts) else { return false }
+                for (start, length) in zip(starts, lengths) where length > 0 {
+                    guard directory.reader.contains(start, length) else { return false }
+                }
+            }
+            guard let subdirectories = directory.integers(330) else { return false }
+            pending += subdirectories
+            if directory.next != 0 { pending.append(directory.next) }
+            guard let following = pending.popLast() else { return true }
+            guard seen.insert(following).inserted,
+                  let read = TIFFDirectory(directory.reader, at: following, big: directory.big) else { return false }
+            directory = read
+        }
+    }
 
     /// The first value of an integer entry.
     public func integer(_ tag: Int) -> Int? {

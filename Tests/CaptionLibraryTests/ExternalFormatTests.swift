@@ -115,3 +115,43 @@ struct ExternalFormatTests {
         #expect(RawPhoto.preview(path: scratch.file("none.dng"), fitting: (100, 100)) == nil)
     }
 }
+
+@Suite("New formats, damaged")
+struct DamagedNewFormatTests {
+    /// Cut anywhere or with bytes changed, a HEIF, AVIF, WebP or DNG is accepted or refused
+    /// with one line, quickly: never a crash (libheif, libavif and LibRaw see every variant)
+    /// nor a hang. The same generator every run.
+    @Test(arguments: [ExternalPhotos.Kind.heic, .avif, .webp, .dng, .bigTIFF])
+    func damagedFilesAreRefusedOrAcceptedNeverCrash(kind: ExternalPhotos.Kind) throws {
+        let scratch = Scratch()
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: try ExternalPhotos.make(kind, in: scratch.path))))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(max(bound, 1)))
+        }
+        var variants: [[UInt8]] = []
+        for step in 1...20 { variants.append(Array(whole.prefix(whole.count * step / 21))) }
+        for _ in 0..<40 {
+            var damaged = whole
+            for _ in 0...next(6) { damaged[next(damaged.count)] = UInt8(next(256)) }
+            variants.append(damaged)
+        }
+        var refused = 0
+        for (index, bytes) in variants.enumerated() {
+            let path = scratch.write("variant-\(index).\(kind.fileExtension)", bytes)
+            let started = Date()
+            do {
+                _ = try PhotoInspector.verify(path)
+            } catch {
+                refused += 1
+                #expect([.photoDamaged, .notAnImage, .unsupportedFormat, .photoTooManyPixels].contains(error.kind),
+                        "variant \(index): \(error.message)")
+                #expect(!error.message.contains("\n"))
+            }
+            #expect(Date().timeIntervalSince(started) < 10, "variant \(index) took too long")
+        }
+        // Every cut of a HEIF, AVIF or WebP is seen as incomplete.
+        #expect(refused >= (kind == .dng || kind == .bigTIFF ? 1 : 20), "\(refused) of \(variants.count) refused")
+    }
+}
