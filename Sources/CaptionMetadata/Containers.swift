@@ -260,7 +260,8 @@ enum RIFF {
 // MARK: TIFF
 
 /// A classic TIFF's first directory (IFD0), where TIFF keeps its XMP, IPTC and Photoshop
-/// blocks and the pointers to the Exif and GPS directories. BigTIFF is not followed.
+/// blocks and the pointers to the Exif and GPS directories, as rewritten for export; read
+/// through PhotoFormats. BigTIFF is not rewritten.
 struct TIFF {
     struct Entry {
         var tag: UInt16
@@ -292,26 +293,18 @@ struct TIFF {
     let entries: [Entry]
     let nextDirectory: UInt32
 
+    /// IFD0 as PhotoFormats' TIFFDirectory reads it (classic TIFF only: the directory is
+    /// rewritten with 4-byte fields).
     init?(_ b: [UInt8]) {
-        guard b.count >= 8, b[0] == b[1], b[0] == 0x49 || b[0] == 0x4D else { return nil }
-        let little = b[0] == 0x49
-        guard Self.read16(b, 2, little) == 42 else { return nil }
-        let start = Int(Self.read32(b, 4, little))
-        guard start >= 8, start + 2 <= b.count else { return nil }
-        let count = Int(Self.read16(b, start, little))
-        guard start + 2 + count * 12 + 4 <= b.count else { return nil }
-        entries = (0..<count).map { index in
-            let at = start + 2 + index * 12
-            return Entry(tag: Self.read16(b, at, little), type: Self.read16(b, at + 2, little),
-                         count: Self.read32(b, at + 4, little), field: Array(b[(at + 8)..<(at + 12)]))
+        guard let directory = b.withUnsafeBytes({ TIFFDirectory.first($0) }), !directory.big,
+              directory.entries.allSatisfy({ $0.fieldOffset + 4 <= b.count }) else { return nil }
+        entries = directory.entries.map { entry in
+            Entry(tag: UInt16(entry.tag), type: UInt16(entry.type), count: UInt32(truncatingIfNeeded: entry.count),
+                  field: Array(b[entry.fieldOffset..<(entry.fieldOffset + 4)]))
         }
-        nextDirectory = Self.read32(b, start + 2 + count * 12, little)
-        littleEndian = little
+        nextDirectory = UInt32(truncatingIfNeeded: directory.next)
+        littleEndian = directory.littleEndian
         bytes = b
-    }
-
-    static func read16(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt16 {
-        little ? UInt16(b[at]) | UInt16(b[at + 1]) << 8 : UInt16(b[at]) << 8 | UInt16(b[at + 1])
     }
 
     static func read32(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt32 {

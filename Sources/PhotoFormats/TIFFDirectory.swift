@@ -8,6 +8,8 @@ public struct TIFFDirectory {
         public var count: Int
         /// Where the value is: inside the entry when it fits, else where the entry points.
         public var valueOffset: Int
+        /// Where the entry's value field is (4 bytes in a classic TIFF, 8 in BigTIFF).
+        public var fieldOffset: Int
     }
 
     public let big: Bool
@@ -51,7 +53,7 @@ public struct TIFFDirectory {
             let size = TIFFDirectory.typeSize(type).multipliedReportingOverflow(by: valueCount)
             guard !size.overflow else { continue }
             let offset = size.partialValue <= fieldSize ? field : ((big ? reader.u64(field) : reader.u32(field)) ?? -1)
-            entries.append(Entry(tag: tag, type: type, count: valueCount, valueOffset: offset))
+            entries.append(Entry(tag: tag, type: type, count: valueCount, valueOffset: offset, fieldOffset: field))
         }
         self.entries = entries
         self.next = (big ? reader.u64(start + countSize + count * entrySize) : reader.u32(start + countSize + count * entrySize)) ?? 0
