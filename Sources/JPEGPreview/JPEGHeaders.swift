@@ -179,34 +179,14 @@ enum JPEGHeaders {
     }
 }
 
-/// The orientation tag of an EXIF block (APP1), as cameras record how they were held.
+/// The orientation tag of an EXIF block (APP1), as cameras record how they were held; its
+/// TIFF directory is read by PhotoFormats.
 enum ExifOrientation {
     static func read(_ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         guard segment.count >= 14, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
-        let tiff = UnsafeBufferPointer(rebasing: segment[6...])
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func number(_ at: Int, _ size: Int) -> Int? {
-            guard at >= 0, at + size <= tiff.count else { return nil }
-            var value = 0
-            for offset in 0..<size {
-                value |= Int(tiff[at + offset]) << (8 * (little ? offset : size - 1 - offset))
-            }
-            return value
-        }
-        guard let directory = number(4, 4), let entries = number(directory, 2) else { return nil }
-        for entry in 0..<entries {
-            let base = directory + 2 + 12 * entry
-            guard let tag = number(base, 2) else { return nil }
-            if tag == 0x0112 {
-                guard number(base + 2, 2) == 3, let value = number(base + 8, 2), (1...8).contains(value) else { return nil }
-                return value
-            }
-        }
-        return nil
+        let tiff = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: segment[6...]))
+        guard let directory = TIFFDirectory.first(tiff), directory.entry(0x0112)?.type == 3,
+              let value = directory.integer(0x0112), (1...8).contains(value) else { return nil }
+        return value
     }
 }

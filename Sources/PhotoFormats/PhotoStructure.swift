@@ -2,10 +2,6 @@
 // without an error (it fills the missing rows), so intake walks each format's own
 // structure to its end marker before trusting a decode.
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 public enum PhotoStructure {
     /// Whether the file is all there, as far as its format can tell without decoding.
     public static func isComplete(_ bytes: UnsafeRawBufferPointer, format: PhotoFormat) -> Bool {
