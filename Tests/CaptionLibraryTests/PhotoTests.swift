@@ -142,6 +142,22 @@ struct PhotoTests {
         #expect(cmykError?.message == "CMYK TIFF is not supported: \(cmyk)")
     }
 
+    @Test("GIFs and BMPs GdkPixbuf shows are accepted: junk after a GIF's image, an RLE BMP that gives no image size")
+    func lenientGIFAndBMP() throws {
+        let scratch = Scratch()
+        // The image whole, then bytes that are no block instead of the trailer.
+        let junk = scratch.write("junk.gif", Array(Photos.gif.dropLast()) + [0x00, 0x42, 0x42, 0x42])
+        #expect(try PhotoInspector.verify(junk).format == .gif)
+        let rle = scratch.file("rle.bmp")
+        try ExternalPhotos.run("convert", ["-size", "64x48", "gradient:red-blue", "-colors", "16", "-compress", "RLE", "BMP3:" + rle])
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: rle)))
+        try #require(bytes[30] == 1 || bytes[30] == 2, "RLE compression")
+        bytes.replaceSubrange(34..<38, with: [0, 0, 0, 0])  // biSizeImage 0: allowed for RLE
+        let path = scratch.write("rle0.bmp", bytes)
+        let info = try PhotoInspector.verify(path)
+        #expect(info.format == .bmp && info.width == 64 && info.height == 48)
+    }
+
     @Test("truncated photos are refused as damaged or incomplete by the full check", arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
     func truncated(type: String) throws {
         let scratch = Scratch()
