@@ -115,9 +115,15 @@ public struct TIFFDirectory {
             guard let subdirectories = directory.integers(330) else { return false }
             pending += subdirectories
             if directory.next != 0 { pending.append(directory.next) }
-            guard let following = pending.popLast() else { return true }
-            guard seen.insert(following).inserted,
-                  let read = TIFFDirectory(directory.reader, at: following, big: directory.big) else { return false }
+            // A pointer to no directory (some writers leave garbage in the last "next"
+            // field) is passed over, as libtiff passes over it: the pictures decide.
+            var read: TIFFDirectory?
+            while read == nil, let following = pending.popLast() {
+                if seen.insert(following).inserted {
+                    read = TIFFDirectory(directory.reader, at: following, big: directory.big)
+                }
+            }
+            guard let read else { return true }
             directory = read
         }
     }

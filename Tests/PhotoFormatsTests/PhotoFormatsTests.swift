@@ -83,6 +83,19 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
         #expect(truncated.withUnsafeBytes { TIFFDirectory.first($0) } == nil)
     }
 
+    @Test func findsARAWCutShortByItsStripsNotByAStrayNextPointer() {
+        // IFD0 at 8 with one entry pair: a strip of 16 bytes at 38, just after the directory.
+        func file(next: Int, tail: Int) -> [UInt8] {
+            Array("II".utf8) + le16(42) + le32(8) + le16(2) + le16(273) + le16(4) + le32(1) + le32(38)
+                + le16(279) + le16(4) + le32(1) + le32(16) + le32(next) + [UInt8](repeating: 7, count: tail)
+        }
+        #expect(file(next: 0, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) })
+        #expect(!file(next: 0, tail: 15).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) }, "strip cut short")
+        #expect(file(next: 0x7FFF_FFF0, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) },
+                "a next pointer to nowhere is passed over")
+        #expect(file(next: 8, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) }, "a loop ends")
+    }
+
     @Test func readsTheSizeOfAHEIFPrimaryPictureTurnedAsShown() {
         #expect(heif(brand: "heic", width: 6000, height: 4000).withUnsafeBytes { ISOBMFF.primarySize($0) }! == (6000, 4000))
         #expect(heif(brand: "heic", width: 6000, height: 4000, rotation: 1).withUnsafeBytes { ISOBMFF.primarySize($0) }! == (4000, 6000))
