@@ -4,8 +4,13 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev pkg-config
-TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp
+BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev pkg-config
+# GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (README: Photo formats).
+PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
+# Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
+# cjpeg and ImageMagick.
+TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
+	libheif-examples libavif-bin libjpeg-turbo-progs
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with a pinyin engine and its GTK input method module, and GTK's
 # Python bindings for the drag source that drops files on the window.
@@ -20,7 +25,7 @@ SAMPLE = data/samples/harbour.jpg
 all: build
 
 deps:
-	@build-aux/install-deps $(BUILD_DEPS)
+	@build-aux/install-deps $(BUILD_DEPS) $(PHOTO_LOADERS)
 
 test-deps: deps
 	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS)
