@@ -107,7 +107,7 @@ screenshot: build
 	@build-aux/install-deps $(TEST_DEPS) $(SCREENSHOT_DEPS)
 	build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) data/screenshots
 
-# The benchmarks (README: Performance), on the release build as installed (the Swift runtime
+# The benchmarks (docs/performance.md), on the release build as installed (the Swift runtime
 # linked in). The window's start-up, Enter and preview are timed from outside through the X
 # server (Benchmarks/bench.py), against a C floor and against yad and zenity; with
 # BASELINE=path/to/another/release/caption, also against that build in the same run.
@@ -124,7 +124,7 @@ bench: test-deps
 clean:
 	$(SWIFT) package clean
 
-# --- Installing, translations and the Debian package (README: Installing, Translations) ---
+# --- Installing, translations and the Debian package (README: Installing; docs/translations.md) ---
 
 APP_ID = io.github.caption_app.Caption
 VERSION := $(shell sed -n 's/^public let captionVersion = "\(.*\)"$$/\1/p' Sources/CaptionCommand/Arguments.swift)
