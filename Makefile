@@ -4,8 +4,13 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev pkg-config
-TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp
+BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev pkg-config
+# GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (README: Photo formats).
+PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
+# Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
+# cjpeg and ImageMagick.
+TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
+	libheif-examples libavif-bin libjpeg-turbo-progs
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with a pinyin engine and its GTK input method module, and GTK's
 # Python bindings for the drag source that drops files on the window; Orca with
@@ -23,7 +28,7 @@ SAMPLE = data/samples/harbour.jpg
 all: build
 
 deps:
-	@build-aux/install-deps $(BUILD_DEPS)
+	@build-aux/install-deps $(BUILD_DEPS) $(PHOTO_LOADERS)
 
 test-deps: deps
 	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS)
@@ -107,7 +112,7 @@ screenshot: build
 	@build-aux/install-deps $(TEST_DEPS) $(SCREENSHOT_DEPS)
 	build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) data/screenshots
 
-# The benchmarks (README: Performance), on the release build as installed (the Swift runtime
+# The benchmarks (docs/performance.md), on the release build as installed (the Swift runtime
 # linked in). The window's start-up, Enter and preview are timed from outside through the X
 # server (Benchmarks/bench.py), against a C floor and against yad and zenity; with
 # BASELINE=path/to/another/release/caption, also against that build in the same run.
@@ -124,7 +129,7 @@ bench: test-deps
 clean:
 	$(SWIFT) package clean
 
-# --- Installing, translations and the Debian package (README: Installing, Translations) ---
+# --- Installing, translations and the Debian package (README: Installing; docs/translations.md) ---
 
 APP_ID = io.github.caption_app.Caption
 VERSION := $(shell sed -n 's/^public let captionVersion = "\(.*\)"$$/\1/p' Sources/CaptionCommand/Arguments.swift)

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi) are used, so every dependency is
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi, LibRaw) are used, so every dependency is
 // one a distribution already ships.
 import PackageDescription
 
@@ -23,13 +23,23 @@ let package = Package(
         .systemLibrary(
             name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(
+            name: "CLibRaw", path: "Sources/CLibRaw", pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]),
         .target(name: "CMetadataSupport"),
+        // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
+        // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.
+        .target(name: "PhotoFormats"),
+        // The POSIX file helpers the library and the exporter share.
+        .target(name: "POSIXFiles"),
         .target(name: "FocusEngine"),
         .target(name: "Threads"),
-        .target(name: "JPEGPreview", dependencies: ["Threads"]),
+        .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "Localization", "Threads"]),
-        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization"]),
+        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
+                                                       "PhotoFormats", "POSIXFiles"]),
+        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
+                                                        "PhotoFormats", "POSIXFiles"]),
         .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .target(name: "CaptionQueue"),
         .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "Localization"],
@@ -47,10 +57,12 @@ let package = Package(
                           path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
+        .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "JPEGPreviewTests", dependencies: ["JPEGPreview", "JPEGTestSupport"]),
-        // What every test target shares: scratch folders, photos, the built binary run.
+        // What every test target shares: scratch folders, photos made here and by other
+        // encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick), a DNG, the built binary run.
         .target(name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite"],
                 path: "Tests/CaptionTestSupport"),
         .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),

@@ -1,6 +1,7 @@
 // A thin SQLite layer: statements with bound parameters (never text spliced into SQL) and
 // SQLite's result codes turned into the library's errors.
 
+import POSIXFiles
 import CSQLite
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ final class Database {
         sqlite3_busy_timeout(handle, busyTimeout)
         if sqlite3_db_readonly(handle, "main") == 1 {
             throw LibraryError.make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                                    ["reason": Files.reason(EACCES), "folder": folder])
+                                    ["reason": POSIXFiles.reason(EACCES), "folder": folder])
         }
     }
 
@@ -88,18 +89,18 @@ final class Database {
             return .make(.corrupt, "The library database is damaged; it was left as it is: {file}", ["file": path])
         case SQLITE_FULL:
             return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                         ["reason": Files.reason(ENOSPC), "folder": folder])
+                         ["reason": POSIXFiles.reason(ENOSPC), "folder": folder])
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
             return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                         ["reason": Files.reason(system != 0 ? system : EACCES), "folder": folder])
+                         ["reason": POSIXFiles.reason(system != 0 ? system : EACCES), "folder": folder])
         default:
             if system == ENOSPC || system == EDQUOT || system == EFBIG {
                 return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                             ["reason": Files.reason(system), "folder": folder])
+                             ["reason": POSIXFiles.reason(system), "folder": folder])
             }
             if system == EACCES || system == EROFS || system == EPERM {
                 return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                             ["reason": Files.reason(system), "folder": folder])
+                             ["reason": POSIXFiles.reason(system), "folder": folder])
             }
             return .make(.io, "The library could not be read or written ({reason}): {file}",
                          ["reason": detail, "file": path])

@@ -1,6 +1,7 @@
 // The draft: what the user typed and the photos chosen but not yet saved, kept in the
 // library folder so that a crash, a kill or a power cut costs nothing typed.
 
+import POSIXFiles
 import CPixbuf
 #if canImport(Glibc)
 import Glibc
@@ -109,18 +110,18 @@ public struct DraftStore: Sendable {
     public func remove() throws(LibraryError) {
         if unlink(path) != 0 && errno != ENOENT {
             throw LibraryError.make(.io, "The draft could not be removed ({reason}): {path}",
-                                    ["reason": Files.reason(errno), "path": path])
+                                    ["reason": POSIXFiles.reason(errno), "path": path])
         }
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer) throws(LibraryError) {
-        if let code = Files.makeFolders(directory) { throw failure(code) }
+        if let code = POSIXFiles.makeFolders(directory, mode: 0o700) { throw failure(code) }
         // The writer's process id in the name tells a later clean-up whose file it is.
         var template = Array((directory + "/.draft-\(getpid())-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure(errno) }
         let temporary = String(cString: template)
-        var code = Files.writeAll(descriptor, bytes)
+        var code = POSIXFiles.writeAll(descriptor, bytes)
         if code == nil && fsync(descriptor) != 0 { code = errno }
         close(descriptor)
         if code == nil && rename(temporary, path) != 0 { code = errno }
@@ -150,6 +151,6 @@ public struct DraftStore: Sendable {
         if code == EROFS || code == EACCES || code == EPERM {
             return .make(.readOnly, "The draft cannot be kept: the library folder is not writable: {path}", ["path": directory])
         }
-        return .make(.io, "The draft could not be kept ({reason}): {path}", ["reason": Files.reason(code), "path": directory])
+        return .make(.io, "The draft could not be kept ({reason}): {path}", ["reason": POSIXFiles.reason(code), "path": directory])
     }
 }

@@ -1,16 +1,12 @@
 // POSIX file work for the library: folders, whole-file reads, durable writes, listing and
 // the advisory lock that keeps a crash clean-up away from a save in progress.
 
+import POSIXFiles
 #if canImport(Glibc)
 import Glibc
 #endif
 
 enum Files {
-    /// The C library's description of an error number, in the user's language.
-    static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
@@ -20,23 +16,6 @@ enum Files {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
-    }
-
-    /// The folder and any missing parents, each created 0700 (XDG asks that of data folders,
-    /// and a library of personal photos is nobody else's business). An existing folder keeps
-    /// its mode: it is the user's.
-    static func makeFolders(_ path: String) -> Int32? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += component
-            if mkdir(prefix, 0o700) != 0 {
-                let code = errno
-                if code != EEXIST { return code }
-                if !isDirectory(prefix) { return ENOTDIR }
-            }
-            prefix += "/"
-        }
-        return nil
     }
 
     /// The names in a folder, without "." and "..".
@@ -96,24 +75,6 @@ enum Files {
             offset += count
         }
         return true
-    }
-
-    /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions;
-    /// returns the error number of a failure.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard var next = bytes.baseAddress else { return nil }
-        var left = bytes.count
-        while left > 0 {
-            let written = write(descriptor, next, min(left, 1 << 30))
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if written == 0 { return EIO }
-            next += written
-            left -= written
-        }
-        return nil
     }
 
     /// A folder opened for fsync and for the advisory lock. flock() locks belong to the

@@ -1,6 +1,7 @@
 // The library of saved captions: a folder holding an SQLite database of entries and the
 // photos they caption, copied in under their content hash.
 
+import POSIXFiles
 import CSQLite
 import Synchronization
 #if canImport(Glibc)
@@ -113,7 +114,7 @@ public final class Library: Sendable {
         databasePath = directory + "/" + Library.databaseName
 
         let existed = Files.isDirectory(directory)
-        if let code = Files.makeFolders(photosDirectory) {
+        if let code = POSIXFiles.makeFolders(photosDirectory, mode: 0o700) {
             throw Library.folderError(code, directory)
         }
         let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -145,13 +146,13 @@ public final class Library: Sendable {
         switch code {
         case EACCES, EPERM, EROFS:
             return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                         ["reason": Files.reason(code), "folder": directory])
+                         ["reason": POSIXFiles.reason(code), "folder": directory])
         case ENOSPC, EDQUOT, EFBIG:
             return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                         ["reason": Files.reason(code), "folder": directory])
+                         ["reason": POSIXFiles.reason(code), "folder": directory])
         default:
             return .make(.io, "The library folder cannot be used ({reason}): {folder}",
-                         ["reason": Files.reason(code), "folder": directory])
+                         ["reason": POSIXFiles.reason(code), "folder": directory])
         }
     }
 
@@ -405,7 +406,7 @@ public final class Library: Sendable {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw folderError(errno, library) }
-        var failure = Files.writeAll(descriptor, data)
+        var failure = POSIXFiles.writeAll(descriptor, data)
         if failure == nil && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
         if let failure {

@@ -17,6 +17,8 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
         case notAnImage
         case vectorImage
         case noDecoder
+        /// A photo format Caption knows and cannot show (JPEG XL, floating-point TIFF).
+        case unsupportedFormat
         case photoDamaged
         // The library.
         case readOnly
@@ -45,7 +47,7 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
         switch kind {
         case .photoMissing, .photoIsFolder, .photoNotRegular, .photoUnreadable, .photoEmpty,
              .photoTooLarge, .photoTooManyPixels, .notAnImage, .vectorImage, .noDecoder,
-             .photoDamaged:
+             .unsupportedFormat, .photoDamaged:
             return true
         default:
             return false

@@ -1,61 +1,17 @@
 // Photo checks shared by the window and the library: what a file is, how big, whether it
-// is whole and decodes. Only raster photo formats are accepted (see PhotoFormat).
+// is whole and decodes. Only photo formats are accepted (see PhotoFormat, in PhotoFormats).
+// A file GdkPixbuf decodes (warnings included) is a photo; camera RAW is one when LibRaw
+// opens it.
 
 import CPixbuf
+@_exported import PhotoFormats
+import POSIXFiles
 import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The formats Caption accepts: raster formats that cameras, phones and editors save
-/// photos in. Vector drawings (SVG) are refused because they have no pixel size of their
-/// own and rendering one runs a whole XML toolkit; icons, cursors and old bitmap formats
-/// (ICO, ANI, ICNS, XPM, XBM, PNM, TGA, QTIF) are refused because nobody captions them,
-/// and each decoder left out is one less parser that sees untrusted bytes. A format is
-/// recognised by its content, never by its file name.
-public enum PhotoFormat: String, Sendable, CaseIterable {
-    case jpeg, png, gif, webp, tiff, bmp
-
-    /// The extension of the copy in the library.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: return "jpg"
-        case .tiff: return "tif"
-        default: return rawValue
-        }
-    }
-
-    /// For file chooser filters and drag-and-drop.
-    public var mimeType: String { "image/" + rawValue }
-
-    public var displayName: String {
-        switch self {
-        case .jpeg: return "JPEG"
-        case .png: return "PNG"
-        case .gif: return "GIF"
-        case .webp: return "WebP"
-        case .tiff: return "TIFF"
-        case .bmp: return "BMP"
-        }
-    }
-
-    /// The format whose signature starts `head`, if it is one Caption accepts.
-    static func sniff(_ head: UnsafeRawBufferPointer) -> PhotoFormat? {
-        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
-            guard head.count >= offset + bytes.count else { return false }
-            for (index, byte) in bytes.enumerated() where head[offset + index] != byte { return false }
-            return true
-        }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
-            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
-        if starts(Array("BM".utf8)) && head.count >= 26 { return .bmp }
-        return nil
-    }
-
+extension PhotoFormat {
     /// SVG, plain or as XML: said apart from "not an image" because the fix differs.
     static func looksLikeVector(_ head: UnsafeRawBufferPointer) -> Bool {
         let text = String(decoding: head.prefix(4096), as: UTF8.self)
@@ -95,7 +51,7 @@ public struct LoadedPhoto: Sendable {
 /// Checks photos. Every function is safe to call from any thread: each uses its own
 /// GdkPixbuf loader, and GdkPixbuf serialises the loaders that are not thread-safe.
 public enum PhotoInspector {
-    public static let maximumBytes = 256 << 20
+    public static let maximumBytes = POSIXFiles.maximumPhotoBytes
     public static let maximumPixels = 100_000_000
 
     /// The quick check, for showing a message as soon as a photo is chosen: the file is a
@@ -115,7 +71,17 @@ public enum PhotoInspector {
         let format = try chunk.withBytes { (head) throws(LibraryError) -> PhotoFormat in
             try recognise(UnsafeRawBufferPointer(rebasing: head[..<filled]), path: path)
         }
-        let decoder = Decoder(mode: .headerOnly)
+        if format.isRaw {
+            // LibRaw reads only the RAW's directories to tell its size.
+            guard let size = RawPhoto.size(path: path) else { throw damaged(path) }
+            return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
+        }
+        if format == .heif || format == .avif,
+           let size = chunk.withUnsafeBytes({ ISOBMFF.primarySize(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }) {
+            try checkPixels(size, path: path)
+            return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
+        }
+        let decoder = Decoder(mode: .headerOnly, format: format)
         var count = filled
         while count > 0 && !decoder.knowsSize {
             let ok = chunk.withUnsafeBytes { decoder.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -166,39 +132,92 @@ public enum PhotoInspector {
         }
     }
 
-    /// The full check on a photo already in memory; `path` is for messages only.
+    /// The full check on a photo already in memory; `path` is for messages only. The
+    /// incremental loader first (it stops at the header of a photo with too many pixels);
+    /// where it fails, the whole-file loader, as every viewer uses it (arithmetic-coded
+    /// JPEGs, for one, decode only that way). "Damaged" only when neither shows the file.
     static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
         let format = try recognise(bytes, path: path)
-        guard PhotoStructure.isComplete(bytes, format: format) else {
-            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+        if format.isRaw {
+            guard PhotoStructure.isComplete(bytes, format: format), let size = RawPhoto.size(bytes) else { throw damaged(path) }
+            return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: bytes.count)
+        }
+        guard PhotoStructure.isComplete(bytes, format: format) else { throw damaged(path) }
+        if format == .heif || format == .avif, let size = ISOBMFF.primarySize(bytes) {
+            try checkPixels(size, path: path)
         }
         // JPEG decoding at an eighth of the size still runs every scan through the decoder
         // (so damage there is found) at a fraction of the cost.
-        let decoder = Decoder(mode: format == .jpeg ? .eighth : .full)
+        let decoder = Decoder(mode: format == .jpeg ? .eighth : .full, format: format)
         let written = decoder.write(bytes)
         let closed = decoder.close()
-        let info = try decoder.result(format: format, byteCount: bytes.count, path: path)
-        guard written && closed && decoder.hasPixels else {
-            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+        if written && closed && decoder.hasPixels {
+            return try decoder.result(format: format, byteCount: bytes.count, path: path)
         }
-        return info
+        // The loader refused a photo over the limit before decoding: that stands.
+        if decoder.refused { _ = try decoder.result(format: format, byteCount: bytes.count, path: path) }
+        // The size for the pixel limit: the loader's header, or the TIFF's own directory.
+        var known: (width: Int, height: Int)? = decoder.knowsSize ? decoder.headerSize : nil
+        if format == .tiff, let directory = TIFFDirectory.first(bytes),
+           let width = directory.integer(256), let height = directory.integer(257) {
+            known = (width, height)
+        }
+        guard let whole = WholeFileDecode.pixbuf(bytes, size: known) else {
+            // A TIFF whose samples GdkPixbuf's loader does not read is named, not damaged.
+            if format == .tiff, let directory = TIFFDirectory.first(bytes) {
+                if directory.sampleLayout.format == 3 {
+                    throw LibraryError.make(.unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
+                                            ["bits": String(directory.sampleLayout.bits), "path": path])
+                }
+                if directory.integer(262) == 5 {
+                    throw LibraryError.make(.unsupportedFormat, "CMYK TIFF is not supported: {path}", ["path": path])
+                }
+            }
+            throw damaged(path)
+        }
+        let pixbuf = whole
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        var width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        if let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
+           let orientation = Int(String(cString: option)), (5...8).contains(orientation) {
+            swap(&width, &height)
+        }
+        return PhotoInfo(width: width, height: height, format: format, byteCount: bytes.count)
+    }
+
+    static func damaged(_ path: String) -> LibraryError {
+        LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
+    }
+
+    static func checkPixels(_ size: (width: Int, height: Int), path: String) throws(LibraryError) {
+        guard size.width * size.height > maximumPixels else { return }
+        throw LibraryError.make(.photoTooManyPixels,
+            "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
+            ["width": String(size.width), "height": String(size.height),
+             "limit": String(maximumPixels / 1_000_000), "path": path])
     }
 
     /// The accepted format of these first bytes, or the error saying why not.
     static func recognise(_ head: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoFormat {
-        guard let format = PhotoFormat.sniff(head) else {
+        switch PhotoFormat.sniff(head) {
+        case nil:
             if PhotoFormat.looksLikeVector(head) {
                 throw LibraryError.make(.vectorImage,
                     "A vector drawing (SVG), not a photo; export it as PNG or JPEG first: {path}", ["path": path])
             }
             throw LibraryError.make(.notAnImage,
-                "Not an image Caption can read (JPEG, PNG, WebP, GIF, TIFF or BMP): {path}", ["path": path])
+                "Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): {path}",
+                ["path": path])
+        case .unsupported(let name):
+            throw LibraryError.make(.unsupportedFormat, "{format} photos are not supported: no decoder for them here: {path}",
+                                    ["format": name, "path": path])
+        case .photo(let format):
+            if !format.isRaw, !format.pixbufLoaders.contains(where: Decoder.installed.contains) {
+                throw LibraryError.make(.noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
+                                        ["format": format.displayName, "path": path])
+            }
+            return format
         }
-        guard Decoder.installed.contains(format.rawValue) else {
-            throw LibraryError.make(.noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
-                                    ["format": format.displayName, "path": path])
-        }
-        return format
     }
 }
 
@@ -218,7 +237,7 @@ struct PhotoFile: ~Copyable {
                 throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
             }
             throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": Files.reason(code), "path": path])
+                                    ["reason": POSIXFiles.reason(code), "path": path])
         }
         try PhotoFile.checkKind(info, path)
         // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open must not wait.
@@ -229,7 +248,7 @@ struct PhotoFile: ~Copyable {
                 throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
             }
             throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": Files.reason(code), "path": path])
+                                    ["reason": POSIXFiles.reason(code), "path": path])
         }
         // What was opened is what counts.
         if fstat(descriptor, &info) != 0 { info.st_mode = 0 }
@@ -244,7 +263,7 @@ struct PhotoFile: ~Copyable {
             close(descriptor)
             throw LibraryError.make(.photoEmpty, "The photo file is empty: {path}", ["path": path])
         }
-        if size > PhotoInspector.maximumBytes {
+        if size > POSIXFiles.maximumPhotoBytes {
             close(descriptor)
             throw PhotoFile.tooLarge(size, path)
         }
@@ -269,7 +288,7 @@ struct PhotoFile: ~Copyable {
     static func tooLarge(_ size: Int, _ path: String) -> LibraryError {
         LibraryError.make(.photoTooLarge, "The photo is too large ({size} MiB; at most {limit} MiB): {path}",
                           ["size": String((size + (1 << 20) - 1) >> 20),
-                           "limit": String(PhotoInspector.maximumBytes >> 20), "path": path])
+                           "limit": String(POSIXFiles.maximumPhotoBytes >> 20), "path": path])
     }
 
     /// Reads into `buffer` from `offset` to its end; 0 at the end of the file.
@@ -283,7 +302,7 @@ struct PhotoFile: ~Copyable {
             let code = errno
             if code == EINTR { continue }
             throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": Files.reason(code), "path": path])
+                                    ["reason": POSIXFiles.reason(code), "path": path])
         }
     }
 
@@ -307,13 +326,13 @@ struct PhotoFile: ~Copyable {
             }
             // One byte beyond the expected size means the file is still growing.
             if count > size {
-                grew = count > PhotoInspector.maximumBytes
+                grew = count > POSIXFiles.maximumPhotoBytes
                 count = size
             }
         }
         if failure != 0 {
             throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": Files.reason(failure), "path": path])
+                                    ["reason": POSIXFiles.reason(failure), "path": path])
         }
         if grew { throw PhotoFile.tooLarge(size + 1, path) }
         if bytes.isEmpty {
@@ -353,19 +372,27 @@ final class Decoder {
         return names
     }()
 
+    var refused: Bool { probe.pointee.refused }
+
+    var headerSize: (width: Int, height: Int) { (Int(probe.pointee.width), Int(probe.pointee.height)) }
+
     private let loader: UnsafeMutablePointer<GdkPixbufLoader>
     private let probe: UnsafeMutablePointer<Probe>
     private var closed = false
     private(set) var failed = false
 
-    init(mode: Mode) {
+    /// A loader of the sniffed format's own GdkPixbuf module: only that parser sees the
+    /// bytes, and files GdkPixbuf's own sniffing misses (BigTIFF) still reach it.
+    init(mode: Mode, format: PhotoFormat) {
+        var typed: UnsafeMutablePointer<GdkPixbufLoader>?
+        if let name = format.pixbufLoaders.first(where: Decoder.installed.contains) {
+            typed = gdk_pixbuf_loader_new_with_type(name, nil)
+        }
         // gdk_pixbuf_loader_new only fails when GLib cannot allocate, which aborts first.
-        loader = gdk_pixbuf_loader_new()!
+        loader = typed ?? gdk_pixbuf_loader_new()!
         probe = .allocate(capacity: 1)
         probe.initialize(to: Probe(mode: mode.rawValue))
-        let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = {
-            loader, width, height, data in
-            guard let probe = data?.assumingMemoryBound(to: Decoder.Probe.self) else { return }
+        onSizePrepared(loader) { [probe] loader, width, height in
             probe.pointee.width = width
             probe.pointee.height = height
             if Int(width) * Int(height) > PhotoInspector.maximumPixels {
@@ -377,8 +404,6 @@ final class Decoder {
                 gdk_pixbuf_loader_set_size(loader, max(1, (width + 7) / 8), max(1, (height + 7) / 8))
             }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
-                              unsafeBitCast(sizePrepared, to: GCallback.self), probe, nil, GConnectFlags(rawValue: 0))
     }
 
     deinit {

@@ -3,21 +3,12 @@
 // give a simple WebP the header that can hold XMP. Pixels are never touched.
 
 import CaptionLibrary
+import PhotoFormats
 
 enum Containers {
-    /// The format a file's first bytes announce.
+    /// The format a file's first bytes announce (PhotoFormats knows the signatures).
     static func format(of b: [UInt8]) -> PhotoFormat? {
-        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
-            b.count >= offset + bytes.count && Array(b[offset..<(offset + bytes.count)]) == bytes
-        }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
-            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        if starts(Array("BM".utf8)) { return .bmp }
-        return nil
+        PhotoFormat.of(b)
     }
 
     /// The photo with its metadata taken out (Exif, XMP, IPTC and Photoshop resources), for
@@ -39,8 +30,8 @@ enum Containers {
             guard let tiff = TIFF(bytes) else { return nil }
             let metadataTags: Set<UInt16> = [TIFF.xmpTag, TIFF.iptcTag, TIFF.photoshopTag, TIFF.exifTag, TIFF.gpsTag]
             return tiff.rebuilt(entries: tiff.entries.filter { !metadataTags.contains($0.tag) }.map { .init($0) })
-        case .gif, .bmp:
-            return nil
+        default:
+            return nil  // GIF; formats whose captions go into a sidecar
         }
     }
 
@@ -69,7 +60,7 @@ enum Containers {
             return TIFF.restoringTags([TIFF.iptcTag, TIFF.photoshopTag], in: written, from: original)
         case .webp:
             return RIFF.withFlagsMatchingChunks(written)
-        case .png, .gif, .bmp:
+        default:
             return nil
         }
     }
@@ -101,30 +92,11 @@ struct JPEG {
     static let extendedXMP = Array("http://ns.adobe.com/xmp/extension/\u{0}".utf8)
     static let photoshop = Array("Photoshop 3.0\u{0}".utf8)
 
+    /// Bytes between segments that are no marker are left out (JPEGSegments skips them).
     init?(_ b: [UInt8]) {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var segments: [Segment] = []
-        var i = 2
-        while true {
-            guard i < b.count, b[i] == 0xFF else { return nil }
-            var j = i
-            while j < b.count && b[j] == 0xFF { j += 1 }  // fill bytes
-            guard j < b.count else { return nil }
-            let marker = b[j]
-            if marker == 0xDA || marker == 0xD9 { break }
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // no length of their own
-                segments.append(Segment(marker: marker, range: i..<(j + 1), payload: (j + 1)..<(j + 1)))
-                i = j + 1
-                continue
-            }
-            guard j + 3 <= b.count else { return nil }
-            let length = Int(b[j + 1]) << 8 | Int(b[j + 2])
-            guard length >= 2, j + 1 + length <= b.count else { return nil }
-            segments.append(Segment(marker: marker, range: i..<(j + 1 + length), payload: (j + 3)..<(j + 1 + length)))
-            i = j + 1 + length
-        }
-        self.segments = segments
-        tail = i
+        guard let (found, tail) = b.withReader({ JPEGSegments.headers($0) }) else { return nil }
+        segments = found.map { Segment(marker: $0.marker, range: $0.range, payload: $0.payload) }
+        self.tail = tail
         bytes = b
     }
 
@@ -183,17 +155,7 @@ enum PNG {
 
     /// Every chunk from IHDR to IEND; nil when one runs past the end.
     static func chunks(_ b: [UInt8]) -> [Chunk]? {
-        var chunks: [Chunk] = []
-        var i = 8
-        while i + 12 <= b.count {
-            let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length <= 0x7FFF_FFFF, i + 12 + length <= b.count else { return nil }
-            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
-            chunks.append(Chunk(type: type, range: i..<(i + 12 + length), data: (i + 8)..<(i + 8 + length)))
-            i += 12 + length
-            if type == "IEND" { return chunks }
-        }
-        return nil
+        b.withReader { PNGChunks.chunks($0) }?.map { Chunk(type: $0.type, range: $0.range, data: $0.data) }
     }
 
     static let xmpKeyword = Array("XML:com.adobe.xmp\u{0}".utf8)
@@ -225,19 +187,7 @@ enum RIFF {
 
     /// The chunks of a RIFF WEBP file; nil when one runs past the end.
     static func chunks(_ b: [UInt8]) -> [Chunk]? {
-        guard b.count >= 12 else { return nil }
-        var chunks: [Chunk] = []
-        var i = 12
-        let end = min(b.count, 8 + littleEndian32(b, 4))
-        while i + 8 <= end {
-            let size = littleEndian32(b, i + 4)
-            let padded = size + (size & 1)
-            guard i + 8 + size <= end else { return nil }
-            let fourCC = String(decoding: b[i..<(i + 4)], as: UTF8.self)
-            chunks.append(Chunk(fourCC: fourCC, range: i..<min(end, i + 8 + padded), data: (i + 8)..<(i + 8 + size)))
-            i += 8 + padded
-        }
-        return chunks
+        b.withReader { RIFFChunks.chunks($0) }?.map { Chunk(fourCC: $0.fourCC, range: $0.range, data: $0.data) }
     }
 
     static func littleEndian32(_ b: [UInt8], _ at: Int) -> Int {
@@ -310,7 +260,8 @@ enum RIFF {
 // MARK: TIFF
 
 /// A classic TIFF's first directory (IFD0), where TIFF keeps its XMP, IPTC and Photoshop
-/// blocks and the pointers to the Exif and GPS directories. BigTIFF is not followed.
+/// blocks and the pointers to the Exif and GPS directories, as rewritten for export; read
+/// through PhotoFormats. BigTIFF is not rewritten.
 struct TIFF {
     struct Entry {
         var tag: UInt16
@@ -342,26 +293,18 @@ struct TIFF {
     let entries: [Entry]
     let nextDirectory: UInt32
 
+    /// IFD0 as PhotoFormats' TIFFDirectory reads it (classic TIFF only: the directory is
+    /// rewritten with 4-byte fields).
     init?(_ b: [UInt8]) {
-        guard b.count >= 8, b[0] == b[1], b[0] == 0x49 || b[0] == 0x4D else { return nil }
-        let little = b[0] == 0x49
-        guard Self.read16(b, 2, little) == 42 else { return nil }
-        let start = Int(Self.read32(b, 4, little))
-        guard start >= 8, start + 2 <= b.count else { return nil }
-        let count = Int(Self.read16(b, start, little))
-        guard start + 2 + count * 12 + 4 <= b.count else { return nil }
-        entries = (0..<count).map { index in
-            let at = start + 2 + index * 12
-            return Entry(tag: Self.read16(b, at, little), type: Self.read16(b, at + 2, little),
-                         count: Self.read32(b, at + 4, little), field: Array(b[(at + 8)..<(at + 12)]))
+        guard let directory = b.withUnsafeBytes({ TIFFDirectory.first($0) }), !directory.big,
+              directory.entries.allSatisfy({ $0.fieldOffset + 4 <= b.count }) else { return nil }
+        entries = directory.entries.map { entry in
+            Entry(tag: UInt16(entry.tag), type: UInt16(entry.type), count: UInt32(truncatingIfNeeded: entry.count),
+                  field: Array(b[entry.fieldOffset..<(entry.fieldOffset + 4)]))
         }
-        nextDirectory = Self.read32(b, start + 2 + count * 12, little)
-        littleEndian = little
+        nextDirectory = UInt32(truncatingIfNeeded: directory.next)
+        littleEndian = directory.littleEndian
         bytes = b
-    }
-
-    static func read16(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt16 {
-        little ? UInt16(b[at]) | UInt16(b[at + 1]) << 8 : UInt16(b[at]) << 8 | UInt16(b[at + 1])
     }
 
     static func read32(_ b: [UInt8], _ at: Int, _ little: Bool) -> UInt32 {

@@ -2,6 +2,7 @@
 // never replace a file, and telling a full or read-only folder from a bad photo.
 
 import CMetadataSupport
+import POSIXFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,10 +16,6 @@ enum DiskFile {
     /// Temporary files start with this; hidden, so a file manager showing the folder while
     /// an export runs does not list them.
     static let temporaryPrefix = ".caption-export-"
-    /// A library photo is at most this large (PhotoInspector's limit), so nothing larger is
-    /// read into memory.
-    static let maximumBytes = 256 << 20
-
     /// A regular file's bytes, or the error number.
     static func read(_ path: String) -> Result<[UInt8], Errno> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -28,7 +25,7 @@ enum DiskFile {
         guard fstat(descriptor, &info) == 0 else { return .failure(Errno(code: errno)) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(Errno(code: EINVAL)) }
         let size = Int(info.st_size)
-        guard size <= maximumBytes else { return .failure(Errno(code: EFBIG)) }
+        guard size <= POSIXFiles.maximumPhotoBytes else { return .failure(Errno(code: EFBIG)) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
             // The capacity is at least 1, so the buffer has an address.
@@ -47,25 +44,6 @@ enum DiskFile {
         return failure == 0 ? .success(bytes) : .failure(Errno(code: failure))
     }
 
-    /// Writes all of `bytes`, retrying short writes and interruptions; the error number.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
-        bytes.withUnsafeBytes { raw -> Int32? in
-            guard var next = raw.baseAddress else { return nil }
-            var left = raw.count
-            while left > 0 {
-                let written = write(descriptor, next, min(left, 1 << 30))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if written == 0 { return EIO }
-                next += written
-                left -= written
-            }
-            return nil
-        }
-    }
-
     /// A new temporary file in `folder`, holding `bytes`, not yet synced; its path. Its
     /// mode is the umask's (0666 less it), as any file the user saves.
     static func temporary(in folder: String, extension ext: String, holding bytes: [UInt8]) -> Result<String, Errno> {
@@ -77,7 +55,7 @@ enum DiskFile {
             if descriptor >= 0 || errno != EEXIST { break }
         }
         guard descriptor >= 0 else { return .failure(Errno(code: errno)) }
-        var failure = writeAll(descriptor, bytes)
+        var failure = POSIXFiles.writeAll(descriptor, bytes)
         if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
         if let failure {
             unlink(path)
@@ -90,7 +68,7 @@ enum DiskFile {
     static func rewrite(_ path: String, _ bytes: [UInt8]) -> Int32? {
         let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard descriptor >= 0 else { return errno }
-        var failure = writeAll(descriptor, bytes)
+        var failure = POSIXFiles.writeAll(descriptor, bytes)
         if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
         return failure
     }
@@ -144,22 +122,5 @@ enum DiskFile {
         case ENOSPC, EDQUOT, EFBIG, EROFS, EACCES, EPERM, EIO: return code
         default: return nil  // 0, or a file system that cannot say (EOPNOTSUPP): no proof of a problem
         }
-    }
-
-    /// The folder and any missing parents; new ones get the umask's mode, as `mkdir -p`
-    /// gives them. The error number, or nil when the folder is there.
-    static func makeFolders(_ path: String) -> Int32? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += component
-            if mkdir(prefix, 0o777) != 0 {
-                let code = errno
-                var info = stat()
-                guard stat(prefix, &info) == 0 else { return code }
-                guard info.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
-            }
-            prefix += "/"
-        }
-        return nil
     }
 }

@@ -28,7 +28,7 @@ import Glibc
 enum Embedder {
     /// `path` holds `bytes`, which are in a format Caption knows.
     static func embed(_ caption: PhotoCaption, into path: String, holding bytes: [UInt8]) throws(EmbeddingError) {
-        guard let format = Containers.format(of: bytes), format != .bmp else { throw .unsupported }
+        guard let format = Containers.format(of: bytes), format.holdsEmbeddedCaption else { throw .unsupported }
         var current = bytes
         if format == .webp, let extended = Containers.extendedWebP(bytes) {
             try replace(path, with: extended)

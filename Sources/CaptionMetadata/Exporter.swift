@@ -2,6 +2,7 @@
 // (or beside it, in NAME.xmp), named after its title, through a synced temporary file.
 
 import CaptionLibrary
+import POSIXFiles
 import Localization
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ public struct ExportedPhoto: Sendable, Equatable {
     /// `NAME.xmp` beside it, when the caption went there.
     public var sidecarPath: String?
     /// The caption was to go inside the photo but went into the sidecar: the format has no
-    /// place for it (BMP), or exempi could not write it even into the photo stripped of its
+    /// place exempi can write it (BMP, HEIF, AVIF, camera RAW), or exempi could not write it even into the photo stripped of its
     /// old metadata.
     public var couldNotEmbed: Bool
 
@@ -48,7 +49,7 @@ public enum Exporter {
         // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
         // the process; ignored, the write fails with EFBIG and is reported like a full disk.
         signal(SIGXFSZ, SIG_IGN)
-        if let code = DiskFile.makeFolders(folder) { throw folderError(code, folder) }
+        if let code = POSIXFiles.makeFolders(folder, mode: 0o777) { throw folderError(code, folder) }
         var results: [ExportedPhoto] = []
         do {
             for entry in entries {
@@ -73,14 +74,14 @@ public enum Exporter {
         case .success(let read): bytes = read
         case .failure(let failure):
             throw LibraryError(.photoUnreadable, fill(tr("The library's copy of the photo of entry {id} cannot be read ({reason}): {path}"),
-                                                      ["id": String(entry.id), "reason": reason(failure.code), "path": source]))
+                                                      ["id": String(entry.id), "reason": POSIXFiles.reason(failure.code), "path": source]))
         }
         let format = Containers.format(of: bytes)
         let ext = format?.fileExtension ?? extensionOf(entry.photo)
         let stem = ExportName.stem(from: entry.title, fallback: fill(tr("Photo {id}"), ["id": String(entry.id)]))
         let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
 
-        guard !sidecar, let format, format != .bmp else {
+        guard !sidecar, let format, format.holdsEmbeddedCaption else {
             return try placeWithSidecar(bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
                                         couldNotEmbed: !sidecar)
         }
@@ -161,7 +162,7 @@ public enum Exporter {
 
     /// The export folder's problem, in the words the library uses for its own folder.
     static func folderError(_ code: Int32, _ folder: String) -> LibraryError {
-        let values = ["reason": reason(code), "folder": folder]
+        let values = ["reason": POSIXFiles.reason(code), "folder": folder]
         switch code {
         case EACCES, EPERM, EROFS:
             return LibraryError(.readOnly, fill(tr("Cannot write to the export folder ({reason}): {folder}"), values))
@@ -171,9 +172,4 @@ public enum Exporter {
             return LibraryError(.io, fill(tr("The export folder cannot be used ({reason}): {folder}"), values))
         }
     }
-
-    static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
 }

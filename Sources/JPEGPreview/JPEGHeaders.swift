@@ -1,5 +1,7 @@
 // The parts of a JPEG's headers that decoding it at an eighth of its size needs.
 
+import PhotoFormats
+
 /// A colour component of the frame, with the tables the scan gives it.
 struct FrameComponent {
     var id: UInt8
@@ -36,28 +38,20 @@ struct JPEGLayout {
 enum JPEGHeaders {
     /// The layout of `bytes`, or nil when they are not a JPEG the eighth-size decoder takes.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> JPEGLayout? {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        guard bytes.count > 4 else { return nil }
+        // The segments come from PhotoFormats' walker, as intake and metadata get them.
+        let reader = ByteReader(UnsafeRawBufferPointer(bytes))
+        guard let (segments, tail) = JPEGSegments.headers(reader) else { return nil }
         var layout = JPEGLayout()
         var quantisers = [Int32?](repeating: nil, count: 4)
         var frame: [FrameComponent] = []
         var adobeTransform: Int?
         var sawOrientation = false
-        var index = 2
-        while true {
-            guard index < bytes.count, bytes[index] == 0xFF else { return nil }
-            while index < bytes.count && bytes[index] == 0xFF { index += 1 }
-            guard index + 2 < bytes.count else { return nil }
-            let marker = bytes[index]
-            index += 1
-            switch marker {
+        for found in segments {
+            let segment = UnsafeBufferPointer(rebasing: bytes[found.payload])
+            switch found.marker {
             case 0x01, 0xD0...0xD7: continue  // no length
-            case 0xD8, 0xD9, 0x00: return nil  // a second start, an end before any scan, a stray byte
-            default: break
-            }
-            let length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
-            guard length >= 2, index + length <= bytes.count else { return nil }
-            let segment = UnsafeBufferPointer(rebasing: bytes[(index + 2)..<(index + length)])
-            switch marker {
+            case 0xD8: return nil  // a second start
             case 0xC0, 0xC1:
                 guard frame.isEmpty, let read = readFrame(segment, into: &layout) else { return nil }
                 frame = read
@@ -80,14 +74,16 @@ enum JPEGHeaders {
                 if segment.count >= 12, Array(segment[0..<5]) == Array("Adobe".utf8) {
                     adobeTransform = Int(segment[11])
                 }
-            case 0xDA:
-                guard !frame.isEmpty, readScan(segment, frame: frame, into: &layout) else { return nil }
-                layout.entropyStart = index + length
-                return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
             default: break  // APPn, COM and the like
             }
-            index += length
         }
+        // The walk stops at the first scan, or at an end before any: only a scan will do.
+        guard let (_, code, codeAt) = JPEGSegments.nextMarker(reader, from: tail), code == 0xDA,
+              let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length) else { return nil }
+        let scan = UnsafeBufferPointer(rebasing: bytes[(codeAt + 3)..<(codeAt + 1 + length)])
+        guard !frame.isEmpty, readScan(scan, frame: frame, into: &layout) else { return nil }
+        layout.entropyStart = codeAt + 1 + length
+        return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
     }
 
     private static func readFrame(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> [FrameComponent]? {
@@ -183,34 +179,14 @@ enum JPEGHeaders {
     }
 }
 
-/// The orientation tag of an EXIF block (APP1), as cameras record how they were held.
+/// The orientation tag of an EXIF block (APP1), as cameras record how they were held; its
+/// TIFF directory is read by PhotoFormats.
 enum ExifOrientation {
     static func read(_ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         guard segment.count >= 14, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
-        let tiff = UnsafeBufferPointer(rebasing: segment[6...])
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func number(_ at: Int, _ size: Int) -> Int? {
-            guard at >= 0, at + size <= tiff.count else { return nil }
-            var value = 0
-            for offset in 0..<size {
-                value |= Int(tiff[at + offset]) << (8 * (little ? offset : size - 1 - offset))
-            }
-            return value
-        }
-        guard let directory = number(4, 4), let entries = number(directory, 2) else { return nil }
-        for entry in 0..<entries {
-            let base = directory + 2 + 12 * entry
-            guard let tag = number(base, 2) else { return nil }
-            if tag == 0x0112 {
-                guard number(base + 2, 2) == 3, let value = number(base + 8, 2), (1...8).contains(value) else { return nil }
-                return value
-            }
-        }
-        return nil
+        let tiff = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: segment[6...]))
+        guard let directory = TIFFDirectory.first(tiff), directory.entry(0x0112)?.type == 3,
+              let value = directory.integer(0x0112), (1...8).contains(value) else { return nil }
+        return value
     }
 }

@@ -42,19 +42,22 @@ enum SpeculativeScan {
         let recorded = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
-        /// The last recorded MCU in which a bit pattern was no code (-1: none).
-        var lastInvalid = -1
+        /// For each recorded MCU, whether it was one the first thread would accept there: every
+        /// bit pattern a code, and its end within the data (the first thread's two checks).
+        let valid: UnsafeMutablePointer<Bool>
 
         init(start: Int, capacity: Int, stride: Int) {
             self.start = start
             self.capacity = capacity
             starts = .allocate(capacity: capacity)
             values = .allocate(capacity: capacity * stride)
+            valid = .allocate(capacity: capacity)
         }
 
         deinit {
             starts.deallocate()
             values.deallocate()
+            valid.deallocate()
         }
     }
 
@@ -68,10 +71,10 @@ enum SpeculativeScan {
         predictors.initialize(repeating: 0, count: 4)
         var meeting: (mcu: Int, recorded: Int)?
         var ok = true
+        var reader = BitReader(data, startingAt: 0)
         // The second thread from the middle; this one from the start. Parallel.run joins
         // before returning, so the data and `ahead` outlive the second thread.
         Parallel.run([{ decodeAhead(data, bits: bits, scanner: scanner, ahead: ahead, stride: stride) }]) {
-            var reader = BitReader(data, startingAt: 0)
             var seen = 0
             for mcu in 0..<total {
                 let position = reader.position
@@ -101,7 +104,19 @@ enum SpeculativeScan {
         // The second thread's MCUs from the meeting on, with the predictors put right.
         let recorded = ahead.recorded.load(ordering: .acquiring)
         let needed = total - meeting.mcu
-        guard recorded - meeting.recorded >= needed, ahead.lastInvalid < meeting.recorded else { return .damaged }
+        // Only the MCUs taken count: the second thread may run on past the last one into
+        // what follows the scan, and the first thread never reads that.
+        // Where the second thread's part would not do (damage in it, or it stopped short),
+        // this thread decodes on from the meeting itself: then the answer, a picture or
+        // nil, is the one a single thread gives, whatever the second thread found.
+        guard recorded - meeting.recorded >= needed,
+              (meeting.recorded..<(meeting.recorded + needed)).allSatisfy({ ahead.valid[$0] }) else {
+            for mcu in meeting.mcu..<total {
+                guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
+                      reader.position <= bits else { return .damaged }
+            }
+            return .alone
+        }
         var offsets = [Int32](repeating: 0, count: 4)
         for (number, slot) in scanner.slots.enumerated() {
             let theirs = meeting.recorded == 0 ? 0 : ahead.values[(meeting.recorded - 1) * stride + number]
@@ -127,9 +142,10 @@ enum SpeculativeScan {
         var count = 0
         while count < ahead.capacity && reader.position < bits && !ahead.stop.load(ordering: .relaxed) {
             ahead.starts[count] = reader.position
-            if !scanner.decodeMCU(&reader, into: ahead.values + count * stride, predictors: predictors) {
-                ahead.lastInvalid = count
-            }
+            let decoded = scanner.decodeMCU(&reader, into: ahead.values + count * stride, predictors: predictors)
+            // The end of the data checked after each MCU, as the first thread checks it: past
+            // it, the zeros of the padding decode as codes.
+            ahead.valid[count] = decoded && reader.position <= bits
             count += 1
             ahead.recorded.store(count, ordering: .releasing)
         }

@@ -91,7 +91,7 @@ struct CommandLineTests {
         let text = scratch.write("notes.png", Array("text".utf8))
         var outcome = try Caption.run(["--library", scratch.file("lib"), "--add", text, "--title", "", "--subtitle", ""])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr == "caption: Not an image Caption can read (JPEG, PNG, WebP, GIF, TIFF or BMP): \(text)\n")
+        #expect(outcome.stderr == "caption: Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(text)\n")
         let cut = scratch.write("cut.jpg", Array(Photos.jpeg().dropLast(20)))
         outcome = try Caption.run(["--library", scratch.file("lib"), "--add", cut, "--title", "T", "--subtitle", "S"])
         #expect(outcome.status == 1)

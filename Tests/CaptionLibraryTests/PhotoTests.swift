@@ -89,7 +89,7 @@ struct PhotoTests {
         let scratch = Scratch()
         let path = scratch.write("notes.jpg", Array("just some words, not pixels\n".utf8))
         let error = try refused(path, .notAnImage)
-        #expect(error?.message == "Not an image Caption can read (JPEG, PNG, WebP, GIF, TIFF or BMP): \(path)")
+        #expect(error?.message == "Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(path)")
     }
 
     @Test("an SVG drawing is refused as a vector format, never rendered")
@@ -110,11 +110,52 @@ struct PhotoTests {
 
     @Test("a WebP file is refused with 'no decoder' when GdkPixbuf has no WebP loader")
     func webpWithoutDecoder() throws {
-        try #require(!Decoder.installed.contains("webp"), "this system can decode WebP")
+        // The situation is built, not read from the machine: a loader cache made by
+        // gdk-pixbuf-query-loaders over every installed loader but WebP's, given to a
+        // `caption --add` of its own through GDK_PIXBUF_MODULE_FILE.
         let scratch = Scratch()
-        let path = scratch.write("p.webp", Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 0, count: 18))
-        let error = try refused(path, .noDecoder)
-        #expect(error?.message.hasPrefix("WebP photos cannot be read here") == true)
+        let cache = try PixbufLoaders.cache(without: ["webp"], in: scratch)
+        let path = try ExternalPhotos.make(.webp, in: scratch.path)
+        let refused = try Caption.run(["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
+                                      environment: ["GDK_PIXBUF_MODULE_FILE": cache])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "caption: WebP photos cannot be read here: no decoder for them is installed: \(path)\n")
+        // The same file, the same binary, with the loader there: accepted.
+        let withLoader = try PixbufLoaders.cache(without: [], in: scratch, name: "all.cache")
+        let accepted = try Caption.run(["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
+                                       environment: ["GDK_PIXBUF_MODULE_FILE": withLoader])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
+    @Test("a format Caption knows and nothing here decodes is refused by its name, never as damaged")
+    func unsupportedFormatsAreNamed() throws {
+        let scratch = Scratch()
+        let jxl = scratch.write("photo.jxl", [0xFF, 0x0A, 0xFA, 0x7F, 0x01] + [UInt8](repeating: 0x55, count: 200))
+        let error = try refused(jxl, .unsupportedFormat)
+        #expect(error?.message == "JPEG XL photos are not supported: no decoder for them here: \(jxl)")
+        let float = try ExternalPhotos.make(.floatTIFF, in: scratch.path)
+        let floatError = try refused(float, .unsupportedFormat, quick: false)
+        #expect(floatError?.message == "32-bit floating-point TIFF is not supported: \(float)")
+        let cmyk = scratch.file("cmyk.tif")
+        try ExternalPhotos.run("convert", ["-size", "64x48", "gradient:red-blue", "-colorspace", "CMYK", cmyk])
+        let cmykError = try refused(cmyk, .unsupportedFormat, quick: false)
+        #expect(cmykError?.message == "CMYK TIFF is not supported: \(cmyk)")
+    }
+
+    @Test("GIFs and BMPs GdkPixbuf shows are accepted: junk after a GIF's image, an RLE BMP that gives no image size")
+    func lenientGIFAndBMP() throws {
+        let scratch = Scratch()
+        // The image whole, then bytes that are no block instead of the trailer.
+        let junk = scratch.write("junk.gif", Array(Photos.gif.dropLast()) + [0x00, 0x42, 0x42, 0x42])
+        #expect(try PhotoInspector.verify(junk).format == .gif)
+        let rle = scratch.file("rle.bmp")
+        try ExternalPhotos.run("convert", ["-size", "64x48", "gradient:red-blue", "-colors", "16", "-compress", "RLE", "BMP3:" + rle])
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: rle)))
+        try #require(bytes[30] == 1 || bytes[30] == 2, "RLE compression")
+        bytes.replaceSubrange(34..<38, with: [0, 0, 0, 0])  // biSizeImage 0: allowed for RLE
+        let path = scratch.write("rle0.bmp", bytes)
+        let info = try PhotoInspector.verify(path)
+        #expect(info.format == .bmp && info.width == 64 && info.height == 48)
     }
 
     @Test("truncated photos are refused as damaged or incomplete by the full check", arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
@@ -181,13 +222,13 @@ struct PhotoTests {
     func structureWalk() {
         let jpeg = Photos.jpeg()
         for cut in stride(from: 1, to: jpeg.count, by: 7) {
-            let complete = Array(jpeg.prefix(cut)).withUnsafeBytes { PhotoStructure.jpeg($0) }
+            let complete = Array(jpeg.prefix(cut)).withUnsafeBytes { JPEGSegments.isComplete($0) }
             #expect(!complete, "prefix of \(cut) bytes")
         }
-        #expect(jpeg.withUnsafeBytes { PhotoStructure.jpeg($0) })
+        #expect(jpeg.withUnsafeBytes { JPEGSegments.isComplete($0) })
         let png = Photos.png()
-        #expect(png.withUnsafeBytes { PhotoStructure.png($0) })
-        #expect(!Array(png.dropLast(12)).withUnsafeBytes { PhotoStructure.png($0) })
+        #expect(png.withUnsafeBytes { PNGChunks.isComplete($0) })
+        #expect(!Array(png.dropLast(12)).withUnsafeBytes { PNGChunks.isComplete($0) })
         #expect(Photos.gif.withUnsafeBytes { PhotoStructure.gif($0) })
         #expect(Array(Photos.gif.dropLast()).withUnsafeBytes { PhotoStructure.gif($0) }, "a missing trailer alone is tolerated")
         #expect(!Array(Photos.gif.dropLast(3)).withUnsafeBytes { PhotoStructure.gif($0) })

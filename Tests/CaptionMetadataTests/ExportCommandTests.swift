@@ -11,8 +11,8 @@ import Testing
 @Suite("Command line: --export, and --add with the photo's own words")
 struct ExportCommandTests {
     /// A library in `scratch` holding `photos` (format, title, subtitle), added oldest
-    /// first. WebP goes in by SQL: GdkPixbuf here has no WebP decoder, so the library
-    /// cannot check one itself, yet a library made elsewhere may hold them.
+    /// first. WebP goes in by SQL, as a library made on another machine holds it: the
+    /// export must not depend on whether this machine has GdkPixbuf's WebP loader.
     func library(_ scratch: Scratch, _ photos: [(PhotoFormat, String, String)]) throws -> String {
         let directory = scratch.file("library")
         let library = try Library(directory: directory)
@@ -105,6 +105,41 @@ struct ExportCommandTests {
         try Readers.expect(out + "/" + stem + ".xmp", title: "港口 <b>&amp;", description: "🌅")
         try Readers.expect(out + "/" + stem + " (2).xmp", title: "港口 <b>&amp;", description: "second")
         try Readers.expect(out + "/W.xmp", title: "W", description: "webp")
+    }
+
+    @Test("HEIF, AVIF and RAW photos go out exactly as they are with NAME.xmp beside them, and the export says so")
+    func sidecarForFormatsExempiCannotWrite() throws {
+        let scratch = Scratch()
+        let formats: [PhotoFormat] = [.heif, .avif, .dng]
+        let directory = try library(scratch, formats.map { ($0, "Harbour \($0.rawValue)", "S") })
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let opened = try Library(directory: directory)
+        for (index, format) in formats.enumerated() {
+            let stem = out + "/Harbour \(format.rawValue)"
+            let photo = stem + "." + format.fileExtension
+            let entry = try #require(try opened.entry(id: Int64(index + 1)))
+            #expect(Photos.sha256(ofFile: photo) == Photos.sha256(ofFile: try #require(opened.photoPath(of: entry))), "\(format): untouched")
+            try Readers.expect(stem + ".xmp", title: "Harbour \(format.rawValue)", description: "S")
+            #expect(outcome.stderr.contains("the caption of entry \(index + 1) could not be written into the photo; it is in \(stem).xmp"))
+        }
+    }
+
+    @Test("16-bit TIFF and arithmetic-coded JPEG photos from other encoders get their caption inside")
+    func embeddedInFilesFromOtherEncoders() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("library")
+        let library = try Library(directory: directory)
+        for kind in [ExternalPhotos.Kind.tiff16, .arithmeticJPEG, .webp] {
+            _ = try library.add(photoAt: try ExternalPhotos.make(kind, in: scratch.path), title: kind.rawValue, subtitle: "S")
+        }
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 0 && outcome.stderr == "", "\(outcome.stderr)")
+        for (kind, ext) in [(ExternalPhotos.Kind.tiff16, "tif"), (.arithmeticJPEG, "jpg"), (.webp, "webp")] {
+            try Readers.expect(out + "/" + kind.rawValue + "." + ext, title: kind.rawValue, description: "S")
+        }
     }
 
     @Test("exporting never changes the library's copies or the user's originals")

@@ -25,6 +25,10 @@ extension Photos {
         case .png: return scratch.write(name, make("png", seed: seed))
         case .tiff: return scratch.write(name, make("tiff", seed: seed))
         case .gif, .bmp: return scratch.write(name, make(format == .bmp ? "bmp" : "png", seed: seed))
+        case .heif: return try ExternalPhotos.make(.heic, in: scratch.path, name: name)
+        case .avif: return try ExternalPhotos.make(.avif, in: scratch.path, name: name)
+        case .dng: return try ExternalPhotos.make(.dng, in: scratch.path, name: name)
+        default: throw ExternalPhotos.Failure(description: "no test file of \(format) can be made here")
         }
     }
 

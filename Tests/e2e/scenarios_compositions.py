@@ -1,7 +1,7 @@
 # Scenarios of open compositions under three input methods: fcitx5 with its pinyin engine,
 # ibus with libpinyin, and GTK's simple method (Ctrl+Shift+U and a code point).
 #
-# The rule (README, Decisions): the key that commits a composition belongs to the input
+# The rule (docs/decisions.md): the key that commits a composition belongs to the input
 # method; any action that reads the form or changes what it shows (a save, another photo)
 # first commits the open composition into its field, as a focus change does, so what the
 # field shows is what is saved, and it stays with its photo.

@@ -178,7 +178,7 @@ final class FormController {
     // MARK: The words on the form
 
     var words: FormWords {
-        FormWords(title: view.titleEntry.text, subtitle: view.subtitleEntry.text)
+        FormWords(view.entries.mapValues(\.text))
     }
 
     private func setText(_ entry: TextEntry, _ text: String) {
@@ -194,8 +194,7 @@ final class FormController {
     /// Puts words on the form as if typed (the engine hears of them), without the mark of
     /// the photo's words.
     private func show(_ words: FormWords) {
-        setText(view.titleEntry, words.title)
-        setText(view.subtitleEntry, words.subtitle)
+        for (item, entry) in view.entries { setText(entry, words[item]) }
     }
 
     private func keepWords() {

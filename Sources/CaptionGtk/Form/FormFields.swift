@@ -29,17 +29,24 @@ struct FormField: Sendable {
     }
 }
 
-/// The words typed into the form's text fields, by engine item.
+/// The words typed into the form's text fields, by engine item. Title and subtitle are the
+/// ones the library, the queue and drafts store today.
 struct FormWords: Equatable, Sendable {
-    var title: String
-    var subtitle: String
+    private var values: [Int: String]
 
-    static let empty = FormWords(title: "", subtitle: "")
+    init(_ values: [Int: String]) { self.values = values }
+
+    init(title: String, subtitle: String) {
+        self.init([CaptionForm.title: title, CaptionForm.subtitle: subtitle])
+    }
+
+    static let empty = FormWords([:])
 
     subscript(item: Int) -> String {
-        get { item == CaptionForm.title ? title : subtitle }
-        set {
-            if item == CaptionForm.title { title = newValue } else { subtitle = newValue }
-        }
+        get { values[item] ?? "" }
+        set { values[item] = newValue }
     }
+
+    var title: String { self[CaptionForm.title] }
+    var subtitle: String { self[CaptionForm.subtitle] }
 }

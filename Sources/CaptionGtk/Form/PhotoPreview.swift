@@ -34,6 +34,8 @@ enum PhotoDecoder {
         /// A large JPEG's DC terms (JPEGPreview).
         case eighth
         case gdkPixbuf
+        /// A camera RAW's embedded preview (LibRaw).
+        case rawPreview
     }
 
     /// Checks the file (size, format, pixel count: never decodes a bomb) and decodes it to
@@ -48,6 +50,18 @@ enum PhotoDecoder {
             return .failure(error)
         }
         var oriented: OpaquePointer, source: Source
+        if info.format.isRaw {
+            // The camera's own preview, already upright; the RAW's pixels are never developed.
+            guard let preview = RawPhoto.preview(path: path, fitting: (area.width, area.height)) else {
+                return .failure(LibraryError(.photoDamaged, tr("This RAW photo has no preview Caption can show: {path}")
+                    .replacing("{path}", with: path)))
+            }
+            let fitted = fit(preview, into: area)
+            let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
+            g_object_unref(UnsafeMutableRawPointer(fitted))
+            return .success(DecodedPhoto(surface: SharedSurface(pointer: surface), width: info.width,
+                                         height: info.height, source: .rawPreview))
+        }
         switch load(path, fitting: area, eighthWillDo: eighthWillDo(info, area)) {
         case .success(let loaded): (oriented, source) = loaded
         case .failure(let error): return .failure(error)
@@ -102,7 +116,14 @@ enum PhotoDecoder {
         }
         var error: UnsafeMutablePointer<GError>?
         let width = Int32(max(area.width, 1)), height = Int32(max(area.height, 1))
-        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error) else {
+        // Scaled inside the incremental loader; where that loader fails (arithmetic-coded
+        // JPEGs: "Suspension not allowed here"), the whole-file one, scaled by fit() after.
+        var loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error)
+        if loaded == nil {
+            g_clear_error(&error)
+            loaded = gdk_pixbuf_new_from_file(path, &error)
+        }
+        guard let loaded else {
             let detail = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)
             return .failure(LibraryError(.photoDamaged, tr("The photo could not be read: {detail}")
