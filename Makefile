@@ -19,6 +19,9 @@ TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimag
 E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin \
 	fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
 	orca speech-dispatcher libao4 zenity
+# The core scenarios once more on Wayland: headless sway (run as an unprivileged uid through
+# setpriv) and a virtual keyboard built from Tests/wayland with wayland-scanner and gcc.
+WAYLAND_DEPS = sway util-linux gcc libwayland-dev libxkbcommon-dev xkb-data
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
@@ -31,7 +34,7 @@ deps:
 	@build-aux/install-deps $(BUILD_DEPS) $(PHOTO_LOADERS)
 
 test-deps: deps
-	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS)
+	@build-aux/install-deps $(TEST_DEPS) $(E2E_DEPS) $(WAYLAND_DEPS)
 
 build: deps
 	$(SWIFT) build

@@ -28,7 +28,7 @@ import harness  # noqa: E402
 
 SCENARIO_MODULES = ["scenarios_queue", "scenarios_messages", "scenarios_input_methods", "scenarios_compositions",
                     "scenarios_undo", "scenarios_desktop", "scenarios_drops", "scenarios_identity",
-                    "scenarios_dark", "scenarios_orca"]
+                    "scenarios_dark", "scenarios_orca", "scenarios_wayland"]
 # A scenario that hangs is a failure, not a hung build.
 SCENARIO_TIMEOUT = float(os.environ.get("E2E_SCENARIO_TIMEOUT", "90"))
 
@@ -47,7 +47,9 @@ def discover():
 def run_one(module_name, function_name, caption, photo):
     """Child mode: one scenario on a fresh desktop. Exit status 0 when it passed."""
     scenario = getattr(importlib.import_module(module_name), function_name)
-    desktop = harness.Desktop(caption, photo, getattr(scenario, "im_module", "gtk-im-context-simple"))
+    # Scenarios marked @wayland run on headless sway instead of Xvfb.
+    desktop_class = getattr(scenario, "desktop_class", harness.Desktop)
+    desktop = desktop_class(caption, photo, getattr(scenario, "im_module", "gtk-im-context-simple"))
     status = 0
     try:
         desktop.start()

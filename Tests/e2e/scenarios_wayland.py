@@ -1,0 +1,64 @@
+# The core flows on Wayland: headless sway without Xwayland, GDK_BACKEND=wayland, keys from
+# a virtual keyboard (wayland.py). What the user sees is read from sway and the library.
+
+import subprocess
+import time
+
+from harness import TIMEOUT, expect, wait_until
+from wayland import APP_ID, as_user, wayland
+
+
+@wayland
+def scenario_wayland_app_id_names_the_desktop_entry(desktop):
+    """The Wayland app id is the application id, the desktop entry's name, and the window
+    has focus."""
+    photo, = desktop.photos("first.jpg")
+    window = desktop.launch(photo)
+    expect(window.get("app_id") == APP_ID, f"the app id is {window.get('app_id')!r}")
+    wait_until("the window to have focus", lambda: any(w.get("focused") for w in desktop.windows()) or None)
+
+
+@wayland
+def scenario_wayland_keyboard_captions_a_queue_and_undoes(desktop):
+    """Title, Enter, subtitle, Enter saves and the next photo comes; the same again; Ctrl+Z
+    takes the last save back."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    desktop.launch(first, second)
+    time.sleep(0.5)  # the photo is on the form and Title has focus
+    desktop.type("Harbour")
+    desktop.key("Return")
+    desktop.type("Dusk")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", "Dusk"), f"saved {entries}")
+    time.sleep(0.5)  # the next photo, Title focused
+    desktop.type("Hills")
+    desktop.key("Return")
+    desktop.type("Dawn")
+    desktop.key("ctrl+s")
+    entries = desktop.wait_for_entries(2)
+    expect((entries[1]["title"], entries[1]["subtitle"]) == ("Hills", "Dawn"), f"saved {entries}")
+    desktop.key("ctrl+z")
+    desktop.wait_for_entries(1)
+
+
+@wayland
+def scenario_wayland_hand_over_joins_the_running_window_silently(desktop):
+    """`caption PHOTO` beside the running window (one instance on the session bus) ends at
+    once without a word, and its photo is captioned next in the same window."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    desktop.launch(first, default_library=True)
+    desktop.library = desktop.env["XDG_DATA_HOME"] + "/caption"
+    time.sleep(0.5)
+    result = subprocess.run(as_user([desktop.caption, second]), env=desktop.env, capture_output=True, timeout=TIMEOUT)
+    expect(result.returncode == 0 and result.stdout + result.stderr == b"",
+           f"the hand-over exited {result.returncode}, printing {result.stdout + result.stderr!r}")
+    expect(len(desktop.windows()) == 1, f"{len(desktop.windows())} windows")
+    for title in ("One", "Two"):
+        desktop.type(title)
+        desktop.key("Return")
+        desktop.type("words")
+        desktop.key("Return")
+        time.sleep(0.5)
+    entries = desktop.wait_for_entries(2)
+    expect([entry["title"] for entry in entries] == ["One", "Two"], f"saved {entries}")
