@@ -158,15 +158,45 @@ def scenario_orca_delete_and_undo_in_the_library(desktop):
     orca.wait_heard("Harbour")
 
 
-def scenario_orca_menu_items_are_read(desktop):
+def scenario_orca_menu_items_are_read_as_a_menu(desktop):
+    """F10: «Main Menu menu», then its items by name, not as push buttons."""
     orca, ui = start(desktop)
     orca.settle()
     orca.start_listening()
     desktop.key("F10")
+    orca.wait_heard("Main Menu menu")
     orca.wait_heard("Export All to a Folder")
     desktop.key("Down")
     orca.wait_heard("Keyboard Shortcuts")
+    orca.settle()
+    orca.expect_not_heard("push button")
     desktop.key("Escape")
+
+
+def scenario_orca_photo_button_names_the_photo_and_its_place(desktop):
+    """Shift+Tab from Title to the photo button: it says which photo is loaded and where
+    it is in the queue."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    orca, ui = start(desktop, first, second)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab")
+    orca.wait_heard("first dot jpg, 1 of 2")
+
+
+def scenario_orca_error_bar_close_button_is_named(desktop):
+    """Ctrl+S on an empty title and subtitle, then Shift+Tab up to the error bar: its close
+    button is «Close push button», not an unnamed one."""
+    photo, = desktop.photos("first.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    desktop.key("ctrl+s")
+    orca.wait_heard("Title and subtitle required")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab", "shift+Tab")
+    orca.wait_heard("Close push button")
 
 
 def scenario_orca_restored_draft_is_announced(desktop):

@@ -163,10 +163,20 @@ final class FormController {
             // What a screen reader says after the field's name: its message, and in the
             // focused text field what Enter does now (the hint beside it, which is not read).
             let enter = engine.focus == item && view.hints[item] != nil ? enterHint : nil
-            widget.accessibleDescription = [message, enter].compactMap { $0 }.joined(separator: ". ")
+            // The photo button says which photo is on the form (the name beside it, and
+            // its place in the queue, which the header shows).
+            let photo = item == CaptionForm.photo ? photoDescription : nil
+            widget.accessibleDescription = [message, photo, enter].compactMap { $0 }.joined(separator: ". ")
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
         messages.summary = engine.summary
+    }
+
+    /// "harbour.jpg, 1 of 2": the photo on the form, for the photo button's description.
+    private var photoDescription: String? {
+        let name = view.photoName.text
+        guard !name.isEmpty else { return nil }
+        return [name, header.subtitle].compactMap { $0 }.joined(separator: ", ")
     }
 
     /// What Enter does now, in words: said with the focused field.
@@ -264,6 +274,7 @@ final class FormController {
             tr("{index} of {count}").replacing("{index}", with: String($0.index))
                 .replacing("{count}", with: String($0.count))
         }
+        refresh()
         keepDraft()
     }
 

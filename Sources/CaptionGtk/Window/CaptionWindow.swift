@@ -169,6 +169,22 @@ public final class CaptionWindow {
         }
         menuButton.setMenu(menu)
         g_object_unref(UnsafeMutableRawPointer(menu))
+        // GTK 3 builds the menu of buttons that screen readers call push buttons: they are
+        // menu items, in a menu.
+        if let popover = gtk_menu_button_get_popover(caption_menu_button(menuButton.pointer)) {
+            let menuWidget = Widget(unchecked: caption_widget(popover))
+            menuWidget.setAccessibleRole(ATK_ROLE_MENU)
+            menuWidget.accessibleName = tr("Main Menu")
+            func mark(_ widget: Widget) {
+                for child in widget.children {
+                    if String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer))) == "GtkModelButton" {
+                        child.setAccessibleRole(ATK_ROLE_MENU_ITEM)
+                    }
+                    mark(child)
+                }
+            }
+            mark(menuWidget)
+        }
     }
 
     /// Keys no widget took: Ctrl+V where no field pastes (the photo or the activate button
@@ -236,6 +252,8 @@ public final class CaptionWindow {
             let group: Widget = builder[line.section.rawValue]
             gtk_container_add(caption_container(group.pointer), caption_shortcut_new(line.accelerator, line.title))
         }
+        // Named: a screen reader would otherwise say only «frame».
+        shortcuts.accessibleName = tr("Keyboard shortcuts")
         window.adopt(shortcuts)
         shortcuts.showAll()
         return shortcuts

@@ -3,6 +3,7 @@
 // an export that could not start) arrive here as values.
 
 import CGtk
+import Localization
 
 @MainActor
 final class MessageBar {
@@ -26,6 +27,17 @@ final class MessageBar {
         label = builder["summary_label"]
         let bar: InfoBar = builder["summary_bar"]
         bar.setAccessibleRole(ATK_ROLE_ALERT)
+        // The bar's own close button has an icon and no name.
+        func nameCloseButton(in widget: Widget) {
+            for child in widget.children {
+                if let button = Button(UnsafeMutableRawPointer(child.pointer)), button.label.isEmpty {
+                    button.accessibleName = tr("Close")
+                    button.setTooltip(tr("Close"))
+                }
+                nameCloseButton(in: child)
+            }
+        }
+        nameCloseButton(in: bar.asWidget)
         bar.connect(.response) { [weak self] _ in self?.dismiss() }
     }
 
