@@ -40,6 +40,16 @@ extension WidgetHandle {
         return found
     }
 
+    /// Marks the way down to this widget as each container's focus child, so that focus
+    /// entering any of them (a stack showing the page it is on) lands here directly.
+    func makeFocusChildOfAncestors() {
+        var child = pointer
+        while let parent = gtk_widget_get_parent(child) {
+            gtk_container_set_focus_child(caption_container(parent), child)
+            child = parent
+        }
+    }
+
     /// The one child of a bin (a button's label), if any.
     var binChild: Widget? {
         guard g_type_check_instance_is_a(

@@ -83,6 +83,9 @@ public final class CaptionWindow {
             guard let self else { return }
             self.form.withoutFocusMoves {
                 self.form.edit(entry, photo: path)
+                // The stack gives focus to the page it shows: straight to Title, not
+                // through Choose Photo… first.
+                self.form.view.titleEntry.makeFocusChildOfAncestors()
                 self.showForm()
             }
             // The photo is already in the library, so everything is complete: Enter goes on
