@@ -69,11 +69,18 @@ public enum Commands {
         return 1
     }
 
+    /// Streams the entries as they are read from the library (newest first): memory stays
+    /// flat however many there are, and the first line comes at once.
     static func list(library: String?, json: Bool) -> Int32 {
         do {
             let opened = try open(library)
-            let entries = try opened.entries()
-            Console.out(json ? JSON.entries(entries, library: opened) : table(entries))
+            var output = Console.Buffer()
+            if json {
+                try JSON.write(opened, to: &output)
+            } else {
+                try table(opened, to: &output)
+            }
+            output.flush()
             return 0
         } catch {
             Console.error(error.message)
@@ -98,36 +105,55 @@ public enum Commands {
 
     /// Number, title and subtitle in columns, newest first. Widths count characters as
     /// people do (grapheme clusters); East Asian wide characters may still misalign, which
-    /// a terminal table cannot know without a width table.
-    static func table(_ entries: [Entry]) -> String {
-        guard !entries.isEmpty else { return tr("The library is empty.") + "\n" }
+    /// a terminal table cannot know without a width table. Two passes over the library: the
+    /// widths first (titles only), then the rows as they are read.
+    static func table(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
         let idHeader = tr("ID"), titleHeader = tr("Title"), subtitleHeader = tr("Subtitle")
-        let idWidth = max(idHeader.count, entries.map { String($0.id).count }.max() ?? 0)
-        let titleWidth = min(60, max(titleHeader.count, entries.map { $0.title.count }.max() ?? 0))
+        guard try library.newestCursor() != nil else {
+            output.append(tr("The library is empty.") + "\n")
+            return
+        }
+        let largest = try library.largestID()
+        var widest = titleHeader.count
+        try library.forEachTitle { title in
+            widest = max(widest, title.count)
+            return widest < 60
+        }
+        let idWidth = max(idHeader.count, String(largest).count)
+        let titleWidth = min(60, widest)
         func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
             let padding = String(repeating: " ", count: max(0, width - text.count))
             return right ? padding + text : text + padding
         }
-        var lines = [pad(idHeader, idWidth, right: true) + "  " + pad(titleHeader, titleWidth) + "  " + subtitleHeader]
-        for entry in entries {
-            lines.append(pad(String(entry.id), idWidth, right: true) + "  " + pad(entry.title, titleWidth) + "  " + entry.subtitle)
+        output.append(pad(idHeader, idWidth, right: true) + "  " + pad(titleHeader, titleWidth) + "  " + subtitleHeader + "\n")
+        try library.forEachEntry { entry in
+            output.append(pad(String(entry.id), idWidth, right: true) + "  " + pad(entry.title, titleWidth) + "  " + entry.subtitle + "\n")
+            return true
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 }
 
 /// JSON without Foundation: the entries as an array of objects, strings escaped per RFC 8259.
 /// An entry whose photo path is not one of the library's own files has "photo": null.
 enum JSON {
-    static func entries(_ entries: [Entry], library: Library) -> String {
-        guard !entries.isEmpty else { return "[]\n" }
-        let objects = entries.map { entry in
-            "  {\"id\": \(entry.id), \"title\": \(string(entry.title)), \"subtitle\": \(string(entry.subtitle)), "
-                + "\"photo\": \(library.photoPath(of: entry).map(string) ?? "null"), \"width\": \(entry.width), "
-                + "\"height\": \(entry.height), \"originalName\": \(string(entry.originalName)), "
-                + "\"created\": \(string(entry.created.iso8601)), \"updated\": \(string(entry.updated.iso8601))}"
+    /// The whole library as one JSON array, written an element at a time as the rows are
+    /// read: `[]` when empty, else one object per line.
+    static func write(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
+        var first = true
+        try library.forEachEntry { entry in
+            output.append(first ? "[\n" : ",\n")
+            first = false
+            output.append(object(entry, library: library))
+            return true
         }
-        return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        output.append(first ? "[]\n" : "\n]\n")
+    }
+
+    static func object(_ entry: Entry, library: Library) -> String {
+        "  {\"id\": \(entry.id), \"title\": \(string(entry.title)), \"subtitle\": \(string(entry.subtitle)), "
+            + "\"photo\": \(library.photoPath(of: entry).map(string) ?? "null"), \"width\": \(entry.width), "
+            + "\"height\": \(entry.height), \"originalName\": \(string(entry.originalName)), "
+            + "\"created\": \(string(entry.created.iso8601)), \"updated\": \(string(entry.updated.iso8601))}"
     }
 
     /// A quoted JSON string. Non-ASCII text stays UTF-8; control characters, quotes and

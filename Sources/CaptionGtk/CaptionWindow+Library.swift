@@ -22,6 +22,7 @@ extension CaptionWindow {
             return self.library.photoPath(of: entry)
         }
         libraryView.onSearch = { [weak self] _ in self?.reloadLibrary() }
+        libraryView.onNeedMore = { [weak self] in self?.loadMoreLibrary() }
         libraryView.onActivate = { [weak self] entry in self?.edit(entry) }
         libraryView.onDelete = { [weak self] entry in self?.delete(entry) }
         libraryView.onEscape = { [weak self] in self?.escapeFromLibrary() }
@@ -100,21 +101,31 @@ extension CaptionWindow {
         return true
     }
 
-    /// Loads the entries that match the search, newest first, as `caption --list` does.
+    /// Loads the first page of the entries that match the search, newest first, as
+    /// `caption --list` lists them; the rest come a page at a time (`loadMoreLibrary`).
+    /// Each call supersedes the one before: a query overtaken before it ran is skipped on
+    /// the library queue, and the result of one overtaken after is dropped here.
     public func reloadLibrary() {
         let query = libraryView.searchText
-        library.perform({ library throws(LibraryError) in
-            (try library.changeCounter(), try library.entries(matching: query))
+        let searches = libraryView.searches
+        let ticket = searches.next()
+        library.perform({ library throws(LibraryError) -> (Int64, Listing, [Entry])? in
+            guard searches.isCurrent(ticket) else { return nil }
+            var listing = try library.listing(matching: query)
+            let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
+            return (try library.changeCounter(), listing, page)
         }, completion: { [weak self] result in
-            guard let self, query == self.libraryView.searchText else { return }  // a newer search is on its way
+            guard let self, searches.isCurrent(ticket) else { return }  // a newer search is on its way
             switch result {
-            case .success(let (counter, entries)):
+            case .success(nil):
+                return
+            case .success(let (counter, listing, entries)?):
                 self.libraryCounter = counter
                 let hidden = Set(self.pendingDeletions.map(\.id))
                 let shown = entries.filter { !hidden.contains($0.id) }
                 let empty = query.isEmpty ? tr("No captions yet — saved photos appear here")
                                           : tr("Nothing matches “{search}”").replacing("{search}", with: query)
-                self.libraryView.show(shown, emptyText: empty)
+                self.libraryView.show(shown, emptyText: empty, listing: listing)
                 if let id = self.selectWhenLoaded {
                     self.selectWhenLoaded = nil
                     self.libraryView.select(id: id)
@@ -131,10 +142,41 @@ extension CaptionWindow {
         })
     }
 
+    /// The next page of the list, appended when it arrives (unless a newer search has
+    /// replaced the list meanwhile).
+    func loadMoreLibrary() {
+        guard let start = libraryView.listing, !start.isComplete, !libraryView.loadingMore else { return }
+        libraryView.loadingMore = true
+        let searches = libraryView.searches
+        let ticket = searches.current
+        let limit = libraryView.wantsEnd ? LibraryView.endPageSize : LibraryView.pageSize
+        library.perform({ library throws(LibraryError) -> (Listing, [Entry]) in
+            var listing = start
+            let page = try listing.nextPage(from: library, limit: limit)
+            return (listing, page)
+        }, completion: { [weak self] result in
+            guard let self, searches.isCurrent(ticket) else { return }
+            guard case .success(let (listing, entries)) = result else {
+                self.libraryView.loadingMore = false
+                return
+            }
+            let hidden = Set(self.pendingDeletions.map(\.id))
+            self.libraryView.append(entries.filter { !hidden.contains($0.id) }, listing: listing)
+            self.onLibraryPage?()
+        })
+    }
+
     // MARK: For benchmarks: the view's list and search, from outside the module
 
     public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryView.treeView }
     public var libraryRowCount: Int { libraryView.entries.count }
+    /// Whether every page of the list is in.
+    public var libraryListComplete: Bool { !libraryView.hasMore }
+    /// Called after each further page is appended (benchmarks and tests wait for it).
+    public var onLibraryPage: (@MainActor () -> Void)? {
+        get { LibraryPageHook.of(self).body }
+        set { LibraryPageHook.of(self).body = newValue }
+    }
     public func searchLibrary(_ text: String) {
         gtk_entry_set_text(caption_entry(libraryView.searchEntry), text)
     }
@@ -211,4 +253,25 @@ extension CaptionWindow {
 final class WeakWindow {
     weak var window: CaptionWindow?
     init(_ window: CaptionWindow) { self.window = window }
+}
+
+/// `onLibraryPage`, kept on the window widget (GObject data) rather than as a stored
+/// property of the window, whose code is being reorganised.
+@MainActor
+final class LibraryPageHook {
+    var body: (@MainActor () -> Void)?
+    private static let key = "caption-library-page-hook"
+
+    static func of(_ window: CaptionWindow) -> LibraryPageHook {
+        if let data = g_object_get_data(caption_object(window.window), key) {
+            return Unmanaged<LibraryPageHook>.fromOpaque(data).takeUnretainedValue()
+        }
+        let hook = LibraryPageHook()
+        let release: GDestroyNotify = { data in
+            guard let data else { return }
+            Unmanaged<LibraryPageHook>.fromOpaque(data).release()
+        }
+        g_object_set_data_full(caption_object(window.window), key, Unmanaged.passRetained(hook).toOpaque(), release)
+        return hook
+    }
 }

@@ -26,7 +26,8 @@ public final class Library: Sendable {
     public let directory: String
     public let databasePath: String
     let photosDirectory: String
-    private let database: Mutex<Database>
+    /// Internal, not private: the streaming and search extensions (Library+Scale.swift) use it.
+    let database: Mutex<Database>
 
     static let applicationID: Int64 = 0x4341_5054  // "CAPT", so another program's database is never taken for ours
     static let databaseName = "library.sqlite3"
@@ -466,9 +467,11 @@ public final class Library: Sendable {
     // MARK: Benchmarks
 
     /// Adds `count` rows that share `entry`'s photo, in one transaction: a large library in
-    /// a moment, for benchmarks and tests.
+    /// a moment, for benchmarks and tests. `caption` gives row `index` its own title and
+    /// subtitle (by default the entry's title followed by the index).
     @_spi(Benchmarks)
-    public func insertCopies(of entry: Entry, count: Int) throws(LibraryError) {
+    public func insertCopies(of entry: Entry, count: Int,
+                             caption: (@Sendable (Int) -> (title: String, subtitle: String))? = nil) throws(LibraryError) {
         try database.withLock { (db) throws(LibraryError) in
             try db.write { () throws(LibraryError) in
                 let insert = try db.prepare("""
@@ -478,8 +481,9 @@ public final class Library: Sendable {
                 for index in 0..<count {
                     insert.reset()
                     insert.bind(1, entry.photo)
-                    insert.bind(2, entry.title + " \(index)")
-                    insert.bind(3, entry.subtitle)
+                    let words = caption?(index) ?? (title: entry.title + " \(index)", subtitle: entry.subtitle)
+                    insert.bind(2, words.title)
+                    insert.bind(3, words.subtitle)
                     insert.bind(4, Int64(entry.width))
                     insert.bind(5, Int64(entry.height))
                     insert.bind(6, entry.originalName)
