@@ -30,6 +30,7 @@ static inline GtkEntry *caption_entry(gpointer p) { return GTK_ENTRY(p); }
 static inline GtkEditable *caption_editable(gpointer p) { return GTK_EDITABLE(p); }
 static inline GtkLabel *caption_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *caption_button(gpointer p) { return GTK_BUTTON(p); }
+static inline GtkProgressBar *caption_progress_bar(gpointer p) { return GTK_PROGRESS_BAR(p); }
 static inline GtkImage *caption_image(gpointer p) { return GTK_IMAGE(p); }
 static inline GtkHeaderBar *caption_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
 static inline GtkRevealer *caption_revealer(gpointer p) { return GTK_REVEALER(p); }

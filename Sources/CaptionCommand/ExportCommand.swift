@@ -86,12 +86,16 @@ extension Commands {
     /// photo being written from seeing EINTR. A second Ctrl+C still stops a run at once
     /// (SA_RESETHAND): files are written under temporary names, so even then none is left
     /// cut short under its own name.
+    /// A SIGINT ignored from the start (a background job of a script) stays ignored.
     private static func catchInterrupt() -> sigaction {
+        var previous = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        // SIG_IGN is the handler address 1.
+        if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 { return previous }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in interrupted.store(true, ordering: .relaxed) }
         action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
         sigemptyset(&action.sa_mask)
-        var previous = sigaction()
         sigaction(SIGINT, &action, &previous)
         return previous
     }

@@ -70,30 +70,40 @@ extension CaptionWindow {
     }
 
     /// Writes every entry, oldest first, into `folder` with its caption embedded (see
-    /// `Exporter`), on a thread of its own with its own connection to the library, so the
-    /// window and its saves carry on meanwhile. The outcome shows in a notification, or in
-    /// the message bar when the folder cannot take the photos. `completion` is for tests.
+    /// `Exporter.exportAll`), on a thread of its own with its own connection to the library,
+    /// so the window and its saves carry on meanwhile. The notification shows a progress
+    /// bar ("1,234 of 100,001") and Cancel, which stops before the next photo: every photo
+    /// is then in the folder whole or not at all. The outcome shows in the notification, or
+    /// in the message bar when the folder cannot take the photos. `completion` is for tests.
     public func exportAll(to folder: String,
-                          completion: (@MainActor (Result<[ExportedPhoto], LibraryError>) -> Void)? = nil) {
+                          completion: (@MainActor (Result<Exporter.Summary, LibraryError>) -> Void)? = nil) {
         let notice = ExportNotice.of(self)
         guard !notice.isExporting else { return gtk_widget_error_bell(window) }
         notice.isExporting = true
-        notice.show(tr("Exporting…"), folder: nil)
+        let progress = WorkProgress()
+        let panel = ProgressPanel(progress: progress, title: tr("Exporting…"))
+        notice.show(progress: panel)
         let directory = library.directory
         DispatchQueue.global(qos: .userInitiated).async {
-            let result: Result<[ExportedPhoto], LibraryError>
+            let result: Result<Exporter.Summary, LibraryError>
             do throws(LibraryError) {
                 let library = try Library(directory: directory)
-                result = .success(try Exporter.export(library.entries().reversed(), from: library, to: folder, sidecars: false))
+                result = .success(try Exporter.exportAll(from: library, to: folder, sidecars: false, progress: progress))
             } catch {
                 result = .failure(error)
             }
             MainThread.post { [weak self] in
                 guard let self else { return }
+                panel.stop()
                 notice.isExporting = false
+                notice.show(progress: nil)
                 switch result {
-                case .success(let photos):
-                    notice.show(Self.exportedMessage(photos.count, folder: folder), folder: photos.isEmpty ? nil : folder)
+                case .success(let summary) where summary.cancelled:
+                    notice.show(tr("Export stopped: {progress} photos exported to “{folder}”")
+                        .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total))
+                        .replacing("{folder}", with: Self.fileName(folder)), folder: summary.exported == 0 ? nil : folder)
+                case .success(let summary):
+                    notice.show(Self.exportedMessage(summary.exported, folder: folder), folder: summary.exported == 0 ? nil : folder)
                 case .failure(let error):
                     notice.hide()
                     self.saveError = error.message
@@ -103,6 +113,9 @@ extension CaptionWindow {
             }
         }
     }
+
+    /// The export's progress panel while one runs, for tests.
+    var exportProgress: ProgressPanel? { ExportNotice.existing(self)?.progress }
 
     static func exportedMessage(_ count: Int, folder: String) -> String {
         let name = fileName(folder)
@@ -174,6 +187,9 @@ final class ExportNotice {
     private var folder: String?
     private var timeout: UInt32 = 0
     var isExporting = false
+    /// Holds the progress panel while an export runs, in place of the label.
+    private let progressSlot: UnsafeMutablePointer<GtkWidget>
+    private(set) var progress: ProgressPanel?
     private static let key = "caption-export-notice"
 
     /// The window's notice, made (and put in the overlay) the first time.
@@ -210,7 +226,9 @@ final class ExportNotice {
         let close = gtk_button_new_from_icon_name("window-close-symbolic", GTK_ICON_SIZE_BUTTON)!
         gtk_button_set_relief(caption_button(close), GTK_RELIEF_NONE)
         atk_object_set_name(gtk_widget_get_accessible(close), tr("Close"))
+        progressSlot = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_box_pack_start(caption_box(row), label, 1, 1, 0)
+        gtk_box_pack_start(caption_box(row), progressSlot, 1, 1, 0)
         gtk_box_pack_start(caption_box(row), openButton, 0, 0, 0)
         gtk_box_pack_start(caption_box(row), close, 0, 0, 0)
         gtk_container_add(caption_container(frame), row)
@@ -223,6 +241,21 @@ final class ExportNotice {
         gtk_widget_show_all(widget)
         onSignal(openButton, "clicked") { [weak self] in self?.openFolder() }
         onSignal(close, "clicked") { [weak self] in self?.hide() }
+    }
+
+    /// Shows `panel` (the label hidden), or with nil takes the panel away.
+    func show(progress panel: ProgressPanel?) {
+        if let old = progress { gtk_container_remove(caption_container(progressSlot), old.widget) }
+        progress = panel
+        gtk_widget_set_visible(label, panel == nil ? 1 : 0)
+        guard let panel else { return }
+        owner?.notification.hide()
+        gtk_box_pack_start(caption_box(progressSlot), panel.widget, 1, 1, 0)
+        gtk_widget_show_all(panel.widget)
+        gtk_widget_set_visible(openButton, 0)
+        if timeout != 0 { g_source_remove(timeout) }
+        timeout = 0
+        gtk_revealer_set_reveal_child(caption_revealer(widget), 1)
     }
 
     var text: String? {
