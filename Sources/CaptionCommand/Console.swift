@@ -24,6 +24,18 @@ public enum Console {
             if pending.count >= Buffer.blockSize { flush() }
         }
 
+        /// Bytes of a literal.
+        public mutating func append(bytes text: StaticString) {
+            pending.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            if pending.count >= Buffer.blockSize { flush() }
+        }
+
+        /// Lets `body` append bytes directly.
+        public mutating func withBytes(_ body: (inout [UInt8]) -> Void) {
+            body(&pending)
+            if pending.count >= Buffer.blockSize { flush() }
+        }
+
         public mutating func flush() {
             Console.write(pending[...], to: 1)
             pending.removeAll(keepingCapacity: true)

@@ -135,11 +135,19 @@ extension CaptionWindow {
                     self.libraryView.focusList()
                 }
                 self.onLibraryShown?()
+                if query.isEmpty { self.prepareSearch() }
             case .failure(let error):
                 self.libraryView.show([], emptyText: error.message)
                 self.onLibraryShown?()
             }
         })
+    }
+
+    /// Makes the search index (about 0.1 s for 100,000 entries; only after a change) while
+    /// the user looks at the list, so that the first key typed into the search finds it
+    /// ready.
+    private func prepareSearch() {
+        library.perform({ library throws(LibraryError) in _ = try library.searchIndex() }, completion: { _ in })
     }
 
     /// The next page of the list, appended when it arrives (unless a newer search has
@@ -170,6 +178,7 @@ extension CaptionWindow {
 
     public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryView.treeView }
     public var libraryRowCount: Int { libraryView.entries.count }
+    public var librarySelectedRow: Int? { libraryView.selectedRow }
     /// Whether every page of the list is in.
     public var libraryListComplete: Bool { !libraryView.hasMore }
     /// Called after each further page is appended (benchmarks and tests wait for it).

@@ -193,12 +193,17 @@ public final class Library: Sendable {
     }
 
     /// Whether a file in photos/ is one of ours: 64 hex digits and a known extension.
+    /// Read as UTF-8 bytes: `--list --json` asks it of every row.
     static func isPhotoName(_ name: String) -> Bool {
-        guard let dot = name.firstIndex(of: ".") else { return false }
-        let stem = name[..<dot]
-        let ext = String(name[name.index(after: dot)...])
-        return stem.utf8.count == 64 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-            && PhotoFormat.allCases.contains { $0.fileExtension == ext }
+        var name = name
+        return name.withUTF8 { isPhotoName($0) }
+    }
+
+    static func isPhotoName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 65, bytes[64] == 0x2E else { return false }
+        for byte in bytes[0..<64] where !((48...57).contains(byte) || (97...102).contains(byte)) { return false }
+        let ext = UnsafeBufferPointer(rebasing: bytes[65...])
+        return PhotoFormat.allCases.contains { $0.fileExtension.utf8.elementsEqual(ext) }
     }
 
     /// Removes temporary files and unreferenced photos left by an interrupted save, when no
@@ -308,7 +313,12 @@ public final class Library: Sendable {
 
     /// "photos/" and a name of ours: 64 hex digits and a known extension, no slash.
     static func isStoredPhoto(_ relative: String) -> Bool {
-        relative.hasPrefix("photos/") && isPhotoName(String(relative.dropFirst("photos/".count)))
+        var relative = relative
+        return relative.withUTF8 { bytes in
+            let prefix = "photos/".utf8
+            guard bytes.count > prefix.count, bytes.prefix(prefix.count).elementsEqual(prefix) else { return false }
+            return isPhotoName(UnsafeBufferPointer(rebasing: bytes[prefix.count...]))
+        }
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {
