@@ -169,7 +169,7 @@ extension CaptionWindow {
                 return
             }
             let hidden = Set(self.pendingDeletions.map(\.id))
-            self.libraryView.append(entries.filter { !hidden.contains($0.id) }, listing: listing)
+            self.libraryView.append(entries.filter { !hidden.contains($0.id) }[...], listing: listing)
             self.onLibraryPage?()
         })
     }

@@ -31,6 +31,7 @@ final class LibraryView {
     nonisolated static let firstPageSize = 100
     nonisolated static let pageSize = 500
     nonisolated static let endPageSize = 2000
+    static let appendChunk = 400
     /// Bumped by each search, on the main thread; read on the library queue, so that a
     /// query overtaken by a newer one is skipped there and its result dropped here.
     let searches = SearchTickets()
@@ -201,14 +202,26 @@ final class LibraryView {
     /// Adds the next page of the listing at the end of the list. The store is attached:
     /// in fixed-height mode a row costs the tree view next to nothing, and a page of 500 is
     /// a millisecond or two.
-    func append(_ more: [Entry], listing: Listing) {
-        self.listing = listing
-        loadingMore = false
-        for entry in more where rows[entry.id] == nil {
+    /// A large page (End's) goes in `appendChunk` rows per main-loop turn, so that no
+    /// turn takes long enough to miss a frame.
+    func append(_ more: ArraySlice<Entry>, listing: Listing) {
+        let chunk = more.prefix(Self.appendChunk)
+        for entry in chunk where rows[entry.id] == nil {
             rows[entry.id] = entries.count
             caption_entry_store_insert(store, Int32(entries.count), Self.markup(for: entry))
             entries.append(entry)
         }
+        if chunk.count < more.count {
+            let rest = more.dropFirst(chunk.count)
+            let generation = self.generation
+            MainThread.post { [weak self] in
+                guard let self, generation == self.generation else { return }
+                self.append(rest, listing: listing)
+            }
+            return
+        }
+        self.listing = listing
+        loadingMore = false
         if wantsEnd {
             if hasMore {
                 onNeedMore?()
