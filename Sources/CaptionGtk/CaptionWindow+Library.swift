@@ -157,7 +157,7 @@ extension CaptionWindow {
         libraryView.loadingMore = true
         let searches = libraryView.searches
         let ticket = searches.current
-        let limit = libraryView.wantsEnd ? LibraryView.endPageSize : LibraryView.pageSize
+        let limit = libraryView.loadsEagerly ? LibraryView.endPageSize : LibraryView.pageSize
         library.perform({ library throws(LibraryError) -> (Listing, [Entry]) in
             var listing = start
             let page = try listing.nextPage(from: library, limit: limit)

@@ -27,6 +27,11 @@ final class LibraryView {
     var loadingMore = false
     /// End was pressed before the last page was in: go to the last row once it is.
     private(set) var wantsEnd = false
+    /// An entry to select that is not loaded yet (after editing one deep in the list):
+    /// pages load until it is in, or the list ends without it.
+    private(set) var wantedID: Int64?
+    /// Pages load in End's large size while one of the two waits.
+    var loadsEagerly: Bool { wantsEnd || wantedID != nil }
     /// Rows in the first page, and in each page after it (larger while End waits).
     nonisolated static let firstPageSize = 100
     nonisolated static let pageSize = 500
@@ -181,6 +186,7 @@ final class LibraryView {
         self.listing = listing
         loadingMore = false
         wantsEnd = false
+        wantedID = nil
         rows = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         thumbnailed = []
         requested = []
@@ -222,6 +228,16 @@ final class LibraryView {
         }
         self.listing = listing
         loadingMore = false
+        if let id = wantedID {
+            if let row = rows[id] {
+                wantedID = nil
+                select(row: row)
+            } else if hasMore {
+                onNeedMore?()
+            } else {
+                wantedID = nil
+            }
+        }
         if wantsEnd {
             if hasMore {
                 onNeedMore?()
@@ -276,8 +292,15 @@ final class LibraryView {
         gtk_tree_view_set_cursor(caption_tree_view(treeView), path, nil, 0)
     }
 
+    /// Selects the entry, loading pages until it is in when it is further down the list
+    /// than what is loaded (a search's matches tell whether it is there at all).
     func select(id: Int64) {
-        if let row = entries.firstIndex(where: { $0.id == id }) { select(row: row) }
+        if let row = rows[id] {
+            select(row: row)
+        } else if hasMore, listing?.ids.map({ $0.contains(id) }) ?? true {
+            wantedID = id
+            onNeedMore?()
+        }
     }
 
     // MARK: Thumbnails

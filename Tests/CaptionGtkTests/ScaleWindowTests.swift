@@ -51,6 +51,27 @@ import Testing
         #expect(window.libraryView.selectedRow == 0)
     }
 
+    @Test func selectingAnEntryBeyondTheLoadedPagesLoadsUntilItIsIn() throws {
+        let library = try makeLibrary(count: 1_250)
+        let window = try Harness.makeWindow(library: directory, stateFile: folder + "/window.ini")
+        defer { gtk_widget_destroy(window.window) }
+        showLibrary(window)
+        let oldest = try #require(try library.entries().last)
+        #expect(window.libraryRowCount < 1_250)
+        window.libraryView.select(id: oldest.id)
+        #expect(Harness.spin { window.libraryView.selectedEntry?.id == oldest.id }, "the entry never came into the list")
+
+        // In a search, an entry that does not match is not chased.
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        window.searchLibrary("Fish")
+        #expect(Harness.spin { shown })
+        let boat = try #require(try library.entries().first { $0.title.hasPrefix("Boat") })
+        window.libraryView.select(id: boat.id)
+        Harness.pump(milliseconds: 300)
+        #expect(window.libraryRowCount == LibraryView.firstPageSize, "no page was loaded for it")
+    }
+
     @Test func aSearchOvertakenByANewerOneIsNeverShown() throws {
         _ = try makeLibrary(count: 600)
         let window = try Harness.makeWindow(library: directory, stateFile: folder + "/window.ini")
