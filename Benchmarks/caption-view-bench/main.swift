@@ -45,6 +45,17 @@ func threadCPU() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+/// Seconds the calling thread has waited on a run queue (ready but not running), from
+/// /proc/thread-self/schedstat: a stall with this much waiting was the scheduler's.
+func runQueueWait() -> Double {
+    guard let file = fopen("/proc/thread-self/schedstat", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return 0 }
+    let fields = String(cString: line).split(separator: " ")
+    return fields.count > 1 ? (Double(fields[1]) ?? 0) / 1e9 : 0
+}
+
 /// The longest main-loop iteration's own CPU time in the last `scroll`.
 nonisolated(unsafe) var longestCPU = 0.0
 
@@ -245,12 +256,13 @@ func scroll(_ bench: Bench) -> Double {
         let end = now() + seconds
         while now() < end {
             let cpuBefore = threadCPU()
+            let waitBefore = runQueueWait()
             g_main_context_iteration(nil, 0)
             let time = now()
             longest = max(longest, time - last)
             longestCPU = max(longestCPU, threadCPU() - cpuBefore)
             if getenv("CAPTION_BENCH_TRACE") != nil && time - last > 0.02 {
-                print("stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows")
+                print("stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows")
             }
             last = time
         }
@@ -261,15 +273,19 @@ func scroll(_ bench: Bench) -> Double {
     longestCPU = 0
     last = now()
     // The list grows a page at a time as the bottom nears: on until every page is in.
+    // CAPTION_BENCH_STEP_MS (default 4) sets the time between screenfuls and
+    // CAPTION_BENCH_ROWS stops after that many rows, for experiments.
+    let step = getenv("CAPTION_BENCH_STEP_MS").flatMap { Double(String(cString: $0)) }.map { $0 / 1000 } ?? 0.004
+    let rowLimit = getenv("CAPTION_BENCH_ROWS").flatMap { Int(String(cString: $0)) } ?? Int.max
     let deadline = now() + 300
-    while now() < deadline {
+    while now() < deadline && bench.window.libraryRowCount < rowLimit {
         let atBottom = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
             >= gtk_adjustment_get_upper(adjustment)
         if atBottom && bench.window.libraryListComplete { break }
         if !atBottom {
             gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
         }
-        iterate(for: 0.004)
+        iterate(for: step)
     }
     iterate(for: 0.3)
     return longest * 1000
