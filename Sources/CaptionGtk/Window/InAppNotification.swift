@@ -14,6 +14,9 @@ final class InAppNotification {
     /// or replaced by the next one.
     private var gone: (() -> Void)?
     private var timeout: SourceHandle?
+    /// Holds a progress panel, in place of the label, while long work runs.
+    private let progressSlot: Box
+    private(set) var progress: ProgressPanel?
     static let visibleSeconds: UInt32 = 6
 
     /// What the button does: Undo goes back a step (and Ctrl+Z may press it); Discard
@@ -48,7 +51,9 @@ final class InAppNotification {
         let close = Button(iconName: "window-close-symbolic")
         close.setFlat()
         close.accessibleName = tr("Close")
+        progressSlot = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
         row.packStart(label, expand: true)
+        row.packStart(progressSlot, expand: true)
         row.packStart(actionButton)
         row.packStart(close)
         gtk_container_add(caption_container(frame.pointer), row.pointer)
@@ -68,6 +73,7 @@ final class InAppNotification {
     func show(_ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds,
               action: @escaping () -> Void = {}, gone: (() -> Void)? = nil) {
         finishPrevious()
+        show(progress: nil)
         self.gone = gone
         label.text = text
         self.button = button
@@ -77,6 +83,20 @@ final class InAppNotification {
         widget.revealsChild = true
         timeout?.cancel()
         timeout = seconds.map { MainThread.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
+    }
+
+    /// Shows `panel` in place of the text, until the next notification or nil takes it away.
+    func show(progress panel: ProgressPanel?) {
+        if let old = progress { gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer) }
+        progress = panel
+        label.isVisible = panel == nil
+        guard let panel else { return }
+        finishPrevious()
+        progressSlot.packStart(panel.widget, expand: true)
+        panel.widget.showAll()
+        actionButton.isVisible = false
+        timeout?.cancel()
+        widget.revealsChild = true
     }
 
     func hide() {
