@@ -116,16 +116,20 @@ screenshot: build
 	build-aux/with-display build-aux/screenshot .build/debug/caption $(SAMPLE) data/screenshots
 
 # The benchmarks (docs/performance.md), on the release build as installed (the Swift runtime
-# linked in). The window's start-up, Enter and preview are timed from outside through the X
+# linked in). A library of 100,000 entries is made once under .build/bench/fixtures, through
+# the library's bulk path, for the list, search, scrolling and start-up figures at that
+# scale. The window's start-up, Enter and preview are timed from outside through the X
 # server (Benchmarks/bench.py), against a C floor and against yad and zenity; with
 # BASELINE=path/to/another/release/caption, also against that build in the same run.
-BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3
+BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3 sqlite3
 bench: test-deps
 	@build-aux/install-deps $(BENCH_DEPS)
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	mkdir -p .build/bench
 	.build/release/caption-bench
+	.build/release/caption-bench large .build/bench/fixtures $(SAMPLE)
 	build-aux/with-display .build/release/caption-view-bench
+	build-aux/with-display .build/release/caption-view-bench --large .build/bench/fixtures/data-100000/caption
 	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
 		--bench .build/release/caption-bench --sample $(SAMPLE) $(if $(BASELINE),--baseline $(BASELINE))
 

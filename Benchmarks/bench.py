@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The window benchmarks of `make bench`: start-up, Enter latency and the photo preview.
+"""The window benchmarks of `make bench`: start-up (also with 100,000 entries), Enter latency and the photo preview.
 
 Run under build-aux/with-display (a private Xvfb with -noreset, a throwaway D-Bus
 session, private XDG folders). Every program is timed from outside through the X server
@@ -184,6 +184,33 @@ class Runner:
             result["programs"][name] = entry
         return result
 
+    def startup_large(self):
+        """Start-up with 100,000 entries against an empty library, the two interleaved."""
+        photo = self.args.sample
+        large = os.path.join(self.args.fixtures, "data-100000")
+        programs = {
+            "caption_empty": lambda: self.caption_start(self.fresh_data_home("empty"), photo),
+            "caption_100000": lambda: self.caption_start(large, photo),
+        }
+        names = list(programs)
+        samples = {name: [] for name in names}
+        for round_index in range(self.args.warm_up + self.args.rounds):
+            for step in range(len(names)):
+                name = names[(round_index + step) % len(names)]
+                argv, env = programs[name]()
+                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env)
+                if round_index >= self.args.warm_up:
+                    samples[name].append(figures)
+        result = {"rounds": self.args.rounds, "warm_up": self.args.warm_up, "programs": {}}
+        for name in names:
+            result["programs"][name] = {"first_paint_ms": summary([s["paint_ms"] for s in samples[name]]),
+                                        "peak_rss_mb": summary([s["hwm_kb"] / 1024 for s in samples[name]])}
+        result["paint_over_empty"] = summary([a["paint_ms"] / b["paint_ms"] for a, b in
+                                              zip(samples["caption_100000"], samples["caption_empty"])])
+        result["rss_over_empty"] = summary([a["hwm_kb"] / b["hwm_kb"] for a, b in
+                                            zip(samples["caption_100000"], samples["caption_empty"])])
+        return result
+
     def caption_start(self, data_home, photo, binary=None):
         self.forget_app_state(data_home)
         return [binary or self.args.caption, photo], {"XDG_DATA_HOME": data_home}
@@ -288,6 +315,15 @@ def print_report(report):
             shown = f"{entry['first_frames_final']}/{paint['n']}" if name.startswith(("caption", "floor")) else "–"
             line += f"{shown:>14}"
             print(line)
+    large = report.get("startup_large")
+    if large:
+        print(f"\nStart-up with 100,000 entries against an empty library: {large['rounds']} interleaved rounds")
+        for name, entry in large["programs"].items():
+            paint, rss = entry["first_paint_ms"], entry["peak_rss_mb"]
+            print(f"{name:16}{paint['median']:9.1f} ms ({paint['p25']:5.1f}–{paint['p75']:5.1f}){rss['median']:9.1f} MB")
+        ratio = large["paint_over_empty"]
+        print(f"{'100,000 / empty':16}{ratio['median']:9.3f} ({ratio['p25']:.2f}–{ratio['p75']:.2f})   "
+              f"RSS {large['rss_over_empty']['median']:.3f}")
     enter = report.get("enter")
     if enter:
         print(f"\nEnter latency, XTest Return to the repaint, {enter['presses']} presses each")
@@ -331,6 +367,8 @@ def print_report(report):
                 rows.append((f"start-up {name} / {peer} < 1", entry[f"paint_over_{peer}"]["median"], 1.0))
             rows.append((f"peak RSS {name} / floor ≤ {TARGETS['rss_over_floor']}",
                          entry["rss_over_floor"]["median"], TARGETS["rss_over_floor"]))
+    if large:
+        rows.append(("start-up 100,000 entries / empty ≤ 1.05", large["paint_over_empty"]["median"], 1.05))
     if enter:
         caption = enter["programs"]["caption"]
         rows.append((f"Enter p50 ≤ {TARGETS['enter_p50_ms']} ms", caption["p50_ms"], TARGETS["enter_p50_ms"]))
@@ -369,7 +407,8 @@ def main():
     parser.add_argument("--tail-ms", type=int, default=1000,
                         help="how long after the preview shows stalls are still watched for")
     parser.add_argument("--baseline", help="another release build of caption, measured beside this one")
-    parser.add_argument("--only", default="startup,enter,preview,preview_smooth", help="comma-separated sections")
+    parser.add_argument("--only", default="startup,startup_large,enter,preview,preview_smooth",
+                        help="comma-separated sections")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
     args.caption = os.path.abspath(args.caption)
@@ -382,7 +421,7 @@ def main():
     runner = Runner(args, build_tools(args.out))
     report = {"machine": machine(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     sections = args.only.split(",")
-    for section in ("startup", "enter", "preview", "preview_smooth"):
+    for section in ("startup", "startup_large", "enter", "preview", "preview_smooth"):
         if section in sections:
             began = time.monotonic()
             report[section] = getattr(runner, section)()

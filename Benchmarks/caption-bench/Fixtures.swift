@@ -55,8 +55,8 @@ func makeLibrary(dataHome: String, count: Int, photo: String) {
 }
 
 /// `caption-bench fixtures FOLDER SAMPLE`: makes FOLDER/preview-24mp.jpg, its smooth twin
-/// preview-24mp-smooth.jpg and FOLDER/data-10000 (a data home holding a 10,000-entry
-/// library), unless already there.
+/// preview-24mp-smooth.jpg, FOLDER/data-10000 and FOLDER/data-100000 (data homes holding
+/// libraries of 10,000 and 100,000 entries), unless already there.
 func makeFixtures(_ arguments: [String]) {
     guard arguments.count == 2 else { fail("usage: caption-bench fixtures FOLDER SAMPLE-PHOTO") }
     let folder = arguments[0], sample = arguments[1]
@@ -68,6 +68,7 @@ func makeFixtures(_ arguments: [String]) {
             rename(photo + ".part", photo)
         }
     }
+    makeLargeLibrary(dataHome: folder + "/data-100000", count: largeCount, photo: sample)
     let dataHome = folder + "/data-10000"
     // The mark is written last, so a run cut short is made again rather than half used.
     let complete = dataHome + ".complete"

@@ -9,6 +9,13 @@ if CommandLine.arguments.dropFirst().first == "fixtures" {
     makeFixtures(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+// `caption-bench large FIXTURES SAMPLE`: the 100,000-entry figures alone.
+if CommandLine.arguments.dropFirst().first == "large" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 2 else { fail("usage: caption-bench large FIXTURES SAMPLE-PHOTO") }
+    benchLargeList(fixtures: arguments[0], photo: arguments[1])
+    exit(0)
+}
 
 let engine = benchEngine()
 print("engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s")

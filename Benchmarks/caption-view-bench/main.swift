@@ -2,6 +2,8 @@
 // painted, the longest main-loop stall while scrolling 10,000 entries, and memory after it.
 // Runs under a display (build-aux/with-display). Usage:
 //   caption-view-bench               the figures, against a library of 10,000 entries
+//   caption-view-bench --large DIR   the same and more against DIR, a library of 100,000
+//                                    (Large.swift), side by side with an empty library
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
 
 @_spi(Benchmarks) import CaptionLibrary
@@ -34,6 +36,28 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
 }
+
+/// CPU time of the calling thread: a gap in the main loop with little of it was the
+/// scheduler running someone else (the machine is shared), not the app's work.
+func threadCPU() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Seconds the calling thread has waited on a run queue (ready but not running), from
+/// /proc/thread-self/schedstat: a stall with this much waiting was the scheduler's.
+func runQueueWait() -> Double {
+    guard let file = fopen("/proc/thread-self/schedstat", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return 0 }
+    let fields = String(cString: line).split(separator: " ")
+    return fields.count > 1 ? (Double(fields[1]) ?? 0) / 1e9 : 0
+}
+
+/// The longest main-loop iteration's own CPU time in the last `scroll`.
+nonisolated(unsafe) var longestCPU = 0.0
 
 func residentKiB() -> Int {
     guard let file = fopen("/proc/self/statm", "r") else { return 0 }
@@ -73,6 +97,7 @@ func makeLibrary(count: Int) -> String {
 final class Bench {
     let window: CaptionWindow
     var painted = 0.0
+    var windowPainted = 0.0
     /// Main-loop gaps are timed by an idle-priority tick every millisecond.
     var lastTick = 0.0
     var longestGap = 0.0
@@ -84,6 +109,8 @@ final class Bench {
         gtk_window_present(caption_window(window.widget))
         // The list's first paint after a change: a draw handler that runs after GTK's.
         onListDraw(window.libraryList) { [weak self] in self?.painted = now() }
+        // The whole window's paint: an empty library shows a label, not the list.
+        onListDraw(window.widget) { [weak self] in self?.windowPainted = now() }
         spin(seconds: 0.3)
     }
 
@@ -101,6 +128,19 @@ final class Bench {
             if g_main_context_iteration(nil, 0) == 0 { usleep(200) }
         }
         return true
+    }
+
+    /// From the action to the window painted after the library view loaded (the list or
+    /// the empty library's label).
+    func timeToWindowPaint(_ action: () -> Void) -> Double {
+        var loaded = false
+        window.onLibraryShown = { loaded = true }
+        windowPainted = 0
+        let start = now()
+        action()
+        spin(until: { loaded })
+        spin(until: { self.windowPainted > start && loaded })
+        return (windowPainted - start) * 1000
     }
 
     /// From the action to the list painted with its new contents.
@@ -146,6 +186,10 @@ func run() {
         bench.spin(seconds: 1)
         print(residentKiB())
         exit(0)
+    }
+
+    if arguments.count == 3 && arguments[1] == "--large" {
+        benchLarge(library: arguments[2])
     }
 
     let bench = Bench(library: makeLibrary(count: 10_000))
@@ -211,19 +255,37 @@ func scroll(_ bench: Bench) -> Double {
     func iterate(for seconds: Double) {
         let end = now() + seconds
         while now() < end {
+            let cpuBefore = threadCPU()
+            let waitBefore = runQueueWait()
             g_main_context_iteration(nil, 0)
             let time = now()
             longest = max(longest, time - last)
+            longestCPU = max(longestCPU, threadCPU() - cpuBefore)
+            if getenv("CAPTION_BENCH_TRACE") != nil && time - last > 0.02 {
+                print("stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows")
+            }
             last = time
         }
     }
     gtk_adjustment_set_value(adjustment, 0)
     iterate(for: 0.2)
     longest = 0
+    longestCPU = 0
     last = now()
-    while gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment) < gtk_adjustment_get_upper(adjustment) {
-        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
-        iterate(for: 0.004)
+    // The list grows a page at a time as the bottom nears: on until every page is in.
+    // CAPTION_BENCH_STEP_MS (default 4) sets the time between screenfuls and
+    // CAPTION_BENCH_ROWS stops after that many rows, for experiments.
+    let step = getenv("CAPTION_BENCH_STEP_MS").flatMap { Double(String(cString: $0)) }.map { $0 / 1000 } ?? 0.004
+    let rowLimit = getenv("CAPTION_BENCH_ROWS").flatMap { Int(String(cString: $0)) } ?? Int.max
+    let deadline = now() + 300
+    while now() < deadline && bench.window.libraryRowCount < rowLimit {
+        let atBottom = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
+            >= gtk_adjustment_get_upper(adjustment)
+        if atBottom && bench.window.libraryListComplete { break }
+        if !atBottom {
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
+        }
+        iterate(for: step)
     }
     iterate(for: 0.3)
     return longest * 1000

@@ -37,6 +37,7 @@ static inline GtkGrid *caption_grid(gpointer p) { return GTK_GRID(p); }
 static inline GtkEntry *caption_entry(gpointer p) { return GTK_ENTRY(p); }
 static inline GtkLabel *caption_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *caption_button(gpointer p) { return GTK_BUTTON(p); }
+static inline GtkProgressBar *caption_progress_bar(gpointer p) { return GTK_PROGRESS_BAR(p); }
 static inline GtkHeaderBar *caption_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
 static inline GtkRevealer *caption_revealer(gpointer p) { return GTK_REVEALER(p); }
 static inline GApplication *caption_g_application(gpointer p) { return G_APPLICATION(p); }

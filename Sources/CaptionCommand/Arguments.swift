@@ -176,6 +176,7 @@ public enum Arguments {
             tr("  --version         show the version"),
             "",
             tr("Exit status: 0 on success, 1 when a photo, a caption or the library is at\nfault, 2 when the command line is wrong."),
+            tr("An export stopped by Ctrl+C exits with 130; the photos it reported are whole."),
         ].joined(separator: "\n")
     }
 }

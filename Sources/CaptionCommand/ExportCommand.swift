@@ -3,32 +3,36 @@
 import CaptionLibrary
 import CaptionMetadata
 import Localization
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT while an export runs; the export stops before its next photo.
+private let interrupted = Atomic<Bool>(false)
 
 extension Commands {
+    /// Exit status of an export stopped by Ctrl+C (SIGINT): 128 + 2, as a shell reports a
+    /// program killed by it, though this one stopped cleanly.
+    public static let interruptedStatus: Int32 = 130
+
     /// One line on standard output per photo written; a missing entry number stops the
     /// export before anything is written, a folder that cannot take the photos at the
-    /// first one that fails (exit 1, one line on standard error).
+    /// first one that fails (exit 1, one line on standard error). The whole library is
+    /// read a page at a time (memory stays flat). When standard error is a terminal it
+    /// shows "Exporting 1,234 of 100,001" as the export goes; otherwise nothing extra.
+    /// Ctrl+C stops before the next photo: every photo is then whole or not written, and
+    /// the exit status is 130.
     static func export(library: String?, folder: String, ids: [Int64], sidecar: Bool) -> Int32 {
+        let progress = WorkProgress()
+        let terminal = TerminalProgress(enabled: isatty(2) == 1, progress: progress)
+        interrupted.store(false, ordering: .relaxed)
+        let previous = catchInterrupt()
+        defer { restoreInterrupt(previous) }
         do {
             let opened = try open(library)
-            var entries: [Entry] = []
-            if ids.isEmpty {
-                // Oldest first, so that the first photo with a title gets its plain name.
-                entries = try opened.entries().reversed()
-            } else {
-                for id in ids {
-                    guard let entry = try opened.entry(id: id) else {
-                        Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
-                        return 1
-                    }
-                    entries.append(entry)
-                }
-            }
-            guard !entries.isEmpty else {
-                Console.out(tr("The library is empty; there is nothing to export.") + "\n")
-                return 0
-            }
-            try Exporter.export(entries, from: opened, to: folder, sidecars: sidecar) { photo in
+            let report = { (photo: ExportedPhoto) in
+                terminal.clear()
                 var values = ["id": String(photo.entryID), "photo": photo.photoPath]
                 if let sidecarPath = photo.sidecarPath {
                     values["sidecar"] = sidecarPath
@@ -39,12 +43,66 @@ extension Commands {
                 if photo.couldNotEmbed {
                     Console.error(fill(tr("the caption of entry {id} could not be written into the photo; it is in {sidecar}"), values))
                 }
+                // Checked after each photo is placed, so the next one is never started.
+                if interrupted.load(ordering: .relaxed) { progress.cancel() }
+                terminal.update()
+            }
+            let summary: Exporter.Summary
+            if ids.isEmpty {
+                summary = try Exporter.exportAll(from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report)
+                if summary.total == 0 {
+                    Console.out(tr("The library is empty; there is nothing to export.") + "\n")
+                    return 0
+                }
+            } else {
+                var entries: [Entry] = []
+                for id in ids {
+                    guard let entry = try opened.entry(id: id) else {
+                        Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
+                        return 1
+                    }
+                    entries.append(entry)
+                }
+                let placed = try Exporter.export(entries, from: opened, to: folder, sidecars: sidecar,
+                                                 progress: progress, exported: report)
+                summary = Exporter.Summary(exported: placed.count, total: entries.count,
+                                           cancelled: progress.isCancelled && placed.count < entries.count)
+            }
+            terminal.clear()
+            if summary.cancelled {
+                Console.error(tr("export stopped: {progress} photos exported; the others were not written")
+                    .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total)))
+                return interruptedStatus
             }
             return 0
         } catch {
+            terminal.clear()
             Console.error(error.message)
             return 1
         }
+    }
+
+    /// SIGINT sets `interrupted` instead of killing the process; SA_RESTART keeps the
+    /// photo being written from seeing EINTR. A second Ctrl+C still stops a run at once
+    /// (SA_RESETHAND): files are written under temporary names, so even then none is left
+    /// cut short under its own name.
+    /// A SIGINT ignored from the start (a background job of a script) stays ignored.
+    private static func catchInterrupt() -> sigaction {
+        var previous = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        // SIG_IGN is the handler address 1.
+        if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 { return previous }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in interrupted.store(true, ordering: .relaxed) }
+        action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, &previous)
+        return previous
+    }
+
+    private static func restoreInterrupt(_ previous: sigaction) {
+        var previous = previous
+        sigaction(SIGINT, &previous, nil)
     }
 
     /// `{key}` replaced in one pass, so that a file name holding "{sidecar}" stays as it is.
@@ -57,5 +115,41 @@ extension Commands {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+}
+
+/// "Exporting 1,234 of 100,001" on standard error, rewritten in place at most ten times a
+/// second, only when standard error is a terminal (so logs and pipes get nothing extra),
+/// and erased before anything else is printed and at the end.
+final class TerminalProgress {
+    private let enabled: Bool
+    private let progress: WorkProgress
+    private var shown = false
+    private var last = 0.0
+
+    init(enabled: Bool, progress: WorkProgress) {
+        self.enabled = enabled
+        self.progress = progress
+    }
+
+    func update() {
+        guard enabled else { return }
+        let now = TerminalProgress.seconds()
+        guard now - last >= 0.1 else { return }
+        last = now
+        shown = true
+        Console.errorText("\r" + tr("Exporting {progress}").replacing("{progress}", with: progress.text) + "\u{1B}[K")
+    }
+
+    func clear() {
+        guard enabled, shown else { return }
+        shown = false
+        Console.errorText("\r\u{1B}[K")
+    }
+
+    private static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -13,6 +13,12 @@ final class Database {
     let path: String
     /// The folder named in messages about writing.
     let folder: String
+    /// Commits made through this connection; with `PRAGMA data_version` (other
+    /// connections' commits) it tells whether the search index is still current.
+    var commits: Int64 = 0
+    /// The search index of the library as of `searchIndexKey`, built on demand.
+    var searchIndex: SearchIndex?
+    var searchIndexKey: (Int64, Int64)?
 
     init(path: String, folder: String, busyTimeout: Int32) throws(LibraryError) {
         self.path = path
@@ -65,6 +71,7 @@ final class Database {
         do {
             let result = try body()
             try execute("COMMIT")
+            commits += 1
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
@@ -145,6 +152,10 @@ final class Statement {
         throw database.failure(code)
     }
 
+    func bind(_ index: Int32, null: Void) {
+        sqlite3_bind_null(handle, index)
+    }
+
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -152,6 +163,12 @@ final class Statement {
 
     func integer(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
+    }
+
+    /// The column's UTF-8 bytes, valid until the next step or reset.
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = sqlite3_column_text(handle, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     func text(_ column: Int32) -> String {

@@ -2,8 +2,8 @@
 
 import CPixbuf
 
-enum Hash {
-    static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
+public enum Hash {
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
         // g_checksum_new returns NULL only for an unknown checksum type, and SHA-256 is known.
         let checksum = g_checksum_new(G_CHECKSUM_SHA256)!
         defer { g_checksum_free(checksum) }

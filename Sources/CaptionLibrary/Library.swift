@@ -27,7 +27,8 @@ public final class Library: Sendable {
     public let directory: String
     public let databasePath: String
     let photosDirectory: String
-    private let database: Mutex<Database>
+    /// Internal, not private: the streaming and search extensions (Library+Scale.swift) use it.
+    let database: Mutex<Database>
 
     static let applicationID: Int64 = 0x4341_5054  // "CAPT", so another program's database is never taken for ours
     static let databaseName = "library.sqlite3"
@@ -193,12 +194,17 @@ public final class Library: Sendable {
     }
 
     /// Whether a file in photos/ is one of ours: 64 hex digits and a known extension.
+    /// Read as UTF-8 bytes: `--list --json` asks it of every row.
     static func isPhotoName(_ name: String) -> Bool {
-        guard let dot = name.firstIndex(of: ".") else { return false }
-        let stem = name[..<dot]
-        let ext = String(name[name.index(after: dot)...])
-        return stem.utf8.count == 64 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-            && PhotoFormat.allCases.contains { $0.fileExtension == ext }
+        var name = name
+        return name.withUTF8 { isPhotoName($0) }
+    }
+
+    static func isPhotoName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 65, bytes[64] == 0x2E else { return false }
+        for byte in bytes[0..<64] where !((48...57).contains(byte) || (97...102).contains(byte)) { return false }
+        let ext = UnsafeBufferPointer(rebasing: bytes[65...])
+        return PhotoFormat.allCases.contains { $0.fileExtension.utf8.elementsEqual(ext) }
     }
 
     /// Removes temporary files and unreferenced photos left by an interrupted save, when no
@@ -308,7 +314,12 @@ public final class Library: Sendable {
 
     /// "photos/" and a name of ours: 64 hex digits and a known extension, no slash.
     static func isStoredPhoto(_ relative: String) -> Bool {
-        relative.hasPrefix("photos/") && isPhotoName(String(relative.dropFirst("photos/".count)))
+        var relative = relative
+        return relative.withUTF8 { bytes in
+            let prefix = "photos/".utf8
+            guard bytes.count > prefix.count, bytes.prefix(prefix.count).elementsEqual(prefix) else { return false }
+            return isPhotoName(UnsafeBufferPointer(rebasing: bytes[prefix.count...]))
+        }
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {
@@ -467,9 +478,11 @@ public final class Library: Sendable {
     // MARK: Benchmarks
 
     /// Adds `count` rows that share `entry`'s photo, in one transaction: a large library in
-    /// a moment, for benchmarks and tests.
+    /// a moment, for benchmarks and tests. `caption` gives row `index` its own title and
+    /// subtitle (by default the entry's title followed by the index).
     @_spi(Benchmarks)
-    public func insertCopies(of entry: Entry, count: Int) throws(LibraryError) {
+    public func insertCopies(of entry: Entry, count: Int,
+                             caption: (@Sendable (Int) -> (title: String, subtitle: String))? = nil) throws(LibraryError) {
         try database.withLock { (db) throws(LibraryError) in
             try db.write { () throws(LibraryError) in
                 let insert = try db.prepare("""
@@ -479,8 +492,9 @@ public final class Library: Sendable {
                 for index in 0..<count {
                     insert.reset()
                     insert.bind(1, entry.photo)
-                    insert.bind(2, entry.title + " \(index)")
-                    insert.bind(3, entry.subtitle)
+                    let words = caption?(index) ?? (title: entry.title + " \(index)", subtitle: entry.subtitle)
+                    insert.bind(2, words.title)
+                    insert.bind(3, words.subtitle)
                     insert.bind(4, Int64(entry.width))
                     insert.bind(5, Int64(entry.height))
                     insert.bind(6, entry.originalName)

@@ -43,26 +43,100 @@ public enum Exporter {
     /// A folder that is read-only or full stops the export with the message saying so; the
     /// photos written before then are whole, and no partial file is left. `exported` is
     /// told of each photo as it is placed. Safe to call from any thread.
+    ///
+    /// With `progress`, its total is set to the number of entries, it advances after each
+    /// photo is placed, and a cancel stops the export before the next photo: every photo
+    /// is then written whole or not at all, and the photos placed are returned.
     @discardableResult
     public static func export(_ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
+                              progress: WorkProgress? = nil,
                               exported: (ExportedPhoto) -> Void = { _ in }) throws(LibraryError) -> [ExportedPhoto] {
+        var results: [ExportedPhoto] = []
+        var remaining = entries[...]
+        progress?.setTotal(entries.count)
+        _ = try exportEach(next: { () throws(LibraryError) -> Entry? in remaining.popFirst() }, from: library, to: folder,
+                           sidecars: sidecars, progress: progress) { photo in
+            exported(photo)
+            results.append(photo)
+        }
+        return results
+    }
+
+    /// What an export of the whole library did.
+    public struct Summary: Sendable, Equatable {
+        /// Photos placed.
+        public var exported: Int
+        /// Entries there were to export when it started.
+        public var total: Int
+        /// It stopped at a cancel, before `total`.
+        public var cancelled: Bool
+
+        public init(exported: Int, total: Int, cancelled: Bool) {
+            self.exported = exported
+            self.total = total
+            self.cancelled = cancelled
+        }
+    }
+
+    /// Every entry of the library, oldest first (so the first photo with a title gets its
+    /// plain name), as `export(_:from:to:sidecars:)` writes them; read a page at a time, so
+    /// memory stays flat however many entries there are, and the library is locked only
+    /// while a page is read. Entries saved after it starts are left for the next export.
+    public static func exportAll(from library: Library, to folder: String, sidecars: Bool,
+                                 progress: WorkProgress = WorkProgress(),
+                                 exported: (ExportedPhoto) -> Void = { _ in }) throws(LibraryError) -> Summary {
+        let total = try library.count()
+        progress.setTotal(total)
+        guard total > 0, let last = try library.newestCursor() else { return Summary(exported: 0, total: 0, cancelled: false) }
+        var page: ArraySlice<Entry> = []
+        var cursor: EntryCursor?
+        var finished = false
+        let next = { () throws(LibraryError) -> Entry? in
+            if page.isEmpty && !finished {
+                let read = try library.entries(after: cursor, order: .oldestFirst, limit: pageSize, through: last)
+                finished = read.count < pageSize
+                cursor = read.last.map(EntryCursor.init)
+                page = read[...]
+            }
+            return page.popFirst()
+        }
+        var count = 0
+        let cancelled = try exportEach(next: next, from: library, to: folder, sidecars: sidecars, progress: progress) { photo in
+            count += 1
+            exported(photo)
+        }
+        return Summary(exported: count, total: total, cancelled: cancelled)
+    }
+
+    /// Entries read at a time by `exportAll`.
+    static let pageSize = 256
+
+    /// The loop both exports share; true when it stopped at a cancel.
+    private static func exportEach(next: () throws(LibraryError) -> Entry?, from library: Library, to folder: String,
+                                   sidecars: Bool, progress: WorkProgress?,
+                                   placed: (ExportedPhoto) -> Void) throws(LibraryError) -> Bool {
         // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
         // the process; ignored, the write fails with EFBIG and is reported like a full disk.
         signal(SIGXFSZ, SIG_IGN)
         if let code = POSIXFiles.makeFolders(folder, mode: 0o777) { throw folderError(code, folder) }
-        var results: [ExportedPhoto] = []
+        var cancelled = false
         do {
-            for entry in entries {
+            while true {
+                if progress?.isCancelled == true {
+                    cancelled = true
+                    break
+                }
+                guard let entry = try next() else { break }
                 let result = try export(entry, from: library, to: folder, sidecar: sidecars)
-                exported(result)
-                results.append(result)
+                progress?.advance()
+                placed(result)
             }
         } catch {
             _ = DiskFile.sync(folder, folder: true)  // what was placed stays placed
             throw error
         }
         if let code = DiskFile.sync(folder, folder: true) { throw folderError(code, folder) }
-        return results
+        return cancelled
     }
 
     private static func export(_ entry: Entry, from library: Library, to folder: String,

@@ -134,11 +134,11 @@ import Testing
         _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Harbour", subtitle: "Boats")
         _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
         let out = folder + "/exported"
-        var outcome: Result<[ExportedPhoto], LibraryError>?
+        var outcome: Result<Exporter.Summary, LibraryError>?
         window.export.exportAll(to: out) { outcome = $0 }
         #expect(Harness.spin { outcome != nil })
-        let photos = try #require(try outcome?.get())
-        #expect(photos.map(\.photoPath) == [out + "/Harbour.jpg", out + "/Harbour (2).jpg"])
+        #expect(try outcome?.get() == Exporter.Summary(exported: 2, total: 2, cancelled: false))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["Harbour (2).jpg", "Harbour.jpg"])
         #expect(PhotoMetadata.read(out + "/Harbour (2).jpg") == PhotoCaption(title: "Harbour", description: "Again"))
         #expect(window.notification.text == "2 photos exported to “exported”")
     }
@@ -149,7 +149,7 @@ import Testing
         _ = try Library(directory: library).add(photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
         let notAFolder = folder + "/plain-file"
         _ = FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8))
-        var outcome: Result<[ExportedPhoto], LibraryError>?
+        var outcome: Result<Exporter.Summary, LibraryError>?
         window.export.exportAll(to: notAFolder) { outcome = $0 }
         #expect(Harness.spin { outcome != nil })
         #expect(window.messages.text == "The export folder cannot be used (Not a directory): \(notAFolder)")

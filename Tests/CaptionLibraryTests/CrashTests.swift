@@ -64,12 +64,12 @@ struct CrashTests {
               + "\(leftTemporary) kills left a temporary file and \(leftUnreferenced) a photo without its row")
         #expect(killed >= 250, "runs killed before they finished")
         #expect(leftTemporary + leftUnreferenced > 0, "no kill landed inside a save, so the clean-up went untested")
-        try checkConsistent(directory)
+        #expect(try consistencyProblems(directory) == [])
         // And the library still works.
         let library = try Library(directory: directory)
         let entry = try library.add(photoAt: photos[0], title: "after", subtitle: "s")
         #expect(try library.entries().first == entry)
-        try checkConsistent(directory)
+        #expect(try consistencyProblems(directory) == [])
     }
 
     @Test("two processes each adding 100 entries to one library at the same time end with 200 entries")
@@ -102,7 +102,7 @@ struct CrashTests {
         let entries = try Library(directory: directory).entries()
         #expect(entries.count == 200)
         #expect(Set(entries.map(\.title)).count == 200)
-        try checkConsistent(directory)
+        #expect(try consistencyProblems(directory) == [])
     }
 }
 

@@ -49,7 +49,7 @@ struct HostileLibraryTests {
         #expect(listed.stdout.contains("T0") && listed.stdout.contains("T1"))
         #expect(try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: directory + "/" + gone.photo))
-        try checkConsistent(directory)
+        #expect(try consistencyProblems(directory) == [])
     }
 
     @Test("a photo replaced behind the app's back is put right by the next save of it")
@@ -62,7 +62,7 @@ struct HostileLibraryTests {
         try Data(repeating: 0x41, count: Int(size)).write(to: URL(fileURLWithPath: stored))
         #expect(try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status == 0)
         #expect(Photos.sha256(ofFile: stored) == Photos.sha256(ofFile: paths[0]))
-        try checkConsistent(directory)
+        #expect(try consistencyProblems(directory) == [])
     }
 
     @Test("a damaged database gives one line and is not changed", arguments: ["truncated", "zero-filled", "random"])

@@ -4,9 +4,8 @@
 
 import CPixbuf
 import CSQLite
-@testable import CaptionLibrary
+import CaptionLibrary
 import Foundation
-import Testing
 
 /// A fresh folder under the temporary directory, removed when the value goes.
 /// World-traversable (0755) so that a test running the command line as user nobody can
@@ -283,26 +282,33 @@ public final class RawDatabase: @unchecked Sendable {
     }
 }
 
-/// The state a library's folder must always be in: integrity_check ok, every row's photo
-/// present with the content its name promises, no temporary file, no unreferenced photo.
-public func checkConsistent(_ directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+/// What is wrong with a library's folder, against the state it must always be in:
+/// integrity_check ok, every row's photo present with the content its name promises, no
+/// temporary file, no unreferenced photo. Empty when all is well; tests expect it empty.
+public func consistencyProblems(_ directory: String) throws -> [String] {
     let library = try Library(directory: directory)
     let entries = try library.entries()
     let raw = RawDatabase(directory + "/library.sqlite3")
-    #expect(raw.strings("PRAGMA integrity_check") == ["ok"], sourceLocation: sourceLocation)
+    var problems: [String] = []
+    let integrity = raw.strings("PRAGMA integrity_check")
+    if integrity != ["ok"] { problems.append("integrity_check: \(integrity)") }
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/photos")) ?? []
-    #expect(files.filter { $0.hasPrefix(".tmp-") }.isEmpty, "temporary files left: \(files)", sourceLocation: sourceLocation)
+    let temporary = files.filter { $0.hasPrefix(".tmp-") }
+    if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
     let used = Set(entries.map(\.photo))
-    for photo in used {
+    for photo in used.sorted() {
         let path = directory + "/" + photo
-        #expect(FileManager.default.fileExists(atPath: path), "missing \(photo)", sourceLocation: sourceLocation)
+        guard FileManager.default.fileExists(atPath: path) else {
+            problems.append("missing \(photo)")
+            continue
+        }
         let name = (photo as NSString).lastPathComponent
-        let expected = String(name.prefix(64))
-        #expect(Photos.sha256(ofFile: path) == expected, "\(photo) holds other bytes", sourceLocation: sourceLocation)
+        if Photos.sha256(ofFile: path) != String(name.prefix(64)) { problems.append("\(photo) holds other bytes") }
     }
-    for file in files where !file.hasPrefix(".tmp-") {
-        #expect(used.contains("photos/" + file), "unreferenced \(file)", sourceLocation: sourceLocation)
+    for file in files.sorted() where !file.hasPrefix(".tmp-") && !used.contains("photos/" + file) {
+        problems.append("unreferenced \(file)")
     }
+    return problems
 }
 
 public func mode(_ path: String) -> mode_t {

@@ -350,6 +350,24 @@ enum MainThread {
     /// Runs `job` every `seconds` at idle priority for as long as it returns true.
     @MainActor
     static func every(seconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {
+        repeating(job) { callback, data, release in
+            g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, callback, data, release)
+        }
+    }
+
+    /// Runs `job` every `milliseconds` for as long as it returns true.
+    @MainActor
+    static func every(milliseconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {
+        repeating(job) { callback, data, release in
+            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, callback, data, release)
+        }
+    }
+
+    @MainActor
+    private static func repeating(
+        _ job: @escaping Repeating,
+        add: (GSourceFunc, gpointer, GDestroyNotify) -> UInt32
+    ) -> SourceHandle {
         let handle = SourceHandle()
         let body: Repeating = { [weak handle] in
             let again = job()
@@ -360,7 +378,7 @@ enum MainThread {
             nonisolated(unsafe) let handler: ClosureBox<Repeating> = box(data)
             return MainActor.assumeIsolated { handler.body() } ? 1 : 0
         }
-        handle.id = g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, callback, retained(body), releaseSource)
+        handle.id = add(callback, retained(body), releaseSource)
         return handle
     }
 }

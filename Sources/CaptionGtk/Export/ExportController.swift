@@ -31,30 +31,35 @@ final class ExportController {
     }
 
     /// Writes every entry, oldest first, into `folder` with its caption embedded (see
-    /// `Exporter`), with its own connection to the library. The outcome shows in the
-    /// notification, or in the message bar when the folder cannot take the photos.
+    /// `Exporter.exportAll`), with its own connection to the library. The notification
+    /// shows a progress bar ("1,234 of 100,001") and Cancel, which stops before the next
+    /// photo: every photo is then in the folder whole or not at all. The outcome shows in
+    /// the notification, or in the message bar when the folder cannot take the photos.
     /// `completion` is for tests.
-    func exportAll(to folder: String, completion: (@MainActor (Result<[ExportedPhoto], LibraryError>) -> Void)? = nil) {
+    func exportAll(to folder: String, completion: (@MainActor (Result<Exporter.Summary, LibraryError>) -> Void)? = nil) {
         guard !isExporting else { return window.errorBell() }
         isExporting = true
-        notification.show(tr("Exporting…"), seconds: nil)
+        let progress = WorkProgress()
+        let panel = ProgressPanel(progress: progress, title: tr("Exporting…"))
+        notification.show(progress: panel)
         let directory = library.directory
         DispatchQueue.global(qos: .userInitiated).async {
-            let result: Result<[ExportedPhoto], LibraryError>
+            let result: Result<Exporter.Summary, LibraryError>
             do throws(LibraryError) {
                 let library = try Library(directory: directory)
-                result = .success(
-                    try Exporter.export(library.entries().reversed(), from: library, to: folder, sidecars: false))
+                result = .success(try Exporter.exportAll(from: library, to: folder, sidecars: false, progress: progress))
             } catch {
                 result = .failure(error)
             }
             MainThread.post { [weak self] in
                 guard let self else { return }
+                panel.stop()
                 self.isExporting = false
+                self.notification.show(progress: nil)
                 switch result {
-                case .success(let photos):
+                case .success(let summary):
                     self.notification.show(
-                        Self.exportedMessage(photos.count, folder: folder), button: photos.isEmpty ? nil : .openFolder,
+                        Self.message(summary, folder: folder), button: summary.exported == 0 ? nil : .openFolder,
                         seconds: 8
                     ) { [weak self] in self?.open(folder) }
                 case .failure(let error):
@@ -66,19 +71,27 @@ final class ExportController {
         }
     }
 
+    /// The export's progress panel while one runs, for tests.
+    var progressPanel: ProgressPanel? { notification.progress }
+
     private func open(_ folder: String) {
         guard let uri = g_filename_to_uri(folder, nil, nil) else { return }
         defer { g_free(uri) }
         gtk_show_uri_on_window(window.gtkWindow, uri, UInt32(GDK_CURRENT_TIME), nil)
     }
 
-    static func exportedMessage(_ count: Int, folder: String) -> String {
+    static func message(_ summary: Exporter.Summary, folder: String) -> String {
         let name = PhotoLoader.fileName(folder)
-        switch count {
+        if summary.cancelled {
+            return tr("Export stopped: {progress} photos exported to “{folder}”")
+                .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total))
+                .replacing("{folder}", with: name)
+        }
+        switch summary.exported {
         case 0: return tr("Nothing to export: no entry is saved yet")
         case 1: return tr("One photo exported to “{folder}”").replacing("{folder}", with: name)
         default:
-            return tr("{count} photos exported to “{folder}”").replacing("{count}", with: String(count))
+            return tr("{count} photos exported to “{folder}”").replacing("{count}", with: String(summary.exported))
                 .replacing("{folder}", with: name)
         }
     }

@@ -31,8 +31,9 @@ final class LibraryController {
     var onEdit: ((CaptionLibrary.Entry, String) -> Void)?
     /// Escape with an empty search: back to the form.
     var onLeave: (() -> Void)?
-    /// Tests and the view benchmark wait for a load.
+    /// Tests and the view benchmark wait for a load, and for each further page.
     var onShown: (() -> Void)?
+    var onPage: (() -> Void)?
 
     init(page: Box, library: LibraryAccess, notification: InAppNotification, messages: MessageBar) {
         self.page = page
@@ -46,6 +47,7 @@ final class LibraryController {
         let view = LibraryView()
         view.photoPath = { [weak self] entry in self?.library.photoPath(of: entry) }
         view.onSearch = { [weak self] _ in self?.reload() }
+        view.onNeedMore = { [weak self] in self?.loadMore() }
         view.onActivate = { [weak self] entry in self?.edit(entry) }
         view.onDelete = { [weak self] entry in self?.delete(entry) }
         view.onEscape = { [weak self] in self?.escape() }
@@ -92,19 +94,30 @@ final class LibraryController {
             })
     }
 
-    /// Loads the entries that match the search, newest first, as `caption --list` does.
+    /// Loads the first page of the entries that match the search, newest first, as
+    /// `caption --list` lists them; the rest come a page at a time (`loadMore`). Each call
+    /// supersedes the one before: a query overtaken before it ran is skipped on the library
+    /// queue, and the result of one overtaken after is dropped here.
     func reload() {
         let query = view.searchText
+        let searches = view.searches
+        let ticket = searches.next()
         library.perform(
-            { library throws(LibraryError) in
-                (try library.changeCounter(), try library.entries(matching: query))
+            { library throws(LibraryError) -> (Int64, Listing, [CaptionLibrary.Entry])? in
+                guard searches.isCurrent(ticket) else { return nil }
+                var listing = try library.listing(matching: query)
+                let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
+                return (try library.changeCounter(), listing, page)
             },
             completion: { [weak self] result in
-                guard let self, query == self.view.searchText else { return }  // a newer search is on its way
+                guard let self, searches.isCurrent(ticket) else { return }  // a newer search is on its way
                 switch result {
-                case .success(let (counter, entries)):
+                case .success(nil):
+                    return
+                case .success(let (counter, listing, entries)?):
                     self.counter = counter
-                    self.show(entries, query: query)
+                    self.show(entries, query: query, listing: listing)
+                    if query.isEmpty { self.prepareSearch() }
                 case .failure(let error):
                     self.view.show([], emptyText: error.message)
                 }
@@ -112,19 +125,53 @@ final class LibraryController {
             })
     }
 
-    private func show(_ entries: [CaptionLibrary.Entry], query: String) {
+    /// Makes the search index (about 0.1 s for 100,000 entries; only after a change) while
+    /// the user looks at the list, so that the first key typed into the search finds it
+    /// ready.
+    private func prepareSearch() {
+        library.perform({ library throws(LibraryError) in _ = try library.searchIndex() }, completion: { _ in })
+    }
+
+    /// The next page of the list, appended when it arrives (unless a newer search has
+    /// replaced the list meanwhile).
+    private func loadMore() {
+        guard let start = view.listing, !start.isComplete, !view.loadingMore else { return }
+        view.loadingMore = true
+        let searches = view.searches
+        let ticket = searches.current
+        let limit = view.loadsEagerly ? LibraryView.endPageSize : LibraryView.pageSize
+        library.perform(
+            { library throws(LibraryError) -> (Listing, [CaptionLibrary.Entry]) in
+                var listing = start
+                let page = try listing.nextPage(from: library, limit: limit)
+                return (listing, page)
+            },
+            completion: { [weak self] result in
+                guard let self, searches.isCurrent(ticket) else { return }
+                guard case .success(let (listing, entries)) = result else {
+                    self.view.loadingMore = false
+                    return
+                }
+                let hidden = Set(self.pendingDeletions.map(\.id))
+                self.view.append(entries.filter { !hidden.contains($0.id) }[...], listing: listing)
+                self.onPage?()
+            })
+    }
+
+    private func show(_ entries: [CaptionLibrary.Entry], query: String, listing: Listing) {
         let hidden = Set(pendingDeletions.map(\.id))
         let shown = entries.filter { !hidden.contains($0.id) }
         let empty =
             query.isEmpty
             ? tr("No captions yet — saved photos appear here")
             : tr("Nothing matches “{search}”").replacing("{search}", with: query)
-        view.show(shown, emptyText: empty)
+        view.show(shown, emptyText: empty, listing: listing)
         // Said with the search field (its accessible description): how many entries a
-        // search found, or why the list is empty.
+        // search found (all of them, not the page on screen), or why the list is empty.
+        let matches = listing.matchCount ?? shown.count
         view.searchDescription =
             shown.isEmpty ? empty
-            : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(shown.count))
+            : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(matches))
         if let id = selectWhenLoaded {
             selectWhenLoaded = nil
             view.select(id: id)

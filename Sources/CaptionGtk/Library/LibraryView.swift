@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import Dispatch
 import Localization
+import Synchronization
 
 @MainActor
 final class LibraryView {
@@ -15,10 +16,30 @@ final class LibraryView {
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
     private let scrolled: UnsafeMutablePointer<GtkWidget>
     private var store: UnsafeMutablePointer<GtkListStore>
-    /// The entries shown, in the order shown: row n is entries[n].
-    private(set) var entries: [Entry] = [] {
-        didSet { rows = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.id, $0) }) }
-    }
+    /// The entries shown, in the order shown: row n is entries[n]. In a large library
+    /// these are the pages loaded so far (see `listing`).
+    private(set) var entries: [Entry] = []
+    /// What the list shows, read a page at a time: the first page comes with `show`, the
+    /// next ones (`onNeedMore`) as the user scrolls near the end, or all of them for End.
+    private(set) var listing: Listing?
+    var hasMore: Bool { listing.map { !$0.isComplete } ?? false }
+    /// A page is on its way.
+    var loadingMore = false
+    /// End was pressed before the last page was in: go to the last row once it is.
+    private(set) var wantsEnd = false
+    /// An entry to select that is not loaded yet (after editing one deep in the list):
+    /// pages load until it is in, or the list ends without it.
+    private(set) var wantedID: Int64?
+    /// Pages load in End's large size while one of the two waits.
+    var loadsEagerly: Bool { wantsEnd || wantedID != nil }
+    /// Rows in the first page, and in each page after it (larger while End waits).
+    nonisolated static let firstPageSize = 100
+    nonisolated static let pageSize = 500
+    nonisolated static let endPageSize = 2000
+    static let appendChunk = 400
+    /// Bumped by each search, on the main thread; read on the library queue, so that a
+    /// query overtaken by a newer one is skipped there and its result dropped here.
+    let searches = SearchTickets()
     /// Row of each entry id: a thumbnail arriving, or one to let go, finds its row without
     /// a walk through ten thousand entries.
     private var rows: [Int64: Int] = [:]
@@ -28,17 +49,21 @@ final class LibraryView {
     /// Bumped by every `show`, so a thumbnail made for an older list is not put in a new one.
     private var generation = 0
     private let thumbnailQueue = DispatchQueue(label: "io.github.caption_app.Caption.thumbnails")
+    /// The first row on screen, for the thumbnail queue to skip rows left far behind.
+    private let thumbnailFocus = AtomicRow()
     nonisolated static let displaySize: Int32 = 72
     /// How far past the visible rows thumbnails are made, and how far they are kept: the
     /// memory used stays the same however far the user scrolls.
     static let prefetchRows = 20
-    static let keepRows = 120
+    nonisolated static let keepRows = 120
 
     /// Where an entry's photo is (the library knows), for its thumbnail.
     var photoPath: ((Entry) -> String?)?
     var onActivate: ((Entry) -> Void)?
     var onDelete: ((Entry) -> Void)?
     var onSearch: ((String) -> Void)?
+    /// The user is near the end of what is loaded (or pressed End): load the next page.
+    var onNeedMore: (() -> Void)?
     /// Escape: the search entry takes the key itself (as stop-search).
     var onEscape: (() -> Void)?
     /// Tests wait for thumbnails.
@@ -108,6 +133,13 @@ final class LibraryView {
         treeView.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
             let key = Int32(event.pointee.keyval)
+            if (key == GDK_KEY_End || key == GDK_KEY_KP_End) && self.hasMore {
+                // The rest loads in large pages, each in a main-loop turn of its own; the
+                // cursor goes to the last row when it is in.
+                self.wantsEnd = true
+                self.onNeedMore?()
+                return true
+            }
             if key == GDK_KEY_Delete || key == GDK_KEY_KP_Delete {
                 if let entry = self.selectedEntry { self.onDelete?(entry) }
                 return true
@@ -154,10 +186,15 @@ final class LibraryView {
     /// Shows these entries, keeping the selected one selected if it is still there. A new
     /// store is filled before it is attached: inserting into an attached one would make
     /// the tree view redo its layout ten thousand times.
-    func show(_ entries: [Entry], emptyText: String) {
+    func show(_ entries: [Entry], emptyText: String, listing: Listing? = nil) {
         let selected = selectedEntry?.id
         generation += 1
         self.entries = entries
+        self.listing = listing
+        loadingMore = false
+        wantsEnd = false
+        wantedID = nil
+        rows = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         thumbnailed = []
         requested = []
         let fresh = caption_entry_store_new()!
@@ -175,10 +212,56 @@ final class LibraryView {
         updateThumbnails()
     }
 
+    /// Adds the next page of the listing at the end of the list. The store is attached:
+    /// in fixed-height mode a row costs the tree view next to nothing, and a page of 500 is
+    /// a millisecond or two.
+    /// A large page (End's) goes in `appendChunk` rows per main-loop turn, so that no
+    /// turn takes long enough to miss a frame.
+    func append(_ more: ArraySlice<Entry>, listing: Listing) {
+        let chunk = more.prefix(Self.appendChunk)
+        for entry in chunk where rows[entry.id] == nil {
+            rows[entry.id] = entries.count
+            caption_entry_store_insert(store, Int32(entries.count), Self.markup(for: entry))
+            entries.append(entry)
+        }
+        if chunk.count < more.count {
+            let rest = more.dropFirst(chunk.count)
+            let generation = self.generation
+            MainThread.post { [weak self] in
+                guard let self, generation == self.generation else { return }
+                self.append(rest, listing: listing)
+            }
+            return
+        }
+        self.listing = listing
+        loadingMore = false
+        if let id = wantedID {
+            if let row = rows[id] {
+                wantedID = nil
+                select(row: row)
+            } else if hasMore {
+                onNeedMore?()
+            } else {
+                wantedID = nil
+            }
+        }
+        if wantsEnd {
+            if hasMore {
+                onNeedMore?()
+            } else {
+                wantsEnd = false
+                if !entries.isEmpty { select(row: entries.count - 1) }
+            }
+        } else {
+            updateThumbnails()
+        }
+    }
+
     /// Takes one entry out of the list (a delete waiting for its Undo).
     func removeRow(of entry: Entry) {
         guard let row = entries.firstIndex(of: entry) else { return }
         entries.remove(at: row)
+        rows = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         thumbnailed.remove(entry.id)
         caption_entry_store_remove(store, Int32(row))
         if !entries.isEmpty { select(row: min(row, entries.count - 1)) }
@@ -212,8 +295,15 @@ final class LibraryView {
         gtk_tree_view_set_cursor(caption_tree_view(treeView), path, nil, 0)
     }
 
+    /// Selects the entry, loading pages until it is in when it is further down the list
+    /// than what is loaded (a search's matches tell whether it is there at all).
     func select(id: Int64) {
-        if let row = entries.firstIndex(where: { $0.id == id }) { select(row: row) }
+        if let row = rows[id] {
+            select(row: row)
+        } else if hasMore, listing?.ids.map({ $0.contains(id) }) ?? true {
+            wantedID = id
+            onNeedMore?()
+        }
     }
 
     // MARK: Thumbnails
@@ -229,22 +319,34 @@ final class LibraryView {
         start.map { gtk_tree_path_free($0) }
         end.map { gtk_tree_path_free($0) }
 
+        if hasMore && !loadingMore && last + Self.prefetchRows * 3 >= entries.count { onNeedMore?() }
+        thumbnailFocus.store(first)
         let keep = max(0, first - Self.keepRows)...min(entries.count - 1, last + Self.keepRows)
         for id in thumbnailed {
             guard let row = rows[id], !keep.contains(row) else { continue }
             caption_entry_store_set_thumbnail(store, Int32(row), nil)
             thumbnailed.remove(id)
         }
-        let wanted = max(0, first - Self.prefetchRows)...min(entries.count - 1, last + Self.prefetchRows)
-        for row in wanted {
+        // What is on screen first, then a few rows below and above it.
+        let visible = Array(first...min(last, entries.count - 1))
+        let below = Array(min(entries.count, last + 1)..<min(entries.count, last + 1 + Self.prefetchRows))
+        let above = Array(max(0, first - Self.prefetchRows)..<first).reversed()
+        let focus = thumbnailFocus
+        for row in visible + below + above {
             let entry = entries[row]
             guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let path = photoPath?(entry) else { continue }
             requested.insert(entry.id)
             let generation = self.generation
             thumbnailQueue.async {
-                let thumbnail = Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
+                // Scrolled far past it meanwhile (a fling, End): not worth making now; a
+                // later pass asks again if it comes back into view.
+                let current = focus.load()
+                let thumbnail = abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
                 MainThread.post { [weak self] in
-                    guard let thumbnail else { return }
+                    guard let thumbnail else {
+                        if let self, generation == self.generation { self.requested.remove(entry.id) }
+                        return
+                    }
                     defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
                     guard let self, generation == self.generation, let row = self.rows[entry.id] else { return }
                     self.requested.remove(entry.id)
@@ -270,4 +372,20 @@ final class LibraryView {
     }
 
     var thumbnailCount: Int { thumbnailed.count }
+}
+
+/// The first visible row, shared with the thumbnail queue.
+final class AtomicRow: Sendable {
+    private let value = Atomic<Int>(0)
+    func store(_ row: Int) { value.store(row, ordering: .relaxed) }
+    func load() -> Int { value.load(ordering: .relaxed) }
+}
+
+/// Search generations: each query takes the next number; only the latest one's work is
+/// done and shown.
+final class SearchTickets: Sendable {
+    private let latest = Atomic<Int>(0)
+    func next() -> Int { latest.add(1, ordering: .relaxed).newValue }
+    func isCurrent(_ ticket: Int) -> Bool { latest.load(ordering: .relaxed) == ticket }
+    var current: Int { latest.load(ordering: .relaxed) }
 }

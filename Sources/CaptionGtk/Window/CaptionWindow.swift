@@ -321,16 +321,26 @@ public final class CaptionWindow {
 }
 
 /// What the view benchmark (caption-view-bench, a release build, where `@testable` is not
-/// available) reaches: the window itself, the library list, and a way to search it.
+/// available) reaches: the window itself, the library list, and ways to drive it.
 extension CaptionWindow {
     public var widget: UnsafeMutablePointer<GtkWidget> { window.pointer }
     public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryController.view.treeView }
     public var libraryRowCount: Int { libraryController.view.entries.count }
+    public var librarySelectedRow: Int? { libraryController.view.selectedRow }
+    /// Whether every page of the list is in.
+    public var libraryListComplete: Bool { !libraryController.view.hasMore }
     public var onLibraryShown: (() -> Void)? {
         get { libraryController.onShown }
         set { libraryController.onShown = newValue }
     }
+    /// Called after each further page is appended.
+    public var onLibraryPage: (() -> Void)? {
+        get { libraryController.onPage }
+        set { libraryController.onPage = newValue }
+    }
     public func searchLibrary(_ text: String) {
         gtk_entry_set_text(caption_entry(libraryController.view.searchEntry), text)
     }
+    public func showLibraryView() { showLibrary() }
+    public func reloadLibrary() { libraryController.reload() }
 }

@@ -16,6 +16,9 @@ final class InAppNotification {
     /// or replaced by the next one.
     private var gone: (() -> Void)?
     private var timeout: SourceHandle?
+    /// Holds a progress panel, in place of the label, while long work runs.
+    private var progressSlot: Box
+    private(set) var progress: ProgressPanel?
     static let visibleSeconds: UInt32 = 6
 
     /// What the button does: Undo goes back a step (and Ctrl+Z may press it); Discard
@@ -39,7 +42,7 @@ final class InAppNotification {
         widget = Revealer(unchecked: gtk_revealer_new())
         gtk_widget_set_halign(widget.pointer, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(widget.pointer, GTK_ALIGN_START)
-        (frame, label, actionButton, closeButton) = Self.makeContent()
+        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
         gtk_container_add(caption_container(widget.pointer), frame.pointer)
         widget.showAll()
         connect()
@@ -49,7 +52,7 @@ final class InAppNotification {
     /// announces a notification as it appears, and ignores the text of one already showing
     /// changing (Orca: "Ignoring event type due to role"), so a second "Saved" within the
     /// seconds the first shows would go unsaid.
-    private static func makeContent() -> (Widget, Label, Button, Button) {
+    private static func makeContent() -> (Widget, Label, Button, Button, Box) {
         let frame = Widget(unchecked: gtk_frame_new(nil))
         frame.addStyleClass("app-notification")
         frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
@@ -62,7 +65,9 @@ final class InAppNotification {
         close.setFlat()
         close.accessibleName = tr("Close")
         close.setTooltip(tr("Close"))
+        let progressSlot = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
         row.packStart(label, expand: true)
+        row.packStart(progressSlot, expand: true)
         row.packStart(actionButton)
         row.packStart(close)
         gtk_container_add(caption_container(frame.pointer), row.pointer)
@@ -71,7 +76,7 @@ final class InAppNotification {
         // labels it cannot yet see on screen).
         atk_object_add_relationship(frame.accessible, ATK_RELATION_LABELLED_BY, label.accessible)
         atk_object_add_relationship(label.accessible, ATK_RELATION_LABEL_FOR, frame.accessible)
-        return (frame, label, actionButton, close)
+        return (frame, label, actionButton, close, progressSlot)
     }
 
     private func connect() {
@@ -83,7 +88,7 @@ final class InAppNotification {
     /// its words in: a screen reader reads it the moment it shows.
     private func replaceContent(_ fill: () -> Void) {
         gtk_container_remove(caption_container(widget.pointer), frame.pointer)
-        (frame, label, actionButton, closeButton) = Self.makeContent()
+        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
         fill()
         gtk_widget_show(frame.pointer)
         for child in frame.children { child.showAll() }
@@ -103,6 +108,7 @@ final class InAppNotification {
     func show(_ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds, details: String? = nil,
               action: @escaping () -> Void = {}, gone: (() -> Void)? = nil) {
         finishPrevious()
+        show(progress: nil)
         self.gone = gone
         let fill = {
             self.label.text = text
@@ -118,6 +124,20 @@ final class InAppNotification {
         widget.revealsChild = true
         timeout?.cancel()
         timeout = seconds.map { MainThread.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
+    }
+
+    /// Shows `panel` in place of the text, until the next notification or nil takes it away.
+    func show(progress panel: ProgressPanel?) {
+        if let old = progress { gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer) }
+        progress = panel
+        label.isVisible = panel == nil
+        guard let panel else { return }
+        finishPrevious()
+        progressSlot.packStart(panel.widget, expand: true)
+        panel.widget.showAll()
+        actionButton.isVisible = false
+        timeout?.cancel()
+        widget.revealsChild = true
     }
 
     func hide() {

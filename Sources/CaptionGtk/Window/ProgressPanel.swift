@@ -1,0 +1,67 @@
+// A progress bar with a Cancel button for long work in the window: exporting every entry
+// now; writing captions back to the originals and captioning the rest of a queue later.
+// It shows a WorkProgress (CaptionLibrary), which the work itself advances on its own
+// thread; the panel reads it ten times a second, so nothing is posted per item.
+
+import CGtk
+import CaptionLibrary
+import Localization
+
+@MainActor
+final class ProgressPanel {
+    let widget: Box
+    let bar: Widget
+    let cancelButton: Button
+    let progress: WorkProgress
+    private var timer: SourceHandle?
+    /// Tests and screen readers: the last text shown ("1,234 of 100,001").
+    private(set) var text = ""
+
+    /// `title` says what the work is ("Exporting"); the bar's text says how far it is.
+    init(progress: WorkProgress, title: String) {
+        self.progress = progress
+        // GTK constructors abort rather than return NULL.
+        widget = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
+        bar = Widget(unchecked: gtk_progress_bar_new())
+        gtk_progress_bar_set_show_text(caption_progress_bar(bar.pointer), 1)
+        gtk_widget_set_valign(bar.pointer, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(bar.pointer, 220, -1)
+        bar.accessibleName = title
+        cancelButton = Button(mnemonic: tr("_Cancel"))
+        widget.packStart(Label(title))
+        widget.packStart(bar, expand: true)
+        widget.packStart(cancelButton)
+        cancelButton.connect(.clicked) { [weak self] in self?.cancel() }
+        refresh()
+        timer = MainThread.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
+    }
+
+    /// Cancel: the work stops before its next item; the button says it was heard.
+    func cancel() {
+        progress.cancel()
+        cancelButton.isSensitive = false
+    }
+
+    /// Shows how far the work is; false once stopped (ends the timer).
+    @discardableResult
+    private func refresh() -> Bool {
+        let progressBar = caption_progress_bar(bar.pointer)
+        if progress.total > 0 {
+            gtk_progress_bar_set_fraction(progressBar, progress.fraction)
+        } else {
+            gtk_progress_bar_pulse(progressBar)
+        }
+        let now = progress.text
+        if now != text {
+            text = now
+            gtk_progress_bar_set_text(progressBar, now)
+        }
+        return true
+    }
+
+    /// The work is over: the last figures, and no more timer.
+    func stop() {
+        refresh()
+        timer?.cancel()
+    }
+}
