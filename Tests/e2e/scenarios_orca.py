@@ -54,6 +54,19 @@ def scenario_orca_enter_on_an_empty_field_says_what_is_missing(desktop):
     orca.wait_heard("Subtitle required")
 
 
+def scenario_orca_save_of_an_empty_form_says_everything_missing(desktop):
+    """Ctrl+S with nothing on the form: focus goes to Choose Photo…, which says the photo
+    is missing and so are the title and the subtitle."""
+    orca, ui = start(desktop)
+    orca.wait_heard("Choose Photo")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+s")
+    orca.wait_heard("No photo chosen")
+    orca.wait_heard("Title required")
+    orca.wait_heard("Subtitle required")
+
+
 def save_one(desktop, orca, title, subtitle):
     desktop.type(title)
     desktop.key("Return")

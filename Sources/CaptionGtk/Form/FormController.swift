@@ -166,9 +166,21 @@ final class FormController {
             // The photo button says which photo is on the form (the name beside it, and
             // its place in the queue, which the header shows).
             let photo = item == CaptionForm.photo ? photoDescription : nil
-            widget.accessibleDescription = [message, photo, enter].compactMap { $0 }.joined(separator: ". ")
+            // While the photo is missing the summary names only it, and a failed save
+            // sends focus to its button: the button also says what else is missing.
+            let alsoMissing =
+                item == CaptionForm.photo && message != nil
+                ? view.entries.keys.sorted().compactMap { engine.message(for: $0) } : []
+            widget.accessibleDescription = ([message, photo] + alsoMissing + [enter]).compactMap { $0 }
+                .joined(separator: ". ")
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
+        // The summary names only the photo while it is missing; the bar's description
+        // says the rest, for a screen reader announcing it.
+        let photoMissing = engine.message(for: CaptionForm.photo) != nil
+        messages.details =
+            photoMissing
+            ? view.entries.keys.sorted().compactMap { engine.message(for: $0) }.joined(separator: ". ") : ""
         messages.summary = engine.summary
     }
 

@@ -19,13 +19,20 @@ final class MessageBar {
     var formIsShowing = true {
         didSet { refresh() }
     }
+    /// Said after the summary by a screen reader (the bar's accessible description): what
+    /// else is missing while the summary names only the photo.
+    var details = "" {
+        didSet { bar.accessibleDescription = details }
+    }
+    private let bar: InfoBar
+
     /// The bar's close button or Escape: the form hears of it (it clears its summary).
     var onDismiss: (() -> Void)?
 
     init(_ builder: Builder) {
         revealer = builder["summary_revealer"]
         label = builder["summary_label"]
-        let bar: InfoBar = builder["summary_bar"]
+        bar = builder["summary_bar"]
         bar.setAccessibleRole(ATK_ROLE_ALERT)
         // The bar's own close button has an icon and no name.
         func nameCloseButton(in widget: Widget) {
