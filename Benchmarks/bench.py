@@ -147,14 +147,7 @@ class Runner:
                                                                    binary=self.args.baseline)
             programs["baseline_10000"] = lambda: self.caption_start(big, photo, binary=self.args.baseline)
         names = list(programs)
-        samples = {name: [] for name in names}
-        for round_index in range(self.args.warm_up + self.args.rounds):
-            for step in range(len(names)):
-                name = names[(round_index + step) % len(names)]
-                argv, env = programs[name]()
-                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env)
-                if round_index >= self.args.warm_up:
-                    samples[name].append(figures)
+        samples = self.start_rounds(programs)
         result = {"rounds": self.args.rounds, "warm_up": self.args.warm_up, "programs": {}}
         floor = samples["floor"]
         for name in names:
@@ -184,14 +177,9 @@ class Runner:
             result["programs"][name] = entry
         return result
 
-    def startup_large(self):
-        """Start-up with 100,000 entries against an empty library, the two interleaved."""
-        photo = self.args.sample
-        large = os.path.join(self.args.fixtures, "data-100000")
-        programs = {
-            "caption_empty": lambda: self.caption_start(self.fresh_data_home("empty"), photo),
-            "caption_100000": lambda: self.caption_start(large, photo),
-        }
+    def start_rounds(self, programs):
+        """Each program started once a round, in an order rotated every round, after the
+        warm-up rounds; the probe's figures of every start, by program."""
         names = list(programs)
         samples = {name: [] for name in names}
         for round_index in range(self.args.warm_up + self.args.rounds):
@@ -201,6 +189,18 @@ class Runner:
                 figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env)
                 if round_index >= self.args.warm_up:
                     samples[name].append(figures)
+        return samples
+
+    def startup_large(self):
+        """Start-up with 100,000 entries against an empty library, the two interleaved."""
+        photo = self.args.sample
+        large = os.path.join(self.args.fixtures, "data-100000")
+        programs = {
+            "caption_empty": lambda: self.caption_start(self.fresh_data_home("empty"), photo),
+            "caption_100000": lambda: self.caption_start(large, photo),
+        }
+        names = list(programs)
+        samples = self.start_rounds(programs)
         result = {"rounds": self.args.rounds, "warm_up": self.args.warm_up, "programs": {}}
         for name in names:
             result["programs"][name] = {"first_paint_ms": summary([s["paint_ms"] for s in samples[name]]),

@@ -74,11 +74,9 @@ static inline void caption_entry_store_remove(GtkListStore *store, int row) {
     GtkTreeIter iter;
     if (caption_entry_store_iter(store, row, &iter)) gtk_list_store_remove(store, &iter);
 }
-static inline GtkTreeViewColumn *caption_column(GtkCellRenderer *renderer, const char *attribute, int column) {
-    return gtk_tree_view_column_new_with_attributes("", renderer, attribute, column, NULL);
-}
 static inline GtkTreeModel *caption_tree_model(gpointer p) { return GTK_TREE_MODEL(p); }
 static inline GtkTreeView *caption_tree_view(gpointer p) { return GTK_TREE_VIEW(p); }
+/* The form's scroller (focus adjustment) and the dark-style setting. */
 static inline GtkScrolledWindow *caption_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
 static inline void caption_object_set_int(gpointer object, const char *property, int value) {
     g_object_set(object, property, value, NULL);

@@ -105,31 +105,10 @@ import Testing
         }
         let window = try Harness.makeWindow(library: folder + "/library-large-\(kind)")
         defer { gtk_widget_destroy(window.widget) }
-        var settled = false
-        window.form.onPhotoSettled = { settled = true }
-        var longest = 0.0
-        var last = Date()
-        window.form.openPhoto(path)
-        let deadline = Date().addingTimeInterval(60)
-        while !settled && Date() < deadline {
-            g_main_context_iteration(nil, 0)
-            let now = Date()
-            longest = max(longest, now.timeIntervalSince(last))
-            last = now
-            usleep(500)
-        }
-        for _ in 0..<20 {
-            g_main_context_iteration(nil, 0)
-            let now = Date()
-            longest = max(longest, now.timeIntervalSince(last))
-            last = now
-        }
+        let (longest, settled) = Harness.longestMainLoopGap(opening: path, in: window, seconds: 60)
         print("largePhotoOfNewFormatsNeverBlocksTheMainLoop(\(kind)): longest main-loop gap \(Int(longest * 1000)) ms")
         #expect(settled)
         #expect(window.form.view.preview.hasPhoto)
-        // As largePhotoNeverBlocksTheMainLoop: a bound that holds on a busy shared machine;
-        // the figure printed above is the measurement.
-        let limit = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 0.050 : 0.250
-        #expect(longest < limit, "the main loop stalled for \(Int(longest * 1000)) ms")
+        #expect(longest < Harness.mainLoopGapLimit, "the main loop stalled for \(Int(longest * 1000)) ms")
     }
 }

@@ -60,6 +60,41 @@ enum Harness {
         return true
     }
 
+    /// Opens `path` on the form and turns the main loop until the photo is checked whole
+    /// and its preview painted; returns the longest gap between two turns, in seconds, and
+    /// whether the photo settled within `seconds`.
+    static func longestMainLoopGap(opening path: String, in window: CaptionWindow, seconds: Double = 30)
+        -> (longest: Double, settled: Bool)
+    {
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        defer { window.form.onPhotoSettled = nil }
+        var longest = 0.0
+        var last = Date()
+        func turn() {
+            g_main_context_iteration(nil, 0)
+            let now = Date()
+            longest = max(longest, now.timeIntervalSince(last))
+            last = now
+        }
+        window.form.openPhoto(path)
+        let deadline = Date().addingTimeInterval(seconds)
+        while !settled && Date() < deadline {
+            turn()
+            usleep(500)
+        }
+        // Include the paint of the decoded preview.
+        for _ in 0..<20 { turn() }
+        return (longest, settled)
+    }
+
+    /// The longest main-loop gap a test allows: instrumented code runs several times slower
+    /// under a sanitizer (make test-sanitizers), where the bound only guards against a
+    /// decode on the main thread.
+    static var mainLoopGapLimit: Double {
+        ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 0.050 : 0.250
+    }
+
     /// Lets pending events (focus, redraws) happen.
     static func settle() {
         for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}

@@ -14,7 +14,6 @@ final class LibraryView {
     let treeView: UnsafeMutablePointer<GtkWidget>
     private let pages: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
-    private let scrolled: UnsafeMutablePointer<GtkWidget>
     private var store: UnsafeMutablePointer<GtkListStore>
     /// The entries shown, in the order shown: row n is entries[n]. In a large library
     /// these are the pages loaded so far (see `listing`).
@@ -69,47 +68,17 @@ final class LibraryView {
     /// Tests wait for thumbnails.
     var onThumbnail: (() -> Void)?
 
+    /// Holds the view's widgets until the controller packs them into the window.
+    private let builder = Builder(EmbeddedResources.libraryUI)
+
     init() {
-        widget = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        widget.addStyleClass("caption-content")
-        searchEntry = gtk_search_entry_new()!
-        gtk_entry_set_placeholder_text(caption_entry(searchEntry), tr("Search titles and subtitles"))
-        atk_object_set_name(gtk_widget_get_accessible(searchEntry), tr("Search"))
-        gtk_box_pack_start(caption_box(widget.pointer), searchEntry, 0, 0, 0)
-
+        widget = builder["library_view"]
+        searchEntry = (builder["search"] as TextEntry).pointer
+        treeView = (builder["list"] as Widget).pointer
+        pages = (builder["pages"] as Stack).pointer
+        emptyLabel = (builder["empty"] as Label).pointer
         store = caption_entry_store_new()
-        treeView = gtk_tree_view_new_with_model(caption_tree_model(store))!
-        let view = caption_tree_view(treeView)
-        gtk_tree_view_set_headers_visible(view, 0)
-        // Our own search (the library's index) replaces the tree view's prefix search.
-        gtk_tree_view_set_enable_search(view, 0)
-        gtk_tree_view_set_fixed_height_mode(view, 1)
-        atk_object_set_name(gtk_widget_get_accessible(treeView), tr("Saved captions"))
-        let picture = gtk_cell_renderer_pixbuf_new()!
-        gtk_cell_renderer_set_fixed_size(picture, Self.displaySize + 12, Self.displaySize + 8)
-        let pictureColumn = caption_column(picture, "pixbuf", 0)!
-        gtk_tree_view_column_set_sizing(pictureColumn, GTK_TREE_VIEW_COLUMN_FIXED)
-        gtk_tree_view_column_set_fixed_width(pictureColumn, Self.displaySize + 12)
-        gtk_tree_view_append_column(view, pictureColumn)
-        let text = gtk_cell_renderer_text_new()!
-        caption_object_set_int(text, "ellipsize", Int32(PANGO_ELLIPSIZE_END.rawValue))
-        let textColumn = caption_column(text, "markup", 1)!
-        gtk_tree_view_column_set_sizing(textColumn, GTK_TREE_VIEW_COLUMN_FIXED)
-        gtk_tree_view_column_set_expand(textColumn, 1)
-        gtk_tree_view_append_column(view, textColumn)
-
-        scrolled = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(caption_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_shadow_type(caption_scrolled_window(scrolled), GTK_SHADOW_IN)
-        gtk_container_add(caption_container(scrolled), treeView)
-        emptyLabel = gtk_label_new("")!
-        gtk_style_context_add_class(gtk_widget_get_style_context(emptyLabel), "dim-label")
-        gtk_style_context_add_class(gtk_widget_get_style_context(emptyLabel), "caption-placeholder")
-        pages = gtk_stack_new()!
-        gtk_stack_add_named(caption_stack(pages), scrolled, "list")
-        gtk_stack_add_named(caption_stack(pages), emptyLabel, "empty")
-        gtk_widget_set_vexpand(pages, 1)
-        gtk_box_pack_start(caption_box(widget.pointer), pages, 1, 1, 0)
+        gtk_tree_view_set_model(caption_tree_view(treeView), caption_tree_model(store))
         connectSignals()
     }
 
