@@ -4,7 +4,7 @@
 import os
 import time
 
-from harness import TIMEOUT, expect, wait_until
+from harness import TIMEOUT, Failure, expect, wait_until
 from orca import Orca
 
 
@@ -25,7 +25,15 @@ def scenario_orca_harness_hears_zenity(desktop):
         ["xdotool", "search", "--onlyvisible", "--pid", str(zenity.pid)], env=desktop.env,
         capture_output=True).stdout.split())
     desktop.xdotool("windowfocus", "--sync", window[0].decode())
-    orca.wait_heard("Name text.")
+    orca.wait_heard("Add a new entry dialog")
+    try:
+        orca.wait_heard("Name text.", timeout=3)
+    except Failure:
+        # Orca took the dialog's and the entry's focus events as one (it does, a few ms
+        # apart, on a busy machine): focus leaves the entry and comes back.
+        orca.start_listening()
+        desktop.xdotool("key", "--delay", "200", "Tab", "shift+Tab")
+        orca.wait_heard("Name text.")
 
 
 def scenario_orca_start_with_a_photo_then_enter_says_enter_saves(desktop):
