@@ -55,10 +55,11 @@ public enum Exporter {
         var remaining = entries[...]
         progress?.setTotal(entries.count)
         _ = try exportEach(next: { () throws(LibraryError) -> Entry? in remaining.popFirst() }, from: library, to: folder,
-                           sidecars: sidecars, progress: progress) { photo in
-            exported(photo)
-            results.append(photo)
-        }
+                           sidecars: sidecars, progress: progress,
+                           placed: { photo in
+                               exported(photo)
+                               results.append(photo)
+                           })
         return results
     }
 

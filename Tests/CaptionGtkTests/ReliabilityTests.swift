@@ -7,7 +7,7 @@ import Foundation
 import Testing
 @testable import CaptionGtk
 
-@_silgen_name("malloc_trim") func malloc_trim(_ pad: Int) -> Int32
+@_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
 
 @MainActor
 @Suite(.serialized) struct ReliabilityTests {
@@ -94,7 +94,7 @@ import Testing
     /// in use, not what glibc's allocator keeps cached in its arenas (which varies with how
     /// busy the machine's other threads were).
     static func residentBytes() -> Int {
-        _ = malloc_trim(0)
+        _ = mallocTrim(0)
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
               let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

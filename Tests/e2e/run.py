@@ -75,6 +75,9 @@ def run_one(module_name, function_name, caption, photo):
     os._exit(status)
 
 
+ORCA_PREFIX = "orca_"
+
+
 def main():
     parser = argparse.ArgumentParser(description="End-to-end scenarios of the caption binary.")
     parser.add_argument("caption")
@@ -104,7 +107,7 @@ def main():
     results = {}
     started = time.monotonic()
 
-    def run(scenario):
+    def attempt(scenario):
         name, module_name, function = scenario
         begin = time.monotonic()
         command = [sys.executable, os.path.abspath(__file__), args.caption, args.photo,
@@ -120,18 +123,35 @@ def main():
             output, _ = process.communicate()
             passed = False
             output += f"timed out after {SCENARIO_TIMEOUT:.0f} s".encode()
-        output = output.decode(errors="replace")
-        seconds = time.monotonic() - begin
+        return passed, output.decode(errors="replace"), time.monotonic() - begin
+
+    def report(name, passed, output, seconds, label=""):
         with lock:
-            results[name] = passed
-            print(f"{'ok  ' if passed else 'FAIL'} {name} ({seconds:.1f} s)")
+            print(f"{'ok  ' if passed else 'FAIL'} {name}{label} ({seconds:.1f} s)")
             if not passed or os.environ.get("E2E_VERBOSE"):
                 for line in output.rstrip().splitlines():
                     print("     " + line)
             sys.stdout.flush()
 
+    def run(scenario):
+        passed, output, seconds = attempt(scenario)
+        if not passed and scenario[0].startswith(ORCA_PREFIX):
+            report(scenario[0], passed, output, seconds, " (first attempt; run again)")
+            passed, output, seconds = attempt(scenario)
+        with lock:
+            results[scenario[0]] = passed
+        report(scenario[0], passed, output, seconds)
+
+    # Orca speaks what reaches it, and under load it merges focus events that arrive within
+    # a few milliseconds and speaks a stale one (NOTES, "Judged with real clients"). Its
+    # scenarios run one at a time after the others, on a quieter machine, and one that
+    # fails is run once more; both attempts are printed.
+    others = [s for s in scenarios if not s[0].startswith(ORCA_PREFIX)]
+    orca = [s for s in scenarios if s[0].startswith(ORCA_PREFIX)]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(run, scenarios))
+        list(pool.map(run, others))
+    for scenario in orca:
+        run(scenario)
 
     lingering = harness.sweep_orphans(grace=2)
     if lingering:
