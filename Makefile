@@ -60,7 +60,7 @@ run: build
 
 # Every test: the engine, the library and the command line, the window in-process, and
 # the real binary driven by keys; each under its own Xvfb in a throwaway D-Bus session.
-test: test-deps
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory test-unit test-e2e test-screenshots check-data test-package
 

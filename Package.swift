@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Caption",
     products: [
-        .executable(name: "caption", targets: ["caption"]),
+        .executable(name: "caption", targets: ["caption"])
     ],
     targets: [
         .systemLibrary(
@@ -36,39 +36,70 @@ let package = Package(
         .target(name: "Threads"),
         .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "CaptionLibrary", dependencies: ["CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
-                                                       "PhotoFormats", "POSIXFiles"]),
-        .target(name: "CaptionMetadata", dependencies: ["CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
-                                                        "PhotoFormats", "POSIXFiles"]),
-        .target(name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
+        .target(
+            name: "CaptionLibrary",
+            dependencies: [
+                "CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
+                "PhotoFormats", "POSIXFiles",
+            ]),
+        .target(
+            name: "CaptionMetadata",
+            dependencies: [
+                "CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
+                "PhotoFormats", "POSIXFiles",
+            ]),
+        .target(
+            name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .target(name: "CaptionQueue"),
-        .target(name: "CaptionGtk", dependencies: ["CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "Localization"],
-                plugins: ["EmbedResources"]),
+        .target(
+            name: "CaptionGtk",
+            dependencies: [
+                "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
+                "Localization",
+            ],
+            plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
         .executableTarget(name: "embed-resources", path: "build-aux/embed-resources"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
-        .executableTarget(name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
-                          path: "Benchmarks/caption-bench"),
-        .executableTarget(name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
-                          path: "Benchmarks/caption-view-bench"),
+        .executableTarget(
+            name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
+            path: "Benchmarks/caption-bench"),
+        .executableTarget(
+            name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
+            path: "Benchmarks/caption-view-bench"),
         // Writes drafts as fast as it can until killed: the crash tests kill it mid-write.
-        .executableTarget(name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
-                          path: "Tests/Tools/draft-typist"),
+        .executableTarget(
+            name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
+            path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
-        .target(name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(
+            name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "JPEGPreviewTests", dependencies: ["JPEGPreview", "JPEGTestSupport"]),
         // What every test target shares: scratch folders, photos made here and by other
         // encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick), a DNG, the built binary run.
-        .target(name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite"],
-                path: "Tests/CaptionTestSupport"),
-        .testTarget(name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
-        .testTarget(name: "CaptionCommandTests", dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CSQLite"]),
-        .testTarget(name: "CaptionGtkTests", dependencies: ["CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport", "FocusEngine"]),
-        .testTarget(name: "CaptionMetadataTests", dependencies: ["CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
+        .target(
+            name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite"],
+            path: "Tests/CaptionTestSupport"),
+        .testTarget(
+            name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
+        .testTarget(
+            name: "CaptionCommandTests",
+            dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CSQLite"]),
+        .testTarget(
+            name: "CaptionGtkTests",
+            dependencies: [
+                "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
+                "FocusEngine",
+            ]),
+        .testTarget(
+            name: "CaptionMetadataTests",
+            dependencies: [
+                "CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

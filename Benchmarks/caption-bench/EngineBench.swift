@@ -1,8 +1,9 @@
 // The focus engine's figures: the cost of one Enter decision and events per second.
 
 import FocusEngine
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic time in nanoseconds.
@@ -69,10 +70,11 @@ func benchEngine() -> EngineFigures {
     }
     if sink == 42 { print("") }  // keeps the optimiser from removing the work
     let sorted = perDecision.sorted()
-    return EngineFigures(enterMedianNanoseconds: median(perDecision),
-                         enterP10: sorted[sorted.count / 10],
-                         enterP90: sorted[sorted.count * 9 / 10],
-                         eventsPerSecond: median(rates))
+    return EngineFigures(
+        enterMedianNanoseconds: median(perDecision),
+        enterP10: sorted[sorted.count / 10],
+        enterP90: sorted[sorted.count * 9 / 10],
+        eventsPerSecond: median(rates))
 }
 
 /// .build/bench/engine.json, beside the other sections' files.

@@ -2,11 +2,12 @@
 // (and with sidecars), per photo, beside plain `cp` of the same library files in the same
 // run, batch by batch in rotating order.
 
+import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionMetadata
-import CPixbuf
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A JPEG like a phone's, scaled down so that 1,000 of them stay quick to write: noise on a
@@ -25,7 +26,8 @@ func makeBenchJPEG(at path: String, seed: UInt32, width: Int = 800, height: Int 
     for y in 0..<height {
         for x in 0..<(width * 3) {
             state = state &* 1_664_525 &+ 1_013_904_223
-            pixels[y * stride + x] = UInt8(truncatingIfNeeded: UInt32((x / 3 + y + Int(seed)) % 192) + (state >> 24) % 64)
+            pixels[y * stride + x] = UInt8(
+                truncatingIfNeeded: UInt32((x / 3 + y + Int(seed)) % 192) + (state >> 24) % 64)
         }
     }
     var keys: [UnsafeMutablePointer<CChar>?] = [strdup("quality"), nil]
@@ -92,16 +94,25 @@ func benchExport(entries count: Int = 1_000, batch: Int = 100) {
     let summaries = kinds.map { Summary(perPhoto[$0] ?? []) }
     let labels = ["export, caption embedded", "export --sidecar", "cp (plain)", "cp + sync -f"]
     let batches = (count + batch - 1) / batch
-    print("Exporting \(count) entries (800×600 JPEGs, median \(sizes[sizes.count / 2] / 1024) KiB), \(batches) batches of \(batch), rotating order")
-    print(pad("per photo", 36) + pad("median", 10, right: true) + pad("p25–p75", 18, right: true)
-          + pad("min", 9, right: true) + pad("max", 9, right: true))
+    print(
+        "Exporting \(count) entries (800×600 JPEGs, median \(sizes[sizes.count / 2] / 1024) KiB), \(batches) batches of \(batch), rotating order"
+    )
+    print(
+        pad("per photo", 36) + pad("median", 10, right: true) + pad("p25–p75", 18, right: true)
+            + pad("min", 9, right: true) + pad("max", 9, right: true))
     for (label, summary) in zip(labels, summaries) {
-        print(pad(label, 36) + pad(fixed(summary.median, 2) + " ms", 10, right: true)
-              + pad(fixed(summary.p25, 2) + "–" + fixed(summary.p75, 2) + " ms", 18, right: true)
-              + pad(fixed(summary.min, 2), 9, right: true) + pad(fixed(summary.max, 2), 9, right: true))
+        print(
+            pad(label, 36) + pad(fixed(summary.median, 2) + " ms", 10, right: true)
+                + pad(fixed(summary.p25, 2) + "–" + fixed(summary.p75, 2) + " ms", 18, right: true)
+                + pad(fixed(summary.min, 2), 9, right: true) + pad(fixed(summary.max, 2), 9, right: true))
     }
-    let embedded = summaries[0].median, sidecar = summaries[1].median, copy = summaries[2].median, durable = summaries[3].median
-    print("1,000 entries exported (embedded)    \(fixed(embedded * Double(count) / 1000, 2)) s; cp \(fixed(copy * Double(count) / 1000, 2)) s")
+    let embedded = summaries[0].median
+    let sidecar = summaries[1].median
+    let copy = summaries[2].median
+    let durable = summaries[3].median
+    print(
+        "1,000 entries exported (embedded)    \(fixed(embedded * Double(count) / 1000, 2)) s; cp \(fixed(copy * Double(count) / 1000, 2)) s"
+    )
     print("export / cp                          \(fixed(embedded / copy, 1))")
     print("export / (cp + sync -f)              \(fixed(embedded / durable, 1))")
     print("export --sidecar / cp                \(fixed(sidecar / copy, 1))")

@@ -1,9 +1,10 @@
 // What the window benchmarks need made first: a 24-megapixel JPEG and a 10,000-entry library.
 
-@_spi(Benchmarks) import CaptionLibrary
 import CPixbuf
+@_spi(Benchmarks) import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A 6000×4000 JPEG at quality 90, magenta under fine noise: the noise gives it a camera
@@ -59,7 +60,8 @@ func makeLibrary(dataHome: String, count: Int, photo: String) {
 /// libraries of 10,000 and 100,000 entries), unless already there.
 func makeFixtures(_ arguments: [String]) {
     guard arguments.count == 2 else { fail("usage: caption-bench fixtures FOLDER SAMPLE-PHOTO") }
-    let folder = arguments[0], sample = arguments[1]
+    let folder = arguments[0]
+    let sample = arguments[1]
     _ = run(["/bin/mkdir", "-p", folder])
     for (name, smooth) in [("preview-24mp.jpg", false), ("preview-24mp-smooth.jpg", true)] {
         let photo = folder + "/" + name

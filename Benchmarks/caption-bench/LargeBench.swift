@@ -3,8 +3,9 @@
 // `sqlite3 -json` printing the same rows: wall time and peak RSS, interleaved rounds.
 
 @_spi(Benchmarks) import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let largeCount = 100_000
@@ -12,11 +13,17 @@ let largeCount = 100_000
 /// Titles and subtitles that look like a real library's, half in Chinese: the search
 /// benchmark asks for words of each script that match many, few or no entries.
 func largeCaption(_ index: Int) -> (title: String, subtitle: String) {
-    let latin = ["Harbour", "dusk", "ferry", "market", "mountain", "snow", "river", "bridge", "lantern", "festival",
-                 "morning", "garden", "temple", "street", "portrait", "station"]
-    let chinese = ["港口", "黄昏", "渡轮", "市场", "山口", "雪景", "河流", "石桥", "灯笼", "节日", "清晨", "花园", "寺庙",
-                   "街道", "人像", "车站"]
-    let a = index % 16, b = (index / 16) % 16, c = (index / 256) % 16
+    let latin = [
+        "Harbour", "dusk", "ferry", "market", "mountain", "snow", "river", "bridge", "lantern", "festival",
+        "morning", "garden", "temple", "street", "portrait", "station",
+    ]
+    let chinese = [
+        "港口", "黄昏", "渡轮", "市场", "山口", "雪景", "河流", "石桥", "灯笼", "节日", "清晨", "花园", "寺庙",
+        "街道", "人像", "车站",
+    ]
+    let a = index % 16
+    let b = (index / 16) % 16
+    let c = (index / 256) % 16
     if index % 2 == 0 {
         return ("\(latin[a]) \(latin[b]) \(index)", "\(latin[c]) and \(chinese[a])")
     }
@@ -52,7 +59,10 @@ func timed(_ arguments: [String], environment: [String] = []) -> (milliseconds: 
     let argv = arguments.map { strdup($0) } + [nil]
     var env: [UnsafeMutablePointer<CChar>?] = []
     var index = 0
-    while let variable = environ[index] { env.append(strdup(variable)); index += 1 }
+    while let variable = environ[index] {
+        env.append(strdup(variable))
+        index += 1
+    }
     env += environment.map { strdup($0) } + [nil]
     defer { (argv + env).forEach { free($0) } }
     let began = nowNanoseconds()
@@ -71,7 +81,8 @@ func benchLargeList(fixtures: String, photo: String, rounds: Int = 9, warmUp: In
     let library = dataHome + "/caption"
     let executable = (try? String(cString: realpath("/proc/self/exe", nil))) ?? ""
     let caption = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)]) + "/caption"
-    let query = "SELECT id, title, subtitle, photo, width, height, original_name, created, updated FROM entries ORDER BY created DESC, id DESC"
+    let query =
+        "SELECT id, title, subtitle, photo, width, height, original_name, created, updated FROM entries ORDER BY created DESC, id DESC"
     let programs: [(String, [String])] = [
         ("caption --list --json", [caption, "--library", library, "--list", "--json"]),
         ("sqlite3 -json", ["/usr/bin/sqlite3", "-readonly", "-json", library + "/library.sqlite3", query]),
@@ -93,12 +104,16 @@ func benchLargeList(fixtures: String, photo: String, rounds: Int = 9, warmUp: In
     let listRatio = median(zip(times[2], times[1]).map { $0 / $1 })
     print("\nA library of \(largeCount) entries, \(rounds) interleaved rounds after \(warmUp) warm-up (medians)")
     for (index, program) in programs.enumerated() {
-        print("  \(pad(program.0, 24))\(pad(fixed(median(times[index]), 1), 8, right: true)) ms"
-              + "   peak RSS \(pad(fixed(median(peaks[index]), 1), 6, right: true)) MiB")
+        print(
+            "  \(pad(program.0, 24))\(pad(fixed(median(times[index]), 1), 8, right: true)) ms"
+                + "   peak RSS \(pad(fixed(median(peaks[index]), 1), 6, right: true)) MiB")
     }
-    print("  --list --json / sqlite3 -json: \(fixed(jsonRatio, 2))× the time (target ≤ 2.5), peak RSS \(fixed(median(peaks[0]), 1)) MiB (target ≤ 30)")
+    print(
+        "  --list --json / sqlite3 -json: \(fixed(jsonRatio, 2))× the time (target ≤ 2.5), peak RSS \(fixed(median(peaks[0]), 1)) MiB (target ≤ 30)"
+    )
     print("  --list / sqlite3 -json: \(fixed(listRatio, 2))× the time")
-    let json = "{\"entries\": \(largeCount), \"rounds\": \(rounds), "
+    let json =
+        "{\"entries\": \(largeCount), \"rounds\": \(rounds), "
         + "\"list_json_ms\": \(median(times[0])), \"sqlite3_json_ms\": \(median(times[1])), \"list_ms\": \(median(times[2])), "
         + "\"list_json_over_sqlite3\": \(jsonRatio), \"list_over_sqlite3\": \(listRatio), "
         + "\"list_json_peak_mib\": \(median(peaks[0])), \"sqlite3_json_peak_mib\": \(median(peaks[1])), \"list_peak_mib\": \(median(peaks[2]))}\n"

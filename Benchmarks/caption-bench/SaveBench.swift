@@ -2,10 +2,11 @@
 // 10,000 entries, beside the floor of copying the same file with cp and syncing; and the
 // load (read, check, decode, hash) that happens when a photo is opened, before the save.
 
-@_spi(Benchmarks) import CaptionLibrary
 import CPixbuf
+@_spi(Benchmarks) import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: Measuring
@@ -28,7 +29,8 @@ struct Summary {
         let sorted = samples.sorted()
         func quantile(_ q: Double) -> Double {
             let position = q * Double(sorted.count - 1)
-            let low = Int(position), high = Swift.min(low + 1, sorted.count - 1)
+            let low = Int(position)
+            let high = Swift.min(low + 1, sorted.count - 1)
             return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
         }
         median = quantile(0.5)
@@ -114,7 +116,8 @@ func fileSize(_ path: String) -> Int {
 /// A 4000×3000 JPEG at quality 95 of at least 12 MB: noise is added until it is that
 /// large, because a camera photo of that size is mostly fine detail.
 func makeLargeJPEG(at path: String) {
-    let width = 4000, height = 3000
+    let width = 4000
+    let height = 3000
     // gdk_pixbuf_new returns NULL only when the pixels cannot be allocated.
     guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)) else {
         fail("cannot allocate a \(width)×\(height) image")
@@ -218,9 +221,18 @@ func benchSave(rounds: Int = 20, warmUp: Int = 2) {
             let time: Double
             switch kind {
             case "floor": time = floor()
-            case "empty": time = timed(empty) { () throws(LibraryError) in try empty.add(loaded, title: "Harbour", subtitle: "Boats") }
-            case "large": time = timed(large) { () throws(LibraryError) in try large.add(loaded, title: "Harbour", subtitle: "Boats") }
-            default: time = timed(large) { () throws(LibraryError) in try large.add(photoAt: photo, title: "Harbour", subtitle: "Boats") }
+            case "empty":
+                time = timed(empty) { () throws(LibraryError) in
+                    try empty.add(loaded, title: "Harbour", subtitle: "Boats")
+                }
+            case "large":
+                time = timed(large) { () throws(LibraryError) in
+                    try large.add(loaded, title: "Harbour", subtitle: "Boats")
+                }
+            default:
+                time = timed(large) { () throws(LibraryError) in
+                    try large.add(photoAt: photo, title: "Harbour", subtitle: "Boats")
+                }
             }
             if round >= warmUp { samples[kind, default: []].append(time) }
         }
@@ -244,21 +256,31 @@ func benchSave(rounds: Int = 20, warmUp: Int = 2) {
     let largeOverEmpty = largeSummary.median / emptySummary.median
     let pathOverFloor = pathSummary.median / floorSummary.median
 
-    print("Saving one \(fixed(Double(photoBytes) / 1_000_000, 1)) MB JPEG (4000×3000), \(rounds) interleaved rounds after \(warmUp) warm-up")
-    print(pad("", 36) + pad("median", 10, right: true) + pad("p25–p75", 18, right: true)
-          + pad("min", 9, right: true) + pad("max", 9, right: true))
-    for (label, summary) in [("cp + sync (floor)", floorSummary),
-                             ("save, empty library", emptySummary),
-                             ("save, 10,000 entries", largeSummary),
-                             ("add from a path, 10,000 entries", pathSummary),
-                             ("load alone (read, check, hash)", loadSummary),
-                             ("open a library of 10,000", openSummary)] {
-        print(pad(label, 36) + pad(fixed(summary.median, 1) + " ms", 10, right: true)
-              + pad(fixed(summary.p25, 1) + "–" + fixed(summary.p75, 1) + " ms", 18, right: true)
-              + pad(fixed(summary.min, 1), 9, right: true) + pad(fixed(summary.max, 1), 9, right: true))
+    print(
+        "Saving one \(fixed(Double(photoBytes) / 1_000_000, 1)) MB JPEG (4000×3000), \(rounds) interleaved rounds after \(warmUp) warm-up"
+    )
+    print(
+        pad("", 36) + pad("median", 10, right: true) + pad("p25–p75", 18, right: true)
+            + pad("min", 9, right: true) + pad("max", 9, right: true))
+    for (label, summary) in [
+        ("cp + sync (floor)", floorSummary),
+        ("save, empty library", emptySummary),
+        ("save, 10,000 entries", largeSummary),
+        ("add from a path, 10,000 entries", pathSummary),
+        ("load alone (read, check, hash)", loadSummary),
+        ("open a library of 10,000", openSummary),
+    ] {
+        print(
+            pad(label, 36) + pad(fixed(summary.median, 1) + " ms", 10, right: true)
+                + pad(fixed(summary.p25, 1) + "–" + fixed(summary.p75, 1) + " ms", 18, right: true)
+                + pad(fixed(summary.min, 1), 9, right: true) + pad(fixed(summary.max, 1), 9, right: true))
     }
-    print("save (10,000) / floor                \(fixed(overFloor, 2))   target ≤ 2.0  \(overFloor <= 2.0 ? "met" : "NOT MET")")
-    print("save (10,000) / save (empty)         \(fixed(largeOverEmpty, 2))   target ≤ 1.1  \(largeOverEmpty <= 1.1 ? "met" : "NOT MET")")
+    print(
+        "save (10,000) / floor                \(fixed(overFloor, 2))   target ≤ 2.0  \(overFloor <= 2.0 ? "met" : "NOT MET")"
+    )
+    print(
+        "save (10,000) / save (empty)         \(fixed(largeOverEmpty, 2))   target ≤ 1.1  \(largeOverEmpty <= 1.1 ? "met" : "NOT MET")"
+    )
     print("save (empty) / floor                 \(fixed(emptyOverFloor, 2))")
     print("add from a path (10,000) / floor     \(fixed(pathOverFloor, 2))   (decoding the photo dominates)")
 

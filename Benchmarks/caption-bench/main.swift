@@ -2,7 +2,7 @@
 // `caption-bench fixtures FOLDER SAMPLE` makes what the window benchmarks need first.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 if CommandLine.arguments.dropFirst().first == "fixtures" {
@@ -18,7 +18,9 @@ if CommandLine.arguments.dropFirst().first == "large" {
 }
 
 let engine = benchEngine()
-print("engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s")
+print(
+    "engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s"
+)
 writeEngineJSON(engine)
 benchSave()
 benchExport()

@@ -4,10 +4,11 @@
 // and Home back; the longest main-loop stall meanwhile and while scrolling everything;
 // RSS after scrolling everything.
 
-import CaptionGtk
 import CGtk
+import CaptionGtk
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A key press and release through GTK, as the X server would deliver them.
@@ -26,7 +27,8 @@ func press(_ window: CaptionWindow, _ keyval: Int32) {
         var keys: UnsafeMutablePointer<GdkKeymapKey>?
         var count: Int32 = 0
         if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), UInt32(keyval), &keys, &count) != 0,
-           let keys, count > 0 {
+            let keys, count > 0
+        {
             event.pointee.key.hardware_keycode = UInt16(keys[0].keycode)
             g_free(keys)
         }
@@ -39,7 +41,8 @@ func press(_ window: CaptionWindow, _ keyval: Int32) {
 @MainActor
 func spinWatching(seconds: Double = 30, until condition: () -> Bool) -> (held: Bool, longestGap: Double) {
     let end = now() + seconds
-    var last = now(), longest = 0.0
+    var last = now()
+    var longest = 0.0
     while !condition() {
         if now() > end { return (false, longest * 1000) }
         let cpuBefore = threadCPU()
@@ -68,8 +71,11 @@ func benchLarge(library: String) -> Never {
     // worth) in the same rounds, the order rotating; the window's paint is timed, since
     // the empty library shows a label rather than the list.
     let small = Bench(library: makeLibrary(count: 100))
-    var openEmpty: [Double] = [], openLarge: [Double] = [], openSmall: [Double] = []
-    var openRatio: [Double] = [], openSmallRatio: [Double] = []
+    var openEmpty: [Double] = []
+    var openLarge: [Double] = []
+    var openSmall: [Double] = []
+    var openRatio: [Double] = []
+    var openSmallRatio: [Double] = []
     let benches = [large, empty, small]
     for round in 0..<23 {
         var times = [0.0, 0.0, 0.0]
@@ -127,7 +133,9 @@ func benchLarge(library: String) -> Never {
     // End: every page loads and the last entry is painted; Home goes back.
     large.window.showLibraryView()
     large.spin(seconds: 0.2)
-    var endTimes: [Double] = [], homeTimes: [Double] = [], endStalls: [Double] = []
+    var endTimes: [Double] = []
+    var homeTimes: [Double] = []
+    var endStalls: [Double] = []
     longestCPU = 0
     for _ in 0..<3 {
         _ = large.timeToPaint { large.window.reloadLibrary() }
@@ -137,7 +145,9 @@ func benchLarge(library: String) -> Never {
         large.painted = 0
         var start = now()
         press(large.window, GDK_KEY_End)
-        let end = spinWatching { large.window.libraryListComplete && large.window.librarySelectedRow == count - 1 && large.painted > start }
+        let end = spinWatching {
+            large.window.libraryListComplete && large.window.librarySelectedRow == count - 1 && large.painted > start
+        }
         endTimes.append((large.painted - start) * 1000)
         endStalls.append(end.longestGap)
         large.spin(seconds: 0.1)
@@ -164,21 +174,35 @@ func benchLarge(library: String) -> Never {
     large.spin(seconds: 1)
     let rss = Double(residentKiB()) / 1024
 
-    print("view, 100,000 entries: Ctrl+L to painted median \(rounded(median(openLarge))) ms against \(rounded(median(openEmpty))) ms for an empty library (ratio median \(rounded(median(openRatio), places: 3)), p90 \(rounded(percentile(openRatio, 0.9), places: 2))) and \(rounded(median(openSmall))) ms for 100 entries (ratio median \(rounded(median(openSmallRatio), places: 3)), p90 \(rounded(percentile(openSmallRatio, 0.9), places: 2))) over \(openRatio.count) rounds")
+    print(
+        "view, 100,000 entries: Ctrl+L to painted median \(rounded(median(openLarge))) ms against \(rounded(median(openEmpty))) ms for an empty library (ratio median \(rounded(median(openRatio), places: 3)), p90 \(rounded(percentile(openRatio, 0.9), places: 2))) and \(rounded(median(openSmall))) ms for 100 entries (ratio median \(rounded(median(openSmallRatio), places: 3)), p90 \(rounded(percentile(openSmallRatio, 0.9), places: 2))) over \(openRatio.count) rounds"
+    )
     print("view: first search after opening (builds the search index): \(rounded(cold)) ms")
     for (label, samples) in searchRows {
-        print("view: search key to painted, \(label): p50 \(rounded(median(samples))) ms, p99 \(rounded(percentile(samples, 0.99))) ms, max \(rounded(samples.max() ?? .nan)) ms over \(samples.count)")
+        print(
+            "view: search key to painted, \(label): p50 \(rounded(median(samples))) ms, p99 \(rounded(percentile(samples, 0.99))) ms, max \(rounded(samples.max() ?? .nan)) ms over \(samples.count)"
+        )
     }
-    print("view: search, every query: p50 \(rounded(median(allSearch))) ms, p99 \(rounded(percentile(allSearch, 0.99))) ms over \(allSearch.count)")
-    print("view: End to the last of 100,000 painted: median \(rounded(median(endTimes))) ms; Home back \(rounded(median(homeTimes))) ms; longest stall meanwhile \(rounded(endStalls.max() ?? .nan)) ms, the longest main-loop iteration's own CPU time \(rounded(endCPU)) ms")
-    print("view: longest stall scrolling all 100,000 rows: \(rounded(median(stalls))) ms (the longest iteration's own CPU time \(rounded(scrollCPU)) ms); 200 Page Downs: \(rounded(pageStall)) ms")
+    print(
+        "view: search, every query: p50 \(rounded(median(allSearch))) ms, p99 \(rounded(percentile(allSearch, 0.99))) ms over \(allSearch.count)"
+    )
+    print(
+        "view: End to the last of 100,000 painted: median \(rounded(median(endTimes))) ms; Home back \(rounded(median(homeTimes))) ms; longest stall meanwhile \(rounded(endStalls.max() ?? .nan)) ms, the longest main-loop iteration's own CPU time \(rounded(endCPU)) ms"
+    )
+    print(
+        "view: longest stall scrolling all 100,000 rows: \(rounded(median(stalls))) ms (the longest iteration's own CPU time \(rounded(scrollCPU)) ms); 200 Page Downs: \(rounded(pageStall)) ms"
+    )
     print("view: RSS after scrolling everything \(rounded(rss)) MiB (both windows in one process)")
-    var json = "{\"open_large_ms\": \(median(openLarge)), \"open_empty_ms\": \(median(openEmpty)), \"open_ratio\": \(median(openRatio)), \"open_small_ms\": \(median(openSmall)), \"open_over_small\": \(median(openSmallRatio)), "
+    var json =
+        "{\"open_large_ms\": \(median(openLarge)), \"open_empty_ms\": \(median(openEmpty)), \"open_ratio\": \(median(openRatio)), \"open_small_ms\": \(median(openSmall)), \"open_over_small\": \(median(openSmallRatio)), "
     json += "\"first_search_ms\": \(cold), \"search\": {"
-    json += searchRows.map { "\"\($0.0)\": {\"p50\": \(median($0.1)), \"p99\": \(percentile($0.1, 0.99))}" }.joined(separator: ", ")
+    json += searchRows.map { "\"\($0.0)\": {\"p50\": \(median($0.1)), \"p99\": \(percentile($0.1, 0.99))}" }.joined(
+        separator: ", ")
     json += "}, \"search_p50\": \(median(allSearch)), \"search_p99\": \(percentile(allSearch, 0.99)), "
-    json += "\"end_ms\": \(median(endTimes)), \"home_ms\": \(median(homeTimes)), \"end_stall_ms\": \(endStalls.max() ?? 0), \"end_iteration_cpu_ms\": \(endCPU), \"scroll_iteration_cpu_ms\": \(scrollCPU), "
-    json += "\"scroll_stall_ms\": \(median(stalls)), \"scroll_stall_worst_ms\": \(stalls.max() ?? 0), \"page_down_stall_ms\": \(pageStall), \"rss_mib\": \(rss)}\n"
+    json +=
+        "\"end_ms\": \(median(endTimes)), \"home_ms\": \(median(homeTimes)), \"end_stall_ms\": \(endStalls.max() ?? 0), \"end_iteration_cpu_ms\": \(endCPU), \"scroll_iteration_cpu_ms\": \(scrollCPU), "
+    json +=
+        "\"scroll_stall_ms\": \(median(stalls)), \"scroll_stall_worst_ms\": \(stalls.max() ?? 0), \"page_down_stall_ms\": \(pageStall), \"rss_mib\": \(rss)}\n"
     if let file = fopen(".build/bench/view-100000.json", "w") {
         fputs(json, file)
         fclose(file)

@@ -6,11 +6,12 @@
 //                                    (Large.swift), side by side with an empty library
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
 
-@_spi(Benchmarks) import CaptionLibrary
-import CaptionGtk
 import CGtk
+import CaptionGtk
+@_spi(Benchmarks) import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func now() -> Double {
@@ -62,7 +63,8 @@ nonisolated(unsafe) var longestCPU = 0.0
 func residentKiB() -> Int {
     guard let file = fopen("/proc/self/statm", "r") else { return 0 }
     defer { fclose(file) }
-    var size = 0, resident = 0
+    var size = 0
+    var resident = 0
     withUnsafeMutablePointer(to: &size) { sizePointer in
         withUnsafeMutablePointer(to: &resident) { residentPointer in
             _ = withVaList([sizePointer, residentPointer]) { vfscanf(file, "%d %d", $0) }
@@ -79,7 +81,7 @@ func makeLibrary(count: Int) -> String {
     guard count > 0 else { return directory }
     let photo = folder + "/photo.jpg"
     let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 640, 427)!
-    gdk_pixbuf_fill(pixbuf, 0x3d85c6ff)
+    gdk_pixbuf_fill(pixbuf, 0x3d85_c6ff)
     gdk_pixbuf_savev(pixbuf, photo, "jpeg", nil, nil, nil)
     g_object_unref(UnsafeMutableRawPointer(pixbuf))
     do {
@@ -158,15 +160,19 @@ final class Bench {
 
 @MainActor
 func onListDraw(_ widget: UnsafeMutablePointer<GtkWidget>, _ body: @escaping @MainActor () -> Void) {
-    final class Box { let body: @MainActor () -> Void; init(_ body: @escaping @MainActor () -> Void) { self.body = body } }
+    final class Box {
+        let body: @MainActor () -> Void
+        init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+    }
     let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, _, data in
         guard let data else { return 0 }
         let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
         MainActor.assumeIsolated { box.body() }
         return 0
     }
-    g_signal_connect_data(UnsafeMutableRawPointer(widget), "draw", unsafeBitCast(callback, to: GCallback.self),
-                          Unmanaged.passRetained(Box(body)).toOpaque(), nil, G_CONNECT_AFTER)
+    g_signal_connect_data(
+        UnsafeMutableRawPointer(widget), "draw", unsafeBitCast(callback, to: GCallback.self),
+        Unmanaged.passRetained(Box(body)).toOpaque(), nil, G_CONNECT_AFTER)
 }
 
 @MainActor
@@ -226,17 +232,29 @@ func run() {
         for _ in 0..<3 {
             guard let pipe = popen("\"$(readlink /proc/\(getpid())/exe)\" --rss \(mode)", "r") else { continue }
             var line = [CChar](repeating: 0, count: 64)
-            if fgets(&line, 64, pipe) != nil, let value = Double(String(cString: line).filter(\.isNumber)) { values.append(value) }
+            if fgets(&line, 64, pipe) != nil, let value = Double(String(cString: line).filter(\.isNumber)) {
+                values.append(value)
+            }
             pclose(pipe)
         }
         return median(values)
     }
-    let emptyRSS = rss("empty"), fullRSS = rss("full")
-    print("view: Ctrl+L to painted, 10,000 entries: median \(rounded(median(open))) ms (p90 \(rounded(percentile(open, 0.9)))) over \(open.count)")
-    print("view: search key to painted: p50 \(rounded(median(search))) ms, p90 \(rounded(percentile(search, 0.9))) ms over \(search.count)")
-    print("view: longest main-loop stall scrolling top to bottom: median of 5 passes \(rounded(stall)) ms (worst \(rounded(worstStall)))")
-    print("view: RSS with an empty library \(rounded(emptyRSS / 1024)) MiB, after scrolling 10,000 entries \(rounded(fullRSS / 1024)) MiB: \(rounded(fullRSS / emptyRSS, places: 2))x")
-    let json = "{\"open_ms_median\": \(median(open)), \"search_ms_p50\": \(median(search)), \"search_ms_p90\": \(percentile(search, 0.9)), \"scroll_stall_ms\": \(stall), \"scroll_stall_worst_ms\": \(worstStall), \"rss_empty_kib\": \(emptyRSS), \"rss_scrolled_kib\": \(fullRSS), \"rss_ratio\": \(fullRSS / emptyRSS)}\n"
+    let emptyRSS = rss("empty")
+    let fullRSS = rss("full")
+    print(
+        "view: Ctrl+L to painted, 10,000 entries: median \(rounded(median(open))) ms (p90 \(rounded(percentile(open, 0.9)))) over \(open.count)"
+    )
+    print(
+        "view: search key to painted: p50 \(rounded(median(search))) ms, p90 \(rounded(percentile(search, 0.9))) ms over \(search.count)"
+    )
+    print(
+        "view: longest main-loop stall scrolling top to bottom: median of 5 passes \(rounded(stall)) ms (worst \(rounded(worstStall)))"
+    )
+    print(
+        "view: RSS with an empty library \(rounded(emptyRSS / 1024)) MiB, after scrolling 10,000 entries \(rounded(fullRSS / 1024)) MiB: \(rounded(fullRSS / emptyRSS, places: 2))x"
+    )
+    let json =
+        "{\"open_ms_median\": \(median(open)), \"search_ms_p50\": \(median(search)), \"search_ms_p90\": \(percentile(search, 0.9)), \"scroll_stall_ms\": \(stall), \"scroll_stall_worst_ms\": \(worstStall), \"rss_empty_kib\": \(emptyRSS), \"rss_scrolled_kib\": \(fullRSS), \"rss_ratio\": \(fullRSS / emptyRSS)}\n"
     if let file = fopen(".build/bench/view.json", "w") {
         fputs(json, file)
         fclose(file)
@@ -262,7 +280,9 @@ func scroll(_ bench: Bench) -> Double {
             longest = max(longest, time - last)
             longestCPU = max(longestCPU, threadCPU() - cpuBefore)
             if getenv("CAPTION_BENCH_TRACE") != nil && time - last > 0.02 {
-                print("stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows")
+                print(
+                    "stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows"
+                )
             }
             last = time
         }
@@ -279,11 +299,13 @@ func scroll(_ bench: Bench) -> Double {
     let rowLimit = getenv("CAPTION_BENCH_ROWS").flatMap { Int(String(cString: $0)) } ?? Int.max
     let deadline = now() + 300
     while now() < deadline && bench.window.libraryRowCount < rowLimit {
-        let atBottom = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
+        let atBottom =
+            gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
             >= gtk_adjustment_get_upper(adjustment)
         if atBottom && bench.window.libraryListComplete { break }
         if !atBottom {
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
+            gtk_adjustment_set_value(
+                adjustment, gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment))
         }
         iterate(for: step)
     }

@@ -103,39 +103,45 @@ public enum Arguments {
         }
         if let add {
             guard photos.isEmpty else {
-                throw UsageError(message: tr("--add takes one photo; unexpected {argument}")
-                    .replacing("{argument}", with: photos[0]))
+                throw UsageError(
+                    message: tr("--add takes one photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
             }
             return .add(library: library, photo: add, title: title, subtitle: subtitle)
         }
         if list {
             guard photos.isEmpty else {
-                throw UsageError(message: tr("--list takes no photo; unexpected {argument}")
-                    .replacing("{argument}", with: photos[0]))
+                throw UsageError(
+                    message: tr("--list takes no photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
             }
             return .list(library: library, json: json)
         }
         if let remove {
             guard let id = Int64(remove), id > 0 else {
-                throw UsageError(message: tr("--remove needs an entry number, not “{value}”")
-                    .replacing("{value}", with: remove))
+                throw UsageError(
+                    message: tr("--remove needs an entry number, not “{value}”")
+                        .replacing("{value}", with: remove))
             }
             guard photos.isEmpty else {
-                throw UsageError(message: tr("--remove takes no photo; unexpected {argument}")
-                    .replacing("{argument}", with: photos[0]))
+                throw UsageError(
+                    message: tr("--remove takes no photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
             }
             return .remove(library: library, id: id)
         }
         if let export {
             guard !export.isEmpty else { throw UsageError(message: tr("--export needs a folder")) }
             guard photos.isEmpty else {
-                throw UsageError(message: tr("--export takes no photo; unexpected {argument}")
-                    .replacing("{argument}", with: photos[0]))
+                throw UsageError(
+                    message: tr("--export takes no photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
             }
             var numbers: [Int64] = []
             for id in ids {
                 guard let number = Int64(id), number > 0 else {
-                    throw UsageError(message: tr("--id needs an entry number, not “{value}”").replacing("{value}", with: id))
+                    throw UsageError(
+                        message: tr("--id needs an entry number, not “{value}”").replacing("{value}", with: id))
                 }
                 if !numbers.contains(number) { numbers.append(number) }
             }
@@ -159,23 +165,35 @@ public enum Arguments {
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
             "",
-            tr("Without --add, --list, --remove or --export, opens the window with the photos\ngiven, one after another."),
+            tr(
+                "Without --add, --list, --remove or --export, opens the window with the photos\ngiven, one after another."
+            ),
             "",
             tr("Options:"),
-            tr("  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"),
-            tr("  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from the photo's XMP metadata"),
+            tr(
+                "  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"
+            ),
+            tr(
+                "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from the photo's XMP metadata"
+            ),
             tr("  --title TITLE     the title, at most 120 characters"),
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
             tr("  --list            print the saved entries, newest first"),
             tr("  --json            with --list: print them as JSON"),
             tr("  --remove ID       remove the entry numbered ID"),
-            tr("  --export DIR      write each entry's photo into DIR (created if needed), its\n                    caption embedded as XMP (and, in JPEG, Exif), named after\n                    its title; nothing in DIR is replaced"),
+            tr(
+                "  --export DIR      write each entry's photo into DIR (created if needed), its\n                    caption embedded as XMP (and, in JPEG, Exif), named after\n                    its title; nothing in DIR is replaced"
+            ),
             tr("  --id ID           with --export: only the entry numbered ID; repeat for more"),
-            tr("  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg"),
+            tr(
+                "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg"
+            ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),
             "",
-            tr("Exit status: 0 on success, 1 when a photo, a caption or the library is at\nfault, 2 when the command line is wrong."),
+            tr(
+                "Exit status: 0 on success, 1 when a photo, a caption or the library is at\nfault, 2 when the command line is wrong."
+            ),
             tr("An export stopped by Ctrl+C exits with 130; the photos it reported are whole."),
         ].joined(separator: "\n")
     }

@@ -4,8 +4,9 @@ import CaptionLibrary
 import CaptionMetadata
 import FocusEngine
 import Localization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum Commands {
@@ -17,8 +18,9 @@ public enum Commands {
             // What is not given comes from the photo's XMP, as the window fills its form;
             // an option given, even empty, wins.
             let carried = title == nil || subtitle == nil ? PhotoMetadata.read(photo) : .none
-            return add(library: library, photo: photo, title: title ?? carried.title ?? "",
-                       subtitle: subtitle ?? carried.description ?? "")
+            return add(
+                library: library, photo: photo, title: title ?? carried.title ?? "",
+                subtitle: subtitle ?? carried.description ?? "")
         case .list(let library, let json):
             return list(library: library, json: json)
         case .remove(let library, let id):
@@ -56,8 +58,9 @@ public enum Commands {
         case .save(let submission):
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
-                let entry = try open(library).add(loaded, title: submission.values[CaptionForm.title],
-                                                  subtitle: submission.values[CaptionForm.subtitle])
+                let entry = try open(library).add(
+                    loaded, title: submission.values[CaptionForm.title],
+                    subtitle: submission.values[CaptionForm.subtitle])
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
                 return 0
             } catch {
@@ -111,7 +114,9 @@ public enum Commands {
     /// a terminal table cannot know without a width table. Two passes over the library: the
     /// widths first (titles only), then the rows as they are read.
     static func table(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
-        let idHeader = tr("ID"), titleHeader = tr("Title"), subtitleHeader = tr("Subtitle")
+        let idHeader = tr("ID")
+        let titleHeader = tr("Title")
+        let subtitleHeader = tr("Subtitle")
         guard try library.newestCursor() != nil else {
             output.append(tr("The library is empty.") + "\n")
             return
@@ -128,9 +133,12 @@ public enum Commands {
             let padding = String(repeating: " ", count: max(0, width - text.count))
             return right ? padding + text : text + padding
         }
-        output.append(pad(idHeader, idWidth, right: true) + "  " + pad(titleHeader, titleWidth) + "  " + subtitleHeader + "\n")
+        output.append(
+            pad(idHeader, idWidth, right: true) + "  " + pad(titleHeader, titleWidth) + "  " + subtitleHeader + "\n")
         try library.forEachEntry { entry in
-            output.append(pad(String(entry.id), idWidth, right: true) + "  " + pad(entry.title, titleWidth) + "  " + entry.subtitle + "\n")
+            output.append(
+                pad(String(entry.id), idWidth, right: true) + "  " + pad(entry.title, titleWidth) + "  "
+                    + entry.subtitle + "\n")
             return true
         }
     }
@@ -190,11 +198,13 @@ enum JSON {
         out.append(0x22)
         var text = text
         text.withUTF8 { bytes in
-            var start = 0, index = 0
+            var start = 0
+            var index = 0
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
             while index < bytes.count {
                 let byte = bytes[index]
-                let separator = byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                let separator =
+                    byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
                     && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || separator else {
                     index += 1
@@ -245,11 +255,17 @@ enum JSON {
                 divisor /= 10
             }
         }
-        digits(year, 4); out.append(0x2D)
-        digits(Int(parts.tm_mon) + 1, 2); out.append(0x2D)
-        digits(Int(parts.tm_mday), 2); out.append(0x54)
-        digits(Int(parts.tm_hour), 2); out.append(0x3A)
-        digits(Int(parts.tm_min), 2); out.append(0x3A)
-        digits(Int(parts.tm_sec), 2); out.append(0x5A)
+        digits(year, 4)
+        out.append(0x2D)
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(0x2D)
+        digits(Int(parts.tm_mday), 2)
+        out.append(0x54)
+        digits(Int(parts.tm_hour), 2)
+        out.append(0x3A)
+        digits(Int(parts.tm_min), 2)
+        out.append(0x3A)
+        digits(Int(parts.tm_sec), 2)
+        out.append(0x5A)
     }
 }

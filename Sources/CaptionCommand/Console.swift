@@ -2,7 +2,7 @@
 // Swift 6 rightly will not touch from a concurrent context.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum Console {

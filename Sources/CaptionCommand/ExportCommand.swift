@@ -4,8 +4,9 @@ import CaptionLibrary
 import CaptionMetadata
 import Localization
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by SIGINT while an export runs; the export stops before its next photo.
@@ -41,7 +42,10 @@ extension Commands {
                     Console.out(fill(tr("Exported entry {id}: {photo}"), values) + "\n")
                 }
                 if photo.couldNotEmbed {
-                    Console.error(fill(tr("the caption of entry {id} could not be written into the photo; it is in {sidecar}"), values))
+                    Console.error(
+                        fill(
+                            tr("the caption of entry {id} could not be written into the photo; it is in {sidecar}"),
+                            values))
                 }
                 // Checked after each photo is placed, so the next one is never started.
                 if interrupted.load(ordering: .relaxed) { progress.cancel() }
@@ -49,7 +53,8 @@ extension Commands {
             }
             let summary: Exporter.Summary
             if ids.isEmpty {
-                summary = try Exporter.exportAll(from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report)
+                summary = try Exporter.exportAll(
+                    from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report)
                 if summary.total == 0 {
                     Console.out(tr("The library is empty; there is nothing to export.") + "\n")
                     return 0
@@ -63,15 +68,19 @@ extension Commands {
                     }
                     entries.append(entry)
                 }
-                let placed = try Exporter.export(entries, from: opened, to: folder, sidecars: sidecar,
-                                                 progress: progress, exported: report)
-                summary = Exporter.Summary(exported: placed.count, total: entries.count,
-                                           cancelled: progress.isCancelled && placed.count < entries.count)
+                let placed = try Exporter.export(
+                    entries, from: opened, to: folder, sidecars: sidecar,
+                    progress: progress, exported: report)
+                summary = Exporter.Summary(
+                    exported: placed.count, total: entries.count,
+                    cancelled: progress.isCancelled && placed.count < entries.count)
             }
             terminal.clear()
             if summary.cancelled {
-                Console.error(tr("export stopped: {progress} photos exported; the others were not written")
-                    .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total)))
+                Console.error(
+                    tr("export stopped: {progress} photos exported; the others were not written")
+                        .replacing(
+                            "{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total)))
                 return interruptedStatus
             }
             return 0
@@ -91,7 +100,9 @@ extension Commands {
         var previous = sigaction()
         sigaction(SIGINT, nil, &previous)
         // SIG_IGN is the handler address 1.
-        if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 { return previous }
+        if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 {
+            return previous
+        }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in interrupted.store(true, ordering: .relaxed) }
         action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))

@@ -22,7 +22,8 @@ public enum FileURI {
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return argument }
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]),
-                      let low = hexValue(encoded[index + 2]), high | low != 0 else { return argument }
+                    let low = hexValue(encoded[index + 2]), high | low != 0
+                else { return argument }
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

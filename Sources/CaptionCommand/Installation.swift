@@ -2,7 +2,7 @@
 // /usr, /usr/local and a staged DESTDIR all work with no build tree around.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum Installation {

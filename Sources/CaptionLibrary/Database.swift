@@ -1,10 +1,11 @@
 // A thin SQLite layer: statements with bound parameters (never text spliced into SQL) and
 // SQLite's result codes turned into the library's errors.
 
-import POSIXFiles
 import CSQLite
+import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connection. Not thread-safe by itself: `Library` owns it behind a mutex.
@@ -25,19 +26,23 @@ final class Database {
         self.folder = folder
         var handle: OpaquePointer?
         // NOMUTEX: the Library's own mutex serialises every use of the connection.
-        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let code = sqlite3_open_v2(
+            path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard code == SQLITE_OK, let handle else {
-            let error = handle.map { Database.error(code, handle: $0, path: path, folder: folder) }
-                ?? LibraryError.make(.io, "The library could not be opened ({reason}): {file}",
-                                     ["reason": String(cString: sqlite3_errstr(code)), "file": path])
+            let error =
+                handle.map { Database.error(code, handle: $0, path: path, folder: folder) }
+                ?? LibraryError.make(
+                    .io, "The library could not be opened ({reason}): {file}",
+                    ["reason": String(cString: sqlite3_errstr(code)), "file": path])
             sqlite3_close_v2(handle)
             throw error
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, busyTimeout)
         if sqlite3_db_readonly(handle, "main") == 1 {
-            throw LibraryError.make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                                    ["reason": POSIXFiles.reason(EACCES), "folder": folder])
+            throw LibraryError.make(
+                .readOnly, "Cannot write to the library ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(EACCES), "folder": folder])
         }
     }
 
@@ -90,27 +95,33 @@ final class Database {
         let detail = String(cString: sqlite3_errmsg(handle))
         switch primary {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return .make(.locked, "The library is in use by another program and stayed locked; try again: {file}",
-                         ["file": path])
+            return .make(
+                .locked, "The library is in use by another program and stayed locked; try again: {file}",
+                ["file": path])
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .make(.corrupt, "The library database is damaged; it was left as it is: {file}", ["file": path])
         case SQLITE_FULL:
-            return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                         ["reason": POSIXFiles.reason(ENOSPC), "folder": folder])
+            return .make(
+                .diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(ENOSPC), "folder": folder])
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
-            return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                         ["reason": POSIXFiles.reason(system != 0 ? system : EACCES), "folder": folder])
+            return .make(
+                .readOnly, "Cannot write to the library ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(system != 0 ? system : EACCES), "folder": folder])
         default:
             if system == ENOSPC || system == EDQUOT || system == EFBIG {
-                return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                             ["reason": POSIXFiles.reason(system), "folder": folder])
+                return .make(
+                    .diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                    ["reason": POSIXFiles.reason(system), "folder": folder])
             }
             if system == EACCES || system == EROFS || system == EPERM {
-                return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                             ["reason": POSIXFiles.reason(system), "folder": folder])
+                return .make(
+                    .readOnly, "Cannot write to the library ({reason}): {folder}",
+                    ["reason": POSIXFiles.reason(system), "folder": folder])
             }
-            return .make(.io, "The library could not be read or written ({reason}): {file}",
-                         ["reason": detail, "file": path])
+            return .make(
+                .io, "The library could not be read or written ({reason}): {file}",
+                ["reason": detail, "file": path])
         }
     }
 }
@@ -136,8 +147,9 @@ final class Statement {
         value.withUTF8 { bytes in
             // A nil pointer would bind SQL NULL; the empty string must stay a string.
             if let base = bytes.baseAddress {
-                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                      Int32(bytes.count), caption_sqlite_transient())
+                _ = sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), caption_sqlite_transient())
             } else {
                 _ = sqlite3_bind_text(handle, index, "", 0, caption_sqlite_transient())
             }

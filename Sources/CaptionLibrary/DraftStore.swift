@@ -1,10 +1,11 @@
 // The draft: what the user typed and the photos chosen but not yet saved, kept in the
 // library folder so that a crash, a kill or a power cut costs nothing typed.
 
-import POSIXFiles
 import CPixbuf
+import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One photo of the draft (or, with no path, words typed before any photo was chosen).
@@ -80,8 +81,9 @@ public struct DraftStore: Sendable {
         for index in 0..<count {
             let group = "item \(index)"
             let hasPath = g_key_file_has_key(file, group, "path", nil) != 0
-            let item = DraftItem(path: hasPath ? string(group, "path") : nil,
-                                 title: string(group, "title") ?? "", subtitle: string(group, "subtitle") ?? "")
+            let item = DraftItem(
+                path: hasPath ? string(group, "path") : nil,
+                title: string(group, "title") ?? "", subtitle: string(group, "subtitle") ?? "")
             items.append(item)
         }
         return failed ? nil : Draft(items: items, current: current)
@@ -109,8 +111,9 @@ public struct DraftStore: Sendable {
 
     public func remove() throws(LibraryError) {
         if unlink(path) != 0 && errno != ENOENT {
-            throw LibraryError.make(.io, "The draft could not be removed ({reason}): {path}",
-                                    ["reason": POSIXFiles.reason(errno), "path": path])
+            throw LibraryError.make(
+                .io, "The draft could not be removed ({reason}): {path}",
+                ["reason": POSIXFiles.reason(errno), "path": path])
         }
     }
 
@@ -149,8 +152,11 @@ public struct DraftStore: Sendable {
             return .make(.diskFull, "Not enough disk space to keep the draft: {path}", ["path": directory])
         }
         if code == EROFS || code == EACCES || code == EPERM {
-            return .make(.readOnly, "The draft cannot be kept: the library folder is not writable: {path}", ["path": directory])
+            return .make(
+                .readOnly, "The draft cannot be kept: the library folder is not writable: {path}", ["path": directory])
         }
-        return .make(.io, "The draft could not be kept ({reason}): {path}", ["reason": POSIXFiles.reason(code), "path": directory])
+        return .make(
+            .io, "The draft could not be kept ({reason}): {path}",
+            ["reason": POSIXFiles.reason(code), "path": directory])
     }
 }

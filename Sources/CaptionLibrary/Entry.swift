@@ -1,7 +1,7 @@
 // A saved entry, and the UTC time stamps it carries.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One captioned photo in the library.
@@ -19,8 +19,10 @@ public struct Entry: Sendable, Equatable, Hashable {
     public var created: Timestamp
     public var updated: Timestamp
 
-    public init(id: Int64, title: String, subtitle: String, photo: String, width: Int, height: Int,
-                originalName: String, created: Timestamp, updated: Timestamp) {
+    public init(
+        id: Int64, title: String, subtitle: String, photo: String, width: Int, height: Int,
+        originalName: String, created: Timestamp, updated: Timestamp
+    ) {
         self.id = id
         self.title = title
         self.subtitle = subtitle
@@ -54,9 +56,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// ISO 8601 in UTC to the second, e.g. "2026-11-30T04:21:41Z".
     public var iso8601: String {
-        var seconds = time_t(millisecondsSince1970 >= 0
-            ? millisecondsSince1970 / 1000
-            : (millisecondsSince1970 - 999) / 1000)
+        var seconds = time_t(
+            millisecondsSince1970 >= 0
+                ? millisecondsSince1970 / 1000
+                : (millisecondsSince1970 - 999) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -75,7 +78,8 @@ extension String {
     var trimmingWhiteSpace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -2,8 +2,9 @@
 // the advisory lock that keeps a crash clean-up away from a save in progress.
 
 import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum Files {

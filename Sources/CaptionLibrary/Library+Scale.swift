@@ -3,8 +3,9 @@
 // milliseconds.
 
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a page of entries ends, in the list's order (created time, then number).
@@ -52,8 +53,10 @@ extension Library {
     /// Up to `limit` entries in `order` after `cursor` (from the start without one), and,
     /// with `through`, none past it. Served by the (created, id) index: a page deep in a
     /// large library costs what the first one does.
-    public func entries(after cursor: EntryCursor?, order: Order = .newestFirst, limit: Int,
-                        through last: EntryCursor? = nil) throws(LibraryError) -> [Entry] {
+    public func entries(
+        after cursor: EntryCursor?, order: Order = .newestFirst, limit: Int,
+        through last: EntryCursor? = nil
+    ) throws(LibraryError) -> [Entry] {
         try database.withLock { (db) throws(LibraryError) -> [Entry] in
             var conditions: [String] = []
             if cursor != nil { conditions.append(order.after) }
@@ -61,7 +64,8 @@ extension Library {
                 conditions.append(order == .newestFirst ? "(created, id) >= (?3, ?4)" : "(created, id) <= (?3, ?4)")
             }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let statement = try db.prepare("SELECT \(Library.columns) FROM entries \(filter) ORDER BY \(order.sql) LIMIT ?5")
+            let statement = try db.prepare(
+                "SELECT \(Library.columns) FROM entries \(filter) ORDER BY \(order.sql) LIMIT ?5")
             if let cursor {
                 statement.bind(1, cursor.created)
                 statement.bind(2, cursor.id)
@@ -100,12 +104,15 @@ extension Library {
 
     /// The largest entry number, 0 for an empty library.
     public func largestID() throws(LibraryError) -> Int64 {
-        try database.withLock { (db) throws(LibraryError) -> Int64 in try db.integer("SELECT coalesce(max(id), 0) FROM entries") }
+        try database.withLock { (db) throws(LibraryError) -> Int64 in
+            try db.integer("SELECT coalesce(max(id), 0) FROM entries")
+        }
     }
 
     /// How many entries there are.
     public func count() throws(LibraryError) -> Int {
-        try database.withLock { (db) throws(LibraryError) -> Int in Int(try db.integer("SELECT count(*) FROM entries")) }
+        try database.withLock { (db) throws(LibraryError) -> Int in Int(try db.integer("SELECT count(*) FROM entries"))
+        }
     }
 
     /// The newest entry's place in the list, or nil for an empty library: a long job over
@@ -216,7 +223,8 @@ public final class SearchIndex: Sendable {
                 var offset = 0
                 var entry = 0
                 while offset < haystack.count {
-                    guard let hit = caption_memmem(base + offset, haystack.count - offset, patternBase, pattern.count) else { break }
+                    guard let hit = caption_memmem(base + offset, haystack.count - offset, patternBase, pattern.count)
+                    else { break }
                     let position = Int32(base.distance(to: UnsafeRawPointer(hit)))
                     // Entries are in text order: walk forward (or leap, for a rare hit).
                     entry = SearchIndex.entry(containing: position, starts: starts, from: entry)
@@ -232,7 +240,8 @@ public final class SearchIndex: Sendable {
 
     /// The last entry starting at or before `position`, searching from `from` on.
     static func entry(containing position: Int32, starts: [Int32], from: Int) -> Int {
-        var low = from, high = starts.count - 1
+        var low = from
+        var high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= position { low = middle } else { high = middle - 1 }
@@ -266,7 +275,10 @@ public final class SearchIndex: Sendable {
             if bytes.allSatisfy({ $0 < 0x80 }) {
                 for byte in bytes { text.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
             } else {
-                text.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
+                text.append(
+                    contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8.lazy.map {
+                        $0 == 0 ? 0x20 : $0
+                    })
             }
         }
 

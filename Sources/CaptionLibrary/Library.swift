@@ -1,11 +1,12 @@
 // The library of saved captions: a folder holding an SQLite database of entries and the
 // photos they caption, copied in under their content hash.
 
-import POSIXFiles
 import CSQLite
+import POSIXFiles
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A library folder, open. Safe to use from any thread (the window saves from a
@@ -90,7 +91,9 @@ public final class Library: Sendable {
         var record = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
-        if getpwuid_r(getuid(), &record, &buffer, buffer.count, &result) == 0, let result, let directory = result.pointee.pw_dir {
+        if getpwuid_r(getuid(), &record, &buffer, buffer.count, &result) == 0, let result,
+            let directory = result.pointee.pw_dir
+        {
             return String(cString: directory)
         }
         return "/"
@@ -146,14 +149,17 @@ public final class Library: Sendable {
     static func folderError(_ code: Int32, _ directory: String) -> LibraryError {
         switch code {
         case EACCES, EPERM, EROFS:
-            return .make(.readOnly, "Cannot write to the library ({reason}): {folder}",
-                         ["reason": POSIXFiles.reason(code), "folder": directory])
+            return .make(
+                .readOnly, "Cannot write to the library ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(code), "folder": directory])
         case ENOSPC, EDQUOT, EFBIG:
-            return .make(.diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                         ["reason": POSIXFiles.reason(code), "folder": directory])
+            return .make(
+                .diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(code), "folder": directory])
         default:
-            return .make(.io, "The library folder cannot be used ({reason}): {folder}",
-                         ["reason": POSIXFiles.reason(code), "folder": directory])
+            return .make(
+                .io, "The library folder cannot be used ({reason}): {folder}",
+                ["reason": POSIXFiles.reason(code), "folder": directory])
         }
     }
 
@@ -161,22 +167,27 @@ public final class Library: Sendable {
     /// full sync (a save is durable at its commit) and the migrations.
     private static func prepare(_ db: Database) throws(LibraryError) {
         // One read transaction, so the three describe the same moment.
-        let header = try db.prepare("""
+        let header = try db.prepare(
+            """
             SELECT (SELECT application_id FROM pragma_application_id),
                    (SELECT user_version FROM pragma_user_version),
                    (SELECT count(*) FROM sqlite_schema)
             """)
         _ = try header.step()
-        let application = header.integer(0), version = header.integer(1), objects = header.integer(2)
+        let application = header.integer(0)
+        let version = header.integer(1)
+        let objects = header.integer(2)
         _ = try header.step()
         if application != applicationID && (application != 0 || version != 0 || objects != 0) {
-            throw .make(.notALibrary, "Not a Caption library database; it was left as it is: {file}",
-                        ["file": db.path])
+            throw .make(
+                .notALibrary, "Not a Caption library database; it was left as it is: {file}",
+                ["file": db.path])
         }
         if version > migrations.count {
-            throw .make(.newerSchema,
-                        "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
-                        ["version": String(version), "file": db.path])
+            throw .make(
+                .newerSchema,
+                "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
+                ["version": String(version), "file": db.path])
         }
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA synchronous = FULL")
@@ -211,7 +222,8 @@ public final class Library: Sendable {
     /// save is under way (otherwise the next open does it). Other files are the user's.
     private static func cleanUp(_ db: Database, photosDirectory: String, directory: String) throws(LibraryError) {
         guard let folder = Files.Folder(photosDirectory), folder.tryLockExclusive(),
-              let names = Files.list(photosDirectory) else { return }
+            let names = Files.list(photosDirectory)
+        else { return }
         var photos: [String] = []
         for name in names {
             if name.hasPrefix(temporaryPrefix) {
@@ -237,10 +249,11 @@ public final class Library: Sendable {
     static let columns = "id, title, subtitle, photo, width, height, original_name, created, updated"
 
     static func entry(_ row: Statement) -> Entry {
-        Entry(id: row.integer(0), title: row.text(1), subtitle: row.text(2), photo: row.text(3),
-              width: Int(row.integer(4)), height: Int(row.integer(5)), originalName: row.text(6),
-              created: Timestamp(millisecondsSince1970: row.integer(7)),
-              updated: Timestamp(millisecondsSince1970: row.integer(8)))
+        Entry(
+            id: row.integer(0), title: row.text(1), subtitle: row.text(2), photo: row.text(3),
+            width: Int(row.integer(4)), height: Int(row.integer(5)), originalName: row.text(6),
+            created: Timestamp(millisecondsSince1970: row.integer(7)),
+            updated: Timestamp(millisecondsSince1970: row.integer(8)))
     }
 
     /// Every entry, newest first.
@@ -262,14 +275,16 @@ public final class Library: Sendable {
             let statement: Statement
             if query.unicodeScalars.count >= 3 {
                 // A quoted FTS5 string is one phrase: with trigram tokens, a substring.
-                statement = try db.prepare("""
+                statement = try db.prepare(
+                    """
                     SELECT \(Library.columns) FROM entries WHERE id IN
                         (SELECT rowid FROM entries_text WHERE entries_text MATCH ?)
                     ORDER BY created DESC, id DESC
                     """)
                 statement.bind(1, "\"" + query.replacing("\"", with: "\"\"") + "\"")
             } else {
-                statement = try db.prepare("""
+                statement = try db.prepare(
+                    """
                     SELECT \(Library.columns) FROM entries
                     WHERE instr(lower(title), lower(?1)) > 0 OR instr(lower(subtitle), lower(?1)) > 0
                     ORDER BY created DESC, id DESC
@@ -344,7 +359,9 @@ public final class Library: Sendable {
         }
     }
 
-    private func save(_ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, title: String, subtitle: String) throws(LibraryError) -> Entry {
+    private func save(
+        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, title: String, subtitle: String
+    ) throws(LibraryError) -> Entry {
         let info = photo.info
         guard let folder = Files.Folder(photosDirectory) else {
             throw Library.folderError(errno, directory)
@@ -376,7 +393,8 @@ public final class Library: Sendable {
         do {
             return try database.withLock { (db) throws(LibraryError) -> Entry in
                 try db.write { () throws(LibraryError) -> Entry in
-                    let insert = try db.prepare("""
+                    let insert = try db.prepare(
+                        """
                         INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                         """)
@@ -391,8 +409,9 @@ public final class Library: Sendable {
                     guard try insert.step() else { throw db.failure(SQLITE_ERROR) }
                     let id = insert.integer(0)
                     _ = try insert.step()
-                    return Entry(id: id, title: title, subtitle: subtitle, photo: name, width: info.width,
-                                 height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now)
+                    return Entry(
+                        id: id, title: title, subtitle: subtitle, photo: name, width: info.width,
+                        height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now)
                 }
             }
         } catch {
@@ -407,8 +426,10 @@ public final class Library: Sendable {
     }
 
     /// Writes the photo to a new temporary file in photos/ and syncs it; returns its path.
-    private static func writeCopy(_ data: UnsafeRawBufferPointer, into photos: String,
-                                  library: String) throws(LibraryError) -> String {
+    private static func writeCopy(
+        _ data: UnsafeRawBufferPointer, into photos: String,
+        library: String
+    ) throws(LibraryError) -> String {
         var descriptor: Int32 = -1
         var temporary = ""
         for _ in 0..<8 {
@@ -469,7 +490,8 @@ public final class Library: Sendable {
         // (briefly) so the count below sees its row. If it takes longer, the next open
         // removes the file.
         if let folder = Files.Folder(photosDirectory), folder.lockExclusive(milliseconds: 2000) {
-            let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo) }
+            let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo)
+            }
             if uses == 0, let path = photoPath(of: entry) { unlink(path) }
         }
         return entry
@@ -481,11 +503,14 @@ public final class Library: Sendable {
     /// a moment, for benchmarks and tests. `caption` gives row `index` its own title and
     /// subtitle (by default the entry's title followed by the index).
     @_spi(Benchmarks)
-    public func insertCopies(of entry: Entry, count: Int,
-                             caption: (@Sendable (Int) -> (title: String, subtitle: String))? = nil) throws(LibraryError) {
+    public func insertCopies(
+        of entry: Entry, count: Int,
+        caption: (@Sendable (Int) -> (title: String, subtitle: String))? = nil
+    ) throws(LibraryError) {
         try database.withLock { (db) throws(LibraryError) in
             try db.write { () throws(LibraryError) in
-                let insert = try db.prepare("""
+                let insert = try db.prepare(
+                    """
                     INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)

@@ -46,8 +46,8 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
     public var isAboutPhoto: Bool {
         switch kind {
         case .photoMissing, .photoIsFolder, .photoNotRegular, .photoUnreadable, .photoEmpty,
-             .photoTooLarge, .photoTooManyPixels, .notAnImage, .vectorImage, .noDecoder,
-             .unsupportedFormat, .photoDamaged:
+            .photoTooLarge, .photoTooManyPixels, .notAnImage, .vectorImage, .noDecoder,
+            .unsupportedFormat, .photoDamaged:
             return true
         default:
             return false

@@ -4,11 +4,12 @@
 // opens it.
 
 import CPixbuf
-@_exported import PhotoFormats
 import POSIXFiles
+@_exported import PhotoFormats
 import Threads
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension PhotoFormat {
@@ -77,7 +78,8 @@ public enum PhotoInspector {
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
         }
         if format == .heif || format == .avif,
-           let size = chunk.withUnsafeBytes({ ISOBMFF.primarySize(UnsafeRawBufferPointer(rebasing: $0[..<filled])) }) {
+            let size = chunk.withUnsafeBytes({ ISOBMFF.primarySize(UnsafeRawBufferPointer(rebasing: $0[..<filled])) })
+        {
             try checkPixels(size, path: path)
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
         }
@@ -125,9 +127,11 @@ public enum PhotoInspector {
         return try bytes.withBytes { (data) throws(LibraryError) -> LoadedPhoto in
             var checked: Result<PhotoInfo, LibraryError> = .failure(LibraryError(.io, ""))
             var hash = ""
-            Parallel.run([{ checked = Result { () throws(LibraryError) -> PhotoInfo in try verify(data, path: path) } }], {
-                hash = Hash.sha256(data)
-            })
+            Parallel.run(
+                [{ checked = Result { () throws(LibraryError) -> PhotoInfo in try verify(data, path: path) } }],
+                {
+                    hash = Hash.sha256(data)
+                })
             return LoadedPhoto(path: path, info: try checked.get(), sha256: hash, bytes: bytes)
         }
     }
@@ -139,7 +143,9 @@ public enum PhotoInspector {
     static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
         let format = try recognise(bytes, path: path)
         if format.isRaw {
-            guard PhotoStructure.isComplete(bytes, format: format), let size = RawPhoto.size(bytes) else { throw damaged(path) }
+            guard PhotoStructure.isComplete(bytes, format: format), let size = RawPhoto.size(bytes) else {
+                throw damaged(path)
+            }
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: bytes.count)
         }
         guard PhotoStructure.isComplete(bytes, format: format) else { throw damaged(path) }
@@ -159,15 +165,17 @@ public enum PhotoInspector {
         // The size for the pixel limit: the loader's header, or the TIFF's own directory.
         var known: (width: Int, height: Int)? = decoder.knowsSize ? decoder.headerSize : nil
         if format == .tiff, let directory = TIFFDirectory.first(bytes),
-           let width = directory.integer(256), let height = directory.integer(257) {
+            let width = directory.integer(256), let height = directory.integer(257)
+        {
             known = (width, height)
         }
         guard let whole = WholeFileDecode.pixbuf(bytes, size: known) else {
             // A TIFF whose samples GdkPixbuf's loader does not read is named, not damaged.
             if format == .tiff, let directory = TIFFDirectory.first(bytes) {
                 if directory.sampleLayout.format == 3 {
-                    throw LibraryError.make(.unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
-                                            ["bits": String(directory.sampleLayout.bits), "path": path])
+                    throw LibraryError.make(
+                        .unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
+                        ["bits": String(directory.sampleLayout.bits), "path": path])
                 }
                 if directory.integer(262) == 5 {
                     throw LibraryError.make(.unsupportedFormat, "CMYK TIFF is not supported: {path}", ["path": path])
@@ -177,9 +185,11 @@ public enum PhotoInspector {
         }
         let pixbuf = whole
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        var width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        var width = Int(gdk_pixbuf_get_width(pixbuf))
+        var height = Int(gdk_pixbuf_get_height(pixbuf))
         if let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
-           let orientation = Int(String(cString: option)), (5...8).contains(orientation) {
+            let orientation = Int(String(cString: option)), (5...8).contains(orientation)
+        {
             swap(&width, &height)
         }
         return PhotoInfo(width: width, height: height, format: format, byteCount: bytes.count)
@@ -191,10 +201,13 @@ public enum PhotoInspector {
 
     static func checkPixels(_ size: (width: Int, height: Int), path: String) throws(LibraryError) {
         guard size.width * size.height > maximumPixels else { return }
-        throw LibraryError.make(.photoTooManyPixels,
+        throw LibraryError.make(
+            .photoTooManyPixels,
             "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
-            ["width": String(size.width), "height": String(size.height),
-             "limit": String(maximumPixels / 1_000_000), "path": path])
+            [
+                "width": String(size.width), "height": String(size.height),
+                "limit": String(maximumPixels / 1_000_000), "path": path,
+            ])
     }
 
     /// The accepted format of these first bytes, or the error saying why not.
@@ -202,19 +215,23 @@ public enum PhotoInspector {
         switch PhotoFormat.sniff(head) {
         case nil:
             if PhotoFormat.looksLikeVector(head) {
-                throw LibraryError.make(.vectorImage,
+                throw LibraryError.make(
+                    .vectorImage,
                     "A vector drawing (SVG), not a photo; export it as PNG or JPEG first: {path}", ["path": path])
             }
-            throw LibraryError.make(.notAnImage,
+            throw LibraryError.make(
+                .notAnImage,
                 "Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): {path}",
                 ["path": path])
         case .unsupported(let name):
-            throw LibraryError.make(.unsupportedFormat, "{format} photos are not supported: no decoder for them here: {path}",
-                                    ["format": name, "path": path])
+            throw LibraryError.make(
+                .unsupportedFormat, "{format} photos are not supported: no decoder for them here: {path}",
+                ["format": name, "path": path])
         case .photo(let format):
             if !format.isRaw, !format.pixbufLoaders.contains(where: Decoder.installed.contains) {
-                throw LibraryError.make(.noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
-                                        ["format": format.displayName, "path": path])
+                throw LibraryError.make(
+                    .noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
+                    ["format": format.displayName, "path": path])
             }
             return format
         }
@@ -236,8 +253,9 @@ struct PhotoFile: ~Copyable {
             if code == ENOENT || code == ENOTDIR || path.isEmpty {
                 throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
             }
-            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": POSIXFiles.reason(code), "path": path])
+            throw LibraryError.make(
+                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                ["reason": POSIXFiles.reason(code), "path": path])
         }
         try PhotoFile.checkKind(info, path)
         // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open must not wait.
@@ -247,8 +265,9 @@ struct PhotoFile: ~Copyable {
             if code == ENOENT {
                 throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
             }
-            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": POSIXFiles.reason(code), "path": path])
+            throw LibraryError.make(
+                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                ["reason": POSIXFiles.reason(code), "path": path])
         }
         // What was opened is what counts.
         if fstat(descriptor, &info) != 0 { info.st_mode = 0 }
@@ -280,15 +299,19 @@ struct PhotoFile: ~Copyable {
         case S_IFDIR:
             throw LibraryError.make(.photoIsFolder, "This is a folder, not a photo: {path}", ["path": path])
         default:
-            throw LibraryError.make(.photoNotRegular,
+            throw LibraryError.make(
+                .photoNotRegular,
                 "Not a regular file (a device, pipe or socket), so not a photo: {path}", ["path": path])
         }
     }
 
     static func tooLarge(_ size: Int, _ path: String) -> LibraryError {
-        LibraryError.make(.photoTooLarge, "The photo is too large ({size} MiB; at most {limit} MiB): {path}",
-                          ["size": String((size + (1 << 20) - 1) >> 20),
-                           "limit": String(POSIXFiles.maximumPhotoBytes >> 20), "path": path])
+        LibraryError.make(
+            .photoTooLarge, "The photo is too large ({size} MiB; at most {limit} MiB): {path}",
+            [
+                "size": String((size + (1 << 20) - 1) >> 20),
+                "limit": String(POSIXFiles.maximumPhotoBytes >> 20), "path": path,
+            ])
     }
 
     /// Reads into `buffer` from `offset` to its end; 0 at the end of the file.
@@ -301,8 +324,9 @@ struct PhotoFile: ~Copyable {
             if count >= 0 { return count }
             let code = errno
             if code == EINTR { continue }
-            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": POSIXFiles.reason(code), "path": path])
+            throw LibraryError.make(
+                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                ["reason": POSIXFiles.reason(code), "path": path])
         }
     }
 
@@ -331,8 +355,9 @@ struct PhotoFile: ~Copyable {
             }
         }
         if failure != 0 {
-            throw LibraryError.make(.photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                                    ["reason": POSIXFiles.reason(failure), "path": path])
+            throw LibraryError.make(
+                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
+                ["reason": POSIXFiles.reason(failure), "path": path])
         }
         if grew { throw PhotoFile.tooLarge(size + 1, path) }
         if bytes.isEmpty {
@@ -346,7 +371,11 @@ struct PhotoFile: ~Copyable {
 /// from the header and, for a photo over the limit or for a header-only look, asks for a
 /// 0×0 result: every loader then stops before allocating pixels.
 final class Decoder {
-    enum Mode: Int32 { case headerOnly = 0, eighth = 1, full = 2 }
+    enum Mode: Int32 {
+        case headerOnly = 0
+        case eighth = 1
+        case full = 2
+    }
 
     /// Written by the C handler through a pointer, so a plain C-layout struct.
     struct Probe {
@@ -420,7 +449,8 @@ final class Decoder {
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !failed, !closed, let base = bytes.baseAddress, bytes.count > 0 else { return !failed }
         var error: UnsafeMutablePointer<GError>?
-        let ok = gdk_pixbuf_loader_write(loader, base.assumingMemoryBound(to: guchar.self), gsize(bytes.count), &error) != 0
+        let ok =
+            gdk_pixbuf_loader_write(loader, base.assumingMemoryBound(to: guchar.self), gsize(bytes.count), &error) != 0
         if let error { g_error_free(error) }
         if !ok { failed = true }
         return ok
@@ -442,20 +472,25 @@ final class Decoder {
     func result(format: PhotoFormat, byteCount: Int, path: String) throws(LibraryError) -> PhotoInfo {
         let probe = probe.pointee
         if probe.refused {
-            throw LibraryError.make(.photoTooManyPixels,
+            throw LibraryError.make(
+                .photoTooManyPixels,
                 "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
-                ["width": String(probe.width), "height": String(probe.height),
-                 "limit": String(PhotoInspector.maximumPixels / 1_000_000), "path": path])
+                [
+                    "width": String(probe.width), "height": String(probe.height),
+                    "limit": String(PhotoInspector.maximumPixels / 1_000_000), "path": path,
+                ])
         }
         guard probe.width > 0 && probe.height > 0 else {
             throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
         }
         // A camera held sideways says so in its EXIF orientation (5 to 8 turn the picture a
         // quarter): the size a person sees is the turned one. Known once pixels were decoded.
-        var width = Int(probe.width), height = Int(probe.height)
+        var width = Int(probe.width)
+        var height = Int(probe.height)
         if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader),
-           let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
-           let orientation = Int(String(cString: option)), (5...8).contains(orientation) {
+            let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
+            let orientation = Int(String(cString: option)), (5...8).contains(orientation)
+        {
             swap(&width, &height)
         }
         return PhotoInfo(width: width, height: height, format: format, byteCount: byteCount)

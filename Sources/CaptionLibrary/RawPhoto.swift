@@ -5,22 +5,27 @@
 import CLibRaw
 import CPixbuf
 import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum RawPhoto {
     /// The size a RAW's directories give, turned as the camera was held; nil when LibRaw
     /// cannot open it.
     static func size(path: String) -> (width: Int, height: Int)? {
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         guard caption_raw_size(path, nil, 0, &width, &height) != 0 else { return nil }
         return (Int(width), Int(height))
     }
 
     static func size(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
-        var width: Int32 = 0, height: Int32 = 0
-        guard let base = bytes.baseAddress, caption_raw_size(nil, base, bytes.count, &width, &height) != 0 else { return nil }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        guard let base = bytes.baseAddress, caption_raw_size(nil, base, bytes.count, &width, &height) != 0 else {
+            return nil
+        }
         return (Int(width), Int(height))
     }
 
@@ -39,11 +44,13 @@ public enum RawPhoto {
         case LIBRAW_IMAGE_JPEG:
             pixbuf = decodeJPEG(data, count: count, fitting: area)
         case LIBRAW_IMAGE_BITMAP:
-            let width = Int(image.pointee.width), height = Int(image.pointee.height)
+            let width = Int(image.pointee.width)
+            let height = Int(image.pointee.height)
             guard image.pointee.colors == 3, image.pointee.bits == 8, width > 0, height > 0,
-                  count >= width * height * 3,
-                  let made = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)),
-                  let pixels = gdk_pixbuf_get_pixels(made) else { return nil }
+                count >= width * height * 3,
+                let made = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)),
+                let pixels = gdk_pixbuf_get_pixels(made)
+            else { return nil }
             let stride = Int(gdk_pixbuf_get_rowstride(made))
             for row in 0..<height {
                 (pixels + row * stride).update(from: data! + row * width * 3, count: width * 3)
@@ -67,7 +74,9 @@ public enum RawPhoto {
 
     /// A JPEG from memory, scaled inside the decoder to fit `area` (either way round, as
     /// it is turned afterwards).
-    private static func decodeJPEG(_ data: UnsafePointer<UInt8>?, count: Int, fitting area: (width: Int, height: Int)) -> OpaquePointer? {
+    private static func decodeJPEG(
+        _ data: UnsafePointer<UInt8>?, count: Int, fitting area: (width: Int, height: Int)
+    ) -> OpaquePointer? {
         guard let data, count > 0 else { return nil }
         let loader = gdk_pixbuf_loader_new()!
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
@@ -76,7 +85,8 @@ public enum RawPhoto {
             guard width > 0, height > 0 else { return }
             let scale = min(1, Double(longest) / Double(max(width, height)))
             if scale < 1 {
-                gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+                gdk_pixbuf_loader_set_size(
+                    loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
             }
         }
         var error: UnsafeMutablePointer<GError>?
@@ -104,7 +114,8 @@ enum WholeFileDecode {
         defer { close(descriptor) }
         guard POSIXFiles.writeAll(descriptor, bytes) == nil else { return nil }
         let path = "/proc/self/fd/\(descriptor)"
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         var pixels = size.map { $0.width * $0.height }
         if gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 {
             pixels = Int(width) * Int(height)

@@ -24,7 +24,7 @@ public final class WorkProgress: Sendable {
 
     /// Items in the job; 0 while not yet known.
     public var total: Int {
-        get { all.load(ordering: .acquiring) }
+        all.load(ordering: .acquiring)
     }
 
     public func setTotal(_ total: Int) {

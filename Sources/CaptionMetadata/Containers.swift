@@ -129,7 +129,8 @@ struct JPEG {
         let wanted = source.segments.filter { isPhotoshop($0, in: original) }.flatMap { original[$0.range] }
         let present = output.segments.filter { isPhotoshop($0, in: written) }.flatMap { written[$0.range] }
         guard wanted != present else { return nil }
-        let place = output.segments.firstIndex { isPhotoshop($0, in: written) }
+        let place =
+            output.segments.firstIndex { isPhotoshop($0, in: written) }
             ?? output.segments.firstIndex { !(0xE0...0xEF).contains($0.marker) }
             ?? output.segments.count
         var result: [UInt8] = [0xFF, 0xD8]
@@ -209,12 +210,15 @@ enum RIFF {
     /// header (RFC 6386 for VP8, the lossless bitstream's header for VP8L).
     static func extended(_ b: [UInt8]) -> [UInt8]? {
         guard let chunks = chunks(b), let image = chunks.first else { return nil }
-        var width = 0, height = 0, flags: UInt8 = 0
+        var width = 0
+        var height = 0
+        var flags: UInt8 = 0
         let d = image.data
         switch image.fourCC {
         case "VP8 ":
             guard d.count >= 10, b[d.lowerBound + 3] == 0x9D, b[d.lowerBound + 4] == 0x01,
-                  b[d.lowerBound + 5] == 0x2A else { return nil }
+                b[d.lowerBound + 5] == 0x2A
+            else { return nil }
             width = (Int(b[d.lowerBound + 6]) | Int(b[d.lowerBound + 7]) << 8) & 0x3FFF
             height = (Int(b[d.lowerBound + 8]) | Int(b[d.lowerBound + 9]) << 8) & 0x3FFF
         case "VP8L":
@@ -227,7 +231,8 @@ enum RIFF {
             return nil  // already extended, or not a still image Caption knows
         }
         guard width > 0, height > 0 else { return nil }
-        let header: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
+        let header: [UInt8] =
+            Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
             + littleEndian24(width - 1) + littleEndian24(height - 1)
         return file([header] + chunks.map { Array(b[$0.range]) })
     }
@@ -297,10 +302,12 @@ struct TIFF {
     /// rewritten with 4-byte fields).
     init?(_ b: [UInt8]) {
         guard let directory = b.withUnsafeBytes({ TIFFDirectory.first($0) }), !directory.big,
-              directory.entries.allSatisfy({ $0.fieldOffset + 4 <= b.count }) else { return nil }
+            directory.entries.allSatisfy({ $0.fieldOffset + 4 <= b.count })
+        else { return nil }
         entries = directory.entries.map { entry in
-            Entry(tag: UInt16(entry.tag), type: UInt16(entry.type), count: UInt32(truncatingIfNeeded: entry.count),
-                  field: Array(b[entry.fieldOffset..<(entry.fieldOffset + 4)]))
+            Entry(
+                tag: UInt16(entry.tag), type: UInt16(entry.type), count: UInt32(truncatingIfNeeded: entry.count),
+                field: Array(b[entry.fieldOffset..<(entry.fieldOffset + 4)]))
         }
         nextDirectory = UInt32(truncatingIfNeeded: directory.next)
         littleEndian = directory.littleEndian
@@ -380,14 +387,18 @@ struct TIFF {
         guard let output = TIFF(written), let source = TIFF(original) else { return nil }
         func values(_ tiff: TIFF) -> [UInt16: (Entry, [UInt8]?)] {
             var found: [UInt16: (Entry, [UInt8]?)] = [:]
-            for entry in tiff.entries where tags.contains(entry.tag) { found[entry.tag] = (entry, tiff.value(of: entry)) }
+            for entry in tiff.entries where tags.contains(entry.tag) {
+                found[entry.tag] = (entry, tiff.value(of: entry))
+            }
             return found
         }
-        let wanted = values(source), present = values(output)
+        let wanted = values(source)
+        let present = values(output)
         let same = tags.allSatisfy { tag in
             switch (wanted[tag], present[tag]) {
             case (nil, nil): return true
-            case let ((a, aValue)?, (b, bValue)?): return a.type == b.type && a.count == b.count && aValue == bValue
+            case ((let a, let aValue)?, (let b, let bValue)?):
+                return a.type == b.type && a.count == b.count && aValue == bValue
             default: return false
             }
         }

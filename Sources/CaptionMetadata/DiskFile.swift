@@ -3,8 +3,9 @@
 
 import CMetadataSupport
 import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An error number (errno), as an error.

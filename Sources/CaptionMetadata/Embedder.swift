@@ -3,8 +3,9 @@
 
 import CExempi
 import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What ends up in an exported photo, by format:
@@ -78,7 +79,9 @@ enum Embedder {
     /// The XMP packet a file holds, as stored.
     static func storedPacket(_ path: String) -> PhotoMetadata.StoredPacket {
         Exempi.locked { () -> PhotoMetadata.StoredPacket in
-            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else { return .damaged }
+            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
+                return .damaged
+            }
             defer {
                 xmp_files_close(file, XMP_CLOSE_NOOPTION)
                 xmp_files_free(file)
@@ -104,7 +107,9 @@ enum Embedder {
             guard PhotoMetadata.storedPacket(file) != .damaged else { return failure(Int32(XMPErr_BadXMP)) }
             let packet: XMPPacket
             if let stored {
-                guard let parsed = stored.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return failure(Int32(XMPErr_BadXMP)) }
+                guard let parsed = stored.withUnsafeBytes({ XMPPacket(parsing: $0) }) else {
+                    return failure(Int32(XMPErr_BadXMP))
+                }
                 packet = parsed
             } else if let existing = xmp_files_get_new_xmp(file) {
                 packet = XMPPacket(owning: existing)
@@ -114,9 +119,10 @@ enum Embedder {
                 return failure()
             }
             guard packet.setDefaultText("title", PhotoMetadata.xmlSafe(caption.title ?? "")),
-                  packet.setDefaultText("description", PhotoMetadata.xmlSafe(caption.description ?? "")),
-                  xmp_files_can_put_xmp(file, packet.pointer),
-                  xmp_files_put_xmp(file, packet.pointer) else { return failure() }
+                packet.setDefaultText("description", PhotoMetadata.xmlSafe(caption.description ?? "")),
+                xmp_files_can_put_xmp(file, packet.pointer),
+                xmp_files_put_xmp(file, packet.pointer)
+            else { return failure() }
             closed = true
             guard xmp_files_close(file, XMP_CLOSE_SAFEUPDATE) else { return failure() }
             return nil

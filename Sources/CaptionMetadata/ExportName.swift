@@ -12,8 +12,10 @@ enum ExportName {
 
     /// Controls that reorder text: in a file name they make "photo‮gpj.exe" look like
     /// "photoexe.jpg".
-    static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-                                            0x2066, 0x2067, 0x2068, 0x2069]
+    static let bidiControls: Set<UInt32> = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+        0x2066, 0x2067, 0x2068, 0x2069,
+    ]
 
     /// The stem for an entry titled `title`: reserved characters become "_", control and
     /// bidirectional-control characters go, white space of any kind becomes one space,
@@ -25,7 +27,8 @@ enum ExportName {
         var pendingSpace = false
         for scalar in title.unicodeScalars {
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .lineSeparator
-                || scalar.properties.generalCategory == .paragraphSeparator {
+                || scalar.properties.generalCategory == .paragraphSeparator
+            {
                 pendingSpace = !scalars.isEmpty
                 continue
             }

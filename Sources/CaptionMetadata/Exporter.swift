@@ -2,10 +2,11 @@
 // (or beside it, in NAME.xmp), named after its title, through a synced temporary file.
 
 import CaptionLibrary
-import POSIXFiles
 import Localization
+import POSIXFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One photo written by an export.
@@ -48,18 +49,21 @@ public enum Exporter {
     /// photo is placed, and a cancel stops the export before the next photo: every photo
     /// is then written whole or not at all, and the photos placed are returned.
     @discardableResult
-    public static func export(_ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
-                              progress: WorkProgress? = nil,
-                              exported: (ExportedPhoto) -> Void = { _ in }) throws(LibraryError) -> [ExportedPhoto] {
+    public static func export(
+        _ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
+        progress: WorkProgress? = nil,
+        exported: (ExportedPhoto) -> Void = { _ in }
+    ) throws(LibraryError) -> [ExportedPhoto] {
         var results: [ExportedPhoto] = []
         var remaining = entries[...]
         progress?.setTotal(entries.count)
-        _ = try exportEach(next: { () throws(LibraryError) -> Entry? in remaining.popFirst() }, from: library, to: folder,
-                           sidecars: sidecars, progress: progress,
-                           placed: { photo in
-                               exported(photo)
-                               results.append(photo)
-                           })
+        _ = try exportEach(
+            next: { () throws(LibraryError) -> Entry? in remaining.popFirst() }, from: library, to: folder,
+            sidecars: sidecars, progress: progress,
+            placed: { photo in
+                exported(photo)
+                results.append(photo)
+            })
         return results
     }
 
@@ -83,12 +87,16 @@ public enum Exporter {
     /// plain name), as `export(_:from:to:sidecars:)` writes them; read a page at a time, so
     /// memory stays flat however many entries there are, and the library is locked only
     /// while a page is read. Entries saved after it starts are left for the next export.
-    public static func exportAll(from library: Library, to folder: String, sidecars: Bool,
-                                 progress: WorkProgress = WorkProgress(),
-                                 exported: (ExportedPhoto) -> Void = { _ in }) throws(LibraryError) -> Summary {
+    public static func exportAll(
+        from library: Library, to folder: String, sidecars: Bool,
+        progress: WorkProgress = WorkProgress(),
+        exported: (ExportedPhoto) -> Void = { _ in }
+    ) throws(LibraryError) -> Summary {
         let total = try library.count()
         progress.setTotal(total)
-        guard total > 0, let last = try library.newestCursor() else { return Summary(exported: 0, total: 0, cancelled: false) }
+        guard total > 0, let last = try library.newestCursor() else {
+            return Summary(exported: 0, total: 0, cancelled: false)
+        }
         var page: ArraySlice<Entry> = []
         var cursor: EntryCursor?
         var finished = false
@@ -102,7 +110,8 @@ public enum Exporter {
             return page.popFirst()
         }
         var count = 0
-        let cancelled = try exportEach(next: next, from: library, to: folder, sidecars: sidecars, progress: progress) { photo in
+        let cancelled = try exportEach(next: next, from: library, to: folder, sidecars: sidecars, progress: progress) {
+            photo in
             count += 1
             exported(photo)
         }
@@ -113,9 +122,11 @@ public enum Exporter {
     static let pageSize = 256
 
     /// The loop both exports share; true when it stopped at a cancel.
-    private static func exportEach(next: () throws(LibraryError) -> Entry?, from library: Library, to folder: String,
-                                   sidecars: Bool, progress: WorkProgress?,
-                                   placed: (ExportedPhoto) -> Void) throws(LibraryError) -> Bool {
+    private static func exportEach(
+        next: () throws(LibraryError) -> Entry?, from library: Library, to folder: String,
+        sidecars: Bool, progress: WorkProgress?,
+        placed: (ExportedPhoto) -> Void
+    ) throws(LibraryError) -> Bool {
         // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
         // the process; ignored, the write fails with EFBIG and is reported like a full disk.
         signal(SIGXFSZ, SIG_IGN)
@@ -140,16 +151,21 @@ public enum Exporter {
         return cancelled
     }
 
-    private static func export(_ entry: Entry, from library: Library, to folder: String,
-                               sidecar: Bool) throws(LibraryError) -> ExportedPhoto {
+    private static func export(
+        _ entry: Entry, from library: Library, to folder: String,
+        sidecar: Bool
+    ) throws(LibraryError) -> ExportedPhoto {
         // A row naming a file outside the library has no photo to read.
         let source = library.photoPath(of: entry) ?? entry.photo
         let bytes: [UInt8]
         switch library.photoPath(of: entry).map(DiskFile.read) ?? .failure(Errno(code: ENOENT)) {
         case .success(let read): bytes = read
         case .failure(let failure):
-            throw LibraryError(.photoUnreadable, fill(tr("The library's copy of the photo of entry {id} cannot be read ({reason}): {path}"),
-                                                      ["id": String(entry.id), "reason": POSIXFiles.reason(failure.code), "path": source]))
+            throw LibraryError(
+                .photoUnreadable,
+                fill(
+                    tr("The library's copy of the photo of entry {id} cannot be read ({reason}): {path}"),
+                    ["id": String(entry.id), "reason": POSIXFiles.reason(failure.code), "path": source]))
         }
         let format = Containers.format(of: bytes)
         let ext = format?.fileExtension ?? extensionOf(entry.photo)
@@ -157,8 +173,9 @@ public enum Exporter {
         let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
 
         guard !sidecar, let format, format.holdsEmbeddedCaption else {
-            return try placeWithSidecar(bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
-                                        couldNotEmbed: !sidecar)
+            return try placeWithSidecar(
+                bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                couldNotEmbed: !sidecar)
         }
         let temporary = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
         var leftover: String? = temporary
@@ -168,8 +185,9 @@ public enum Exporter {
         } catch {
             if case .io(let code) = error { throw folderError(code, folder) }
             // The photo still goes out whole, its caption beside it.
-            return try placeWithSidecar(bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
-                                        couldNotEmbed: true)
+            return try placeWithSidecar(
+                bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                couldNotEmbed: true)
         }
         if let code = DiskFile.sync(temporary) { throw folderError(code, folder) }
         let path = try place(temporary, stem: stem, ext: ext, folder: folder)
@@ -178,8 +196,10 @@ public enum Exporter {
     }
 
     /// The photo as it is and `NAME.xmp`, placed under one free NAME.
-    private static func placeWithSidecar(_ bytes: [UInt8], _ caption: PhotoCaption, entry: Entry, stem: String,
-                                         ext: String, folder: String, couldNotEmbed: Bool) throws(LibraryError) -> ExportedPhoto {
+    private static func placeWithSidecar(
+        _ bytes: [UInt8], _ caption: PhotoCaption, entry: Entry, stem: String,
+        ext: String, folder: String, couldNotEmbed: Bool
+    ) throws(LibraryError) -> ExportedPhoto {
         let photo = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
         var leftovers = [photo]
         defer { leftovers.forEach { unlink($0) } }
@@ -204,8 +224,9 @@ public enum Exporter {
                 throw folderError(code, folder)
             }
             leftovers = []
-            return ExportedPhoto(entryID: entry.id, photoPath: photoPath, sidecarPath: sidecarPath,
-                                 couldNotEmbed: couldNotEmbed)
+            return ExportedPhoto(
+                entryID: entry.id, photoPath: photoPath, sidecarPath: sidecarPath,
+                couldNotEmbed: couldNotEmbed)
         }
         throw folderError(EEXIST, folder)
     }
@@ -213,7 +234,9 @@ public enum Exporter {
     /// After this many names taken, something other than other photos is at work.
     static let maximumAttempts = 10_000
 
-    private static func place(_ temporary: String, stem: String, ext: String, folder: String) throws(LibraryError) -> String {
+    private static func place(
+        _ temporary: String, stem: String, ext: String, folder: String
+    ) throws(LibraryError) -> String {
         for attempt in 1...maximumAttempts {
             let path = folder + "/" + ExportName.name(stem, attempt: attempt, extension: ext)
             if DiskFile.exists(path) { continue }
@@ -242,7 +265,8 @@ public enum Exporter {
         case EACCES, EPERM, EROFS:
             return LibraryError(.readOnly, fill(tr("Cannot write to the export folder ({reason}): {folder}"), values))
         case ENOSPC, EDQUOT, EFBIG:
-            return LibraryError(.diskFull, fill(tr("Not enough disk space in the export folder ({reason}): {folder}"), values))
+            return LibraryError(
+                .diskFull, fill(tr("Not enough disk space in the export folder ({reason}): {folder}"), values))
         default:
             return LibraryError(.io, fill(tr("The export folder cannot be used ({reason}): {folder}"), values))
         }

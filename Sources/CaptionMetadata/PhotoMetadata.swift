@@ -3,8 +3,9 @@
 
 import CExempi
 import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A photo's words as XMP holds them: `Xmp.dc.title` and `Xmp.dc.description`, each a
@@ -55,9 +56,11 @@ public enum PhotoMetadata {
                 xmp_files_free(file)
             }
             guard case .text(let text) = storedPacket(file),
-                  let parsed = text.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return .none }
-            return PhotoCaption(title: meaningful(parsed.defaultText("title")),
-                                description: meaningful(parsed.defaultText("description")))
+                let parsed = text.withUnsafeBytes({ XMPPacket(parsing: $0) })
+            else { return .none }
+            return PhotoCaption(
+                title: meaningful(parsed.defaultText("title")),
+                description: meaningful(parsed.defaultText("description")))
         }
     }
 

@@ -71,7 +71,8 @@ final class XMPPacket {
     /// Parses a serialised packet; nil when it is not well-formed XMP.
     convenience init?(parsing text: UnsafeRawBufferPointer) {
         guard let base = text.baseAddress, text.count > 0,
-              let parsed = xmp_new(base.assumingMemoryBound(to: CChar.self), text.count) else { return nil }
+            let parsed = xmp_new(base.assumingMemoryBound(to: CChar.self), text.count)
+        else { return nil }
         self.init(owning: parsed)
     }
 
@@ -80,10 +81,14 @@ final class XMPPacket {
     /// A language alternative's default text: the `x-default` item, or failing that the
     /// one the toolkit picks (the first). Nil when the property is missing.
     func defaultText(_ name: String) -> String? {
-        let language = XMPString(), value = XMPString()
+        let language = XMPString()
+        let value = XMPString()
         var options: UInt32 = 0
-        guard xmp_get_localized_text(pointer, Self.dublinCore, name, "", "x-default",
-                                     language.pointer, value.pointer, &options) else { return nil }
+        guard
+            xmp_get_localized_text(
+                pointer, Self.dublinCore, name, "", "x-default",
+                language.pointer, value.pointer, &options)
+        else { return nil }
         return value.string
     }
 

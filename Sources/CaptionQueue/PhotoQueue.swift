@@ -110,8 +110,10 @@ public struct IncomingPhotos: Equatable, Sendable {
     /// Folders that hold no photo of their own.
     public var foldersWithoutPhotos: [String]
 
-    public init(photos: [String] = [], notPhotos: [String] = [], alreadyQueued: [String] = [],
-                foldersWithoutPhotos: [String] = []) {
+    public init(
+        photos: [String] = [], notPhotos: [String] = [], alreadyQueued: [String] = [],
+        foldersWithoutPhotos: [String] = []
+    ) {
         self.photos = photos
         self.notPhotos = notPhotos
         self.alreadyQueued = alreadyQueued
@@ -126,8 +128,10 @@ extension PhotoQueue {
     /// names by their value: 9 before 10); its subfolders, hidden files and files that are
     /// not photos are passed over. A file given itself that is not a photo is refused.
     /// `identity` gives the real path (links resolved) by which duplicates are found.
-    public func sortIncoming(_ paths: [String], kind: (String) -> IncomingKind,
-                      identity: (String) -> String) -> IncomingPhotos {
+    public func sortIncoming(
+        _ paths: [String], kind: (String) -> IncomingKind,
+        identity: (String) -> String
+    ) -> IncomingPhotos {
         var result = IncomingPhotos()
         var seen = Set(photos.map { identity($0.path) })
         func add(_ path: String) {
@@ -161,11 +165,13 @@ extension PhotoQueue {
     /// File names as a file manager orders them: runs of digits by their value, the rest
     /// by character, ignoring case; `IMG_9` before `IMG_10`.
     public static func nameOrder(_ a: String, _ b: String) -> Bool {
-        var left = Array(a.lowercased().unicodeScalars)[...], right = Array(b.lowercased().unicodeScalars)[...]
+        var left = Array(a.lowercased().unicodeScalars)[...]
+        var right = Array(b.lowercased().unicodeScalars)[...]
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
         while let l = left.first, let r = right.first {
             if isDigit(l) && isDigit(r) {
-                let leftDigits = left.prefix(while: isDigit), rightDigits = right.prefix(while: isDigit)
+                let leftDigits = left.prefix(while: isDigit)
+                let rightDigits = right.prefix(while: isDigit)
                 let leftValue = String(String.UnicodeScalarView(leftDigits.drop { $0 == "0" }))
                 let rightValue = String(String.UnicodeScalarView(rightDigits.drop { $0 == "0" }))
                 if leftValue.count != rightValue.count { return leftValue.count < rightValue.count }

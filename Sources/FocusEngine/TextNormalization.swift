@@ -21,7 +21,8 @@ public enum TextNormalization {
         }
         let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 

@@ -28,8 +28,9 @@ public struct Wording: Sendable {
         case .required:
             return required([item])
         case .tooLong(let limit):
-            return fill(translate("{item} is too long (at most {limit} characters)"),
-                        ["item": item.name, "limit": String(limit)])
+            return fill(
+                translate("{item} is too long (at most {limit} characters)"),
+                ["item": item.name, "limit": String(limit)])
         }
     }
 
@@ -41,13 +42,15 @@ public struct Wording: Sendable {
         case 1:
             return fill(translate("{item} required"), ["item": items[0].name])
         case 2:
-            return fill(translate("{first} and {second} required"),
-                        ["first": items[0].name, "second": items[1].nameInSentence])
+            return fill(
+                translate("{first} and {second} required"),
+                ["first": items[0].name, "second": items[1].nameInSentence])
         default:
             let middle = items.dropFirst().dropLast().map(\.nameInSentence)
             let list = ([items[0].name] + middle).joined(separator: translate(", "))
-            return fill(translate("{list} and {last} required"),
-                        ["list": list, "last": items[items.count - 1].nameInSentence])
+            return fill(
+                translate("{list} and {last} required"),
+                ["list": list, "last": items[items.count - 1].nameInSentence])
         }
     }
 

@@ -34,25 +34,34 @@ enum ColourConversion {
 
     /// The picture at `size` (at most the eighth size, with its aspect), every component
     /// resampled straight from its DC samples to that size.
-    static func picture(_ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,
-                        size: (width: Int, height: Int)) -> EighthImage {
-        let eighthWidth = (layout.width + 7) / 8, eighthHeight = (layout.height + 7) / 8
-        let width = size.width, height = size.height
+    static func picture(
+        _ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,
+        size: (width: Int, height: Int)
+    ) -> EighthImage {
+        let eighthWidth = (layout.width + 7) / 8
+        let eighthHeight = (layout.height + 7) / 8
+        let width = size.width
+        let height = size.height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         // Both chroma planes share their weights.
-        var acrossWeights: [Double: Resampling] = [:], downWeights: [Double: Resampling] = [:]
+        var acrossWeights: [Double: Resampling] = [:]
+        var downWeights: [Double: Resampling] = [:]
         let planes = layout.components.indices.map { component in
             let plane = samplePlane(layout, geometry: geometry, values: values, component: component)
             // A grey file's one component covers the picture whatever its sampling factors say.
             let alone = layout.components.count == 1
             let across = alone ? 1 : Double(plane.horizontal) / Double(layout.maxHorizontalSampling)
             let down = alone ? 1 : Double(plane.vertical) / Double(layout.maxVerticalSampling)
-            let horizontal = acrossWeights[across] ?? Resampling(
-                count: width, pictureSize: eighthWidth, samplesPerPixel: across,
-                validSamples: Int((Double(eighthWidth) * across).rounded(.up)))
-            let vertical = downWeights[down] ?? Resampling(
-                count: height, pictureSize: eighthHeight, samplesPerPixel: down,
-                validSamples: Int((Double(eighthHeight) * down).rounded(.up)))
+            let horizontal =
+                acrossWeights[across]
+                ?? Resampling(
+                    count: width, pictureSize: eighthWidth, samplesPerPixel: across,
+                    validSamples: Int((Double(eighthWidth) * across).rounded(.up)))
+            let vertical =
+                downWeights[down]
+                ?? Resampling(
+                    count: height, pictureSize: eighthHeight, samplesPerPixel: down,
+                    validSamples: Int((Double(eighthHeight) * down).rounded(.up)))
             acrossWeights[across] = horizontal
             downWeights[down] = vertical
             return Resampling.resample(plane.samples, width: plane.width, across: horizontal, down: vertical)
@@ -61,26 +70,40 @@ enum ColourConversion {
             if planes.count == 1 {
                 for (index, value) in planes[0].enumerated() {
                     let grey = UInt8(truncatingIfNeeded: value)
-                    out[index * 3] = grey; out[index * 3 + 1] = grey; out[index * 3 + 2] = grey
+                    out[index * 3] = grey
+                    out[index * 3 + 1] = grey
+                    out[index * 3 + 2] = grey
                 }
                 return
             }
             let tables = Self.tables
             tables.redFromCr.withUnsafeBufferPointer { redFromCr in
-            tables.blueFromCb.withUnsafeBufferPointer { blueFromCb in
-            tables.greenFromCr.withUnsafeBufferPointer { greenFromCr in
-            tables.greenFromCb.withUnsafeBufferPointer { greenFromCb in
-            planes[0].withUnsafeBufferPointer { luma in
-            planes[1].withUnsafeBufferPointer { blue in
-            planes[2].withUnsafeBufferPointer { red in
-                // Samples are 0…255 (sample() clamps), so the table indices hold.
-                for index in 0..<(width * height) {
-                    let lumaValue = luma[index], cb = Int(blue[index]), cr = Int(red[index])
-                    out[index &* 3] = UInt8(truncatingIfNeeded: clamp(lumaValue &+ redFromCr[cr]))
-                    out[index &* 3 &+ 1] = UInt8(truncatingIfNeeded: clamp(lumaValue &+ ((greenFromCb[cb] &+ greenFromCr[cr]) &>> 16)))
-                    out[index &* 3 &+ 2] = UInt8(truncatingIfNeeded: clamp(lumaValue &+ blueFromCb[cb]))
+                tables.blueFromCb.withUnsafeBufferPointer { blueFromCb in
+                    tables.greenFromCr.withUnsafeBufferPointer { greenFromCr in
+                        tables.greenFromCb.withUnsafeBufferPointer { greenFromCb in
+                            planes[0].withUnsafeBufferPointer { luma in
+                                planes[1].withUnsafeBufferPointer { blue in
+                                    planes[2].withUnsafeBufferPointer { red in
+                                        // Samples are 0…255 (sample() clamps), so the table indices hold.
+                                        for index in 0..<(width * height) {
+                                            let lumaValue = luma[index]
+                                            let cb = Int(blue[index])
+                                            let cr = Int(red[index])
+                                            out[index &* 3] = UInt8(
+                                                truncatingIfNeeded: clamp(lumaValue &+ redFromCr[cr]))
+                                            out[index &* 3 &+ 1] = UInt8(
+                                                truncatingIfNeeded: clamp(
+                                                    lumaValue &+ ((greenFromCb[cb] &+ greenFromCr[cr]) &>> 16)))
+                                            out[index &* 3 &+ 2] = UInt8(
+                                                truncatingIfNeeded: clamp(lumaValue &+ blueFromCb[cb]))
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            }}}}}}}
+            }
         }
         return EighthImage(width: width, height: height, pixels: pixels, orientation: layout.orientation)
     }
@@ -93,8 +116,10 @@ enum ColourConversion {
         var vertical: Int
     }
 
-    private static func samplePlane(_ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,
-                                    component: Int) -> Plane {
+    private static func samplePlane(
+        _ layout: JPEGLayout, geometry: MCUGeometry, values: UnsafeMutablePointer<Int32>,
+        component: Int
+    ) -> Plane {
         let quantiser = layout.dcQuantisers[component]
         let info = layout.components[component]
         if geometry.blocksPerMCU == 1 {
@@ -105,7 +130,8 @@ enum ColourConversion {
         }
         // Within an MCU a component's blocks come row by row, after the earlier components'.
         let first = layout.components[..<component].reduce(0) { $0 + $1.horizontalSampling * $1.verticalSampling }
-        let across = info.horizontalSampling, down = info.verticalSampling
+        let across = info.horizontalSampling
+        let down = info.verticalSampling
         let width = geometry.columns * across
         var samples = [Int32](repeating: 0, count: width * geometry.rows * down)
         samples.withUnsafeMutableBufferPointer { samples in

@@ -60,15 +60,18 @@ struct DCScanner: @unchecked Sendable {
     /// Decodes the MCUs `range` from byte `start` with the predictors at zero, as at the start
     /// of a scan or of a restart interval, one block's DC value each into `values` (`stride`
     /// a MCU); false on damaged data or on reading past bit `end`.
-    func decode(_ range: Range<Int>, from start: Int, endingBy end: Int, data: UnsafePointer<UInt8>,
-                stride: Int, into values: UnsafeMutablePointer<Int32>) -> Bool {
+    func decode(
+        _ range: Range<Int>, from start: Int, endingBy end: Int, data: UnsafePointer<UInt8>,
+        stride: Int, into values: UnsafeMutablePointer<Int32>
+    ) -> Bool {
         var reader = BitReader(data, startingAt: start)
         let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
         defer { predictors.deallocate() }
         predictors.initialize(repeating: 0, count: 4)
         for mcu in range {
             guard decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                  reader.position <= end else { return false }
+                reader.position <= end
+            else { return false }
         }
         return true
     }
@@ -77,8 +80,10 @@ struct DCScanner: @unchecked Sendable {
     /// running predictors in `predictors` (one a component). False at a bit pattern that is
     /// no code: damaged data, or a speculative start that has not found its footing yet.
     @inline(__always)
-    func decodeMCU(_ reader: inout BitReader, into output: UnsafeMutablePointer<Int32>,
-                   predictors: UnsafeMutablePointer<Int32>) -> Bool {
+    func decodeMCU(
+        _ reader: inout BitReader, into output: UnsafeMutablePointer<Int32>,
+        predictors: UnsafeMutablePointer<Int32>
+    ) -> Bool {
         let lookupBits = HuffmanLookup.lookupBits
         var valid = true
         for number in 0..<slots.count {
@@ -118,7 +123,8 @@ struct DCScanner: @unchecked Sendable {
                     if entry & HuffmanLookup.acEndOfBlock != 0 { break }
                     index &+= Int(entry >> 5 & 31)
                 } else if let (length, symbol) = slot.ac.slowSymbol(reader.peek(16)) {
-                    let size = Int(symbol & 15), run = Int(symbol >> 4)
+                    let size = Int(symbol & 15)
+                    let run = Int(symbol >> 4)
                     reader.skip(length)
                     if reader.count < 16 { reader.refill() }
                     if size > 0 {

@@ -28,8 +28,10 @@ public enum JPEGPreview {
     /// it, sized so that once turned by its EXIF orientation it fits `area` with its aspect
     /// kept (never larger than the eighth size). Shrinking here, from the DC terms, costs
     /// far less than scaling the eighth-size picture afterwards.
-    public static func decodeEighth(path: String, fitting area: (width: Int, height: Int)? = nil,
-                                    threads: Int = 2) -> EighthImage? {
+    public static func decodeEighth(
+        path: String, fitting area: (width: Int, height: Int)? = nil,
+        threads: Int = 2
+    ) -> EighthImage? {
         guard let file = EntropyData.read(path) else { return nil }
         defer { file.deallocate() }
         return decodeEighth(file.buffer, length: file.length, fitting: area, threads: threads)?.picture
@@ -37,8 +39,10 @@ public enum JPEGPreview {
 
     /// The same for a file's bytes. `threads` above 1 lets a second thread start in the
     /// middle of the data (see SpeculativeScan).
-    public static func decodeEighth(_ bytes: UnsafeBufferPointer<UInt8>, fitting area: (width: Int, height: Int)? = nil,
-                                    threads: Int = 2) -> EighthImage? {
+    public static func decodeEighth(
+        _ bytes: UnsafeBufferPointer<UInt8>, fitting area: (width: Int, height: Int)? = nil,
+        threads: Int = 2
+    ) -> EighthImage? {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count + EntropyData.padding)
         defer { copy.deallocate() }
         _ = copy.initialize(from: bytes)
@@ -47,14 +51,18 @@ public enum JPEGPreview {
 
     /// Decodes `buffer[0..<length]`, unstuffing its entropy data in place; says too whether
     /// the second thread's work was used.
-    static func decodeEighth(_ buffer: UnsafeMutableBufferPointer<UInt8>, length: Int, fitting area: (width: Int, height: Int)?,
-                             threads: Int) -> (picture: EighthImage, outcome: SpeculativeScan.Outcome)? {
+    static func decodeEighth(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, length: Int, fitting area: (width: Int, height: Int)?,
+        threads: Int
+    ) -> (picture: EighthImage, outcome: SpeculativeScan.Outcome)? {
         guard let layout = JPEGHeaders.read(UnsafeBufferPointer(rebasing: buffer[0..<length])) else { return nil }
         let geometry = MCUGeometry(layout)
         var restarts: [Int] = []
-        guard let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length, restarts: &restarts),
-              layout.restartInterval > 0 || restarts.isEmpty,
-              let base = buffer.baseAddress else { return nil }
+        guard
+            let entropyLength = EntropyData.unstuff(buffer, from: layout.entropyStart, to: length, restarts: &restarts),
+            layout.restartInterval > 0 || restarts.isEmpty,
+            let base = buffer.baseAddress
+        else { return nil }
         // The unstuffed data now starts at entropyStart; zeros after it for the refills.
         let data = UnsafePointer(base + layout.entropyStart)
         let end = layout.entropyStart + entropyLength
@@ -65,14 +73,18 @@ public enum JPEGPreview {
         defer { values.deallocate() }
         let outcome: SpeculativeScan.Outcome
         if layout.restartInterval > 0 {
-            outcome = RestartScan.decode(data, bits: entropyLength * 8, starts: [0] + restarts,
-                                         interval: layout.restartInterval, threads: threads,
-                                         scanner: scanner, geometry: geometry, into: values)
+            outcome = RestartScan.decode(
+                data, bits: entropyLength * 8, starts: [0] + restarts,
+                interval: layout.restartInterval, threads: threads,
+                scanner: scanner, geometry: geometry, into: values)
         } else if threads > 1 && entropyLength >= SpeculativeScan.smallestSplit {
-            outcome = SpeculativeScan.decode(data, bits: entropyLength * 8, scanner: scanner, geometry: geometry, into: values)
+            outcome = SpeculativeScan.decode(
+                data, bits: entropyLength * 8, scanner: scanner, geometry: geometry, into: values)
         } else {
-            outcome = scanner.decode(0..<geometry.mcuCount, from: 0, endingBy: entropyLength * 8, data: data,
-                                     stride: geometry.blocksPerMCU, into: values) ? .alone : .damaged
+            outcome =
+                scanner.decode(
+                    0..<geometry.mcuCount, from: 0, endingBy: entropyLength * 8, data: data,
+                    stride: geometry.blocksPerMCU, into: values) ? .alone : .damaged
         }
         guard outcome != .damaged else { return nil }
         let size = pictureSize(layout, fitting: area)
@@ -80,8 +92,10 @@ public enum JPEGPreview {
     }
 
     /// The eighth size, or the largest size within it that fits `area` once turned.
-    static func pictureSize(_ layout: JPEGLayout, fitting area: (width: Int, height: Int)?) -> (width: Int, height: Int) {
-        let width = (layout.width + 7) / 8, height = (layout.height + 7) / 8
+    static func pictureSize(_ layout: JPEGLayout, fitting area: (width: Int, height: Int)?) -> (width: Int, height: Int)
+    {
+        let width = (layout.width + 7) / 8
+        let height = (layout.height + 7) / 8
         guard var area, area.width > 0, area.height > 0 else { return (width, height) }
         // Orientations 5 to 8 turn the picture a quarter: it must fit the area turned back.
         if (5...8).contains(layout.orientation) { area = (area.height, area.width) }
@@ -114,9 +128,12 @@ struct MCUGeometry {
 
 extension DCScanner {
     init?(_ layout: JPEGLayout) {
-        var slots: [BlockSlot] = [], tables: [HuffmanLookup] = []
+        var slots: [BlockSlot] = []
+        var tables: [HuffmanLookup] = []
         for (number, component) in layout.components.enumerated() {
-            guard let dc = layout.dcTables[component.dcTable], let ac = layout.acTables[component.acTable] else { return nil }
+            guard let dc = layout.dcTables[component.dcTable], let ac = layout.acTables[component.acTable] else {
+                return nil
+            }
             tables += [dc, ac]
             let blocks = layout.components.count == 1 ? 1 : component.horizontalSampling * component.verticalSampling
             for _ in 0..<blocks {

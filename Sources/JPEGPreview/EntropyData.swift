@@ -1,7 +1,7 @@
 // A JPEG file read into memory with room after it, and its entropy-coded data unstuffed.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct EntropyData {
@@ -21,7 +21,8 @@ struct EntropyData {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              status.st_size > 0, status.st_size <= 512 << 20 else { return nil }
+            status.st_size > 0, status.st_size <= 512 << 20
+        else { return nil }
         let size = Int(status.st_size)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size + padding)
         guard let base = buffer.baseAddress else { return nil }  // never: the capacity is not 0
@@ -45,10 +46,13 @@ struct EntropyData {
     /// markers are taken out too, and where each restart interval's data starts (from
     /// `start`, after unstuffing) is put in `restarts`. Returns the unstuffed length, or nil
     /// when there is no data, or restart markers come out of their order 0…7.
-    static func unstuff(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int,
-                        restarts: inout [Int]) -> Int? {
+    static func unstuff(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int,
+        restarts: inout [Int]
+    ) -> Int? {
         guard let base = buffer.baseAddress, start < end else { return nil }
-        var read = start, write = start
+        var read = start
+        var write = start
         while read < end {
             let remaining = end - read
             guard let found = memchr(base + read, 0xFF, remaining) else {

@@ -34,7 +34,8 @@ final class HuffmanLookup {
         guard counts.count == 16 else { return nil }
         // The codes first, checked, so that nothing is allocated for a broken table.
         var codes: [(code: Int32, length: Int, symbol: UInt8)] = []
-        var maxCode = [Int32](repeating: -1, count: 18), valueOffset = [Int32](repeating: 0, count: 17)
+        var maxCode = [Int32](repeating: -1, count: 18)
+        var valueOffset = [Int32](repeating: 0, count: 17)
         var code: Int32 = 0
         for length in 1...16 {
             let count = Int(counts[length - 1])
@@ -84,7 +85,9 @@ final class HuffmanLookup {
                 if size == 0 {
                     // 0xF0 skips sixteen zeros; any other run with no size ends the block,
                     // as libjpeg reads it.
-                    entry = run == 15 ? UInt32(length) | 16 << 5 | Self.acValid
+                    entry =
+                        run == 15
+                        ? UInt32(length) | 16 << 5 | Self.acValid
                         : UInt32(length) | Self.acEndOfBlock | Self.acValid
                 } else {
                     entry = UInt32(length + size) | UInt32(run + 1) << 5 | Self.acValid

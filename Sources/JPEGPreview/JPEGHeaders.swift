@@ -79,39 +79,49 @@ enum JPEGHeaders {
         }
         // The walk stops at the first scan, or at an end before any: only a scan will do.
         guard let (_, code, codeAt) = JPEGSegments.nextMarker(reader, from: tail), code == 0xDA,
-              let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length) else { return nil }
+            let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length)
+        else { return nil }
         let scan = UnsafeBufferPointer(rebasing: bytes[(codeAt + 3)..<(codeAt + 1 + length)])
         guard !frame.isEmpty, readScan(scan, frame: frame, into: &layout) else { return nil }
         layout.entropyStart = codeAt + 1 + length
         return finish(layout, quantisers: quantisers, adobeTransform: adobeTransform)
     }
 
-    private static func readFrame(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> [FrameComponent]? {
+    private static func readFrame(
+        _ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout
+    ) -> [FrameComponent]? {
         guard segment.count >= 6, segment[0] == 8 else { return nil }  // 8-bit samples only
         layout.height = Int(segment[1]) << 8 | Int(segment[2])
         layout.width = Int(segment[3]) << 8 | Int(segment[4])
         let count = Int(segment[5])
         // A height of 0 is defined later by a DNL marker, which nobody writes.
         guard layout.width > 0, layout.height > 0, count == 1 || count == 3,
-              segment.count == 6 + 3 * count else { return nil }
+            segment.count == 6 + 3 * count
+        else { return nil }
         var components: [FrameComponent] = []
         for number in 0..<count {
             let base = 6 + 3 * number
-            let horizontal = Int(segment[base + 1] >> 4), vertical = Int(segment[base + 1] & 15)
+            let horizontal = Int(segment[base + 1] >> 4)
+            let vertical = Int(segment[base + 1] & 15)
             let table = Int(segment[base + 2])
             guard (1...4).contains(horizontal), (1...4).contains(vertical), table < 4,
-                  !components.contains(where: { $0.id == segment[base] }) else { return nil }
-            components.append(FrameComponent(id: segment[base], horizontalSampling: horizontal,
-                                              verticalSampling: vertical, quantTable: table))
+                !components.contains(where: { $0.id == segment[base] })
+            else { return nil }
+            components.append(
+                FrameComponent(
+                    id: segment[base], horizontalSampling: horizontal,
+                    verticalSampling: vertical, quantTable: table))
         }
         return components
     }
 
-    private static func readHuffmanTables(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> Bool {
+    private static func readHuffmanTables(_ segment: UnsafeBufferPointer<UInt8>, into layout: inout JPEGLayout) -> Bool
+    {
         var index = 0
         while index < segment.count {
             guard index + 17 <= segment.count else { return false }
-            let kind = segment[index] >> 4, slot = Int(segment[index] & 15)
+            let kind = segment[index] >> 4
+            let slot = Int(segment[index] & 15)
             guard kind <= 1, slot < 4 else { return false }
             let counts = Array(segment[(index + 1)..<(index + 17)])
             let total = counts.reduce(0) { $0 + Int($1) }
@@ -127,18 +137,23 @@ enum JPEGHeaders {
     private static func readQuantisers(_ segment: UnsafeBufferPointer<UInt8>, into quantisers: inout [Int32?]) -> Bool {
         var index = 0
         while index < segment.count {
-            let precision = segment[index] >> 4, slot = Int(segment[index] & 15)
+            let precision = segment[index] >> 4
+            let slot = Int(segment[index] & 15)
             let size = precision == 0 ? 64 : 128
             guard precision <= 1, slot < 4, index + 1 + size <= segment.count else { return false }
             // The first value, in either order, is the DC coefficient's.
-            quantisers[slot] = precision == 0 ? Int32(segment[index + 1])
+            quantisers[slot] =
+                precision == 0
+                ? Int32(segment[index + 1])
                 : Int32(segment[index + 1]) << 8 | Int32(segment[index + 2])
             index += 1 + size
         }
         return true
     }
 
-    private static func readScan(_ segment: UnsafeBufferPointer<UInt8>, frame: [FrameComponent], into layout: inout JPEGLayout) -> Bool {
+    private static func readScan(
+        _ segment: UnsafeBufferPointer<UInt8>, frame: [FrameComponent], into layout: inout JPEGLayout
+    ) -> Bool {
         guard segment.count >= 1 else { return false }
         let count = Int(segment[0])
         // One scan holding every component: baseline files interleave all of them.
@@ -147,11 +162,13 @@ enum JPEGHeaders {
         for number in 0..<count {
             let base = 1 + 2 * number
             guard var component = frame.first(where: { $0.id == segment[base] }),
-                  !components.contains(where: { $0.id == component.id }) else { return false }
+                !components.contains(where: { $0.id == component.id })
+            else { return false }
             component.dcTable = Int(segment[base + 1] >> 4)
             component.acTable = Int(segment[base + 1] & 15)
             guard component.dcTable < 4, component.acTable < 4,
-                  layout.dcTables[component.dcTable] != nil, layout.acTables[component.acTable] != nil else { return false }
+                layout.dcTables[component.dcTable] != nil, layout.acTables[component.acTable] != nil
+            else { return false }
             components.append(component)
         }
         let spectrum = 1 + 2 * count
@@ -167,7 +184,9 @@ enum JPEGHeaders {
             if adobeTransform == 0 { return nil }
             if layout.components.map(\.id) == Array("RGB".utf8) { return nil }
             // Blocks in one MCU: the standard allows at most 10.
-            guard layout.components.reduce(0, { $0 + $1.horizontalSampling * $1.verticalSampling }) <= 10 else { return nil }
+            guard layout.components.reduce(0, { $0 + $1.horizontalSampling * $1.verticalSampling }) <= 10 else {
+                return nil
+            }
         }
         var dcQuantisers: [Int32] = []
         for component in layout.components {
@@ -186,7 +205,8 @@ enum ExifOrientation {
         guard segment.count >= 14, Array(segment[0..<6]) == [0x45, 0x78, 0x69, 0x66, 0, 0] else { return nil }
         let tiff = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: segment[6...]))
         guard let directory = TIFFDirectory.first(tiff), directory.entry(0x0112)?.type == 3,
-              let value = directory.integer(0x0112), (1...8).contains(value) else { return nil }
+            let value = directory.integer(0x0112), (1...8).contains(value)
+        else { return nil }
         return value
     }
 }

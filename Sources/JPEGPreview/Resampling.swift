@@ -62,7 +62,8 @@ struct Resampling {
             // Whole 256ths summing to 256 exactly: the largest share takes what rounding left;
             // unused taps keep weight 0 on the first source.
             let total = shares[0..<used].reduce(0, +)
-            var sum: Int32 = 0, largest = 0
+            var sum: Int32 = 0
+            var largest = 0
             for tap in 0..<used {
                 weights[base + tap] = Int32((shares[tap] / total * 256).rounded())
                 sum += weights[base + tap]
@@ -78,7 +79,8 @@ struct Resampling {
 extension Resampling {
     /// `plane` (`width` × `height` samples) resampled to `across.count` × `down.count`.
     static func resample(_ plane: [Int32], width: Int, across: Resampling, down: Resampling) -> [Int32] {
-        let outWidth = across.count, outHeight = down.count
+        let outWidth = across.count
+        let outHeight = down.count
         var result = [Int32](repeating: 0, count: outWidth * outHeight)
         if across.isIdentity && down.isIdentity {
             plane.withUnsafeBufferPointer { from in
@@ -94,39 +96,47 @@ extension Resampling {
         let height = plane.count / max(width, 1)
         // Rows first, into 256ths, then columns; rounded once at the end.
         var wide = [Int32](repeating: 0, count: outWidth * height)
-        let acrossTaps = across.taps, downTaps = down.taps
+        let acrossTaps = across.taps
+        let downTaps = down.taps
         plane.withUnsafeBufferPointer { from in
-        wide.withUnsafeMutableBufferPointer { to in
-        across.sources.withUnsafeBufferPointer { sources in
-        across.weights.withUnsafeBufferPointer { weights in
-            for row in 0..<height {
-                let line = row &* width
-                var tap = 0
-                for column in 0..<outWidth {
-                    var sum: Int32 = 0
-                    for _ in 0..<acrossTaps {
-                        sum &+= from[line &+ sources[tap]] &* weights[tap]
-                        tap &+= 1
+            wide.withUnsafeMutableBufferPointer { to in
+                across.sources.withUnsafeBufferPointer { sources in
+                    across.weights.withUnsafeBufferPointer { weights in
+                        for row in 0..<height {
+                            let line = row &* width
+                            var tap = 0
+                            for column in 0..<outWidth {
+                                var sum: Int32 = 0
+                                for _ in 0..<acrossTaps {
+                                    sum &+= from[line &+ sources[tap]] &* weights[tap]
+                                    tap &+= 1
+                                }
+                                to[row &* outWidth &+ column] = sum
+                            }
+                        }
                     }
-                    to[row &* outWidth &+ column] = sum
                 }
             }
-        }}}}
+        }
         wide.withUnsafeBufferPointer { from in
-        result.withUnsafeMutableBufferPointer { to in
-        down.sources.withUnsafeBufferPointer { sources in
-        down.weights.withUnsafeBufferPointer { weights in
-            for row in 0..<outHeight {
-                let out = row &* outWidth
-                // Whole rows at a time: the inner loop runs along memory.
-                for column in 0..<outWidth { to[out &+ column] = 32768 }
-                for tap in (row &* downTaps)..<(row &* downTaps &+ downTaps) {
-                    let line = sources[tap] &* outWidth, weight = weights[tap]
-                    for column in 0..<outWidth { to[out &+ column] &+= from[line &+ column] &* weight }
+            result.withUnsafeMutableBufferPointer { to in
+                down.sources.withUnsafeBufferPointer { sources in
+                    down.weights.withUnsafeBufferPointer { weights in
+                        for row in 0..<outHeight {
+                            let out = row &* outWidth
+                            // Whole rows at a time: the inner loop runs along memory.
+                            for column in 0..<outWidth { to[out &+ column] = 32768 }
+                            for tap in (row &* downTaps)..<(row &* downTaps &+ downTaps) {
+                                let line = sources[tap] &* outWidth
+                                let weight = weights[tap]
+                                for column in 0..<outWidth { to[out &+ column] &+= from[line &+ column] &* weight }
+                            }
+                            for column in 0..<outWidth { to[out &+ column] = to[out &+ column] &>> 16 }
+                        }
+                    }
                 }
-                for column in 0..<outWidth { to[out &+ column] = to[out &+ column] &>> 16 }
             }
-        }}}}
+        }
         return result
     }
 }

@@ -12,8 +12,9 @@
 
 import Synchronization
 import Threads
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum SpeculativeScan {
@@ -61,9 +62,12 @@ enum SpeculativeScan {
         }
     }
 
-    static func decode(_ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, geometry: MCUGeometry,
-                       into values: UnsafeMutablePointer<Int32>) -> Outcome {
-        let stride = geometry.blocksPerMCU, total = geometry.mcuCount
+    static func decode(
+        _ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, geometry: MCUGeometry,
+        into values: UnsafeMutablePointer<Int32>
+    ) -> Outcome {
+        let stride = geometry.blocksPerMCU
+        let total = geometry.mcuCount
         // The second thread cannot know how many MCUs are left; the whole count bounds it.
         let ahead = Ahead(start: bits / 16 * 8, capacity: total, stride: stride)
         let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
@@ -91,7 +95,8 @@ enum SpeculativeScan {
                     if finished && seen == recorded { seen = -1 }
                 }
                 guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                      reader.position <= bits else {
+                    reader.position <= bits
+                else {
                     ok = false
                     break
                 }
@@ -110,10 +115,12 @@ enum SpeculativeScan {
         // this thread decodes on from the meeting itself: then the answer, a picture or
         // nil, is the one a single thread gives, whatever the second thread found.
         guard recorded - meeting.recorded >= needed,
-              (meeting.recorded..<(meeting.recorded + needed)).allSatisfy({ ahead.valid[$0] }) else {
+            (meeting.recorded..<(meeting.recorded + needed)).allSatisfy({ ahead.valid[$0] })
+        else {
             for mcu in meeting.mcu..<total {
                 guard scanner.decodeMCU(&reader, into: values + mcu * stride, predictors: predictors),
-                      reader.position <= bits else { return .damaged }
+                    reader.position <= bits
+                else { return .damaged }
             }
             return .alone
         }
@@ -134,7 +141,9 @@ enum SpeculativeScan {
 
     /// The second thread: decodes from the middle, recording where each MCU it thinks it
     /// sees starts, until the data ends or the first thread no longer needs it.
-    private static func decodeAhead(_ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, ahead: Ahead, stride: Int) {
+    private static func decodeAhead(
+        _ data: UnsafePointer<UInt8>, bits: Int, scanner: DCScanner, ahead: Ahead, stride: Int
+    ) {
         var reader = BitReader(data, startingAt: ahead.start / 8)
         let predictors = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
         defer { predictors.deallocate() }

@@ -1,8 +1,9 @@
 // Translations through gettext, set up once at start-up and used by every module that speaks.
 
 import CIntl
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum Localization {

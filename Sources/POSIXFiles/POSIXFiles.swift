@@ -2,7 +2,7 @@
 // once: error descriptions, whole writes, folder creation, and the size limit of a photo.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum POSIXFiles {

@@ -16,7 +16,8 @@ public enum ISOBMFF {
         var at = range.lowerBound
         while at + 8 <= range.upperBound {
             guard let size32 = reader.u32(at), let type = reader.fourCC(at + 4) else { return nil }
-            var header = 8, size = size32
+            var header = 8
+            var size = size32
             if size32 == 1 {
                 guard let large = reader.u64(at + 8) else { return nil }
                 header = 16
@@ -54,21 +55,27 @@ public enum ISOBMFF {
     public static func primarySize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         let reader = ByteReader(bytes)
         guard let top = boxes(reader, in: 0..<bytes.count, lenientEnd: true),
-              let meta = top.first(where: { $0.type == "meta" }),
-              // meta is a full box: version and flags first.
-              let inMeta = boxes(reader, in: (meta.contents.lowerBound + 4)..<meta.contents.upperBound),
-              let pitm = inMeta.first(where: { $0.type == "pitm" }),
-              let iprp = inMeta.first(where: { $0.type == "iprp" }),
-              let inIprp = boxes(reader, in: iprp.contents),
-              let ipco = inIprp.first(where: { $0.type == "ipco" }),
-              let properties = boxes(reader, in: ipco.contents),
-              let ipma = inIprp.first(where: { $0.type == "ipma" }) else { return nil }
+            let meta = top.first(where: { $0.type == "meta" }),
+            // meta is a full box: version and flags first.
+            let inMeta = boxes(reader, in: (meta.contents.lowerBound + 4)..<meta.contents.upperBound),
+            let pitm = inMeta.first(where: { $0.type == "pitm" }),
+            let iprp = inMeta.first(where: { $0.type == "iprp" }),
+            let inIprp = boxes(reader, in: iprp.contents),
+            let ipco = inIprp.first(where: { $0.type == "ipco" }),
+            let properties = boxes(reader, in: ipco.contents),
+            let ipma = inIprp.first(where: { $0.type == "ipma" })
+        else { return nil }
         let pitmVersion = reader.u8(pitm.contents.lowerBound) ?? 0
-        guard let primary = pitmVersion == 0 ? reader.u16(pitm.contents.lowerBound + 4)
-                : reader.u32(pitm.contents.lowerBound + 4) else { return nil }
+        guard
+            let primary = pitmVersion == 0
+                ? reader.u16(pitm.contents.lowerBound + 4)
+                : reader.u32(pitm.contents.lowerBound + 4)
+        else { return nil }
         // ipma: for each item, its property indices (1-based into ipco).
-        guard let version = reader.u8(ipma.contents.lowerBound), let flags = reader.number(ipma.contents.lowerBound + 1, 3),
-              let itemCount = reader.u32(ipma.contents.lowerBound + 4) else { return nil }
+        guard let version = reader.u8(ipma.contents.lowerBound),
+            let flags = reader.number(ipma.contents.lowerBound + 1, 3),
+            let itemCount = reader.u32(ipma.contents.lowerBound + 4)
+        else { return nil }
         var at = ipma.contents.lowerBound + 8
         var indices: [Int] = []
         for _ in 0..<min(itemCount, 65_536) {
@@ -98,7 +105,8 @@ public enum ISOBMFF {
         for index in indices where index >= 1 && index <= properties.count {
             let property = properties[index - 1]
             if property.type == "ispe", let width = reader.u32(property.contents.lowerBound + 4),
-               let height = reader.u32(property.contents.lowerBound + 8) {
+                let height = reader.u32(property.contents.lowerBound + 8)
+            {
                 size = (width, height)
             } else if property.type == "irot", let angle = reader.u8(property.contents.lowerBound) {
                 quarterTurn = angle & 1 == 1

@@ -4,7 +4,7 @@
 // its warning "extraneous bytes before marker"); photo editors write such files.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum JPEGSegments {
@@ -44,13 +44,18 @@ public enum JPEGSegments {
             guard let (start, code, codeAt) = nextMarker(reader, from: at) else { return nil }
             if code == 0xDA || code == 0xD9 { return (segments, start) }
             if code == 0x01 || (0xD0...0xD7).contains(code) {  // no length of their own
-                segments.append(Segment(marker: code, range: start..<(codeAt + 1), payload: (codeAt + 1)..<(codeAt + 1)))
+                segments.append(
+                    Segment(marker: code, range: start..<(codeAt + 1), payload: (codeAt + 1)..<(codeAt + 1)))
                 at = codeAt + 1
                 continue
             }
-            guard let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length) else { return nil }
-            segments.append(Segment(marker: code, range: start..<(codeAt + 1 + length),
-                                    payload: (codeAt + 3)..<(codeAt + 1 + length)))
+            guard let length = reader.u16(codeAt + 1), length >= 2, reader.contains(codeAt + 1, length) else {
+                return nil
+            }
+            segments.append(
+                Segment(
+                    marker: code, range: start..<(codeAt + 1 + length),
+                    payload: (codeAt + 3)..<(codeAt + 1 + length)))
             at = codeAt + 1 + length
         }
     }
@@ -143,7 +148,8 @@ public enum RIFFChunks {
             guard let size = le.u32(at + 4), let fourCC = le.fourCC(at) else { return nil }
             let padded = size + (size & 1)
             guard size <= end - at - 8 else { return nil }
-            chunks.append(Chunk(fourCC: fourCC, range: at..<min(end, at + 8 + padded), data: (at + 8)..<(at + 8 + size)))
+            chunks.append(
+                Chunk(fourCC: fourCC, range: at..<min(end, at + 8 + padded), data: (at + 8)..<(at + 8 + size)))
             at += 8 + padded
         }
         return chunks

@@ -112,12 +112,15 @@ extension PhotoFormat {
         if reader.matches(Array("GIF87a".utf8)) || reader.matches(Array("GIF89a".utf8)) { return .photo(.gif) }
         if reader.matches(Array("RIFF".utf8)) && reader.matches(Array("WEBP".utf8), at: 8) { return .photo(.webp) }
         if reader.matches(Array("FUJIFILMCCD-RAW ".utf8)) { return .photo(.raf) }
-        if reader.matches(Array("IIRO".utf8)) || reader.matches(Array("IIRS".utf8)) || reader.matches(Array("MMOR".utf8)) {
+        if reader.matches(Array("IIRO".utf8)) || reader.matches(Array("IIRS".utf8))
+            || reader.matches(Array("MMOR".utf8))
+        {
             return .photo(.orf)
         }
         if reader.matches([0x49, 0x49, 0x55, 0x00]) { return .photo(.rw2) }
         if reader.matches([0x49, 0x49, 0x2A, 0x00]) || reader.matches([0x4D, 0x4D, 0x00, 0x2A])
-            || reader.matches([0x49, 0x49, 0x2B, 0x00]) || reader.matches([0x4D, 0x4D, 0x00, 0x2B]) {
+            || reader.matches([0x49, 0x49, 0x2B, 0x00]) || reader.matches([0x4D, 0x4D, 0x00, 0x2B])
+        {
             // IFD0 may lie beyond `head` (ImageMagick writes it last): then a plain TIFF.
             return .photo(TIFFDirectory.first(head)?.cameraRaw ?? .tiff)
         }
@@ -132,7 +135,9 @@ extension PhotoFormat {
             return nil
         }
         // JPEG XL: a bare codestream, or the container's signature box.
-        if reader.matches([0xFF, 0x0A]) || reader.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+        if reader.matches([0xFF, 0x0A])
+            || reader.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        {
             return .unsupported(name: "JPEG XL")
         }
         if reader.matches(Array("8BPS".utf8)) { return .unsupported(name: "Photoshop (PSD)") }

@@ -33,7 +33,9 @@ public enum PhotoStructure {
     static func raf(_ b: UnsafeRawBufferPointer) -> Bool {
         let reader = ByteReader(b)
         for at in [84, 100] {
-            guard let offset = reader.u32(at), let length = reader.u32(at + 4), reader.contains(offset, length) else { return false }
+            guard let offset = reader.u32(at), let length = reader.u32(at + 4), reader.contains(offset, length) else {
+                return false
+            }
         }
         return true
     }
@@ -95,7 +97,11 @@ public enum PhotoStructure {
         guard n >= 26 else { return false }
         let dataOffset = littleEndian32(b, 10)
         let headerSize = littleEndian32(b, 14)
-        var width = 0, height = 0, depth = 0, compression = 0, imageSize = 0
+        var width = 0
+        var height = 0
+        var depth = 0
+        var compression = 0
+        var imageSize = 0
         if headerSize == 12 {
             width = littleEndian16(b, 18)
             height = littleEndian16(b, 20)

@@ -41,14 +41,18 @@ public struct TIFFDirectory {
 
     private init?(_ reader: ByteReader, at start: Int, big: Bool) {
         guard start >= 8 else { return nil }
-        let entrySize = big ? 20 : 12, countSize = big ? 8 : 2, fieldSize = big ? 8 : 4
+        let entrySize = big ? 20 : 12
+        let countSize = big ? 8 : 2
+        let fieldSize = big ? 8 : 4
         guard let count = big ? reader.u64(start) : reader.u16(start), count <= 4096,
-              reader.contains(start + countSize, count * entrySize) else { return nil }
+            reader.contains(start + countSize, count * entrySize)
+        else { return nil }
         var entries: [Entry] = []
         for index in 0..<count {
             let at = start + countSize + index * entrySize
             guard let tag = reader.u16(at), let type = reader.u16(at + 2),
-                  let valueCount = big ? reader.u64(at + 4) : reader.u32(at + 4) else { return nil }
+                let valueCount = big ? reader.u64(at + 4) : reader.u32(at + 4)
+            else { return nil }
             let field = at + (big ? 12 : 8)
             let size = TIFFDirectory.typeSize(type).multipliedReportingOverflow(by: valueCount)
             guard !size.overflow else { continue }
@@ -56,7 +60,10 @@ public struct TIFFDirectory {
             entries.append(Entry(tag: tag, type: type, count: valueCount, valueOffset: offset, fieldOffset: field))
         }
         self.entries = entries
-        self.next = (big ? reader.u64(start + countSize + count * entrySize) : reader.u32(start + countSize + count * entrySize)) ?? 0
+        self.next =
+            (big
+                ? reader.u64(start + countSize + count * entrySize) : reader.u32(start + countSize + count * entrySize))
+            ?? 0
         self.big = big
         self.littleEndian = reader.littleEndian
         self.reader = reader
@@ -88,8 +95,11 @@ public struct TIFFDirectory {
         var values: [Int] = []
         values.reserveCapacity(entry.count)
         for index in 0..<entry.count {
-            guard let value = size == 8 ? reader.u64(entry.valueOffset + index * 8)
-                    : reader.number(entry.valueOffset + index * size, size).map({ Int($0) }) else { return nil }
+            guard
+                let value = size == 8
+                    ? reader.u64(entry.valueOffset + index * 8)
+                    : reader.number(entry.valueOffset + index * size, size).map({ Int($0) })
+            else { return nil }
             values.append(value)
         }
         return values
@@ -107,7 +117,9 @@ public struct TIFFDirectory {
             visited += 1
             guard visited <= 64 else { return false }
             for (offsets, counts) in [(273, 279), (324, 325), (513, 514)] {
-                guard let starts = directory.integers(offsets), let lengths = directory.integers(counts) else { return false }
+                guard let starts = directory.integers(offsets), let lengths = directory.integers(counts) else {
+                    return false
+                }
                 for (start, length) in zip(starts, lengths) where length > 0 {
                     guard directory.reader.contains(start, length) else { return false }
                 }

@@ -3,7 +3,7 @@
 // about the longer of its parts.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum Parallel {
@@ -19,11 +19,13 @@ public enum Parallel {
         for body in background {
             let job = Unmanaged.passRetained(Job(body))
             var thread = pthread_t()
-            let started = pthread_create(&thread, nil, { raw in
-                // raw is the Job passed just below; pthread hands it back unchanged.
-                Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, job.toOpaque())
+            let started = pthread_create(
+                &thread, nil,
+                { raw in
+                    // raw is the Job passed just below; pthread hands it back unchanged.
+                    Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
+                    return nil
+                }, job.toOpaque())
             if started == 0 {
                 threads.append(thread)
             } else {

@@ -3,8 +3,9 @@
 import CaptionCommand
 import CaptionGtk
 import Localization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 Localization.setUp(localeDirectory: Installation.localeDirectory)
@@ -33,7 +34,10 @@ case .window(let library, let photos):
         return CaptionApplication.run(library: library, photos: paths)
     }
     guard let status else {
-        Console.error(tr("cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY is not set); --add and --list work without one"))
+        Console.error(
+            tr(
+                "cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY is not set); --add and --list work without one"
+            ))
         exit(1)
     }
     exit(status)

@@ -2,9 +2,10 @@
 // messages on stderr, the list as a table and as JSON, and bad libraries and disks.
 
 import CSQLite
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionCommand
 @testable import CaptionLibrary
 
@@ -15,7 +16,9 @@ struct CommandLineTests {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
         let library = scratch.file("lib")
-        let added = try Caption.run(["--library", library, "--add", photo, "--title", "  Harbour\nat dawn ", "--subtitle", "Boats"])
+        let added = try Caption.run([
+            "--library", library, "--add", photo, "--title", "  Harbour\nat dawn ", "--subtitle", "Boats",
+        ])
         #expect(added.status == 0)
         #expect(added.stdout == "Saved entry 1\n")
         #expect(added.stderr == "")
@@ -33,16 +36,22 @@ struct CommandLineTests {
         #expect(try Caption.run(["--library", library, "--list", "--json"]).stdout == "[]\n")
     }
 
-    @Test("--add with a missing caption prints the form's summary on stderr and exits 1, saving nothing",
-          arguments: [
+    @Test(
+        "--add with a missing caption prints the form's summary on stderr and exits 1, saving nothing",
+        arguments: [
             (["--title", "", "--subtitle", ""], ["Title and subtitle required"]),
             (["--subtitle", "only"], ["Title required"]),
             (["--title", "only"], ["Subtitle required"]),
             (["--title", " \u{3000}\t", "--subtitle", "x"], ["Title required"]),
-            (["--title", String(repeating: "x", count: 121), "--subtitle", "s"], ["Title is too long (at most 120 characters)"]),
-            (["--title", "", "--subtitle", String(repeating: "y", count: 241)],
-             ["Title required", "Subtitle is too long (at most 240 characters)"]),
-          ])
+            (
+                ["--title", String(repeating: "x", count: 121), "--subtitle", "s"],
+                ["Title is too long (at most 120 characters)"]
+            ),
+            (
+                ["--title", "", "--subtitle", String(repeating: "y", count: 241)],
+                ["Title required", "Subtitle is too long (at most 240 characters)"]
+            ),
+        ])
     func formRules(arguments: [String], lines: [String]) throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
@@ -56,8 +65,9 @@ struct CommandLineTests {
     @Test("the window without a display says so in one line and exits 1")
     func windowWithoutDisplay() throws {
         let scratch = Scratch()
-        let outcome = try Caption.run(["--library", scratch.file("lib")],
-                                      shellPrefix: "unset DISPLAY WAYLAND_DISPLAY;")
+        let outcome = try Caption.run(
+            ["--library", scratch.file("lib")],
+            shellPrefix: "unset DISPLAY WAYLAND_DISPLAY;")
         #expect(outcome.status == 1)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr.hasPrefix("caption: cannot open a window: no display"))
@@ -69,7 +79,10 @@ struct CommandLineTests {
     func helpAndVersion() throws {
         let help = try Caption.run(["--help"])
         #expect(help.status == 0)
-        for usage in ["--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json]", "--remove ID", "[--library DIR] [PHOTO...]"] {
+        for usage in [
+            "--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json]", "--remove ID",
+            "[--library DIR] [PHOTO...]",
+        ] {
             #expect(help.stdout.contains(usage))
         }
         let version = try Caption.run(["--version"])
@@ -80,7 +93,9 @@ struct CommandLineTests {
     @Test("--add with an empty photo path says no photo was chosen (exit 1)")
     func noPhoto() throws {
         let scratch = Scratch()
-        let outcome = try Caption.run(["--library", scratch.file("lib"), "--add", "", "--title", "T", "--subtitle", "S"])
+        let outcome = try Caption.run([
+            "--library", scratch.file("lib"), "--add", "", "--title", "T", "--subtitle", "S",
+        ])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: No photo chosen\n")
     }
@@ -89,18 +104,27 @@ struct CommandLineTests {
     func badPhoto() throws {
         let scratch = Scratch()
         let text = scratch.write("notes.png", Array("text".utf8))
-        var outcome = try Caption.run(["--library", scratch.file("lib"), "--add", text, "--title", "", "--subtitle", ""])
+        var outcome = try Caption.run([
+            "--library", scratch.file("lib"), "--add", text, "--title", "", "--subtitle", "",
+        ])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr == "caption: Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(text)\n")
+        #expect(
+            outcome.stderr
+                == "caption: Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(text)\n"
+        )
         let cut = scratch.write("cut.jpg", Array(Photos.jpeg().dropLast(20)))
         outcome = try Caption.run(["--library", scratch.file("lib"), "--add", cut, "--title", "T", "--subtitle", "S"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: The photo is damaged or incomplete: \(cut)\n")
-        outcome = try Caption.run(["--library", scratch.file("lib"), "--add", scratch.path, "--title", "T", "--subtitle", "S"])
+        outcome = try Caption.run([
+            "--library", scratch.file("lib"), "--add", scratch.path, "--title", "T", "--subtitle", "S",
+        ])
         #expect(outcome.stderr == "caption: This is a folder, not a photo: \(scratch.path)\n")
     }
 
-    @Test("usage mistakes exit 2", arguments: [["--bogus"], ["--remove", "abc"], ["--json"], ["--add"], ["--list", "x.jpg"], ["--title", "T"]])
+    @Test(
+        "usage mistakes exit 2",
+        arguments: [["--bogus"], ["--remove", "abc"], ["--json"], ["--add"], ["--list", "x.jpg"], ["--title", "T"]])
     func usage(arguments: [String]) throws {
         let outcome = try Caption.run(arguments)
         #expect(outcome.status == 2)
@@ -115,7 +139,9 @@ struct CommandLineTests {
         #expect(outcome.stderr == "caption: There is no entry 7 in the library\n")
     }
 
-    @Test("--list --json prints valid JSON whose strings round-trip hostile text, with absolute photo paths and UTC times")
+    @Test(
+        "--list --json prints valid JSON whose strings round-trip hostile text, with absolute photo paths and UTC times"
+    )
     func json() throws {
         let scratch = Scratch()
         let directory = scratch.file("lib")
@@ -149,7 +175,10 @@ struct CommandLineTests {
     func relativeLibrary() throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
-        #expect(try Caption.run(["--library", "rel/lib", "--add", "p.png", "--title", "T", "--subtitle", "S"], in: scratch.path).status == 0)
+        #expect(
+            try Caption.run(
+                ["--library", "rel/lib", "--add", "p.png", "--title", "T", "--subtitle", "S"], in: scratch.path
+            ).status == 0)
         let listed = try Caption.run(["--library", "./rel/lib", "--list", "--json"], in: scratch.path)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         let path = try #require(parsed.first?["photo"] as? String)
@@ -168,11 +197,13 @@ struct CommandLineTests {
     func defaultLocation() throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
-        var outcome = try Caption.run(["--add", photo, "--title", "T", "--subtitle", "S"],
-                                      environment: ["XDG_DATA_HOME": scratch.file("data"), "HOME": scratch.file("home")])
+        var outcome = try Caption.run(
+            ["--add", photo, "--title", "T", "--subtitle", "S"],
+            environment: ["XDG_DATA_HOME": scratch.file("data"), "HOME": scratch.file("home")])
         #expect(outcome.status == 0)
         #expect(FileManager.default.fileExists(atPath: scratch.file("data/caption/library.sqlite3")))
-        outcome = try Caption.run(["--list"], environment: ["XDG_DATA_HOME": "relative/ignored", "HOME": scratch.file("home")])
+        outcome = try Caption.run(
+            ["--list"], environment: ["XDG_DATA_HOME": "relative/ignored", "HOME": scratch.file("home")])
         #expect(outcome.status == 0)
         #expect(FileManager.default.fileExists(atPath: scratch.file("home/.local/share/caption/library.sqlite3")))
     }
@@ -187,7 +218,10 @@ struct CommandLineTests {
         for arguments in [["--list"], ["--add", photo, "--title", "T", "--subtitle", "S"]] {
             let outcome = try Caption.run(["--library", scratch.file("lib")] + arguments)
             #expect(outcome.status == 1)
-            #expect(outcome.stderr == "caption: The library database is damaged; it was left as it is: \(scratch.file("lib"))/library.sqlite3\n")
+            #expect(
+                outcome.stderr
+                    == "caption: The library database is damaged; it was left as it is: \(scratch.file("lib"))/library.sqlite3\n"
+            )
         }
         #expect(FileManager.default.contents(atPath: scratch.file("lib/library.sqlite3")) == Data(garbage))
     }
@@ -214,12 +248,15 @@ struct CommandLineTests {
         let library = scratch.file("lib")
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         chmod(library, 0o777)
-        let outcome = try Caption.run(["--library", library, "--add", photo, "--title", "T", "--subtitle", "S"], unprivileged: true)
+        let outcome = try Caption.run(
+            ["--library", library, "--add", photo, "--title", "T", "--subtitle", "S"], unprivileged: true)
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: Cannot read the photo (Permission denied): \(photo)\n")
     }
 
-    @Test("a library folder that cannot be created or written: exit 1, naming the folder; an existing library stays intact")
+    @Test(
+        "a library folder that cannot be created or written: exit 1, naming the folder; an existing library stays intact"
+    )
     func readOnlyFolder() throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
@@ -228,7 +265,8 @@ struct CommandLineTests {
         let parent = scratch.file("locked")
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         chmod(parent, 0o555)
-        var outcome = try Caption.run(["--library", parent + "/lib", "--add", photo, "--title", "T", "--subtitle", "S"], unprivileged: true)
+        var outcome = try Caption.run(
+            ["--library", parent + "/lib", "--add", photo, "--title", "T", "--subtitle", "S"], unprivileged: true)
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: Cannot write to the library (Permission denied): \(parent)/lib\n")
 
@@ -236,12 +274,14 @@ struct CommandLineTests {
         let library = scratch.file("lib")
         let entry = try Library(directory: library).add(photoAt: photo, title: "kept", subtitle: "s")
         if Caption.isRoot {
-            _ = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "65534:65534", library]).waitUntilExit()
+            _ = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "65534:65534", library])
+                .waitUntilExit()
         }
         chmod(library, 0o500)
         chmod(library + "/photos", 0o500)
         let before = FileManager.default.contents(atPath: library + "/library.sqlite3")
-        outcome = try Caption.run(["--library", library, "--add", photo, "--title", "T2", "--subtitle", "S"], unprivileged: true)
+        outcome = try Caption.run(
+            ["--library", library, "--add", photo, "--title", "T2", "--subtitle", "S"], unprivileged: true)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("caption: Cannot write to the library ("))
         #expect(outcome.stderr.hasSuffix("\(library)\n"))
@@ -257,10 +297,12 @@ struct CommandLineTests {
         let directory = scratch.file("lib")
         let small = scratch.write("small.png", Photos.png())
         let kept = try Library(directory: directory).add(photoAt: small, title: "kept", subtitle: "s")
-        let big = scratch.write("big.jpg", Photos.make(width: 400, height: 300, seed: 9, type: "jpeg", options: [("quality", "95")]))
+        let big = scratch.write(
+            "big.jpg", Photos.make(width: 400, height: 300, seed: 9, type: "jpeg", options: [("quality", "95")]))
         #expect(big.count > 0)
-        let outcome = try Caption.run(["--library", directory, "--add", big, "--title", "T", "--subtitle", "S"],
-                                      shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
+        let outcome = try Caption.run(
+            ["--library", directory, "--add", big, "--title", "T", "--subtitle", "S"],
+            shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: Not enough disk space for the library (File too large): \(directory)\n")
         #expect(try Library(directory: directory).entries() == [kept])
@@ -277,8 +319,12 @@ struct CommandLineTests {
         // The photo (a few dozen bytes) fits; the database's write-ahead log does not.
         let blocks = max(2, Int(size) / 512 / 4)
         let second = scratch.write("b.png", Photos.png(seed: 3, width: 4, height: 4))
-        let outcome = try Caption.run(["--library", directory, "--add", second, "--title", String(repeating: "t", count: 120), "--subtitle", "S"],
-                                      shellPrefix: "ulimit -f \(blocks);")
+        let outcome = try Caption.run(
+            [
+                "--library", directory, "--add", second, "--title", String(repeating: "t", count: 120), "--subtitle",
+                "S",
+            ],
+            shellPrefix: "ulimit -f \(blocks);")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("caption: Not enough disk space for the library ("), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1)

@@ -1,34 +1,45 @@
 // The command line's export options, parsed: what they make, and the mistakes that exit 2.
 
-@testable import CaptionCommand
 import Testing
+
+@testable import CaptionCommand
 
 @Suite("Arguments: --export, --id, --sidecar")
 struct ExportArgumentsTests {
-    @Test("export requests", arguments: [
-        (["--export", "out"], Request.export(library: nil, folder: "out", ids: [], sidecar: false)),
-        (["--library", "lib", "--export=out", "--sidecar"], .export(library: "lib", folder: "out", ids: [], sidecar: true)),
-        (["--export", "out", "--id", "3", "--id=1", "--id", "3"], .export(library: nil, folder: "out", ids: [3, 1], sidecar: false)),
-        (["--sidecar", "--id", "2", "--export", "-"], .export(library: nil, folder: "-", ids: [2], sidecar: true)),
-        (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil)),
-        (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", title: "", subtitle: nil)),
-    ])
+    @Test(
+        "export requests",
+        arguments: [
+            (["--export", "out"], Request.export(library: nil, folder: "out", ids: [], sidecar: false)),
+            (
+                ["--library", "lib", "--export=out", "--sidecar"],
+                .export(library: "lib", folder: "out", ids: [], sidecar: true)
+            ),
+            (
+                ["--export", "out", "--id", "3", "--id=1", "--id", "3"],
+                .export(library: nil, folder: "out", ids: [3, 1], sidecar: false)
+            ),
+            (["--sidecar", "--id", "2", "--export", "-"], .export(library: nil, folder: "-", ids: [2], sidecar: true)),
+            (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil)),
+            (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", title: "", subtitle: nil)),
+        ])
     func parses(arguments: [String], request: Request) throws {
         #expect(try Arguments.parse(arguments) == request)
     }
 
-    @Test("mistakes with the export options are usage errors that say what is wrong", arguments: [
-        (["--export"], "option --export needs a value"),
-        (["--export", ""], "--export needs a folder"),
-        (["--export", "out", "photo.jpg"], "--export takes no photo; unexpected photo.jpg"),
-        (["--export", "out", "--list"], "use only one of --add, --list, --remove and --export"),
-        (["--export", "out", "--add", "p.jpg"], "use only one of --add, --list, --remove and --export"),
-        (["--id", "3"], "--id goes with --export"),
-        (["--sidecar"], "--sidecar goes with --export"),
-        (["--export", "out", "--id", "x"], "--id needs an entry number, not “x”"),
-        (["--export", "out", "--id", "0"], "--id needs an entry number, not “0”"),
-        (["--export", "out", "--sidecar=yes"], "option --sidecar takes no value"),
-    ])
+    @Test(
+        "mistakes with the export options are usage errors that say what is wrong",
+        arguments: [
+            (["--export"], "option --export needs a value"),
+            (["--export", ""], "--export needs a folder"),
+            (["--export", "out", "photo.jpg"], "--export takes no photo; unexpected photo.jpg"),
+            (["--export", "out", "--list"], "use only one of --add, --list, --remove and --export"),
+            (["--export", "out", "--add", "p.jpg"], "use only one of --add, --list, --remove and --export"),
+            (["--id", "3"], "--id goes with --export"),
+            (["--sidecar"], "--sidecar goes with --export"),
+            (["--export", "out", "--id", "x"], "--id needs an entry number, not “x”"),
+            (["--export", "out", "--id", "0"], "--id needs an entry number, not “0”"),
+            (["--export", "out", "--sidecar=yes"], "option --sidecar takes no value"),
+        ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try Arguments.parse(arguments) }
     }
@@ -36,8 +47,10 @@ struct ExportArgumentsTests {
     @Test("--help names the export options and says --add takes missing words from the photo")
     func help() {
         let help = Arguments.helpText
-        for text in ["--export DIR [--id ID]... [--sidecar]", "  --export DIR ", "  --id ID ", "  --sidecar ",
-                     "either left out is taken from the photo's XMP metadata"] {
+        for text in [
+            "--export DIR [--id ID]... [--sidecar]", "  --export DIR ", "  --id ID ", "  --sidecar ",
+            "either left out is taken from the photo's XMP metadata",
+        ] {
             #expect(help.contains(text), "\(text)")
         }
     }

@@ -4,6 +4,7 @@
 import CGtk
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -18,17 +19,20 @@ import Testing
         func walk(_ widget: UnsafeMutablePointer<GtkWidget>) {
             let instance = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)
             if g_type_check_instance_is_a(instance, gtk_shortcuts_shortcut_get_type()) != 0,
-               let value = caption_object_get_string(widget, "accelerator") {
+                let value = caption_object_get_string(widget, "accelerator")
+            {
                 found.accelerators.append(String(cString: value))
                 g_free(value)
             }
             guard g_type_check_instance_is_a(instance, gtk_container_get_type()) != 0 else { return }
             var children: [UnsafeMutablePointer<GtkWidget>] = []
             withUnsafeMutablePointer(to: &children) { list in
-                gtk_container_forall(caption_container(widget), { child, data in
-                    guard let child, let data else { return }
-                    data.assumingMemoryBound(to: [UnsafeMutablePointer<GtkWidget>].self).pointee.append(child)
-                }, list)
+                gtk_container_forall(
+                    caption_container(widget),
+                    { child, data in
+                        guard let child, let data else { return }
+                        data.assumingMemoryBound(to: [UnsafeMutablePointer<GtkWidget>].self).pointee.append(child)
+                    }, list)
             }
             children.forEach(walk)
         }
@@ -46,7 +50,9 @@ import Testing
         let shownKeys = Set(shown.flatMap { $0.split(separator: " ").map(String.init) })
         for action in WindowAction.allCases {
             for accelerator in action.accelerators {
-                #expect(shownKeys.contains(accelerator), "\(accelerator) (\(action.rawValue)) is not in the shortcuts window")
+                #expect(
+                    shownKeys.contains(accelerator),
+                    "\(accelerator) (\(action.rawValue)) is not in the shortcuts window")
             }
         }
         for key in WidgetKey.allCases {

@@ -6,6 +6,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -73,7 +74,8 @@ import Testing
         waitForPhoto(window) { window.activateAction("previous-photo") }
         #expect(position(window) == "1 of 2")
         #expect(text(window.form.view.titleEntry.pointer) == "First photo's title")
-        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer, "focus goes to what is missing")
+        #expect(
+            Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer, "focus goes to what is missing")
         waitForPhoto(window) { window.activateAction("next-photo") }
         #expect(text(window.form.view.subtitleEntry.pointer) == "Second's subtitle")
         // No wrapping past the end: the photo stays.
@@ -114,8 +116,9 @@ import Testing
         #expect(window.messages.text == nil)
         window.form.enqueue([notes, paths[0], paths[1]])
         #expect(position(window) == "1 of 2", "only the new photo joins")
-        #expect(window.messages.text == "Not a photo, not added: notes.txt\n"
-                                      + "Already in the queue, not added again: queue-0.jpg")
+        #expect(
+            window.messages.text == "Not a photo, not added: notes.txt\n"
+                + "Already in the queue, not added again: queue-0.jpg")
         #expect(window.form.photoPath == paths[0], "the photo on the form stays")
     }
 
@@ -123,7 +126,7 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 30, 20)!
-        gdk_pixbuf_fill(pixbuf, 0x336699ff)
+        gdk_pixbuf_fill(pixbuf, 0x3366_99ff)
         let clipboard = gtk_clipboard_get(caption_clipboard_atom())
         gtk_clipboard_set_image(clipboard, pixbuf)
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
@@ -153,7 +156,7 @@ import Testing
         let other = try makeWindow(stateFile: folder + "/other.ini")
         defer { gtk_widget_destroy(other.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 12, 8)!
-        gdk_pixbuf_fill(pixbuf, 0xaa3300ff)
+        gdk_pixbuf_fill(pixbuf, 0xaa33_00ff)
         waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: nil, image: pixbuf)) }
         #expect(other.form.photoPath?.hasSuffix(".png") == true)
         #expect(other.form.engine.isComplete(CaptionForm.photo))
@@ -179,8 +182,9 @@ import Testing
         var node = list
         while let current = node {
             if let data = current.pointee.data,
-               g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), type) != 0,
-               gtk_widget_get_visible(caption_widget(data)) != 0 {
+                g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), type) != 0,
+                gtk_widget_get_visible(caption_widget(data)) != 0
+            {
                 count += 1
             }
             node = current.pointee.next
@@ -218,7 +222,8 @@ import Testing
         WindowStateFile.save(WindowGeometry(width: 900, height: 700, maximized: false), to: stateFile)
         let window = try makeWindow(stateFile: stateFile)
         Harness.settle()
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         gtk_window_get_size(caption_window(window.widget), &width, &height)
         #expect(width == 900 && height == 700)
         gtk_window_resize(caption_window(window.widget), 800, 600)
@@ -232,7 +237,8 @@ import Testing
         let stateFile = folder + "/bad.ini"
         try "[window]\nwidth=banana\n".write(toFile: stateFile, atomically: true, encoding: .utf8)
         #expect(WindowStateFile.load(stateFile) == nil)
-        try "[window]\nwidth=20\nheight=99999\nmaximized=false\n".write(toFile: stateFile, atomically: true, encoding: .utf8)
+        try "[window]\nwidth=20\nheight=99999\nmaximized=false\n".write(
+            toFile: stateFile, atomically: true, encoding: .utf8)
         #expect(WindowStateFile.load(stateFile) == nil)
         #expect(WindowStateFile.load(folder + "/missing.ini") == nil)
     }

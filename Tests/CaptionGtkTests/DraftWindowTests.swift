@@ -6,6 +6,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor

@@ -4,9 +4,10 @@
 
 import CGtk
 import CaptionLibrary
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -22,8 +23,9 @@ import Testing
     ]
 
     func surfaceSize(_ photo: DecodedPhoto) -> PixelSize {
-        PixelSize(width: Int(cairo_image_surface_get_width(photo.surface.pointer)),
-                  height: Int(cairo_image_surface_get_height(photo.surface.pointer)))
+        PixelSize(
+            width: Int(cairo_image_surface_get_width(photo.surface.pointer)),
+            height: Int(cairo_image_surface_get_height(photo.surface.pointer)))
     }
 
     /// The mean brightness of a surface's corner, to tell a picture from a blank.
@@ -31,7 +33,8 @@ import Testing
         let surface = photo.surface.pointer
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let width = Double(cairo_image_surface_get_width(surface)), height = Double(cairo_image_surface_get_height(surface))
+        let width = Double(cairo_image_surface_get_width(surface))
+        let height = Double(cairo_image_surface_get_height(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return -1 }
         let at = Int(y * (height - 1)) * stride + Int(x * (width - 1)) * 4
         return (Int(data[at]) + Int(data[at + 1]) + Int(data[at + 2])) / 3
@@ -67,7 +70,8 @@ import Testing
     /// upright: libheif's loader turns it, and intake reads the turned size from the header.
     @Test func heifTurnedByItsIrotIsShownUpright() throws {
         let plain = try ExternalPhotos.make(.heic, in: folder, width: 400, height: 300, name: "plain.heic")
-        let turned = try #require(ExternalPhotos.heifTurned(Array(try Data(contentsOf: URL(fileURLWithPath: plain))), angle: 1))
+        let turned = try #require(
+            ExternalPhotos.heifTurned(Array(try Data(contentsOf: URL(fileURLWithPath: plain))), angle: 1))
         let path = folder + "/turned.heic"
         try Data(turned).write(to: URL(fileURLWithPath: path))
         let info = try PhotoInspector.verify(path)
@@ -100,8 +104,11 @@ import Testing
         } else {
             let jpeg = try ExternalPhotos.make(.restartJPEG, in: folder, width: 8192, height: 5464, name: "45mp.jpg")
             path = folder + "/45mp.dng"
-            try Data(ExternalPhotos.dng(preview: Array(try Data(contentsOf: URL(fileURLWithPath: jpeg))),
-                                        previewWidth: 8192, previewHeight: 5464)).write(to: URL(fileURLWithPath: path))
+            try Data(
+                ExternalPhotos.dng(
+                    preview: Array(try Data(contentsOf: URL(fileURLWithPath: jpeg))),
+                    previewWidth: 8192, previewHeight: 5464)
+            ).write(to: URL(fileURLWithPath: path))
         }
         let window = try Harness.makeWindow(library: folder + "/library-large-\(kind)")
         defer { gtk_widget_destroy(window.widget) }

@@ -1,10 +1,11 @@
 // What the window tests share: a display, a main loop to turn, photos and libraries to use.
 
 import CGtk
-@testable import CaptionGtk
 import CaptionTestSupport
 import Foundation
 import Testing
+
+@testable import CaptionGtk
 
 @MainActor
 enum Harness {
@@ -35,8 +36,10 @@ enum Harness {
     }
 
     /// Runs `action` and waits until the photo it put on the form has been checked whole.
-    static func waitForPhoto(_ window: CaptionWindow, sourceLocation: SourceLocation = #_sourceLocation,
-                             _ action: () -> Void) {
+    static func waitForPhoto(
+        _ window: CaptionWindow, sourceLocation: SourceLocation = #_sourceLocation,
+        _ action: () -> Void
+    ) {
         var settled = false
         window.form.onPhotoSettled = { settled = true }
         action()
@@ -63,7 +66,9 @@ enum Harness {
     /// Opens `path` on the form and turns the main loop until the photo is checked whole
     /// and its preview painted; returns the longest gap between two turns, in seconds, and
     /// whether the photo settled within `seconds`.
-    static func longestMainLoopGap(opening path: String, in window: CaptionWindow, seconds: Double = 30)
+    static func longestMainLoopGap(
+        opening path: String, in window: CaptionWindow, seconds: Double = 30
+    )
         -> (longest: Double, settled: Bool)
     {
         var settled = false
@@ -106,8 +111,10 @@ enum Harness {
     }
 
     /// A JPEG of the given size, with some texture so it compresses like a photo.
-    static func makePhoto(width: Int32 = 320, height: Int32 = 200, in directory: String,
-                          name: String = "photo.jpg", noise: Bool = false) -> String {
+    static func makePhoto(
+        width: Int32 = 320, height: Int32 = 200, in directory: String,
+        name: String = "photo.jpg", noise: Bool = false
+    ) -> String {
         let path = directory + "/" + name
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height)!
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -125,7 +132,10 @@ enum Harness {
         }
         let keys = [strdup("quality"), nil]
         let values = [strdup("90"), nil]
-        defer { keys.forEach { free($0) }; values.forEach { free($0) } }
+        defer {
+            keys.forEach { free($0) }
+            values.forEach { free($0) }
+        }
         var keysCopy = keys
         var valuesCopy = values
         let saved = gdk_pixbuf_savev(pixbuf, path, "jpeg", &keysCopy, &valuesCopy, nil)
@@ -154,8 +164,10 @@ enum Harness {
     }
 
     /// Key events as the X server sends them, one by one (a press alone, a release alone).
-    static func send(_ window: CaptionWindow, _ types: [GdkEventType], keyval: Int32,
-                     state: GdkModifierType = GdkModifierType(0)) {
+    static func send(
+        _ window: CaptionWindow, _ types: [GdkEventType], keyval: Int32,
+        state: GdkModifierType = GdkModifierType(0)
+    ) {
         for type in types {
             let event = gdk_event_new(type)!
             let gdkWindow = gtk_widget_get_window(window.widget)
@@ -171,8 +183,10 @@ enum Harness {
             gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
             var keys: UnsafeMutablePointer<GdkKeymapKey>?
             var count: Int32 = 0
-            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), UInt32(keyval), &keys, &count) != 0,
-               let keys, count > 0 {
+            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), UInt32(keyval), &keys, &count)
+                != 0,
+                let keys, count > 0
+            {
                 event.pointee.key.hardware_keycode = UInt16(keys[0].keycode)
                 event.pointee.key.group = UInt8(keys[0].group)
                 g_free(keys)

@@ -6,6 +6,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -35,8 +36,10 @@ import Testing
         Harness.settle()
     }
 
-    static let captions = [("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"),
-                           ("Market day", "Fish <b>&amp;</b> chips"), ("Mountain pass", "Snow in June")]
+    static let captions = [
+        ("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"),
+        ("Market day", "Fish <b>&amp;</b> chips"), ("Mountain pass", "Snow in June"),
+    ]
 
     @Test func listsTheSameEntriesInTheSameOrderAsTheCommandLine() throws {
         let library = try makeLibrary(Self.captions)
@@ -45,9 +48,14 @@ import Testing
         showLibrary(window) { window.activateAction("library") }
         #expect(window.isShowingLibrary)
         #expect(window.libraryController.view.entries == (try library.entries()))
-        #expect(window.libraryController.view.entries.map(\.title) == ["Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"])
-        #expect(LibraryView.markup(for: window.libraryController.view.entries[1]).contains("Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
-                "typed markup is shown as text")
+        #expect(
+            window.libraryController.view.entries.map(\.title) == [
+                "Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk",
+            ])
+        #expect(
+            LibraryView.markup(for: window.libraryController.view.entries[1]).contains(
+                "Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
+            "typed markup is shown as text")
         #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView)
         #expect(window.libraryController.view.selectedEntry?.title == "Mountain pass")
     }
@@ -112,7 +120,8 @@ import Testing
         gtk_tree_path_free(path)
         #expect(Harness.spin { settled })
         #expect(!window.isShowingLibrary)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Mountain pass")
+        #expect(
+            String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Mountain pass")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         #expect(window.form.view.activateButton.label == "Done", "everything is there already")
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Mountain pass, corrected")
@@ -156,8 +165,9 @@ import Testing
         let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .deletingLastPathComponent().appendingPathComponent("caption").path
         let photo = Harness.makePhoto(width: 99, in: folder, name: "elsewhere.jpg")
-        let process = try Process.run(URL(fileURLWithPath: binary),
-                                      arguments: ["--library", directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
+        let process = try Process.run(
+            URL(fileURLWithPath: binary),
+            arguments: ["--library", directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(Harness.spin(seconds: 5) { window.libraryController.view.entries.first?.title == "From elsewhere" })

@@ -7,6 +7,7 @@ import CaptionMetadata
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -44,7 +45,9 @@ import Testing
     }
 
     func iconTooltip(_ entry: UnsafeMutablePointer<GtkWidget>) -> String? {
-        guard let tooltip = gtk_entry_get_icon_tooltip_text(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) else { return nil }
+        guard let tooltip = gtk_entry_get_icon_tooltip_text(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) else {
+            return nil
+        }
         defer { g_free(tooltip) }
         return String(cString: tooltip)
     }
@@ -54,8 +57,15 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         let path = try photo("captioned.jpg", title: "港口 🌅 <b>&amp;", description: "Boats at dusk")
         open(window, path)
-        #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "港口 🌅 <b>&amp;" && text(window.form.view.subtitleEntry.pointer) == "Boats at dusk" })
-        for (item, entry) in [(CaptionForm.title, window.form.view.titleEntry.pointer), (CaptionForm.subtitle, window.form.view.subtitleEntry.pointer)] {
+        #expect(
+            Harness.spin {
+                text(window.form.view.titleEntry.pointer) == "港口 🌅 <b>&amp;"
+                    && text(window.form.view.subtitleEntry.pointer) == "Boats at dusk"
+            })
+        for (item, entry) in [
+            (CaptionForm.title, window.form.view.titleEntry.pointer),
+            (CaptionForm.subtitle, window.form.view.subtitleEntry.pointer),
+        ] {
             #expect(window.form.photoWords.showsWordsFromPhoto(item))
             #expect(iconTooltip(entry) == "From the photo's metadata")
             #expect(gtk_entry_get_icon_name(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) != nil)
@@ -70,7 +80,9 @@ import Testing
         #expect(saved?.subtitle == "Boats at dusk")
         // The form empties for the next photo, and the marks go with the words.
         #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
-        #expect(gtk_entry_get_icon_name(caption_entry(window.form.view.titleEntry.pointer), GTK_ENTRY_ICON_SECONDARY) == nil)
+        #expect(
+            gtk_entry_get_icon_name(caption_entry(window.form.view.titleEntry.pointer), GTK_ENTRY_ICON_SECONDARY) == nil
+        )
     }
 
     @Test func changingTheWordsFromThePhotoTakesItsMarkAway() throws {
@@ -107,18 +119,21 @@ import Testing
         #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "Second" })
         #expect(text(window.form.view.subtitleEntry.pointer) == "Mine")
         open(window, try photo("bare.jpg", title: nil, description: nil))
-        #expect(Harness.spin { text(window.form.view.titleEntry.pointer).isEmpty }, "the second photo's title went with it")
+        #expect(
+            Harness.spin { text(window.form.view.titleEntry.pointer).isEmpty }, "the second photo's title went with it")
         #expect(text(window.form.view.subtitleEntry.pointer) == "Mine")
     }
 
     @Test func aPhotoWithDamagedMetadataStillOpensWithAnEmptyForm() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
-        let good = Array(FileManager.default.contents(atPath: Harness.makePhoto(in: folder, name: "good.jpg")) ?? Data())
+        let good = Array(
+            FileManager.default.contents(atPath: Harness.makePhoto(in: folder, name: "good.jpg")) ?? Data())
         let payload = Array("http://ns.adobe.com/xap/1.0/\u{0}<x:xmpmeta garbage <<<&&&".utf8)
         let segment: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
         let path = folder + "/damaged.jpg"
-        _ = FileManager.default.createFile(atPath: path, contents: Data(Array(good[0..<2]) + segment + Array(good[2...])))
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(Array(good[0..<2]) + segment + Array(good[2...])))
         open(window, path)
         Harness.pump(milliseconds: 300)
         #expect(window.form.engine.message(for: 0) == nil, "the photo itself is fine")
@@ -132,13 +147,15 @@ import Testing
         #expect(g_action_group_has_action(group, "export") != 0)
         let opened = try Library(directory: library)
         _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Harbour", subtitle: "Boats")
-        _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
+        _ = try opened.add(
+            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
         let out = folder + "/exported"
         var outcome: Result<Exporter.Summary, LibraryError>?
         window.export.exportAll(to: out) { outcome = $0 }
         #expect(Harness.spin { outcome != nil })
         #expect(try outcome?.get() == Exporter.Summary(exported: 2, total: 2, cancelled: false))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["Harbour (2).jpg", "Harbour.jpg"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["Harbour (2).jpg", "Harbour.jpg"])
         #expect(PhotoMetadata.read(out + "/Harbour (2).jpg") == PhotoCaption(title: "Harbour", description: "Again"))
         #expect(window.notification.text == "2 photos exported to “exported”")
     }
@@ -146,7 +163,8 @@ import Testing
     @Test func exportIntoAFolderThatCannotBeUsedSaysSoInTheMessageBar() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
-        _ = try Library(directory: library).add(photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
+        _ = try Library(directory: library).add(
+            photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
         let notAFolder = folder + "/plain-file"
         _ = FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8))
         var outcome: Result<Exporter.Summary, LibraryError>?

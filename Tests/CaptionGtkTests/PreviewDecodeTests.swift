@@ -4,6 +4,7 @@
 import CGtk
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -23,7 +24,8 @@ import Testing
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         // One long grainy row, each line a different stretch of it (making every pixel
         // anew takes seconds in a debug build); the halves move by at most an eighth.
-        let row = Int(width) * 3, spare = Int(width) / 8
+        let row = Int(width) * 3
+        let spare = Int(width) / 8
         var grainy = [UInt8](repeating: 0, count: row + spare * 3)
         var seed: UInt32 = 7
         for index in grainy.indices {
@@ -35,7 +37,8 @@ import Testing
         grainy.withUnsafeBytes { grain in
             for y in 0..<Int(height) {
                 let shift = (y &* 7_919) % spare * 3
-                UnsafeMutableRawPointer(pixels + y * stride).copyMemory(from: grain.baseAddress! + shift, byteCount: row)
+                UnsafeMutableRawPointer(pixels + y * stride).copyMemory(
+                    from: grain.baseAddress! + shift, byteCount: row)
             }
         }
         var buffer: UnsafeMutablePointer<gchar>?
@@ -45,8 +48,10 @@ import Testing
         var bytes = Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
         if let orientation {
             // An EXIF block (big-endian TIFF, one entry: Orientation) just after the start marker.
-            let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
-                                 UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
+            let tiff: [UInt8] = [
+                0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
+                UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0,
+            ]
             let payload = Array("Exif".utf8) + [0, 0] + tiff
             bytes.insert(contentsOf: [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload, at: 2)
         }
@@ -60,7 +65,8 @@ import Testing
         let surface = photo.surface.pointer
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let width = Double(cairo_image_surface_get_width(surface)), height = Double(cairo_image_surface_get_height(surface))
+        let width = Double(cairo_image_surface_get_width(surface))
+        let height = Double(cairo_image_surface_get_height(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, 0) }
         // ARGB32 in native (little-endian) order: blue, green, red, alpha; opaque here.
         let at = Int(y * height) * stride + Int(x * width) * 4
@@ -68,8 +74,9 @@ import Testing
     }
 
     func surfaceSize(_ photo: DecodedPhoto) -> PixelSize {
-        PixelSize(width: Int(cairo_image_surface_get_width(photo.surface.pointer)),
-                  height: Int(cairo_image_surface_get_height(photo.surface.pointer)))
+        PixelSize(
+            width: Int(cairo_image_surface_get_width(photo.surface.pointer)),
+            height: Int(cairo_image_surface_get_height(photo.surface.pointer)))
     }
 
     @Test func largeJPEGIsDecodedFromItsEighthToFitTheArea() throws {
@@ -80,7 +87,8 @@ import Testing
         #expect(decoded.source == .eighth)
         #expect(decoded.width == 4000 && decoded.height == 3000)
         #expect(surfaceSize(decoded) == PixelSize(width: 400, height: 300))
-        let left = colour(decoded, x: 0.25, y: 0.5), right = colour(decoded, x: 0.75, y: 0.5)
+        let left = colour(decoded, x: 0.25, y: 0.5)
+        let right = colour(decoded, x: 0.75, y: 0.5)
         #expect(left.red > 180 && left.blue < 60, "left \(left)")
         #expect(right.blue > 180 && right.red < 60, "right \(right)")
     }
@@ -125,7 +133,8 @@ import Testing
         #expect(decoded.width == Int(height) && decoded.height == Int(width), "the size a person sees")
         let size = surfaceSize(decoded)
         #expect(size.height > size.width, "portrait: \(size)")
-        let top = colour(decoded, x: 0.5, y: 0.25), bottom = colour(decoded, x: 0.5, y: 0.75)
+        let top = colour(decoded, x: 0.5, y: 0.25)
+        let bottom = colour(decoded, x: 0.5, y: 0.75)
         #expect(top.red > 180 && top.blue < 60, "top \(top)")
         #expect(bottom.blue > 180 && bottom.red < 60, "bottom \(bottom)")
     }

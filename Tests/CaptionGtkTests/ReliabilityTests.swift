@@ -5,6 +5,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
@@ -76,8 +77,9 @@ import Testing
         Harness.settle()
         let started = Date()
         caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
-        #expect(Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.title].count > 20_000 },
-                "holds \(window.form.engine.texts[CaptionForm.title].count)")
+        #expect(
+            Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.title].count > 20_000 },
+            "holds \(window.form.engine.texts[CaptionForm.title].count)")
         Harness.settle()
         window.activateAction("save")
         Harness.settle()
@@ -96,7 +98,8 @@ import Testing
     static func residentBytes() -> Int {
         _ = mallocTrim(0)
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -112,12 +115,15 @@ import Testing
         }
         let before = Self.residentBytes()
         var saves = 0
-        for index in 0..<1_000 where caption(window, photos[index % 4], title: "Cycle \(index)", subtitle: "cycle") != nil {
+        for index in 0..<1_000
+        where caption(window, photos[index % 4], title: "Cycle \(index)", subtitle: "cycle") != nil {
             saves += 1
         }
         let after = Self.residentBytes()
         let growth = Double(after - before) / 1_048_576
-        print("thousandCycles: \(saves) saves, RSS \(before / 1024) KiB -> \(after / 1024) KiB (\(String(format: "%+.2f", growth)) MiB)")
+        print(
+            "thousandCycles: \(saves) saves, RSS \(before / 1024) KiB -> \(after / 1024) KiB (\(String(format: "%+.2f", growth)) MiB)"
+        )
         #expect(saves == 1_000)
         #expect(growth <= 2.0, "RSS grew by \(growth) MiB")
     }

@@ -5,9 +5,10 @@
 import CGtk
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionMetadata
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -18,8 +19,11 @@ import Testing
     /// `count` entries sharing one photo, titled "Boat N" or, every third, "Fish N".
     func makeLibrary(count: Int) throws -> Library {
         let library = try Library(directory: directory)
-        let first = try library.add(photoAt: Harness.makePhoto(in: folder, name: "scale.jpg"), title: "Fish first", subtitle: "")
-        try library.insertCopies(of: first, count: count - 1) { index in (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "") }
+        let first = try library.add(
+            photoAt: Harness.makePhoto(in: folder, name: "scale.jpg"), title: "Fish first", subtitle: "")
+        try library.insertCopies(of: first, count: count - 1) { index in
+            (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "")
+        }
         return library
     }
 
@@ -47,7 +51,9 @@ import Testing
         // End: every page comes, and the cursor goes to the oldest entry.
         Harness.press(window, keyval: GDK_KEY_End)
         #expect(Harness.spin { window.libraryListComplete && window.libraryController.view.selectedRow == 1_249 })
-        #expect(window.libraryController.view.entries == (try library.entries()), "the pages add up to the list, nothing twice")
+        #expect(
+            window.libraryController.view.entries == (try library.entries()),
+            "the pages add up to the list, nothing twice")
         Harness.press(window, keyval: GDK_KEY_Home)
         #expect(window.libraryController.view.selectedRow == 0)
     }
@@ -60,7 +66,9 @@ import Testing
         let oldest = try #require(try library.entries().last)
         #expect(window.libraryRowCount < 1_250)
         window.libraryController.view.select(id: oldest.id)
-        #expect(Harness.spin { window.libraryController.view.selectedEntry?.id == oldest.id }, "the entry never came into the list")
+        #expect(
+            Harness.spin { window.libraryController.view.selectedEntry?.id == oldest.id },
+            "the entry never came into the list")
 
         // In a search, an entry that does not match is not chased.
         var shown = false
@@ -103,7 +111,8 @@ import Testing
         window.export.exportAll(to: out) { outcome = $0 }
         let panel = try #require(window.export.progressPanel)
         #expect(Harness.spin { panel.progress.completed >= 3 })
-        #expect(Harness.spin { panel.text.hasSuffix(" of 3,000") && !panel.text.hasPrefix("0 ") }, "shown: \(panel.text)")
+        #expect(
+            Harness.spin { panel.text.hasSuffix(" of 3,000") && !panel.text.hasPrefix("0 ") }, "shown: \(panel.text)")
         #expect(gtk_widget_get_mapped(panel.bar.pointer) != 0, "the bar is on screen")
         gtk_button_clicked(caption_button(panel.cancelButton.pointer))
         #expect(Harness.spin { outcome != nil })
@@ -115,7 +124,9 @@ import Testing
         #expect(!names.contains { $0.hasPrefix(".") }, "no temporary file left")
         #expect(window.export.progressPanel == nil, "the bar goes when the export ends")
         #expect(window.notification.isShowing)
-        #expect(window.notification.text.hasPrefix("Export stopped: \(WorkProgress.grouped(summary.exported)) of 3,000 photos exported"),
-                "\(window.notification.text)")
+        #expect(
+            window.notification.text.hasPrefix(
+                "Export stopped: \(WorkProgress.grouped(summary.exported)) of 3,000 photos exported"),
+            "\(window.notification.text)")
     }
 }

@@ -5,6 +5,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import Testing
+
 @testable import CaptionGtk
 
 @MainActor
@@ -86,7 +87,9 @@ import Testing
             #expect(choosers == 1)
         case ">":
             let target = Int(String(outcome.dropFirst()))
-            #expect(Harness.focusedWidget(window) == widget(window, target), "fill \(fill), focus \(String(describing: place))")
+            #expect(
+                Harness.focusedWidget(window) == widget(window, target),
+                "fill \(fill), focus \(String(describing: place))")
         case "!":
             let target = Int(String(outcome.dropFirst()))
             #expect(Harness.focusedWidget(window) == widget(window, target))
@@ -117,7 +120,9 @@ import Testing
         type(window, window.form.view.titleEntry.pointer, "Now complete")
         #expect(window.messages.text == nil)
         #expect(window.form.engine.message(for: CaptionForm.title) == nil)
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer))) == "Only the subtitle")
+        #expect(
+            String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer)))
+                == "Only the subtitle")
     }
 
     @Test func missingPhotoIsNamedFirst() throws {
@@ -245,8 +250,9 @@ import Testing
         gtk_editable_set_position(OpaquePointer(window.form.view.titleEntry.pointer), -1)
         Harness.settle()
         composeCodePoint(window, [GDK_KEY_4, GDK_KEY_e, GDK_KEY_2, GDK_KEY_d])
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Harbour ",
-                "the composition is not in the text yet")
+        #expect(
+            String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Harbour ",
+            "the composition is not in the text yet")
         var saved: Entry?
         window.form.onSaved = { saved = $0 }
         window.activateAction("save")
@@ -257,7 +263,9 @@ import Testing
     @Test func anotherPhotoLeavesTheOpenCompositionWithItsPhoto() throws {
         let window = try makeWindow(library: folder + "/settle-skip")
         defer { gtk_widget_destroy(window.widget) }
-        let photos = [Harness.makePhoto(in: folder, name: "settle-1.jpg"), Harness.makePhoto(in: folder, name: "settle-2.jpg")]
+        let photos = [
+            Harness.makePhoto(in: folder, name: "settle-1.jpg"), Harness.makePhoto(in: folder, name: "settle-2.jpg"),
+        ]
         Harness.waitForPhoto(window) { window.form.enqueue(photos) }
         gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
@@ -305,7 +313,8 @@ import Testing
         window.activateAction("save")
         #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving })
         #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Kept")
-        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer))) == "Also kept")
+        #expect(
+            String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer))) == "Also kept")
         #expect(window.form.engine.isComplete)
     }
 
@@ -326,7 +335,8 @@ import Testing
     @Test func photoSettlesAfterThePreviewIsPainted() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
-        var painted = false, paintedBeforeSettled = false
+        var painted = false
+        var paintedBeforeSettled = false
         window.form.onPhotoSettled = { paintedBeforeSettled = painted }
         window.form.openPhoto(Harness.makePhoto(in: folder, name: "seen.jpg"))
         window.form.view.preview.afterNextPaint { painted = true }

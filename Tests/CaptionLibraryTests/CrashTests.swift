@@ -1,14 +1,17 @@
 // Durability under fire: saving processes killed at random instants, and two processes
 // saving into one library at once.
 
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 @Suite("Crash safety and concurrent processes")
 struct CrashTests {
-    @Test("killing `caption --add` with SIGKILL at random instants, until 250 were killed mid-run, leaves a consistent library")
+    @Test(
+        "killing `caption --add` with SIGKILL at random instants, until 250 were killed mid-run, leaves a consistent library"
+    )
     func killedSaves() throws {
         let scratch = Scratch()
         let directory = scratch.file("lib")
@@ -24,44 +27,62 @@ struct CrashTests {
         var generator = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
         print("crash test seed: \(seed) (set CAPTION_CRASH_SEED to replay)")
-        var random = SplitMix(seed: ProcessInfo.processInfo.environment["CAPTION_CRASH_SEED"].flatMap(UInt64.init) ?? seed)
+        var random = SplitMix(
+            seed: ProcessInfo.processInfo.environment["CAPTION_CRASH_SEED"].flatMap(UInt64.init) ?? seed)
 
         // How long one whole run takes here, so kills spread over start-up, the checks,
         // the copy, the sync and the commit.
         var durations: [UInt64] = []
         for index in 0..<5 {
             let started = DispatchTime.now().uptimeNanoseconds
-            let pid = Caption.spawn(["--library", directory, "--add", photos[index % photos.count], "--title", "warm-up", "--subtitle", "s"])
+            let pid = Caption.spawn([
+                "--library", directory, "--add", photos[index % photos.count], "--title", "warm-up", "--subtitle", "s",
+            ])
             #expect(Caption.wait(pid) == 0)
             durations.append(DispatchTime.now().uptimeNanoseconds - started)
         }
         let typical = durations.sorted()[durations.count / 2] / 1000  // microseconds
 
-        var killed = 0, finished = 0, leftTemporary = 0, leftUnreferenced = 0
+        var killed = 0
+        var finished = 0
+        var leftTemporary = 0
+        var leftUnreferenced = 0
         var round = 0
         while killed < 250 && round < 1200 {
             defer { round += 1 }
             let photo = round % 5 == 4 ? photos[Int(random.next() % UInt64(photos.count))] : variant(100 + round)
             // Half the kills anywhere in a run; half in its last 40 %, where the photo is
             // copied and the row committed (start-up and the checks come first).
-            let delay = round % 2 == 0
+            let delay =
+                round % 2 == 0
                 ? UInt32(random.next() % (typical * 6 / 5 + 1))
                 : UInt32(typical * 3 / 5 + random.next() % (typical * 2 / 5 + 1))
-            let pid = Caption.spawn(["--library", directory, "--add", photo, "--title", "round \(round)", "--subtitle", "s"])
+            let pid = Caption.spawn([
+                "--library", directory, "--add", photo, "--title", "round \(round)", "--subtitle", "s",
+            ])
             usleep(delay)
             kill(pid, SIGKILL)
             let status = Caption.wait(pid)
             if round % 5 != 4 { unlink(photo) }
-            if status == 128 + SIGKILL { killed += 1 } else { finished += 1; #expect(status == 0) }
+            if status == 128 + SIGKILL {
+                killed += 1
+            } else {
+                finished += 1
+                #expect(status == 0)
+            }
             // What this kill left for the next open to clean (only observed: whether a
             // kill lands between the copy and the commit is chance).
             let files = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/photos")) ?? []
             if files.contains(where: { $0.hasPrefix(".tmp-") }) { leftTemporary += 1 }
-            let referenced = Set(RawDatabase(directory + "/library.sqlite3").strings("SELECT DISTINCT photo FROM entries"))
-            if files.contains(where: { !$0.hasPrefix(".tmp-") && !referenced.contains("photos/" + $0) }) { leftUnreferenced += 1 }
+            let referenced = Set(
+                RawDatabase(directory + "/library.sqlite3").strings("SELECT DISTINCT photo FROM entries"))
+            if files.contains(where: { !$0.hasPrefix(".tmp-") && !referenced.contains("photos/" + $0) }) {
+                leftUnreferenced += 1
+            }
         }
-        print("crash test: \(killed) killed, \(finished) finished; a run takes about \(typical / 1000) ms; "
-              + "\(leftTemporary) kills left a temporary file and \(leftUnreferenced) a photo without its row")
+        print(
+            "crash test: \(killed) killed, \(finished) finished; a run takes about \(typical / 1000) ms; "
+                + "\(leftTemporary) kills left a temporary file and \(leftUnreferenced) a photo without its row")
         #expect(killed >= 250, "runs killed before they finished")
         #expect(leftTemporary + leftUnreferenced > 0, "no kill landed inside a save, so the clean-up went untested")
         #expect(try consistencyProblems(directory) == [])

@@ -1,8 +1,9 @@
 // The draft store: what it keeps, and that a kill at any instant leaves a whole draft.
 
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 @Suite("Drafts")
@@ -11,11 +12,13 @@ struct DraftTests {
     func roundTrip() throws {
         let scratch = Scratch()
         let store = DraftStore(directory: scratch.file("lib"))
-        let draft = Draft(items: [
-            DraftItem(path: "/photos/a b/港口.jpg", title: "line\nbreak\ttab \\ back [x] = y; # not a comment",
-                      subtitle: "%s%n <b>&amp; \u{202E}rtl 👩‍👩‍👧"),
-            DraftItem(path: nil, title: "   spaces kept   ", subtitle: ""),
-        ], current: 1)
+        let draft = Draft(
+            items: [
+                DraftItem(
+                    path: "/photos/a b/港口.jpg", title: "line\nbreak\ttab \\ back [x] = y; # not a comment",
+                    subtitle: "%s%n <b>&amp; \u{202E}rtl 👩‍👩‍👧"),
+                DraftItem(path: nil, title: "   spaces kept   ", subtitle: ""),
+            ], current: 1)
         try store.save(draft)
         #expect(store.load() == draft)
         #expect(mode(store.path) & 0o777 == 0o600)
@@ -33,10 +36,12 @@ struct DraftTests {
         #expect(store.load() == nil)
     }
 
-    @Test("a damaged draft file reads as no draft and is left alone", arguments: [
-        "", "garbage \u{0} bytes", "[draft]\ncount=2\ncurrent=5\n", "[draft]\ncount=-1\ncurrent=0\n",
-        "[draft]\ncount=1\ncurrent=0\n[item 0]\ntitle=\"unterminated\n", "[draft]\ncount=banana\n",
-    ])
+    @Test(
+        "a damaged draft file reads as no draft and is left alone",
+        arguments: [
+            "", "garbage \u{0} bytes", "[draft]\ncount=2\ncurrent=5\n", "[draft]\ncount=-1\ncurrent=0\n",
+            "[draft]\ncount=1\ncurrent=0\n[item 0]\ntitle=\"unterminated\n", "[draft]\ncount=banana\n",
+        ])
     func damaged(contents: String) throws {
         let scratch = Scratch()
         let store = DraftStore(directory: scratch.path)
@@ -56,12 +61,15 @@ struct DraftTests {
         #expect(outcome.status == 1)
         #expect(outcome.stdout == "Not enough disk space to keep the draft: \(scratch.path)\n")
         #expect(store.load() == small)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".draft-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+            $0.hasPrefix(".draft-")
+        }
         #expect(leftovers.isEmpty)
     }
 
     var typist: String {
-        URL(fileURLWithPath: Caption.binary).deletingLastPathComponent().appendingPathComponent("caption-draft-typist").path
+        URL(fileURLWithPath: Caption.binary).deletingLastPathComponent().appendingPathComponent("caption-draft-typist")
+            .path
     }
 
     /// The typist writes draft after draft and says which it finished; killed at a random
@@ -95,14 +103,17 @@ struct DraftTests {
             usleep(UInt32.random(in: 0...20_000, using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let acknowledged = String(decoding: early + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let acknowledged =
+                String(decoding: early + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n").last.flatMap { Int($0) } ?? 0
             guard let draft = store.load() else {
                 #expect(acknowledged == 0, "round \(round): no draft after \(acknowledged) finished writes")
                 continue
             }
             let number = draft.items.first.flatMap { Int($0.title.dropFirst(6).prefix { $0.isNumber }) } ?? -1
-            #expect(number == acknowledged || number == acknowledged + 1, "round \(round): draft \(number), last finished \(acknowledged)")
+            #expect(
+                number == acknowledged || number == acknowledged + 1,
+                "round \(round): draft \(number), last finished \(acknowledged)")
             #expect(draft.items.count == 1 + number % 3, "round \(round)")
             #expect(draft.current == number % draft.items.count, "round \(round)")
             for item in draft.items {
@@ -113,7 +124,9 @@ struct DraftTests {
             try store.remove()
         }
         // Loading cleared what the killed writers left half-written.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory).filter { $0.hasPrefix(".draft-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory).filter {
+            $0.hasPrefix(".draft-")
+        }
         #expect(leftovers.isEmpty)
         print("draft kill test: 100 kills, \(restored) drafts restored whole")
         #expect(restored >= 80, "four kills in five land after a finished write")

@@ -2,9 +2,10 @@
 // quick and the full check and by `caption --add`, its bytes stored exactly, and listed.
 
 import CPixbuf
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 /// A private GdkPixbuf loader cache: the installed loaders less some, for tests that need a
@@ -55,7 +56,9 @@ struct ExternalFormatTests {
         let scratch = Scratch()
         let path = try ExternalPhotos.make(kind, in: scratch.path)
         let library = scratch.file("lib")
-        let added = try Caption.run(["--library", library, "--add", path, "--title", "Harbour", "--subtitle", kind.rawValue])
+        let added = try Caption.run([
+            "--library", library, "--add", path, "--title", "Harbour", "--subtitle", kind.rawValue,
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         let listed = try Caption.run(["--library", library, "--list"])
         #expect(listed.stdout.contains("Harbour") && listed.stdout.contains(kind.rawValue))
@@ -80,8 +83,10 @@ struct ExternalFormatTests {
         let path = try ExternalPhotos.make(.dng, in: scratch.path)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         // The header and IFD0 only: the directories point past the end.
-        for cut in [scratch.write("cut.dng", Array(bytes.prefix(200))),
-                    scratch.write("garbage.dng", Array(bytes.prefix(8)) + [UInt8](repeating: 0xEE, count: 4000))] {
+        for cut in [
+            scratch.write("cut.dng", Array(bytes.prefix(200))),
+            scratch.write("garbage.dng", Array(bytes.prefix(8)) + [UInt8](repeating: 0xEE, count: 4000)),
+        ] {
             do {
                 _ = try PhotoInspector.verify(cut)
                 Issue.record("accepted \(cut)")
@@ -127,7 +132,9 @@ struct DamagedNewFormatTests {
         let whole = Array(try Data(contentsOf: URL(fileURLWithPath: try ExternalPhotos.make(kind, in: scratch.path))))
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return Int(state % UInt64(max(bound, 1)))
         }
         var variants: [[UInt8]] = []
@@ -145,8 +152,9 @@ struct DamagedNewFormatTests {
                 _ = try PhotoInspector.verify(path)
             } catch {
                 refused += 1
-                #expect([.photoDamaged, .notAnImage, .unsupportedFormat, .photoTooManyPixels].contains(error.kind),
-                        "variant \(index): \(error.message)")
+                #expect(
+                    [.photoDamaged, .notAnImage, .unsupportedFormat, .photoTooManyPixels].contains(error.kind),
+                    "variant \(index): \(error.message)")
                 #expect(!error.message.contains("\n"))
             }
             #expect(Date().timeIntervalSince(started) < 10, "variant \(index) took too long")

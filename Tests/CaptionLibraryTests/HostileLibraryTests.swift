@@ -1,9 +1,10 @@
 // A library tampered with from outside: damaged databases, photos deleted or replaced behind
 // Caption's back, rows that point out of the folder. A message each, and nothing saved lost.
 
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 @Suite("Hostile library")
@@ -14,13 +15,16 @@ struct HostileLibraryTests {
         for index in 0..<photos {
             let path = scratch.write("p\(index).png", Photos.png(seed: UInt32(index + 1)))
             paths.append(path)
-            #expect(try Caption.run(["--library", directory, "--add", path, "--title", "T\(index)", "--subtitle", "S"]).status == 0)
+            #expect(
+                try Caption.run(["--library", directory, "--add", path, "--title", "T\(index)", "--subtitle", "S"])
+                    .status == 0)
         }
         return (directory, paths)
     }
 
-    @Test("a row pointing out of the library is never read or deleted",
-          arguments: ["../victim.png", "/VICTIM", "photos/../../victim.png", "photos/../library.sqlite3"])
+    @Test(
+        "a row pointing out of the library is never read or deleted",
+        arguments: ["../victim.png", "/VICTIM", "photos/../../victim.png", "photos/../library.sqlite3"])
     func rowLeavingTheFolder(photo: String) throws {
         let scratch = Scratch()
         let (directory, _) = try library(with: 1, in: scratch)
@@ -47,7 +51,9 @@ struct HostileLibraryTests {
         let listed = try Caption.run(["--library", directory, "--list"])
         #expect(listed.status == 0)
         #expect(listed.stdout.contains("T0") && listed.stdout.contains("T1"))
-        #expect(try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status == 0)
+        #expect(
+            try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status
+                == 0)
         #expect(FileManager.default.fileExists(atPath: directory + "/" + gone.photo))
         #expect(try consistencyProblems(directory) == [])
     }
@@ -60,7 +66,9 @@ struct HostileLibraryTests {
         let stored = directory + "/" + entry.photo
         let size = try #require(Files.size(stored))
         try Data(repeating: 0x41, count: Int(size)).write(to: URL(fileURLWithPath: stored))
-        #expect(try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status == 0)
+        #expect(
+            try Caption.run(["--library", directory, "--add", paths[0], "--title", "again", "--subtitle", "S"]).status
+                == 0)
         #expect(Photos.sha256(ofFile: stored) == Photos.sha256(ofFile: paths[0]))
         #expect(try consistencyProblems(directory) == [])
     }

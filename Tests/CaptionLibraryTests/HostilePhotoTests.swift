@@ -2,9 +2,10 @@
 // a clean save, never a crash, a hang over two seconds or a memory blow-up.
 
 import CPixbuf
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 /// One hostile case: how to make it, and what must come of it.
@@ -35,52 +36,77 @@ enum HostileCases {
     static var all: [HostileCase] {
         var cases: [HostileCase] = []
         for format in formats {
-            cases.append(HostileCase(name: "empty \(format.type)", outcome: .refused("The photo file is empty")) {
-                $0.write("empty.\(format.ext)", [])
-            })
-            for fraction in [10, 50, 90] {
-                cases.append(HostileCase(name: "\(format.type) cut at \(fraction)%", outcome: .refused("The photo is damaged or incomplete")) {
-                    let bytes = format.bytes()
-                    return $0.write("cut.\(format.ext)", Array(bytes.prefix(max(1, bytes.count * fraction / 100))))
+            cases.append(
+                HostileCase(name: "empty \(format.type)", outcome: .refused("The photo file is empty")) {
+                    $0.write("empty.\(format.ext)", [])
                 })
+            for fraction in [10, 50, 90] {
+                cases.append(
+                    HostileCase(
+                        name: "\(format.type) cut at \(fraction)%",
+                        outcome: .refused("The photo is damaged or incomplete")
+                    ) {
+                        let bytes = format.bytes()
+                        return $0.write("cut.\(format.ext)", Array(bytes.prefix(max(1, bytes.count * fraction / 100))))
+                    })
             }
             for seed in 1...3 {
-                cases.append(HostileCase(name: "\(format.type) with flipped bits (seed \(seed))", outcome: .savedOrRefused) {
-                    var bytes = format.bytes()
-                    var random = SplitMix(seed: UInt64(seed))
-                    // Past the signature, so the format is still recognised and a decoder runs.
-                    for _ in 0..<8 {
-                        let index = Int.random(in: 16..<bytes.count, using: &random)
-                        bytes[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
-                    }
-                    return $0.write("flipped.\(format.ext)", bytes)
-                })
+                cases.append(
+                    HostileCase(name: "\(format.type) with flipped bits (seed \(seed))", outcome: .savedOrRefused) {
+                        var bytes = format.bytes()
+                        var random = SplitMix(seed: UInt64(seed))
+                        // Past the signature, so the format is still recognised and a decoder runs.
+                        for _ in 0..<8 {
+                            let index = Int.random(in: 16..<bytes.count, using: &random)
+                            bytes[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &random))
+                        }
+                        return $0.write("flipped.\(format.ext)", bytes)
+                    })
             }
-            cases.append(HostileCase(name: "random bytes named .\(format.ext)", outcome: .refused("Not an image Caption can read")) {
-                var random = SplitMix(seed: 99)
-                return $0.write("random.\(format.ext)", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
-            })
+            cases.append(
+                HostileCase(
+                    name: "random bytes named .\(format.ext)", outcome: .refused("Not an image Caption can read")
+                ) {
+                    var random = SplitMix(seed: 99)
+                    return $0.write(
+                        "random.\(format.ext)", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
+                })
         }
-        let webpHeader = Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 7, count: 40)
+        let webpHeader =
+            Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 7, count: 40)
         cases += [
             HostileCase(name: "empty webp", outcome: .refused("The photo file is empty")) { $0.write("e.webp", []) },
             HostileCase(name: "webp header with garbage", outcome: .savedOrRefused) { $0.write("g.webp", webpHeader) },
-            HostileCase(name: "webp cut short", outcome: .savedOrRefused) { $0.write("c.webp", Array(webpHeader.prefix(14))) },
+            HostileCase(name: "webp cut short", outcome: .savedOrRefused) {
+                $0.write("c.webp", Array(webpHeader.prefix(14)))
+            },
             HostileCase(name: "PNG declaring 100000×100000 pixels", outcome: .refused("The photo is too large")) {
                 $0.write("bomb.png", Photos.pngHeader(width: 100_000, height: 100_000))
             },
             HostileCase(name: "PNG declaring 4 billion pixels wide", outcome: .savedOrRefused) {
                 $0.write("wide.png", Photos.pngHeader(width: 0x7FFF_FFFF, height: 1))
             },
-            HostileCase(name: "animated GIF", outcome: .saved(width: 2, height: 2)) { $0.write("anim.gif", animatedGIF) },
-            HostileCase(name: "1×1 PNG", outcome: .saved(width: 1, height: 1)) { $0.write("one.png", Photos.png(width: 1, height: 1)) },
-            HostileCase(name: "CMYK JPEG", outcome: .saved(width: 96, height: 64)) { try converted($0, "cmyk.jpg", ["-colorspace", "CMYK"]) },
-            HostileCase(name: "16-bit PNG", outcome: .saved(width: 96, height: 64)) { try converted($0, "deep.png", ["-depth", "16"]) },
+            HostileCase(name: "animated GIF", outcome: .saved(width: 2, height: 2)) {
+                $0.write("anim.gif", animatedGIF)
+            },
+            HostileCase(name: "1×1 PNG", outcome: .saved(width: 1, height: 1)) {
+                $0.write("one.png", Photos.png(width: 1, height: 1))
+            },
+            HostileCase(name: "CMYK JPEG", outcome: .saved(width: 96, height: 64)) {
+                try converted($0, "cmyk.jpg", ["-colorspace", "CMYK"])
+            },
+            HostileCase(name: "16-bit PNG", outcome: .saved(width: 96, height: 64)) {
+                try converted($0, "deep.png", ["-depth", "16"])
+            },
             HostileCase(name: "text file named .jpg", outcome: .refused("Not an image Caption can read")) {
                 $0.write("notes.jpg", Array("Dear diary, today I took no photos.\n".utf8))
             },
             HostileCase(name: "SVG drawing", outcome: .refused("A vector drawing (SVG)")) {
-                $0.write("drawing.svg", Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><image href=\"/etc/passwd\"/></svg>".utf8))
+                $0.write(
+                    "drawing.svg",
+                    Array(
+                        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><image href=\"/etc/passwd\"/></svg>"
+                            .utf8))
             },
             HostileCase(name: "FIFO", outcome: .refused("Not a regular file")) {
                 let path = $0.file("pipe.jpg")
@@ -97,31 +123,40 @@ enum HostileCases {
         ]
         for orientation in 1...8 {
             let turned = orientation >= 5
-            cases.append(HostileCase(name: "EXIF orientation \(orientation)",
-                                     outcome: .saved(width: turned ? 64 : 96, height: turned ? 96 : 64)) {
-                $0.write("oriented-\(orientation).jpg", withOrientation(Photos.jpeg(width: 96, height: 64), orientation))
-            })
+            cases.append(
+                HostileCase(
+                    name: "EXIF orientation \(orientation)",
+                    outcome: .saved(width: turned ? 64 : 96, height: turned ? 96 : 64)
+                ) {
+                    $0.write(
+                        "oriented-\(orientation).jpg", withOrientation(Photos.jpeg(width: 96, height: 64), orientation))
+                })
         }
         return cases
     }
 
     /// Two 2×2 frames with a graphic control extension each: an animation.
     static let animatedGIF: [UInt8] = {
-        let header = Array("GIF89a".utf8) + [0x02, 0x00, 0x02, 0x00, 0x80, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF]
+        let header =
+            Array("GIF89a".utf8) + [0x02, 0x00, 0x02, 0x00, 0x80, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF]
         let loop: [UInt8] = [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
-        let frame: [UInt8] = [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00,
-                              0x2C, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x02, 0x00, 0x00,
-                              0x02, 0x02, 0x84, 0x51, 0x00]
+        let frame: [UInt8] = [
+            0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00,
+            0x2C, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x02, 0x00, 0x00,
+            0x02, 0x02, 0x84, 0x51, 0x00,
+        ]
         return header + loop + frame + frame + [0x3B]
     }()
 
     /// A JPEG with an EXIF block whose only tag is the orientation, right after SOI.
     static func withOrientation(_ jpeg: [UInt8], _ orientation: Int) -> [UInt8] {
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // little endian, IFD at 8
-                             0x01, 0x00,                                      // one entry
-                             0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,  // 0x0112 SHORT ×1
-                             UInt8(orientation), 0x00, 0x00, 0x00,
-                             0x00, 0x00, 0x00, 0x00]                          // no next IFD
+        let tiff: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00,  // little endian, IFD at 8
+            0x01, 0x00,  // one entry
+            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,  // 0x0112 SHORT ×1
+            UInt8(orientation), 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ]  // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -133,7 +168,8 @@ enum HostileCases {
     static func converted(_ scratch: Scratch, _ name: String, _ options: [String]) throws -> String {
         let source = scratch.write("source-\(name).png", Photos.png(width: 96, height: 64))
         let target = scratch.file(name)
-        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/convert"), arguments: [source] + options + [target])
+        let process = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/convert"), arguments: [source] + options + [target])
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return target
@@ -157,21 +193,26 @@ struct HostilePhotoTests {
         // (make test-sanitizers) the address-space limit would stop the sanitizer's own
         // shadow memory, so AddressSanitizer's allocation cap stands in for it.
         let sanitized = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] != nil
-        let outcome = try Caption.run(["--library", library, "--add", photo, "--title", "T", "--subtitle", "S"],
-                                      environment: ["ASAN_OPTIONS": "max_allocation_size_mb=1024:detect_leaks=0"],
-                                      shellPrefix: sanitized ? "ulimit -t 20;" : "ulimit -v 1048576; ulimit -t 10;")
+        let outcome = try Caption.run(
+            ["--library", library, "--add", photo, "--title", "T", "--subtitle", "S"],
+            environment: ["ASAN_OPTIONS": "max_allocation_size_mb=1024:detect_leaks=0"],
+            shellPrefix: sanitized ? "ulimit -t 20;" : "ulimit -v 1048576; ulimit -t 10;")
         let seconds = Date().timeIntervalSince(started)
         #expect(seconds < (sanitized ? 10 : 2), "\(hostile.name) took \(seconds) s")
-        #expect(outcome.status == 0 || outcome.status == 1, "\(hostile.name): exit \(outcome.status), \(outcome.stderr)")
+        #expect(
+            outcome.status == 0 || outcome.status == 1, "\(hostile.name): exit \(outcome.status), \(outcome.stderr)")
         if outcome.status == 1 {
             #expect(outcome.stderr.hasPrefix("caption: "), "\(hostile.name)")
-            #expect(outcome.stderr.split(separator: "\n").count == 1, "\(hostile.name): one line, got \(outcome.stderr)")
+            #expect(
+                outcome.stderr.split(separator: "\n").count == 1, "\(hostile.name): one line, got \(outcome.stderr)")
         }
         switch hostile.outcome {
         case .saved(let width, let height):
             #expect(outcome.status == 0, "\(hostile.name): \(outcome.stderr)")
             let entry = try Library(directory: library).entries().first
-            #expect(entry?.width == width && entry?.height == height, "\(hostile.name): stored \(String(describing: entry))")
+            #expect(
+                entry?.width == width && entry?.height == height, "\(hostile.name): stored \(String(describing: entry))"
+            )
         case .refused(let message):
             #expect(outcome.status == 1)
             #expect(outcome.stderr.hasPrefix("caption: " + message), "\(hostile.name): \(outcome.stderr)")

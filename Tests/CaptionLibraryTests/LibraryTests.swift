@@ -2,15 +2,18 @@
 // removed when unused, the folder is private, and bad databases are refused untouched.
 
 import CSQLite
+import CaptionTestSupport
 import Foundation
 import Synchronization
-import CaptionTestSupport
 import Testing
+
 @_spi(Benchmarks) @testable import CaptionLibrary
 
 @Suite("Library storage")
 struct LibraryTests {
-    @Test("titles and subtitles with quotes, format specifiers, markup, emoji, RTL and CJK round-trip unchanged, also after reopening")
+    @Test(
+        "titles and subtitles with quotes, format specifiers, markup, emoji, RTL and CJK round-trip unchanged, also after reopening"
+    )
     func hostileTextRoundTrips() throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
@@ -264,7 +267,10 @@ struct LibraryTests {
         let library = try Library(directory: directory, busyTimeout: 5000)
         let other = RawDatabase(directory + "/library.sqlite3")
         #expect(other.execute("BEGIN IMMEDIATE") == SQLITE_OK)
-        let release = Thread { usleep(300_000); other.execute("COMMIT") }
+        let release = Thread {
+            usleep(300_000)
+            other.execute("COMMIT")
+        }
         release.start()
         let photo = scratch.write("p.png", Photos.png())
         let entry = try library.add(photoAt: photo, title: "T", subtitle: "S")
@@ -296,7 +302,8 @@ struct LibraryTests {
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<10 {
                 do {
-                    _ = try library.add(photoAt: photos[(thread + index) % 4], title: "t\(thread)-\(index)", subtitle: "s")
+                    _ = try library.add(
+                        photoAt: photos[(thread + index) % 4], title: "t\(thread)-\(index)", subtitle: "s")
                     if index == 5 { _ = try library.entries() }
                 } catch {
                     failures.withLock { $0 += 1 }

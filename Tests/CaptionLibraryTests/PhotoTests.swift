@@ -1,23 +1,30 @@
 // Bad photos: each is refused with one line naming the problem, by the quick check, the
 // full check and a save alike, and a refused save leaves the library as it was.
 
+import CaptionTestSupport
 import Foundation
 import Synchronization
-import CaptionTestSupport
 import Testing
+
 @testable import CaptionLibrary
 
 @Suite("Photo checks")
 struct PhotoTests {
     /// Runs the quick check, the full check and a save; all must fail with `kind` (the
     /// quick check only when `quick` is true: it does not read whole files).
-    func refused(_ path: String, _ kind: LibraryError.Kind, quick: Bool = true,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> LibraryError? {
+    func refused(
+        _ path: String, _ kind: LibraryError.Kind, quick: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> LibraryError? {
         if quick {
-            let inspected = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) { try PhotoInspector.inspect(path) }
+            let inspected = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) {
+                try PhotoInspector.inspect(path)
+            }
             #expect(inspected?.kind == kind, sourceLocation: sourceLocation)
         }
-        let verified = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) { try PhotoInspector.verify(path) }
+        let verified = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) {
+            try PhotoInspector.verify(path)
+        }
         #expect(verified?.kind == kind, sourceLocation: sourceLocation)
         let scratch = Scratch()
         let library = try Library(directory: scratch.file("lib"))
@@ -27,13 +34,16 @@ struct PhotoTests {
         #expect(saved?.kind == kind, sourceLocation: sourceLocation)
         #expect(saved?.isAboutPhoto == true, sourceLocation: sourceLocation)
         #expect(try library.entries().isEmpty, sourceLocation: sourceLocation)
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))) == [],
-                "nothing left in photos/", sourceLocation: sourceLocation)
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))) == [],
+            "nothing left in photos/", sourceLocation: sourceLocation)
         #expect(saved?.message.contains("\n") == false, sourceLocation: sourceLocation)
         return saved
     }
 
-    @Test("every accepted format passes the quick and the full check with its pixel size", arguments: ["png", "jpeg", "bmp", "tiff"])
+    @Test(
+        "every accepted format passes the quick and the full check with its pixel size",
+        arguments: ["png", "jpeg", "bmp", "tiff"])
     func acceptedFormats(type: String) throws {
         let scratch = Scratch()
         let path = scratch.write("photo", Photos.make(width: 33, height: 17, type: type))
@@ -89,13 +99,16 @@ struct PhotoTests {
         let scratch = Scratch()
         let path = scratch.write("notes.jpg", Array("just some words, not pixels\n".utf8))
         let error = try refused(path, .notAnImage)
-        #expect(error?.message == "Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(path)")
+        #expect(
+            error?.message
+                == "Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(path)")
     }
 
     @Test("an SVG drawing is refused as a vector format, never rendered")
     func svg() throws {
         let scratch = Scratch()
-        let svg = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000\" height=\"100000\"><rect width=\"10\" height=\"10\"/></svg>"
+        let svg =
+            "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000\" height=\"100000\"><rect width=\"10\" height=\"10\"/></svg>"
         let path = scratch.write("drawing.svg", Array(svg.utf8))
         let error = try refused(path, .vectorImage)
         #expect(error?.message.hasPrefix("A vector drawing (SVG)") == true)
@@ -116,14 +129,17 @@ struct PhotoTests {
         let scratch = Scratch()
         let cache = try PixbufLoaders.cache(without: ["webp"], in: scratch)
         let path = try ExternalPhotos.make(.webp, in: scratch.path)
-        let refused = try Caption.run(["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
-                                      environment: ["GDK_PIXBUF_MODULE_FILE": cache])
+        let refused = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
+            environment: ["GDK_PIXBUF_MODULE_FILE": cache])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "caption: WebP photos cannot be read here: no decoder for them is installed: \(path)\n")
+        #expect(
+            refused.stderr == "caption: WebP photos cannot be read here: no decoder for them is installed: \(path)\n")
         // The same file, the same binary, with the loader there: accepted.
         let withLoader = try PixbufLoaders.cache(without: [], in: scratch, name: "all.cache")
-        let accepted = try Caption.run(["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
-                                       environment: ["GDK_PIXBUF_MODULE_FILE": withLoader])
+        let accepted = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", path, "--title", "T", "--subtitle", "S"],
+            environment: ["GDK_PIXBUF_MODULE_FILE": withLoader])
         #expect(accepted.status == 0, "\(accepted.stderr)")
     }
 
@@ -149,7 +165,8 @@ struct PhotoTests {
         let junk = scratch.write("junk.gif", Array(Photos.gif.dropLast()) + [0x00, 0x42, 0x42, 0x42])
         #expect(try PhotoInspector.verify(junk).format == .gif)
         let rle = scratch.file("rle.bmp")
-        try ExternalPhotos.run("convert", ["-size", "64x48", "gradient:red-blue", "-colors", "16", "-compress", "RLE", "BMP3:" + rle])
+        try ExternalPhotos.run(
+            "convert", ["-size", "64x48", "gradient:red-blue", "-colors", "16", "-compress", "RLE", "BMP3:" + rle])
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: rle)))
         try #require(bytes[30] == 1 || bytes[30] == 2, "RLE compression")
         bytes.replaceSubrange(34..<38, with: [0, 0, 0, 0])  // biSizeImage 0: allowed for RLE
@@ -158,7 +175,9 @@ struct PhotoTests {
         #expect(info.format == .bmp && info.width == 64 && info.height == 48)
     }
 
-    @Test("truncated photos are refused as damaged or incomplete by the full check", arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
+    @Test(
+        "truncated photos are refused as damaged or incomplete by the full check",
+        arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
     func truncated(type: String) throws {
         let scratch = Scratch()
         let whole = type == "gif" ? Photos.gif : Photos.make(width: 200, height: 150, type: type)
@@ -230,14 +249,18 @@ struct PhotoTests {
         #expect(png.withUnsafeBytes { PNGChunks.isComplete($0) })
         #expect(!Array(png.dropLast(12)).withUnsafeBytes { PNGChunks.isComplete($0) })
         #expect(Photos.gif.withUnsafeBytes { PhotoStructure.gif($0) })
-        #expect(Array(Photos.gif.dropLast()).withUnsafeBytes { PhotoStructure.gif($0) }, "a missing trailer alone is tolerated")
+        #expect(
+            Array(Photos.gif.dropLast()).withUnsafeBytes { PhotoStructure.gif($0) },
+            "a missing trailer alone is tolerated")
         #expect(!Array(Photos.gif.dropLast(3)).withUnsafeBytes { PhotoStructure.gif($0) })
     }
 
     @Test("the photo checks can run on many threads at once")
     func threadSafe() throws {
         let scratch = Scratch()
-        let paths = ["png", "jpeg", "bmp", "tiff"].map { scratch.write("p.\($0)", Photos.make(width: 300, height: 200, type: $0)) }
+        let paths = ["png", "jpeg", "bmp", "tiff"].map {
+            scratch.write("p.\($0)", Photos.make(width: 300, height: 200, type: $0))
+        }
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             for _ in 0..<10 {

@@ -2,9 +2,10 @@
 // pages that add up to the whole list, streaming with an early stop, and the progress type
 // long jobs share.
 
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @_spi(Benchmarks) @testable import CaptionLibrary
 
 @Suite("Library at scale")
@@ -61,7 +62,9 @@ struct ScaleTests {
     func pagesAddUpToTheList() throws {
         let (library, _, _) = try library([("seed", "s")])
         let seed = try #require(try library.entries().first)
-        try library.insertCopies(of: seed, count: 1_234) { index in (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "") }
+        try library.insertCopies(of: seed, count: 1_234) { index in
+            (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "")
+        }
         let all = try library.entries()
         var listing = try library.listing(matching: "")
         var paged: [Entry] = []
@@ -80,10 +83,16 @@ struct ScaleTests {
     func streamingStopsWhenAsked() throws {
         let (library, _, entries) = try library([("a", ""), ("b", ""), ("c", "")])
         var newest: [String] = []
-        try library.forEachEntry { newest.append($0.title); return true }
+        try library.forEachEntry {
+            newest.append($0.title)
+            return true
+        }
         #expect(newest == ["c", "b", "a"])
         var oldest: [String] = []
-        try library.forEachEntry(.oldestFirst) { oldest.append($0.title); return oldest.count < 2 }
+        try library.forEachEntry(.oldestFirst) {
+            oldest.append($0.title)
+            return oldest.count < 2
+        }
         #expect(oldest == ["a", "b"])
         #expect(try library.entries(ids: [entries[2].id, 999, entries[0].id]).map(\.title) == ["c", "a"])
         #expect(try library.largestID() == entries[2].id)

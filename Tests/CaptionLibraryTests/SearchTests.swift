@@ -1,8 +1,9 @@
 // Searching titles and subtitles: substrings in any script, kept current by every change.
 
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionLibrary
 
 @Suite("Search")
@@ -22,13 +23,15 @@ struct SearchTests {
         ("Mountain pass", "Snow in June"), ("東京タワー", "夜景"),
     ]
 
-    @Test("a search finds substrings, case aside, newest first", arguments: [
-        ("harb", ["Harbour at dusk"]), ("FERRY", ["Harbour at dusk"]), ("ar", ["Market day", "Harbour at dusk"]),
-        ("港口", ["港口的黄昏"]), ("黄昏", ["港口的黄昏"]), ("渡轮", ["港口的黄昏"]), ("一班渡", ["港口的黄昏"]),
-        ("タワー", ["東京タワー"]), ("夜", ["東京タワー"]), ("\"quotes\"", ["Market day"]), ("fish and \"q", ["Market day"]),
-        ("nothing like it", []), ("   ", ["東京タワー", "Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"]),
-        ("' OR 1=1 --", []), ("*", []), ("NEAR(a b)", []),
-    ])
+    @Test(
+        "a search finds substrings, case aside, newest first",
+        arguments: [
+            ("harb", ["Harbour at dusk"]), ("FERRY", ["Harbour at dusk"]), ("ar", ["Market day", "Harbour at dusk"]),
+            ("港口", ["港口的黄昏"]), ("黄昏", ["港口的黄昏"]), ("渡轮", ["港口的黄昏"]), ("一班渡", ["港口的黄昏"]),
+            ("タワー", ["東京タワー"]), ("夜", ["東京タワー"]), ("\"quotes\"", ["Market day"]), ("fish and \"q", ["Market day"]),
+            ("nothing like it", []), ("   ", ["東京タワー", "Mountain pass", "Market day", "港口的黄昏", "Harbour at dusk"]),
+            ("' OR 1=1 --", []), ("*", []), ("NEAR(a b)", []),
+        ])
     func finds(query: String, titles: [String]) throws {
         let (library, _) = try library(Self.captions)
         #expect(try library.entries(matching: query).map(\.title) == titles)
@@ -56,9 +59,10 @@ struct SearchTests {
         }
         // Back to the first schema, as an older Caption left it.
         let raw = RawDatabase(directory + "/library.sqlite3")
-        raw.execute("DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
-                    + "DROP TRIGGER IF EXISTS entries_text_delete; DROP TRIGGER IF EXISTS entries_text_update; "
-                    + "PRAGMA user_version = 1")
+        raw.execute(
+            "DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
+                + "DROP TRIGGER IF EXISTS entries_text_delete; DROP TRIGGER IF EXISTS entries_text_update; "
+                + "PRAGMA user_version = 1")
         #expect(raw.strings("PRAGMA user_version") == ["1"])
         let library = try Library(directory: directory)
         #expect(try library.entries(matching: "harbour").map(\.title) == ["Old harbour"])
@@ -71,7 +75,9 @@ struct SearchTests {
         let before = try library.changeCounter()
         #expect(try library.changeCounter() == before, "reading changes nothing")
         let photo = scratch.write("other.png", Photos.png(seed: 42))
-        let added = try Caption.run(["--library", library.directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x"])
+        let added = try Caption.run([
+            "--library", library.directory, "--add", photo, "--title", "From elsewhere", "--subtitle", "x",
+        ])
         #expect(added.status == 0)
         #expect(try library.changeCounter() != before)
         #expect(try library.entries().first?.title == "From elsewhere")

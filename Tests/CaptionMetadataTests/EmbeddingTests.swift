@@ -2,9 +2,10 @@
 // (Debian's exiftool and exiv2), and read from photos other programs captioned.
 
 import CaptionLibrary
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionMetadata
 
 @Suite("Captions in photo files")
@@ -17,8 +18,9 @@ struct EmbeddingTests {
 
     static let formats: [PhotoFormat] = [.jpeg, .png, .webp, .tiff]
 
-    @Test("a caption written into a JPEG, PNG, WebP or TIFF shows the same title and description in exiftool and exiv2",
-          arguments: formats, 0..<texts.count)
+    @Test(
+        "a caption written into a JPEG, PNG, WebP or TIFF shows the same title and description in exiftool and exiv2",
+        arguments: formats, 0..<texts.count)
     func roundTripThroughThirdPartyReaders(format: PhotoFormat, text: Int) throws {
         let scratch = Scratch()
         let (title, description) = Self.texts[text]
@@ -58,11 +60,14 @@ struct EmbeddingTests {
         return try PixelReader.pixels(path)
     }
 
-    @Test("a simple WebP, lossy or lossless, becomes an extended one that libwebp still reads", arguments: [false, true])
+    @Test(
+        "a simple WebP, lossy or lossless, becomes an extended one that libwebp still reads", arguments: [false, true])
     func simpleWebPBecomesExtended(lossless: Bool) throws {
         let scratch = Scratch()
         let photo = try Photos.file(.webp, in: scratch, lossless: lossless)
-        #expect(Photos.bytes(photo)[12..<16].elementsEqual("VP8 ".utf8) || Photos.bytes(photo)[12..<16].elementsEqual("VP8L".utf8))
+        #expect(
+            Photos.bytes(photo)[12..<16].elementsEqual("VP8 ".utf8)
+                || Photos.bytes(photo)[12..<16].elementsEqual("VP8L".utf8))
         try PhotoMetadata.embed(PhotoCaption(title: "Extended", description: "now"), inCopyAt: photo)
         let info = try Tool.run("webpinfo", [photo])
         #expect(info.stdout.contains("Chunk VP8X"))
@@ -75,8 +80,12 @@ struct EmbeddingTests {
     func readsWhatExiftoolWrote(format: PhotoFormat) throws {
         let scratch = Scratch()
         let photo = try Photos.file(format, in: scratch)
-        let outcome = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=港口 🌅 <b>&amp;",
-                                                "-XMP-dc:Description=Boats at dusk", photo])
+        let outcome = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=港口 🌅 <b>&amp;",
+                "-XMP-dc:Description=Boats at dusk", photo,
+            ])
         try #require(outcome.status == 0, "exiftool: \(outcome.stderr)")
         #expect(PhotoMetadata.read(photo) == PhotoCaption(title: "港口 🌅 <b>&amp;", description: "Boats at dusk"))
     }
@@ -85,8 +94,12 @@ struct EmbeddingTests {
     func legacyMetadataIsNotRead() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.jpeg, in: scratch)
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA",
-                                      "-IPTC:ObjectName=Old title", "-IPTC:Headline=Old headline", photo])
+        _ = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA",
+                "-IPTC:ObjectName=Old title", "-IPTC:Headline=Old headline", photo,
+            ])
         #expect(PhotoMetadata.read(photo) == .none)
     }
 
@@ -106,11 +119,14 @@ struct EmbeddingTests {
     func blankWordsAreNone() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.jpeg, in: scratch)
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title= \u{3000} ", "-XMP-dc:Description=Kept", photo])
+        _ = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title= \u{3000} ", "-XMP-dc:Description=Kept", photo])
         #expect(PhotoMetadata.read(photo) == PhotoCaption(title: nil, description: "Kept"))
     }
 
-    @Test("an empty field removes its tag (XMP and, in a JPEG, Exif) instead of writing an empty string", arguments: formats)
+    @Test(
+        "an empty field removes its tag (XMP and, in a JPEG, Exif) instead of writing an empty string",
+        arguments: formats)
     func emptyFieldRemovesItsTag(format: PhotoFormat) throws {
         let scratch = Scratch()
         let photo = try Photos.file(format, in: scratch)
@@ -126,12 +142,21 @@ struct EmbeddingTests {
     func otherMetadataStays() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.jpeg, in: scratch)
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=Ada", "-XMP-xmp:Rating=4",
-                                      "-XMP-dc:Title-de=Hafen", "-XMP-dc:Title=Harbour", "-EXIF:Make=Caption Camera", photo])
+        _ = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Creator=Ada", "-XMP-xmp:Rating=4",
+                "-XMP-dc:Title-de=Hafen", "-XMP-dc:Title=Harbour", "-EXIF:Make=Caption Camera", photo,
+            ])
         try PhotoMetadata.embed(PhotoCaption(title: "Port", description: "D"), inCopyAt: photo)
-        let outcome = try Tool.run("exiftool", ["-j", "-G1", "-XMP-dc:Creator", "-XMP-xmp:Rating", "-XMP-dc:Title-de",
-                                                "-IFD0:Make", photo])
-        let object = try #require((try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])?.first)
+        let outcome = try Tool.run(
+            "exiftool",
+            [
+                "-j", "-G1", "-XMP-dc:Creator", "-XMP-xmp:Rating", "-XMP-dc:Title-de",
+                "-IFD0:Make", photo,
+            ])
+        let object = try #require(
+            (try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])?.first)
         #expect(object["XMP-dc:Creator"] as? String == "Ada")
         #expect(object["XMP-xmp:Rating"] as? Int == 4)
         #expect(object["IFD0:Make"] as? String == "Caption Camera")
@@ -143,8 +168,12 @@ struct EmbeddingTests {
     func existingIPTCIsKept(format: PhotoFormat) throws {
         let scratch = Scratch()
         let photo = try Photos.file(format, in: scratch)
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-IPTC:ObjectName=Old", "-IPTC:Caption-Abstract=Old caption",
-                                      "-IPTC:Keywords=boats", photo])
+        _ = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-IPTC:ObjectName=Old", "-IPTC:Caption-Abstract=Old caption",
+                "-IPTC:Keywords=boats", photo,
+            ])
         // Every IPTC dataset and Photoshop resource, the IPTC digest among them.
         let legacy = ["-j", "-G1", "-IPTC:all", "-Photoshop:all", photo]
         let before = try Tool.run("exiftool", legacy).stdout
@@ -154,8 +183,9 @@ struct EmbeddingTests {
         try Readers.expect(photo, title: "New", description: "New words")
     }
 
-    @Test("a photo whose metadata is damaged reads as no words, and gets its caption written fresh",
-          arguments: DamagedPhotos.Kind.allCases)
+    @Test(
+        "a photo whose metadata is damaged reads as no words, and gets its caption written fresh",
+        arguments: DamagedPhotos.Kind.allCases)
     func damagedMetadata(kind: DamagedPhotos.Kind) throws {
         let scratch = Scratch()
         let photo = try DamagedPhotos.make(kind, in: scratch)
@@ -218,14 +248,18 @@ enum DamagedPhotos {
     }
 
     static func make(_ kind: Kind, in scratch: Scratch) throws -> String {
-        let garbage = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF garbage <<<&&& not xml".utf8) + [0xFF, 0xFE]
+        let garbage =
+            Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF garbage <<<&&& not xml".utf8) + [0xFF, 0xFE]
         switch kind {
         case .jpegXMPNotXML, .jpegExifBadOffset:
             let jpeg = Photos.make("jpeg")
-            let payload = kind == .jpegXMPNotXML
+            let payload =
+                kind == .jpegXMPNotXML
                 ? Array("http://ns.adobe.com/xap/1.0/\u{0}".utf8) + garbage
-                : Array("Exif\u{0}\u{0}".utf8) + [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0, count: 10)
-            let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+                : Array("Exif\u{0}\u{0}".utf8) + [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F]
+                    + [UInt8](repeating: 0, count: 10)
+            let segment: [UInt8] =
+                [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
             return scratch.write("damaged.jpg", Array(jpeg[0..<2]) + segment + Array(jpeg[2...]))
         case .pngXMPNotXML:
             let png = Photos.make("png")
@@ -233,7 +267,8 @@ enum DamagedPhotos {
             let body = Array("iTXt".utf8) + data
             let length = UInt32(data.count)
             let crc = crc32(body)
-            let chunk = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            let chunk =
+                [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
                 + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
             return scratch.write("damaged.png", Array(png[0..<33]) + chunk + Array(png[33...]))
         case .webpXMPNotXML:
@@ -255,7 +290,8 @@ enum DamagedPhotos {
         let tiff = try #require(TIFF(bytes))
         let garbage = Array("<x:xmpmeta garbage <<<".utf8)
         let entry = TIFF.Entry(tag: TIFF.xmpTag, type: 7, count: UInt32(garbage.count), field: [0, 0, 0, 0])
-        let rebuilt = try #require(tiff.rebuilt(entries: tiff.entries.map { TIFF.NewEntry($0) } + [TIFF.NewEntry(entry, data: garbage)]))
+        let rebuilt = try #require(
+            tiff.rebuilt(entries: tiff.entries.map { TIFF.NewEntry($0) } + [TIFF.NewEntry(entry, data: garbage)]))
         return scratch.write("damaged-by-hand.tif", rebuilt)
     }
 

@@ -3,9 +3,10 @@
 
 import CSQLite
 import CaptionLibrary
-import Foundation
 import CaptionTestSupport
+import Foundation
 import Testing
+
 @testable import CaptionMetadata
 
 @Suite("Command line: --export, and --add with the photo's own words")
@@ -36,13 +37,15 @@ struct ExportCommandTests {
         defer { sqlite3_close(db) }
         func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let sql = "INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated) VALUES ("
+        let sql =
+            "INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated) VALUES ("
             + "\(literal(name)), \(literal(title)), \(literal(subtitle)), 64, 48, 'photo.webp', \(now), \(now))"
         try #require(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
     }
 
-    @Test("--export writes JPEG, PNG and WebP entries named after their titles, and exiftool and exiv2 both read the caption",
-          arguments: 0..<EmbeddingTests.texts.count)
+    @Test(
+        "--export writes JPEG, PNG and WebP entries named after their titles, and exiftool and exiv2 both read the caption",
+        arguments: 0..<EmbeddingTests.texts.count)
     func exportRoundTrip(text: Int) throws {
         let scratch = Scratch()
         let (title, subtitle) = EmbeddingTests.texts[text]
@@ -54,20 +57,26 @@ struct ExportCommandTests {
         #expect(outcome.stderr == "")
         let stem = ExportName.stem(from: title, fallback: "")
         let expected = formats.map { out + "/" + stem + "." + $0.fileExtension }
-        #expect(outcome.stdout == expected.enumerated().map { "Exported entry \($0.offset + 1): \($0.element)\n" }.joined())
+        #expect(
+            outcome.stdout == expected.enumerated().map { "Exported entry \($0.offset + 1): \($0.element)\n" }.joined())
         for path in expected {
             try Readers.expect(path, title: title, description: subtitle)
             #expect(try Readers.exiftool(path).iptc.isEmpty)
         }
         #expect(try Readers.exiftool(expected[0]).exifDescription == subtitle, "JPEG: also Exif ImageDescription")
-        #expect(scratch.names(in: out) == expected.map { ($0 as NSString).lastPathComponent }.sorted(),
-                "nothing else, no temporary file")
+        #expect(
+            scratch.names(in: out) == expected.map { ($0 as NSString).lastPathComponent }.sorted(),
+            "nothing else, no temporary file")
     }
 
-    @Test("names are safe and unique: the same title twice, a file already there, slashes, hidden, reversed and long titles")
+    @Test(
+        "names are safe and unique: the same title twice, a file already there, slashes, hidden, reversed and long titles"
+    )
     func safeUniqueNames() throws {
         let long = String(repeating: "港", count: 150)
-        let titles = ["Harbour", "Harbour", "a/b\\c:d*e?f\"g<h>i|j", "..hidden", "\u{202E}gpj.exe", long, "tab\tand\u{2028}line"]
+        let titles = [
+            "Harbour", "Harbour", "a/b\\c:d*e?f\"g<h>i|j", "..hidden", "\u{202E}gpj.exe", long, "tab\tand\u{2028}line",
+        ]
         let scratch = Scratch()
         let directory = try library(scratch, titles.map { (.jpeg, $0, "S") })
         let out = scratch.folder("out")
@@ -76,8 +85,12 @@ struct ExportCommandTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(Photos.bytes(mine) == Array("the user's own file".utf8), "nothing in the folder is replaced")
         let cut = String(repeating: "港", count: 66)  // 198 bytes of UTF-8: the most whole characters under 200
-        #expect(scratch.names(in: out) == ["Harbour (2).jpg", "Harbour (3).jpg", "Harbour.jpg", "a_b_c_d_e_f_g_h_i_j.jpg",
-                                           "gpj.exe.jpg", "hidden.jpg", "tab and line.jpg", cut + ".jpg"].sorted())
+        #expect(
+            scratch.names(in: out)
+                == [
+                    "Harbour (2).jpg", "Harbour (3).jpg", "Harbour.jpg", "a_b_c_d_e_f_g_h_i_j.jpg",
+                    "gpj.exe.jpg", "hidden.jpg", "tab and line.jpg", cut + ".jpg",
+                ].sorted())
         for name in scratch.names(in: out) where name != "Harbour.jpg" {
             #expect(name.utf8.count <= 255)
             #expect(PhotoMetadata.read(out + "/" + name).description == "S")
@@ -87,7 +100,8 @@ struct ExportCommandTests {
     @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.xmp beside it")
     func sidecars() throws {
         let scratch = Scratch()
-        let directory = try library(scratch, [(.jpeg, "港口 <b>&amp;", "🌅"), (.png, "港口 <b>&amp;", "second"), (.webp, "W", "webp")])
+        let directory = try library(
+            scratch, [(.jpeg, "港口 <b>&amp;", "🌅"), (.png, "港口 <b>&amp;", "second"), (.webp, "W", "webp")])
         let out = scratch.file("out")
         let outcome = try Caption.run(["--library", directory, "--export", out, "--sidecar"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -100,7 +114,9 @@ struct ExportCommandTests {
         for (id, name) in [(Int64(1), names[0]), (2, names[2]), (3, names[4])] {
             let entry = try #require(try opened.entry(id: id))
             let copy = try #require(opened.photoPath(of: entry))
-            #expect(Photos.sha256(ofFile: out + "/" + name) == Photos.sha256(ofFile: copy), "\(name) is the library's copy, untouched")
+            #expect(
+                Photos.sha256(ofFile: out + "/" + name) == Photos.sha256(ofFile: copy),
+                "\(name) is the library's copy, untouched")
         }
         try Readers.expect(out + "/" + stem + ".xmp", title: "港口 <b>&amp;", description: "🌅")
         try Readers.expect(out + "/" + stem + " (2).xmp", title: "港口 <b>&amp;", description: "second")
@@ -120,9 +136,13 @@ struct ExportCommandTests {
             let stem = out + "/Harbour \(format.rawValue)"
             let photo = stem + "." + format.fileExtension
             let entry = try #require(try opened.entry(id: Int64(index + 1)))
-            #expect(Photos.sha256(ofFile: photo) == Photos.sha256(ofFile: try #require(opened.photoPath(of: entry))), "\(format): untouched")
+            #expect(
+                Photos.sha256(ofFile: photo) == Photos.sha256(ofFile: try #require(opened.photoPath(of: entry))),
+                "\(format): untouched")
             try Readers.expect(stem + ".xmp", title: "Harbour \(format.rawValue)", description: "S")
-            #expect(outcome.stderr.contains("the caption of entry \(index + 1) could not be written into the photo; it is in \(stem).xmp"))
+            #expect(
+                outcome.stderr.contains(
+                    "the caption of entry \(index + 1) could not be written into the photo; it is in \(stem).xmp"))
         }
     }
 
@@ -132,7 +152,8 @@ struct ExportCommandTests {
         let directory = scratch.file("library")
         let library = try Library(directory: directory)
         for kind in [ExternalPhotos.Kind.tiff16, .arithmeticJPEG, .webp] {
-            _ = try library.add(photoAt: try ExternalPhotos.make(kind, in: scratch.path), title: kind.rawValue, subtitle: "S")
+            _ = try library.add(
+                photoAt: try ExternalPhotos.make(kind, in: scratch.path), title: kind.rawValue, subtitle: "S")
         }
         let out = scratch.file("out")
         let outcome = try Caption.run(["--library", directory, "--export", out])
@@ -146,7 +167,8 @@ struct ExportCommandTests {
     func sourcesUntouched() throws {
         let scratch = Scratch()
         let original = try Photos.file(.jpeg, in: scratch, name: "original.jpg")
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Old", "-IPTC:Caption-Abstract=Old", original])
+        _ = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Old", "-IPTC:Caption-Abstract=Old", original])
         let directory = scratch.file("library")
         _ = try Library(directory: directory).add(photoAt: original, title: "New", subtitle: "Words")
         let photos = scratch.names(in: directory + "/photos").map { directory + "/photos/" + $0 }
@@ -189,8 +211,9 @@ struct ExportCommandTests {
         let out = scratch.folder("out")
         chmod(out, 0o555)
         for sidecar in [false, true] {
-            let outcome = try Caption.run(["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
-                                          unprivileged: true)
+            let outcome = try Caption.run(
+                ["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
+                unprivileged: true)
             #expect(outcome.status == 1)
             #expect(outcome.stdout == "")
             #expect(outcome.stderr == "caption: Cannot write to the export folder (Permission denied): \(out)\n")
@@ -201,19 +224,22 @@ struct ExportCommandTests {
         #expect(outcome.stderr == "caption: Cannot write to the export folder (Permission denied): \(inside)\n")
     }
 
-    @Test("a full export folder (ulimit -f): exit 1, one line saying so, no partial file, the photos before it whole",
-          arguments: [false, true])
+    @Test(
+        "a full export folder (ulimit -f): exit 1, one line saying so, no partial file, the photos before it whole",
+        arguments: [false, true])
     func fullFolder(sidecar: Bool) throws {
         let scratch = Scratch()
         let directory = scratch.file("library")
         let library = try Library(directory: directory)
-        _ = try library.add(photoAt: try Photos.file(.png, in: scratch, name: "small.png"), title: "Small", subtitle: "fits")
+        _ = try library.add(
+            photoAt: try Photos.file(.png, in: scratch, name: "small.png"), title: "Small", subtitle: "fits")
         let big = scratch.write("big.jpg", Photos.make("jpeg", width: 400, height: 300, seed: 7))
         #expect(Photos.bytes(big).count > 40 * 1024)
         _ = try library.add(photoAt: big, title: "Big", subtitle: "does not fit")
         let out = scratch.file("out")
-        let outcome = try Caption.run(["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
-                                      shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
+        let outcome = try Caption.run(
+            ["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
+            shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: Not enough disk space in the export folder (File too large): \(out)\n")
         #expect(scratch.names(in: out) == (sidecar ? ["Small.png", "Small.xmp"] : ["Small.png"]))
@@ -236,7 +262,8 @@ struct ExportCommandTests {
             try #require(width > 50 && width < 2000, "no JPEG size fits the test")
         }
         let directory = scratch.file("library")
-        _ = try Library(directory: directory).add(photoAt: scratch.write("near.jpg", bytes), title: "Near", subtitle: String(repeating: "words ", count: 300))
+        _ = try Library(directory: directory).add(
+            photoAt: scratch.write("near.jpg", bytes), title: "Near", subtitle: String(repeating: "words ", count: 300))
         let out = scratch.file("out")
         let outcome = try Caption.run(["--library", directory, "--export", out], shellPrefix: "ulimit -f 64;")
         #expect(outcome.status == 1)
@@ -265,8 +292,12 @@ struct ExportCommandTests {
     func addTakesThePhotosWords() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.jpeg, in: scratch)
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=港口 🌅 <b>&amp;",
-                                      "-XMP-dc:Description=Boats\nat dusk", photo])
+        _ = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=港口 🌅 <b>&amp;",
+                "-XMP-dc:Description=Boats\nat dusk", photo,
+            ])
         let directory = scratch.file("library")
         var outcome = try Caption.run(["--library", directory, "--add", photo])
         #expect(outcome.status == 0, "\(outcome.stderr)")

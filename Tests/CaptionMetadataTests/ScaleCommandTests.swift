@@ -2,16 +2,19 @@
 // in flat memory, and --export showing progress on a terminal (only there) and stopping
 // cleanly at Ctrl+C or a cancel, every file whole or not written.
 
-import Foundation
-import CaptionTestSupport
-import Testing
 @_spi(Benchmarks) import CaptionLibrary
+import CaptionTestSupport
+import Foundation
+import Testing
+
 @testable import CaptionMetadata
 
 @Suite("Command line at scale", .serialized)
 struct ScaleCommandTests {
     /// A library of `count` entries sharing one JPEG, made through the bulk path.
-    func library(_ scratch: Scratch, count: Int, captions: (@Sendable (Int) -> (title: String, subtitle: String))? = nil) throws -> String {
+    func library(
+        _ scratch: Scratch, count: Int, captions: (@Sendable (Int) -> (title: String, subtitle: String))? = nil
+    ) throws -> String {
         let directory = scratch.file("library-\(count)")
         let library = try Library(directory: directory)
         let photo = try Photos.file(.jpeg, in: scratch)
@@ -23,8 +26,13 @@ struct ScaleCommandTests {
     @Test("--list --json over thousands of entries with hostile text is one valid JSON document, newest first")
     func listJSONIsOneValidDocument() throws {
         let scratch = Scratch()
-        let hostile = ["\"quoted\" \\ back", "tab\there", "ctl\u{01}\u{1F}\u{7F}", "line\u{2028}sep\u{2029}", "港口 🌊", "</script>", "{\"a\": [1,"]
-        let directory = try library(scratch, count: 3_000) { index in (hostile[index % hostile.count] + " \(index)", hostile[(index + 3) % hostile.count]) }
+        let hostile = [
+            "\"quoted\" \\ back", "tab\there", "ctl\u{01}\u{1F}\u{7F}", "line\u{2028}sep\u{2029}", "港口 🌊", "</script>",
+            "{\"a\": [1,",
+        ]
+        let directory = try library(scratch, count: 3_000) { index in
+            (hostile[index % hostile.count] + " \(index)", hostile[(index + 3) % hostile.count])
+        }
         let outcome = try Caption.run(["--library", directory, "--list", "--json"])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
@@ -38,7 +46,8 @@ struct ScaleCommandTests {
 
     /// Peak RSS in KiB of `caption ARGUMENTS` with its output thrown away, from wait4.
     func peakKiB(_ arguments: [String]) throws -> Int {
-        let script = "import os, subprocess, sys\n"
+        let script =
+            "import os, subprocess, sys\n"
             + "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
             + "_, status, usage = os.wait4(p.pid, 0)\n"
             + "print(usage.ru_maxrss if status == 0 else -1)\n"
@@ -55,14 +64,16 @@ struct ScaleCommandTests {
             let smallKiB = try peakKiB(["--library", small] + arguments)
             let largeKiB = try peakKiB(["--library", large] + arguments)
             #expect(smallKiB > 0 && largeKiB > 0)
-            #expect(largeKiB - smallKiB < 3 * 1024, "\(arguments): \(smallKiB) KiB for 2,000, \(largeKiB) KiB for 20,000")
+            #expect(
+                largeKiB - smallKiB < 3 * 1024, "\(arguments): \(smallKiB) KiB for 2,000, \(largeKiB) KiB for 20,000")
         }
     }
 
     /// Runs caption with standard error on a pseudo-terminal (Python's pty module);
     /// returns the status and what the terminal received.
     func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, terminal: String) {
-        let script = "import os, pty, subprocess, sys\n"
+        let script =
+            "import os, pty, subprocess, sys\n"
             + "master, slave = pty.openpty()\n"
             + "p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)\n"
             + "os.close(slave)\n"
@@ -102,7 +113,9 @@ struct ScaleCommandTests {
         #expect(outcome.stdout.split(separator: "\n").count == 50)
     }
 
-    @Test("Ctrl+C (SIGINT) stops --export before the next photo: exit 130, every photo written whole, the rest not at all")
+    @Test(
+        "Ctrl+C (SIGINT) stops --export before the next photo: exit 130, every photo written whole, the rest not at all"
+    )
     func interruptStopsTheExportCleanly() throws {
         let scratch = Scratch()
         let count = 2_000
@@ -112,16 +125,20 @@ struct ScaleCommandTests {
         // Through Python, which gives caption SIGINT as a terminal's shell would (default
         // action, unblocked; the test runner may have changed both) and then becomes it.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import os, signal, sys\n"
-                                + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-                                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
-                                + "os.execv(sys.argv[1], sys.argv[1:])\n",
-                             Caption.binary, "--library", directory, "--export", out]
+        process.arguments = [
+            "-c",
+            "import os, signal, sys\n"
+                + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
+                + "os.execv(sys.argv[1], sys.argv[1:])\n",
+            Caption.binary, "--library", directory, "--export", out,
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["LANGUAGE"] = "C"
         environment["LC_ALL"] = "C.UTF-8"
         process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
@@ -144,7 +161,8 @@ struct ScaleCommandTests {
         let names = scratch.names(in: out)
         #expect(names.count == lines.count, "exactly the photos reported, and no temporary file")
         #expect(!names.contains { $0.hasPrefix(".") })
-        let original = Photos.bytes(try Library(directory: directory).photoPath(of: try Library(directory: directory).entries().first!)!)
+        let original = Photos.bytes(
+            try Library(directory: directory).photoPath(of: try Library(directory: directory).entries().first!)!)
         for name in names {
             let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size] as? Int) ?? 0
             #expect(size > original.count / 2, "\(name) is whole")

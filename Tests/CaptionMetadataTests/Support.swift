@@ -10,8 +10,10 @@ import Testing
 extension Photos {
     /// A photo file in `format`, in `scratch`. WebP comes from Debian's cwebp (GdkPixbuf
     /// here has no WebP encoder), lossy or lossless: both give the simple format.
-    static func file(_ format: PhotoFormat, in scratch: Scratch, name: String? = nil, seed: UInt32 = 1,
-                     lossless: Bool = false) throws -> String {
+    static func file(
+        _ format: PhotoFormat, in scratch: Scratch, name: String? = nil, seed: UInt32 = 1,
+        lossless: Bool = false
+    ) throws -> String {
         let name = name ?? "photo-\(seed).\(format.fileExtension)"
         switch format {
         case .webp:
@@ -50,8 +52,12 @@ struct Seen: Equatable {
 /// Debian's exiftool and exiv2, as another photo application would read a file.
 enum Readers {
     static func exiftool(_ path: String) throws -> Seen {
-        let outcome = try Tool.run("exiftool", ["-j", "-G1", "-XMP-dc:Title", "-XMP-dc:Description",
-                                                "-IFD0:ImageDescription", "-IPTC:all", "-ExifTool:Warning", "-ExifTool:Error", path])
+        let outcome = try Tool.run(
+            "exiftool",
+            [
+                "-j", "-G1", "-XMP-dc:Title", "-XMP-dc:Description",
+                "-IFD0:ImageDescription", "-IPTC:all", "-ExifTool:Warning", "-ExifTool:Error", path,
+            ])
         var seen = Seen()
         if outcome.status != 0 { seen.complaints.append("exiftool exit \(outcome.status): \(outcome.stderr)") }
         let parsed = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]]
@@ -88,8 +94,10 @@ enum Readers {
     }
 
     /// Both readers see this title and description, and neither complains.
-    static func expect(_ path: String, title: String?, description: String?,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expect(
+        _ path: String, title: String?, description: String?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for (name, seen) in [("exiftool", try exiftool(path)), ("exiv2", try exiv2(path))] {
             #expect(seen.title == title, "\(name): title", sourceLocation: sourceLocation)
             #expect(seen.summary == description, "\(name): description", sourceLocation: sourceLocation)
@@ -107,8 +115,10 @@ enum PixelReader {
         g_clear_error(&error)
         let pixbuf = try #require(loaded, "GdkPixbuf cannot decode \(path): \(message)")
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let width = Int(gdk_pixbuf_get_width(pixbuf))
+        let height = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         let pixels = try #require(gdk_pixbuf_get_pixels(pixbuf))
         var result: [UInt8] = []
         for y in 0..<height {

@@ -1,7 +1,7 @@
 // The queue's rules, without a display.
 
-import Testing
 import CaptionQueue
+import Testing
 
 @Suite struct PhotoQueueTests {
     @Test func firstPhotosBecomeCurrentAndTheRestWait() {
@@ -76,8 +76,10 @@ import CaptionQueue
 @Suite struct IncomingPhotosTests {
     let kinds: [String: IncomingKind] = [
         "/p/a.jpg": .photo, "/p/b.jpg": .photo, "/p/notes.txt": .notPhoto, "/p/list.pdf": .notPhoto,
-        "/trip": .folder(["/trip/IMG_10.jpg", "/trip/img_9.jpg", "/trip/readme.txt", "/trip/.thumb.jpg",
-                          "/trip/sub", "/trip/a.jpg"]),
+        "/trip": .folder([
+            "/trip/IMG_10.jpg", "/trip/img_9.jpg", "/trip/readme.txt", "/trip/.thumb.jpg",
+            "/trip/sub", "/trip/a.jpg",
+        ]),
         "/trip/IMG_10.jpg": .photo, "/trip/img_9.jpg": .photo, "/trip/readme.txt": .notPhoto,
         "/trip/.thumb.jpg": .photo, "/trip/sub": .folder(["/trip/sub/deep.jpg"]), "/trip/sub/deep.jpg": .photo,
         "/trip/a.jpg": .photo, "/empty": .folder(["/empty/notes.txt"]), "/empty/notes.txt": .notPhoto,
@@ -87,8 +89,9 @@ import CaptionQueue
     func sort(_ paths: [String], queued: [String] = []) -> IncomingPhotos {
         var queue = PhotoQueue()
         _ = queue.append(queued)
-        return queue.sortIncoming(paths, kind: { kinds[$0] ?? .photo },
-                                  identity: { $0 == "/links/a.jpg" ? "/p/a.jpg" : $0 })
+        return queue.sortIncoming(
+            paths, kind: { kinds[$0] ?? .photo },
+            identity: { $0 == "/links/a.jpg" ? "/p/a.jpg" : $0 })
     }
 
     @Test func photosJoinInTheOrderGiven() {
@@ -97,8 +100,9 @@ import CaptionQueue
 
     @Test func aFolderGivesItsOwnPhotosByNameNumbersByValue() {
         let sorted = sort(["/trip"])
-        #expect(sorted.photos == ["/trip/a.jpg", "/trip/img_9.jpg", "/trip/IMG_10.jpg"],
-                "no subfolder, hidden file or text file; 9 before 10; case ignored")
+        #expect(
+            sorted.photos == ["/trip/a.jpg", "/trip/img_9.jpg", "/trip/IMG_10.jpg"],
+            "no subfolder, hidden file or text file; 9 before 10; case ignored")
         #expect(!sorted.leftOut, "what a folder holds besides photos is passed over quietly")
     }
 
@@ -107,20 +111,24 @@ import CaptionQueue
     }
 
     @Test func filesThatAreNotPhotosAreRefused() {
-        #expect(sort(["/p/notes.txt", "/p/a.jpg", "/p/list.pdf"])
+        #expect(
+            sort(["/p/notes.txt", "/p/a.jpg", "/p/list.pdf"])
                 == IncomingPhotos(photos: ["/p/a.jpg"], notPhotos: ["/p/notes.txt", "/p/list.pdf"]))
     }
 
     @Test func aPhotoAlreadyQueuedIsNotQueuedAgainByItsRealPath() {
-        #expect(sort(["/p/a.jpg", "/links/a.jpg", "/p/b.jpg"], queued: ["/p/a.jpg"])
+        #expect(
+            sort(["/p/a.jpg", "/links/a.jpg", "/p/b.jpg"], queued: ["/p/a.jpg"])
                 == IncomingPhotos(photos: ["/p/b.jpg"], alreadyQueued: ["/p/a.jpg", "/links/a.jpg"]))
-        #expect(sort(["/p/b.jpg", "/p/b.jpg"]) == IncomingPhotos(photos: ["/p/b.jpg"], alreadyQueued: ["/p/b.jpg"]),
-                "twice in one drop")
+        #expect(
+            sort(["/p/b.jpg", "/p/b.jpg"]) == IncomingPhotos(photos: ["/p/b.jpg"], alreadyQueued: ["/p/b.jpg"]),
+            "twice in one drop")
     }
 
     @Test func nameOrderIsAFileManagersOrder() {
         let names = ["b10.jpg", "B2.jpg", "a.jpg", "b02.jpg", "b1.jpg", "2024-01-09.jpg", "2024-01-10.jpg"]
-        #expect(names.sorted(by: PhotoQueue.nameOrder)
+        #expect(
+            names.sorted(by: PhotoQueue.nameOrder)
                 == ["2024-01-09.jpg", "2024-01-10.jpg", "a.jpg", "b1.jpg", "B2.jpg", "b02.jpg", "b10.jpg"])
     }
 }

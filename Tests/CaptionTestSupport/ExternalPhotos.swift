@@ -37,14 +37,20 @@ public enum ExternalPhotos {
     }
 
     /// Makes a photo of `kind`, `width` × `height`, in `folder`; its path.
-    public static func make(_ kind: Kind, in folder: String, width: Int = 320, height: Int = 240,
-                            name: String? = nil) throws -> String {
+    public static func make(
+        _ kind: Kind, in folder: String, width: Int = 320, height: Int = 240,
+        name: String? = nil
+    ) throws -> String {
         let target = folder + "/" + (name ?? "\(kind.rawValue)-\(width)x\(height).\(kind.fileExtension)")
         let source = folder + "/.source-\(width)x\(height).ppm"
         if !FileManager.default.fileExists(atPath: source) {
             // A gradient with some texture: real encoders have something to compress.
-            try run("convert", ["-size", "\(width)x\(height)", "gradient:#3060c0-#e0a040", "-swirl", "90",
-                                "-depth", "8", source])
+            try run(
+                "convert",
+                [
+                    "-size", "\(width)x\(height)", "gradient:#3060c0-#e0a040", "-swirl", "90",
+                    "-depth", "8", source,
+                ])
         }
         switch kind {
         case .heic:
@@ -60,7 +66,9 @@ public enum ExternalPhotos {
         case .tiff16:
             try run("convert", [source, "-depth", "16", target])
         case .floatTIFF:
-            try run("convert", [try png(source, folder), "-depth", "32", "-define", "quantum:format=floating-point", target])
+            try run(
+                "convert",
+                [try png(source, folder), "-depth", "32", "-define", "quantum:format=floating-point", target])
         case .bigTIFF:
             try run("convert", [source, "TIFF64:" + target])
         case .jpegWithPictureAfterEnd:
@@ -116,19 +124,25 @@ public enum ExternalPhotos {
 
     /// A minimal DNG: see the top of this file. The raw picture is 128 × 96, whatever the
     /// preview's size (LibRaw reports the raw picture's size; the preview is what is shown).
-    public static func dng(preview: [UInt8], previewWidth: Int, previewHeight: Int,
-                           orientation: UInt16 = 1) -> [UInt8] {
-        let rawWidth = 128, rawHeight = 96
+    public static func dng(
+        preview: [UInt8], previewWidth: Int, previewHeight: Int,
+        orientation: UInt16 = 1
+    ) -> [UInt8] {
+        let rawWidth = 128
+        let rawHeight = 96
         var raw = [UInt8](repeating: 0, count: rawWidth * rawHeight * 2)
         for index in 0..<raw.count { raw[index] = UInt8(truncatingIfNeeded: index * 7 / 3) }
         typealias Entry = (tag: UInt16, type: UInt16, count: UInt32, value: [UInt8])
         func short(_ values: UInt16...) -> [UInt8] { values.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
-        func long(_ values: UInt32...) -> [UInt8] { values.flatMap { v in (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } } }
+        func long(_ values: UInt32...) -> [UInt8] {
+            values.flatMap { v in (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } }
+        }
         func ascii(_ text: String) -> [UInt8] { Array(text.utf8) + [0] }
         /// A directory at `start`, with its long values right after it.
         func directory(_ entries: [Entry], at start: Int) -> [UInt8] {
             let sorted = entries.sorted { $0.tag < $1.tag }
-            var head = short(UInt16(sorted.count)), extra: [UInt8] = []
+            var head = short(UInt16(sorted.count))
+            var extra: [UInt8] = []
             let extraStart = start + 2 + 12 * sorted.count + 4
             for entry in sorted {
                 head += short(entry.tag, entry.type) + long(entry.count)
@@ -144,19 +158,24 @@ public enum ExternalPhotos {
         }
         let identity = (0..<9).flatMap { $0 % 4 == 0 ? long(1, 1) : long(0, 1) }  // ColorMatrix1, SRATIONAL
         func previewEntries(sub: Int, previewAt: Int) -> [Entry] {
-            [(254, 4, 1, long(1)), (256, 4, 1, long(UInt32(previewWidth))), (257, 4, 1, long(UInt32(previewHeight))),
-             (258, 3, 3, short(8, 8, 8)), (259, 3, 1, short(7)), (262, 3, 1, short(6)),
-             (271, 2, 8, ascii("Caption")), (272, 2, 5, ascii("Test")), (273, 4, 1, long(UInt32(previewAt))),
-             (274, 3, 1, short(orientation)), (277, 3, 1, short(3)), (278, 4, 1, long(UInt32(previewHeight))),
-             (279, 4, 1, long(UInt32(preview.count))), (330, 4, 1, long(UInt32(sub))),
-             (50706, 1, 4, [1, 4, 0, 0]), (50707, 1, 4, [1, 1, 0, 0]), (50708, 2, 12, ascii("Caption DNG")),
-             (50721, 10, 9, identity)]
+            [
+                (254, 4, 1, long(1)), (256, 4, 1, long(UInt32(previewWidth))), (257, 4, 1, long(UInt32(previewHeight))),
+                (258, 3, 3, short(8, 8, 8)), (259, 3, 1, short(7)), (262, 3, 1, short(6)),
+                (271, 2, 8, ascii("Caption")), (272, 2, 5, ascii("Test")), (273, 4, 1, long(UInt32(previewAt))),
+                (274, 3, 1, short(orientation)), (277, 3, 1, short(3)), (278, 4, 1, long(UInt32(previewHeight))),
+                (279, 4, 1, long(UInt32(preview.count))), (330, 4, 1, long(UInt32(sub))),
+                (50706, 1, 4, [1, 4, 0, 0]), (50707, 1, 4, [1, 1, 0, 0]), (50708, 2, 12, ascii("Caption DNG")),
+                (50721, 10, 9, identity),
+            ]
         }
         func rawEntries(rawAt: Int) -> [Entry] {
-            [(254, 4, 1, long(0)), (256, 4, 1, long(UInt32(rawWidth))), (257, 4, 1, long(UInt32(rawHeight))),
-             (258, 3, 1, short(16)), (259, 3, 1, short(1)), (262, 3, 1, short(32803)), (273, 4, 1, long(UInt32(rawAt))),
-             (277, 3, 1, short(1)), (278, 4, 1, long(UInt32(rawHeight))), (279, 4, 1, long(UInt32(raw.count))),
-             (33421, 3, 2, short(2, 2)), (33422, 1, 4, [0, 1, 1, 2]), (50717, 4, 1, long(65535))]
+            [
+                (254, 4, 1, long(0)), (256, 4, 1, long(UInt32(rawWidth))), (257, 4, 1, long(UInt32(rawHeight))),
+                (258, 3, 1, short(16)), (259, 3, 1, short(1)), (262, 3, 1, short(32803)),
+                (273, 4, 1, long(UInt32(rawAt))),
+                (277, 3, 1, short(1)), (278, 4, 1, long(UInt32(rawHeight))), (279, 4, 1, long(UInt32(raw.count))),
+                (33421, 3, 2, short(2, 2)), (33422, 1, 4, [0, 1, 1, 2]), (50717, 4, 1, long(65535)),
+            ]
         }
         // Sizes do not depend on the offsets, so lay out once with zeros, then for real.
         let firstSize = directory(previewEntries(sub: 0, previewAt: 0), at: 8).count
@@ -193,19 +212,24 @@ extension ExternalPhotos {
             return found
         }
         guard let meta = children(0, bytes.count).first(where: { $0.0 == "meta" }),
-              let mdat = children(0, bytes.count).first(where: { $0.0 == "mdat" }), mdat.1 > meta.1 else { return nil }
+            let mdat = children(0, bytes.count).first(where: { $0.0 == "mdat" }), mdat.1 > meta.1
+        else { return nil }
         let inMeta = children(meta.1 + 12, meta.1 + meta.2)
         guard let pitm = inMeta.first(where: { $0.0 == "pitm" }), let iprp = inMeta.first(where: { $0.0 == "iprp" }),
-              let iloc = inMeta.first(where: { $0.0 == "iloc" }) else { return nil }
+            let iloc = inMeta.first(where: { $0.0 == "iloc" })
+        else { return nil }
         let primary = bytes[pitm.1 + 8] == 0 ? u16(pitm.1 + 12) : u32(pitm.1 + 12)
         let inIprp = children(iprp.1 + 8, iprp.1 + iprp.2)
-        guard let ipco = inIprp.first(where: { $0.0 == "ipco" }), let ipma = inIprp.first(where: { $0.0 == "ipma" }) else { return nil }
+        guard let ipco = inIprp.first(where: { $0.0 == "ipco" }), let ipma = inIprp.first(where: { $0.0 == "ipma" })
+        else { return nil }
         let propertyCount = children(ipco.1 + 8, ipco.1 + ipco.2).count
         let irot: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8) + [angle & 3]
         // ipma: find the primary item's entry and add the association.
-        let version = bytes[ipma.1 + 8], wide = bytes[ipma.1 + 11] & 1 == 1
+        let version = bytes[ipma.1 + 8]
+        let wide = bytes[ipma.1 + 11] & 1 == 1
         var at = ipma.1 + 16
-        var insertAt = -1, countAt = -1
+        var insertAt = -1
+        var countAt = -1
         for _ in 0..<u32(ipma.1 + 12) {
             let item = version < 1 ? u16(at) : u32(at)
             at += version < 1 ? 2 : 4
@@ -215,13 +239,17 @@ extension ExternalPhotos {
             if item == primary { insertAt = at }
         }
         guard insertAt > 0 else { return nil }
-        let association: [UInt8] = wide ? [0x80 | UInt8((propertyCount + 1) >> 8), UInt8((propertyCount + 1) & 0xFF)]
+        let association: [UInt8] =
+            wide
+            ? [0x80 | UInt8((propertyCount + 1) >> 8), UInt8((propertyCount + 1) & 0xFF)]
             : [0x80 | UInt8(propertyCount + 1)]
         let delta = irot.count + association.count
         var out = bytes
         func grow(_ box: Int, by amount: Int) {
             let size = u32(box) + amount
-            out.replaceSubrange(box..<(box + 4), with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+            out.replaceSubrange(
+                box..<(box + 4),
+                with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
         }
         // Sizes and counts first, at the original positions; then the insertions from the
         // back, so the earlier one's position still holds.
@@ -233,8 +261,10 @@ extension ExternalPhotos {
         // iloc comes before iprp in heif-enc's files, so its position is unchanged.
         guard iloc.1 < iprp.1 else { return nil }
         let ilocVersion = bytes[iloc.1 + 8]
-        let offsetSize = Int(bytes[iloc.1 + 12] >> 4), lengthSize = Int(bytes[iloc.1 + 12] & 15)
-        let baseSize = Int(bytes[iloc.1 + 13] >> 4), indexSize = ilocVersion >= 1 ? Int(bytes[iloc.1 + 13] & 15) : 0
+        let offsetSize = Int(bytes[iloc.1 + 12] >> 4)
+        let lengthSize = Int(bytes[iloc.1 + 12] & 15)
+        let baseSize = Int(bytes[iloc.1 + 13] >> 4)
+        let indexSize = ilocVersion >= 1 ? Int(bytes[iloc.1 + 13] & 15) : 0
         var p = iloc.1 + 14
         let items = ilocVersion < 2 ? u16(p) : u32(p)
         p += ilocVersion < 2 ? 2 : 4
@@ -245,7 +275,10 @@ extension ExternalPhotos {
         for _ in 0..<items {
             p += ilocVersion < 2 ? 2 : 4
             var method = 0
-            if ilocVersion >= 1 { method = u16(p) & 15; p += 2 }
+            if ilocVersion >= 1 {
+                method = u16(p) & 15
+                p += 2
+            }
             p += 2  // data reference index
             let base = read(p, baseSize)
             if method == 0 && base > mdat.1 { write(p, baseSize, base + delta) }

@@ -53,8 +53,10 @@ public enum Photos {
     /// A photo `width`×`height` with pixels from `seed` (noisy, so JPEGs are not tiny and
     /// different seeds give different files), encoded by GdkPixbuf as `type` ("png",
     /// "jpeg", "bmp", "tiff", "ico"); JPEGs at quality 90 unless `options` say otherwise.
-    public static func make(width: Int = 64, height: Int = 48, seed: UInt32 = 1, type: String = "png",
-                            options: [(String, String)]? = nil, noise: UInt32 = 255) -> [UInt8] {
+    public static func make(
+        width: Int = 64, height: Int = 48, seed: UInt32 = 1, type: String = "png",
+        options: [(String, String)]? = nil, noise: UInt32 = 255
+    ) -> [UInt8] {
         // NULL only when the pixels cannot be allocated, which these small sizes never hit.
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height))!
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
@@ -95,15 +97,20 @@ public enum Photos {
     }
 
     /// A 1×1 GIF, as bytes (GdkPixbuf cannot write GIF).
-    public static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00,
-        0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00,
-        0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+    public static let gif: [UInt8] =
+        Array("GIF89a".utf8) + [
+            0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00,
+            0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00,
+            0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B,
+        ]
 
     /// A PNG whose header claims `width`×`height`, with one tiny IDAT: enough for a decoder
     /// to learn the size, nowhere near enough pixels. CRCs are right, so only the size is
     /// wrong with it.
     public static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func be(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
             return be(UInt32(data.count)) + body + be(crc32(body))
@@ -113,7 +120,6 @@ public enum Photos {
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
             + chunk("IDAT", compressed) + chunk("IEND", [])
     }
-
 
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
@@ -159,8 +165,10 @@ public struct Outcome: Sendable {
 public enum Tool {
     /// Runs a program found in /usr/bin (or by absolute path) and waits for it, in the C
     /// locale so that messages are the English ones.
-    public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
-                           in folder: String? = nil) throws -> Outcome {
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:],
+        in folder: String? = nil
+    ) throws -> Outcome {
         let process = Process()
         let path = program.hasPrefix("/") ? program : "/usr/bin/" + program
         process.executableURL = URL(fileURLWithPath: path)
@@ -202,8 +210,10 @@ public enum Caption {
     /// Runs caption with `arguments`; `shellPrefix` (e.g. "ulimit -f 8;") runs it through
     /// /bin/sh; `unprivileged` drops to user nobody when the tests run as root, since root
     /// reads and writes through any permission.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
-                           unprivileged: Bool = false, in folder: String? = nil, binary: String = binary) throws
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil,
+        unprivileged: Bool = false, in folder: String? = nil, binary: String = binary
+    ) throws
         -> Outcome
     {
         var command = [binary] + arguments

@@ -15,8 +15,10 @@ import Testing
         return UInt64.random(in: 1...UInt64.max)
     }
 
-    @Test(arguments: [CaptionForm.items(Wording()),
-                      [.text("A", limit: 3), .photo("P"), .photo("Q"), .text("B", limit: 4), .text("C", limit: 2)]])
+    @Test(arguments: [
+        CaptionForm.items(Wording()),
+        [.text("A", limit: 3), .photo("P"), .photo("Q"), .text("B", limit: 4), .text("C", limit: 2)],
+    ])
     func invariantsHoldAfterEveryEvent(items: [FormItem]) {
         let seed = Self.seed
         print("RandomSequenceTests seed \(seed) (replay with CAPTION_SEED=\(seed))")
@@ -24,9 +26,13 @@ import Testing
         var form = FocusEngine(items: items)
         var typed = Array(repeating: "", count: items.count)
         var photos = Array(repeating: PhotoState.empty, count: items.count)
-        let texts = ["", " ", "a", "ab", "abcd", "\u{3000}x\u{3000}", "é\u{301}", "👩‍👩‍👧👩‍👩‍👧", "\n\t", String(repeating: "z", count: 300)]
+        let texts = [
+            "", " ", "a", "ab", "abcd", "\u{3000}x\u{3000}", "é\u{301}", "👩‍👩‍👧👩‍👩‍👧", "\n\t",
+            String(repeating: "z", count: 300),
+        ]
         let photoStates: [PhotoState] = [.empty, .loading, .loaded, .failed(message: "broken")]
-        var saves = 0, rejects = 0
+        var saves = 0
+        var rejects = 0
 
         func complete(_ index: Int) -> Bool {
             switch items[index].kind {
@@ -45,7 +51,8 @@ import Testing
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<35:
                 let onFocused = form.focus.map { items[$0].isText } ?? false
-                let item = onFocused && Bool.random(using: &random) ? form.focus! : textItems.randomElement(using: &random)!
+                let item =
+                    onFocused && Bool.random(using: &random) ? form.focus! : textItems.randomElement(using: &random)!
                 event = .edit(item: item, text: texts.randomElement(using: &random)!)
             case 35..<50:
                 event = .focus(Bool.random(using: &random) ? nil : items.indices.randomElement(using: &random))

@@ -117,7 +117,8 @@ import Testing
         #expect(form.handle(.submit) == .reject(focus: title))
         #expect(form.message(for: title) == "Title is too long (at most 120 characters)")
         #expect(form.message(for: subtitle) == "Subtitle is too long (at most 240 characters)")
-        #expect(form.summary == "Title is too long (at most 120 characters)\nSubtitle is too long (at most 240 characters)")
+        #expect(
+            form.summary == "Title is too long (at most 120 characters)\nSubtitle is too long (at most 240 characters)")
     }
 
     @Test func limitsCountGraphemeClusters() {
@@ -238,8 +239,10 @@ import Testing
     }
 
     @Test func threeMissingTextItemsAreListed() {
-        let items: [FormItem] = [.text("Title", "title", limit: 5), .text("Subtitle", "subtitle", limit: 5),
-                                 .text("Place", "place", limit: 5)]
+        let items: [FormItem] = [
+            .text("Title", "title", limit: 5), .text("Subtitle", "subtitle", limit: 5),
+            .text("Place", "place", limit: 5),
+        ]
         var form = FocusEngine(items: items)
         _ = form.handle(.submit)
         #expect(form.summary == "Title, subtitle and place required")

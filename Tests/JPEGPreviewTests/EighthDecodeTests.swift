@@ -4,6 +4,7 @@
 import Foundation
 import JPEGTestSupport
 import Testing
+
 @testable import JPEGPreview
 
 /// Test pictures and their JPEGs, made with libjpeg.
@@ -16,8 +17,11 @@ enum Pictures {
         for y in 0..<height {
             for x in 0..<width {
                 for channel in 0..<components {
-                    state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                    let base = (x * (channel + 1) * 255 / max(width, 1) + y * (3 - channel % 3) * 255 / max(height, 1)) / 3
+                    state ^= state << 13
+                    state ^= state >> 7
+                    state ^= state << 17
+                    let base =
+                        (x * (channel + 1) * 255 / max(width, 1) + y * (3 - channel % 3) * 255 / max(height, 1)) / 3
                     let value = base + Int(state % UInt64(noise + 1)) - noise / 2
                     pixels[(y * width + x) * components + channel] = UInt8(min(max(value, 0), 255))
                 }
@@ -26,15 +30,18 @@ enum Pictures {
         return pixels
     }
 
-    static func jpeg(width: Int, height: Int, components: Int = 3, quality: Int = 90,
-                     sampling: (Int, Int) = (2, 2), seed: UInt64 = 1, noise: Int = 40,
-                     progressive: Bool = false, restartRows: Int = 0, arithmetic: Bool = false,
-                     rgb: Bool = false) -> [UInt8] {
+    static func jpeg(
+        width: Int, height: Int, components: Int = 3, quality: Int = 90,
+        sampling: (Int, Int) = (2, 2), seed: UInt64 = 1, noise: Int = 40,
+        progressive: Bool = false, restartRows: Int = 0, arithmetic: Bool = false,
+        rgb: Bool = false
+    ) -> [UInt8] {
         let pixels = pixels(width: width, height: height, components: components, seed: seed, noise: noise)
-        let options = jpeg_test_options(components: Int32(components), quality: Int32(quality),
-                                        luma_h: Int32(sampling.0), luma_v: Int32(sampling.1),
-                                        progressive: progressive ? 1 : 0, restart_rows: Int32(restartRows),
-                                        arithmetic: arithmetic ? 1 : 0, rgb: rgb ? 1 : 0)
+        let options = jpeg_test_options(
+            components: Int32(components), quality: Int32(quality),
+            luma_h: Int32(sampling.0), luma_v: Int32(sampling.1),
+            progressive: progressive ? 1 : 0, restart_rows: Int32(restartRows),
+            arithmetic: arithmetic ? 1 : 0, rgb: rgb ? 1 : 0)
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = jpeg_test_encode(pixels, Int32(width), Int32(height), options, &out, &size)
@@ -46,9 +53,12 @@ enum Pictures {
     /// libjpeg's picture at scale 1/8, as RGB (grey repeated three times).
     static func libjpegEighth(_ jpeg: [UInt8]) -> (width: Int, height: Int, rgb: [UInt8])? {
         var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var components: Int32 = 0
         guard jpeg_test_decode_eighth(jpeg, jpeg.count, &pixels, &width, &height, &components) == 0,
-              let pixels else { return nil }
+            let pixels
+        else { return nil }
         defer { free(pixels) }
         let count = Int(width) * Int(height)
         var rgb = [UInt8](repeating: 0, count: count * 3)
@@ -62,12 +72,15 @@ enum Pictures {
 
     /// `jpeg` with an EXIF block holding `orientation` just after its start marker.
     static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt16, bigEndian: Bool = true) -> [UInt8] {
-        func short(_ value: UInt16) -> [UInt8] { bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func short(_ value: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+        }
         func long(_ value: UInt32) -> [UInt8] {
             let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
             return bigEndian ? bytes : bytes.reversed()
         }
-        let tiff = (bigEndian ? Array("MM".utf8) + [0, 42] : Array("II".utf8) + [42, 0]) + long(8)
+        let tiff =
+            (bigEndian ? Array("MM".utf8) + [0, 42] : Array("II".utf8) + [42, 0]) + long(8)
             + short(1) + short(0x0112) + short(3) + long(1) + short(orientation) + [0, 0] + long(0)
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = UInt16(payload.count + 2)
@@ -82,7 +95,8 @@ struct Difference {
 
     init(_ a: [UInt8], _ b: [UInt8]) {
         precondition(a.count == b.count)
-        var total = 0, largest = 0
+        var total = 0
+        var largest = 0
         for index in a.indices {
             let step = abs(Int(a[index]) - Int(b[index]))
             total += step
@@ -99,7 +113,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     var components: Int
     var sampling: (Int, Int)
     var quality: Int
-    var testDescription: String { "\(width)×\(height), \(components == 1 ? "grey" : "\(sampling.0)×\(sampling.1) luma"), q\(quality)" }
+    var testDescription: String {
+        "\(width)×\(height), \(components == 1 ? "grey" : "\(sampling.0)×\(sampling.1) luma"), q\(quality)"
+    }
 }
 
 @Suite struct EighthDecodeTests {
@@ -116,8 +132,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     /// Grey and 4:4:4 files have no chroma to upsample: every pixel must be libjpeg's.
     @Test(arguments: exactLayouts)
     func matchesLibjpegExactlyWithoutSubsampling(_ layout: Layout) throws {
-        let jpeg = Pictures.jpeg(width: layout.width, height: layout.height, components: layout.components,
-                                 quality: layout.quality, sampling: layout.sampling)
+        let jpeg = Pictures.jpeg(
+            width: layout.width, height: layout.height, components: layout.components,
+            quality: layout.quality, sampling: layout.sampling)
         let reference = try #require(Pictures.libjpegEighth(jpeg))
         let ours = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
         #expect(ours.width == reference.width && ours.height == reference.height)
@@ -139,14 +156,18 @@ struct Layout: CustomTestStringConvertible, Sendable {
     /// the brightness comes from the same numbers.
     @Test(arguments: subsampledLayouts)
     func staysCloseToLibjpegWithSubsampledColour(_ layout: Layout) throws {
-        let jpeg = Pictures.jpeg(width: layout.width, height: layout.height, quality: layout.quality,
-                                 sampling: layout.sampling, noise: 10)
+        let jpeg = Pictures.jpeg(
+            width: layout.width, height: layout.height, quality: layout.quality,
+            sampling: layout.sampling, noise: 10)
         let reference = try #require(Pictures.libjpegEighth(jpeg))
         let ours = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
         #expect(ours.width == reference.width && ours.height == reference.height)
         let difference = Difference(ours.pixels, reference.rgb)
-        print("staysCloseToLibjpegWithSubsampledColour \(layout.testDescription): mean \(difference.mean), largest \(difference.largest)")
-        #expect(difference.mean < 3.0 && difference.largest <= 40, "mean \(difference.mean), largest \(difference.largest)")
+        print(
+            "staysCloseToLibjpegWithSubsampledColour \(layout.testDescription): mean \(difference.mean), largest \(difference.largest)"
+        )
+        #expect(
+            difference.mean < 3.0 && difference.largest <= 40, "mean \(difference.mean), largest \(difference.largest)")
     }
 
     /// The same with the grain of a real photo (noise 40 instead of 10) on pictures of at
@@ -155,13 +176,15 @@ struct Layout: CustomTestStringConvertible, Sendable {
     /// just above, so a change that makes the colour worse fails.
     @Test(arguments: subsampledLayouts)
     func grainySmallPicturesStayWithinTheMeasuredColourError(_ layout: Layout) throws {
-        let jpeg = Pictures.jpeg(width: min(layout.width, 320), height: min(layout.height, 240), quality: layout.quality,
-                                 sampling: layout.sampling, noise: 40)
+        let jpeg = Pictures.jpeg(
+            width: min(layout.width, 320), height: min(layout.height, 240), quality: layout.quality,
+            sampling: layout.sampling, noise: 40)
         let reference = try #require(Pictures.libjpegEighth(jpeg))
         let ours = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
         let difference = Difference(ours.pixels, reference.rgb)
         print("grainySmallPictures \(layout.testDescription): mean \(difference.mean), largest \(difference.largest)")
-        #expect(difference.mean < 3.5 && difference.largest <= 24, "mean \(difference.mean), largest \(difference.largest)")
+        #expect(
+            difference.mean < 3.5 && difference.largest <= 24, "mean \(difference.mean), largest \(difference.largest)")
     }
 
     /// A wrong DC term moves a whole block by many levels, and a lost step in the predictors
@@ -185,8 +208,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     /// single thread makes, and the guess must have been used (not thrown away).
     @Test(arguments: largeLayouts)
     func twoThreadsGiveWhatOneGives(_ layout: Layout) throws {
-        let jpeg = Pictures.jpeg(width: layout.width, height: layout.height, components: layout.components,
-                                 quality: layout.quality, sampling: layout.sampling, noise: 120)
+        let jpeg = Pictures.jpeg(
+            width: layout.width, height: layout.height, components: layout.components,
+            quality: layout.quality, sampling: layout.sampling, noise: 120)
         #expect(jpeg.count > SpeculativeScan.smallestSplit)
         let alone = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count + EntropyData.padding)
@@ -223,7 +247,8 @@ struct Layout: CustomTestStringConvertible, Sendable {
             }
         }
         let difference = Difference(half.pixels, averaged)
-        #expect(difference.mean < 2 && difference.largest <= 24, "mean \(difference.mean), largest \(difference.largest)")
+        #expect(
+            difference.mean < 2 && difference.largest <= 24, "mean \(difference.mean), largest \(difference.largest)")
         let larger = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, fitting: (900, 900)) })
         #expect(larger.width == 200 && larger.pixels == reference.rgb, "an area larger than the eighth changes nothing")
     }
@@ -232,7 +257,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     @Test func fitsTheAreaAsShownUpright() throws {
         let jpeg = Pictures.withOrientation(Pictures.jpeg(width: 1600, height: 1200), 6)
         let picture = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, fitting: (60, 100)) })
-        #expect(picture.width == 80 && picture.height == 60, "stored landscape, shown 60 × 80: \(picture.width) × \(picture.height)")
+        #expect(
+            picture.width == 80 && picture.height == 60,
+            "stored landscape, shown 60 × 80: \(picture.width) × \(picture.height)")
     }
 
     /// Restart markers (phones write them): every interval starts afresh, and with two
@@ -240,8 +267,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     @Test(arguments: [(1, 1, 1), (3, 2, 2), (1, 1, 2)])
     func decodesFilesWithRestartMarkers(components: Int, luma: Int, threads: Int) throws {
         let large = threads == 2
-        let jpeg = Pictures.jpeg(width: large ? 2400 : 333, height: large ? 1800 : 201, components: components,
-                                 quality: 95, sampling: (luma, luma), noise: large ? 120 : 40, restartRows: 1)
+        let jpeg = Pictures.jpeg(
+            width: large ? 2400 : 333, height: large ? 1800 : 201, components: components,
+            quality: 95, sampling: (luma, luma), noise: large ? 120 : 40, restartRows: 1)
         let reference = try #require(Pictures.libjpegEighth(jpeg))
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: jpeg.count + EntropyData.padding)
         defer { copy.deallocate() }
@@ -252,7 +280,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
         if luma == 1 {
             #expect(difference.largest == 0, "mean \(difference.mean), largest \(difference.largest)")
         } else {
-            #expect(difference.mean < 3 && difference.largest <= 40, "mean \(difference.mean), largest \(difference.largest)")
+            #expect(
+                difference.mean < 3 && difference.largest <= 40,
+                "mean \(difference.mean), largest \(difference.largest)")
         }
         if large {
             let alone = try #require(jpeg.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) })
@@ -267,7 +297,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
         #expect(decode(jpeg) != nil)
         // The markers FF D0 … FF D7 after the scan header, found and changed.
         let scan = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
-        let markers = ((scan + 2)..<(jpeg.count - 1)).filter { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) }
+        let markers = ((scan + 2)..<(jpeg.count - 1)).filter {
+            jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1])
+        }
         #expect(markers.count == 31, "one marker between each of the 32 rows of MCUs")
         var swapped = jpeg
         swapped[markers[3] + 1] = 0xD6
@@ -312,7 +344,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
     @Test(arguments: [(1, false), (2, false), (2, true)])
     func damagedFilesGiveNilOrAPicture(threads: Int, restartMarkers: Bool) {
         // With two threads, a file large enough to be split.
-        let jpeg = threads == 1 ? Pictures.jpeg(width: 200, height: 120, noise: 120)
+        let jpeg =
+            threads == 1
+            ? Pictures.jpeg(width: 200, height: 120, noise: 120)
             : Pictures.jpeg(width: 900, height: 700, quality: 95, noise: 120, restartRows: restartMarkers ? 2 : 0)
         #expect(threads == 1 || jpeg.count > SpeculativeScan.smallestSplit)
         var random = SystemRandomNumberGenerator()
@@ -326,7 +360,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
                 outcomes[0] += 1
             }
         }
-        for cut in stride(from: 0, to: jpeg.count, by: max(jpeg.count / (threads == 1 ? 150 : 60), 1)) { check(Array(jpeg[0..<cut])) }
+        for cut in stride(from: 0, to: jpeg.count, by: max(jpeg.count / (threads == 1 ? 150 : 60), 1)) {
+            check(Array(jpeg[0..<cut]))
+        }
         for _ in 0..<(threads == 1 ? 300 : 100) {
             var damaged = jpeg
             for _ in 0..<Int.random(in: 1...8, using: &random) {
@@ -357,7 +393,9 @@ struct Layout: CustomTestStringConvertible, Sendable {
         // The same flips every run: a generator with a fixed seed.
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         for _ in 0..<90 {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             let byte = dataStart + Int(state % UInt64(dataEnd - dataStart))
             let bit = Int(state >> 40 % 8)
             var flipped = jpeg
@@ -366,11 +404,14 @@ struct Layout: CustomTestStringConvertible, Sendable {
             if flipped[byte] == 0xFF || jpeg[byte] == 0xFF || (byte > 0 && jpeg[byte - 1] == 0xFF) { continue }
             variants.append(("bit \(bit) of byte \(byte) flipped", flipped))
         }
-        var pictures = 0, refusals = 0
+        var pictures = 0
+        var refusals = 0
         for (name, bytes) in variants {
             let one = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) }
             let two = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 2) }
-            #expect(one?.pixels == two?.pixels, "\(name): one thread gave \(one == nil ? "nil" : "a picture"), two \(two == nil ? "nil" : "a picture")")
+            #expect(
+                one?.pixels == two?.pixels,
+                "\(name): one thread gave \(one == nil ? "nil" : "a picture"), two \(two == nil ? "nil" : "a picture")")
             if one == nil { refusals += 1 } else { pictures += 1 }
         }
         // Both answers occur, so the comparison tested something on each side.

@@ -2,10 +2,13 @@
 // on bytes built here (files from other encoders are tested in CaptionLibraryTests).
 
 import Testing
+
 @testable import PhotoFormats
 
 private func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-private func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+private func be32(_ v: Int) -> [UInt8] {
+    [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+}
 private func le16(_ v: Int) -> [UInt8] { be16(v).reversed() }
 private func le32(_ v: Int) -> [UInt8] { be32(v).reversed() }
 
@@ -18,7 +21,9 @@ private func tiff(_ entries: [(Int, Int, Int, [UInt8])], tail: [UInt8] = []) -> 
     return bytes + le32(0) + tail
 }
 
-private func box(_ type: String, _ contents: [UInt8]) -> [UInt8] { be32(8 + contents.count) + Array(type.utf8) + contents }
+private func box(_ type: String, _ contents: [UInt8]) -> [UInt8] {
+    be32(8 + contents.count) + Array(type.utf8) + contents
+}
 
 /// A HEIF-style file: ftyp, then meta with the primary item's ispe and irot.
 private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil) -> [UInt8] {
@@ -32,7 +37,8 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
     }
     let ipco = box("ipco", properties)
     let ipma = box("ipma", [0, 0, 0, 0] + be32(1) + be16(1) + [UInt8(associations.count)] + associations)
-    let meta = box("meta", [0, 0, 0, 0] + box("hdlr", [UInt8](repeating: 0, count: 24)) + pitm + box("iprp", ipco + ipma))
+    let meta = box(
+        "meta", [0, 0, 0, 0] + box("hdlr", [UInt8](repeating: 0, count: 24)) + pitm + box("iprp", ipco + ipma))
     return ftyp + meta + box("mdat", [1, 2, 3, 4])
 }
 
@@ -55,14 +61,19 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
         #expect(PhotoFormat.of(Array("GIF89a".utf8)) == .gif)
         #expect(PhotoFormat.of(Array("RIFF".utf8) + le32(4) + Array("WEBP".utf8)) == .webp)
         #expect(PhotoFormat.of(tiff([(256, 3, 1, le16(10))])) == .tiff)
-        #expect(PhotoFormat.of(Array("II".utf8) + le16(43) + le16(8) + le16(0) + le32(16) + le32(0) + [UInt8](repeating: 0, count: 8)) == .tiff,
-                "BigTIFF")
+        #expect(
+            PhotoFormat.of(
+                Array("II".utf8) + le16(43) + le16(8) + le16(0) + le32(16) + le32(0) + [UInt8](repeating: 0, count: 8))
+                == .tiff,
+            "BigTIFF")
         #expect(PhotoFormat.of(Array("BM".utf8) + [UInt8](repeating: 0, count: 30)) == .bmp)
         #expect(PhotoFormat.of(heif(brand: "heic", width: 4, height: 3)) == .heif)
         #expect(PhotoFormat.of(heif(brand: "avif", width: 4, height: 3)) == .avif)
         #expect(PhotoFormat.of(heif(brand: "crx ", width: 4, height: 3)) == .cr3)
         #expect(PhotoFormat.of(tiff([(256, 3, 1, le16(10)), (50706, 1, 4, [1, 4, 0, 0])])) == .dng)
-        #expect(PhotoFormat.of(Array("II".utf8) + le16(42) + le32(16) + [0x43, 0x52, 0x02, 0] + le32(0) + le16(0) + le32(0)) == .cr2)
+        #expect(
+            PhotoFormat.of(
+                Array("II".utf8) + le16(42) + le32(16) + [0x43, 0x52, 0x02, 0] + le32(0) + le16(0) + le32(0)) == .cr2)
         #expect(PhotoFormat.of(Array("FUJIFILMCCD-RAW 0201".utf8)) == .raf)
         #expect(PhotoFormat.of(Array("IIRO".utf8) + le32(8)) == .orf)
         #expect(PhotoFormat.of([0x49, 0x49, 0x55, 0x00] + le32(8)) == .rw2)
@@ -71,7 +82,9 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
 
     @Test func namesFormatsItKnowsButCannotDecode() {
         #expect(PhotoFormat.sniff([0xFF, 0x0A, 0xFA, 0x7F]) == .unsupported(name: "JPEG XL"))
-        #expect(PhotoFormat.sniff([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) == .unsupported(name: "JPEG XL"))
+        #expect(
+            PhotoFormat.sniff([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+                == .unsupported(name: "JPEG XL"))
         #expect(PhotoFormat.sniff(Array("8BPS".utf8) + [0, 1]) == .unsupported(name: "Photoshop (PSD)"))
     }
 
@@ -91,22 +104,29 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
         }
         #expect(file(next: 0, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) })
         #expect(!file(next: 0, tail: 15).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) }, "strip cut short")
-        #expect(file(next: 0x7FFF_FFF0, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) },
-                "a next pointer to nowhere is passed over")
+        #expect(
+            file(next: 0x7FFF_FFF0, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) },
+            "a next pointer to nowhere is passed over")
         #expect(file(next: 8, tail: 16).withUnsafeBytes { TIFFDirectory.picturesAreWithin($0) }, "a loop ends")
     }
 
     @Test func readsTheSizeOfAHEIFPrimaryPictureTurnedAsShown() {
-        #expect(heif(brand: "heic", width: 6000, height: 4000).withUnsafeBytes { ISOBMFF.primarySize($0) }! == (6000, 4000))
-        #expect(heif(brand: "heic", width: 6000, height: 4000, rotation: 1).withUnsafeBytes { ISOBMFF.primarySize($0) }! == (4000, 6000))
+        #expect(
+            heif(brand: "heic", width: 6000, height: 4000).withUnsafeBytes { ISOBMFF.primarySize($0) }! == (6000, 4000))
+        #expect(
+            heif(brand: "heic", width: 6000, height: 4000, rotation: 1).withUnsafeBytes { ISOBMFF.primarySize($0) }!
+                == (4000, 6000))
         let file = heif(brand: "avif", width: 10, height: 20)
         #expect(file.withUnsafeBytes { PhotoStructure.isComplete($0, format: .avif) })
-        #expect(!Array(file.dropLast(2)).withUnsafeBytes { PhotoStructure.isComplete($0, format: .avif) }, "mdat cut short")
+        #expect(
+            !Array(file.dropLast(2)).withUnsafeBytes { PhotoStructure.isComplete($0, format: .avif) }, "mdat cut short")
     }
 
     /// SOI, APP0, DQT-like segment, SOS with data, EOI.
-    static let jpeg: [UInt8] = [0xFF, 0xD8] + [0xFF, 0xE0] + be16(6) + Array("JFIF".utf8)
-        + [0xFF, 0xDB] + be16(4) + [0, 1] + [0xFF, 0xDA] + be16(3) + [1] + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56] + [0xFF, 0xD9]
+    static let jpeg: [UInt8] =
+        [0xFF, 0xD8] + [0xFF, 0xE0] + be16(6) + Array("JFIF".utf8)
+        + [0xFF, 0xDB] + be16(4) + [0, 1] + [0xFF, 0xDA] + be16(3) + [1] + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56]
+        + [0xFF, 0xD9]
 
     @Test func walksJPEGSegmentsSkippingStrayBytesAsDecodersDo() throws {
         #expect(Self.jpeg.withUnsafeBytes { JPEGSegments.isComplete($0) })
@@ -127,7 +147,8 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
     }
 
     @Test func walksPNGAndRIFFChunksToTheirEnd() {
-        let png: [UInt8] = [0x89] + Array("PNG\r\n\u{1A}\n".utf8) + be32(0) + Array("IHDR".utf8) + be32(0)
+        let png: [UInt8] =
+            [0x89] + Array("PNG\r\n\u{1A}\n".utf8) + be32(0) + Array("IHDR".utf8) + be32(0)
             + be32(1) + Array("IDAT".utf8) + [7] + be32(0) + be32(0) + Array("IEND".utf8) + be32(0)
         #expect(png.withReader { PNGChunks.chunks($0) }?.map(\.type) == ["IHDR", "IDAT", "IEND"])
         #expect(png.withUnsafeBytes { PNGChunks.isComplete($0) })

@@ -217,13 +217,14 @@ extension GObjectConvertible {
 
     func connect(_ signal: Signal<SelectionHandler>, _ body: @escaping SelectionHandler) {
         let callback:
-            @convention(c) (gpointer?, OpaquePointer?, Int32, Int32, OpaquePointer?, UInt32, UInt32, gpointer?) -> Void = {
-                _, _, _, _, selection, _, _, data in
-                guard let received = selection else { return }
-                let handler: ClosureBox<SelectionHandler> = box(data)
-                nonisolated(unsafe) let unchecked = received
-                MainActor.assumeIsolated { handler.body(SelectionData(pointer: unchecked)) }
-            }
+            @convention(c) (gpointer?, OpaquePointer?, Int32, Int32, OpaquePointer?, UInt32, UInt32, gpointer?) -> Void =
+                {
+                    _, _, _, _, selection, _, _, data in
+                    guard let received = selection else { return }
+                    let handler: ClosureBox<SelectionHandler> = box(data)
+                    nonisolated(unsafe) let unchecked = received
+                    MainActor.assumeIsolated { handler.body(SelectionData(pointer: unchecked)) }
+                }
         attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
@@ -239,18 +240,19 @@ extension GObjectConvertible {
 
     func connect(_ signal: Signal<FilesHandler>, _ body: @escaping FilesHandler) {
         let callback:
-            @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = {
-                _, files, count, _, data in
-                guard let files else { return }
-                var paths: [String] = []
-                for index in 0..<Int(count) {
-                    guard let file = files[index], let path = g_file_get_path(file) else { continue }
-                    paths.append(String(cString: path))
-                    g_free(path)
+            @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, gpointer?)
+                -> Void = {
+                    _, files, count, _, data in
+                    guard let files else { return }
+                    var paths: [String] = []
+                    for index in 0..<Int(count) {
+                        guard let file = files[index], let path = g_file_get_path(file) else { continue }
+                        paths.append(String(cString: path))
+                        g_free(path)
+                    }
+                    let handler: ClosureBox<FilesHandler> = box(data)
+                    MainActor.assumeIsolated { handler.body(paths) }
                 }
-                let handler: ClosureBox<FilesHandler> = box(data)
-                MainActor.assumeIsolated { handler.body(paths) }
-            }
         attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 }
@@ -262,8 +264,10 @@ enum DBus {
 
     /// Calls `method` without waiting; `reply` gets the reply's GVariant (nil on an error:
     /// no such service, no such key), valid for the length of the handler.
-    static func call(_ connection: OpaquePointer, name: String, path: String, interface: String, method: String,
-                     parameters: OpaquePointer, timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler) {
+    static func call(
+        _ connection: OpaquePointer, name: String, path: String, interface: String, method: String,
+        parameters: OpaquePointer, timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler
+    ) {
         let callback: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = {
             source, result, data in
             guard let data else { return }
@@ -274,23 +278,28 @@ enum DBus {
             if let answer { g_variant_unref(answer) }
         }
         g_dbus_connection_call(
-            connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil,
+            connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds,
+            nil,
             callback, UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(reply)).toOpaque()))
     }
 
     /// Subscribes to a signal; `body` gets its parameters (a tuple GVariant).
     @discardableResult
-    static func subscribe(_ connection: OpaquePointer, sender: String, path: String, interface: String, member: String,
-                          _ body: @escaping SignalHandler) -> UInt32 {
-        let callback: @convention(c) (
-            OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-            OpaquePointer?, gpointer?
-        ) -> Void = { _, _, _, _, _, parameters, data in
-            guard let parameters else { return }
-            nonisolated(unsafe) let handler: ClosureBox<SignalHandler> = box(data)
-            nonisolated(unsafe) let unchecked = parameters
-            MainActor.assumeIsolated { handler.body(unchecked) }
-        }
+    static func subscribe(
+        _ connection: OpaquePointer, sender: String, path: String, interface: String, member: String,
+        _ body: @escaping SignalHandler
+    ) -> UInt32 {
+        let callback:
+            @convention(c) (
+                OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                UnsafePointer<CChar>?,
+                OpaquePointer?, gpointer?
+            ) -> Void = { _, _, _, _, _, parameters, data in
+                guard let parameters else { return }
+                nonisolated(unsafe) let handler: ClosureBox<SignalHandler> = box(data)
+                nonisolated(unsafe) let unchecked = parameters
+                MainActor.assumeIsolated { handler.body(unchecked) }
+            }
         return g_dbus_connection_signal_subscribe(
             connection, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback, retained(body),
             releaseSource)

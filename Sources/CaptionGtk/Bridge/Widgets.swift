@@ -26,15 +26,19 @@ extension WidgetHandle {
 
     /// A container's children (none for a widget that is not a container).
     var children: [Widget] {
-        guard g_type_check_instance_is_a(
-            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_container_get_type()) != 0
+        guard
+            g_type_check_instance_is_a(
+                UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_container_get_type())
+                != 0
         else { return [] }
         let list = gtk_container_get_children(caption_container(pointer))
         defer { g_list_free(list) }
         var found: [Widget] = []
         var link = list
         while let node = link {
-            if let data = node.pointee.data { found.append(Widget(unchecked: data.assumingMemoryBound(to: GtkWidget.self))) }
+            if let data = node.pointee.data {
+                found.append(Widget(unchecked: data.assumingMemoryBound(to: GtkWidget.self)))
+            }
             link = node.pointee.next
         }
         return found
@@ -52,8 +56,9 @@ extension WidgetHandle {
 
     /// The one child of a bin (a button's label), if any.
     var binChild: Widget? {
-        guard g_type_check_instance_is_a(
-            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_bin_get_type()) != 0
+        guard
+            g_type_check_instance_is_a(
+                UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_bin_get_type()) != 0
         else { return nil }
         return gtk_bin_get_child(caption_bin(pointer)).map(Widget.init(unchecked:))
     }
@@ -276,7 +281,9 @@ struct Builder {
 
     /// The object `id` as a `Kind`; a missing or mistyped one is a programming error.
     subscript<Kind: WidgetHandle>(_ id: String, as kind: Kind.Type = Kind.self) -> Kind {
-        let object = gtk_builder_get_object(builder.pointer.assumingMemoryBound(to: GtkBuilder.self), id).map { UnsafeMutableRawPointer($0) }
+        let object = gtk_builder_get_object(builder.pointer.assumingMemoryBound(to: GtkBuilder.self), id).map {
+            UnsafeMutableRawPointer($0)
+        }
         guard let handle = Kind(object) else { fatalError("the interface has no \(Kind.self) named \(id)") }
         return handle
     }

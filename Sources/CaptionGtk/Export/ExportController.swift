@@ -36,7 +36,8 @@ final class ExportController {
     /// photo: every photo is then in the folder whole or not at all. The outcome shows in
     /// the notification, or in the message bar when the folder cannot take the photos.
     /// `completion` is for tests.
-    func exportAll(to folder: String, completion: (@MainActor (Result<Exporter.Summary, LibraryError>) -> Void)? = nil) {
+    func exportAll(to folder: String, completion: (@MainActor (Result<Exporter.Summary, LibraryError>) -> Void)? = nil)
+    {
         guard !isExporting else { return window.errorBell() }
         isExporting = true
         let progress = WorkProgress()
@@ -47,7 +48,8 @@ final class ExportController {
             let result: Result<Exporter.Summary, LibraryError>
             do throws(LibraryError) {
                 let library = try Library(directory: directory)
-                result = .success(try Exporter.exportAll(from: library, to: folder, sidecars: false, progress: progress))
+                result = .success(
+                    try Exporter.exportAll(from: library, to: folder, sidecars: false, progress: progress))
             } catch {
                 result = .failure(error)
             }

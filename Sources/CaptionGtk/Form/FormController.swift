@@ -40,8 +40,10 @@ final class FormController {
     var onSaved: ((CaptionLibrary.Entry) -> Void)?
     var onPhotoSettled: (() -> Void)?
 
-    init(view: FormView, library: LibraryAccess, window: Window, header: HeaderBar, messages: MessageBar,
-         notification: InAppNotification) {
+    init(
+        view: FormView, library: LibraryAccess, window: Window, header: HeaderBar, messages: MessageBar,
+        notification: InAppNotification
+    ) {
         self.view = view
         self.library = library
         self.window = window
@@ -193,7 +195,8 @@ final class FormController {
 
     /// What Enter does now, in words: said with the focused field.
     private var enterHint: String {
-        engine.label == .done ? (editing == nil ? tr("Enter saves") : tr("Enter updates the entry"))
+        engine.label == .done
+            ? (editing == nil ? tr("Enter saves") : tr("Enter updates the entry"))
             : tr("Enter goes to the next empty field")
     }
 
@@ -388,7 +391,8 @@ final class FormController {
                 self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
                 self.showCurrentPhoto()
                 // Said, since the form changing under the focus is not.
-                self.notification.show(tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+                self.notification.show(
+                    tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
             })
     }
 

@@ -7,8 +7,9 @@ import CGtk
 import CaptionLibrary
 import CaptionQueue
 import Localization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The file system as the sorting sees it.
@@ -59,8 +60,9 @@ extension IncomingPhotos {
             lines.append(tr("Not photos, not added: {names}").replacing("{names}", with: names(notPhotos)))
         }
         if !alreadyQueued.isEmpty {
-            lines.append(tr("Already in the queue, not added again: {names}")
-                .replacing("{names}", with: names(alreadyQueued)))
+            lines.append(
+                tr("Already in the queue, not added again: {names}")
+                    .replacing("{names}", with: names(alreadyQueued)))
         }
         for folder in foldersWithoutPhotos {
             lines.append(tr("No photos in “{folder}”").replacing("{folder}", with: PhotoQueue.name(of: folder)))

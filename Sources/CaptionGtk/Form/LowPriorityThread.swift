@@ -1,7 +1,7 @@
 // Background work that must never compete with the main thread: a thread of its own, niced.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How much lower than the app's other threads. On Linux the nice value belongs to a
@@ -21,15 +21,17 @@ enum LowPriorityThread {
     static func run(_ body: @escaping @Sendable () -> Void) {
         let job = Unmanaged.passRetained(Job(body))
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { raw in
-            // raw is the Job passed just below; pthread hands it back unchanged.
-            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-            // 0: this thread. Lowering one's own priority needs no privilege; failing to
-            // only costs the courtesy.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-            job.body()
-            return nil
-        }, job.toOpaque())
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                // raw is the Job passed just below; pthread hands it back unchanged.
+                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+                // 0: this thread. Lowering one's own priority needs no privilege; failing to
+                // only costs the courtesy.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                job.body()
+                return nil
+            }, job.toOpaque())
         if started == 0 {
             pthread_detach(thread)
         } else {

@@ -45,8 +45,10 @@ enum PhotoIntake {
 
     /// Hands what arrived to `enqueue` as paths: image data is written to a file first.
     /// Returns whether anything arrived.
-    static func deliver(_ received: Received, to enqueue: @escaping @MainActor ([String]) -> Void,
-                        failure: @escaping @MainActor (String) -> Void) -> Bool {
+    static func deliver(
+        _ received: Received, to enqueue: @escaping @MainActor ([String]) -> Void,
+        failure: @escaping @MainActor (String) -> Void
+    ) -> Bool {
         switch received {
         case .none: return false
         case .files(let paths): enqueue(paths)
@@ -114,8 +116,10 @@ enum PhotoChooser {
     }
 
     /// A folder to export into.
-    static func presentFolder(over window: Window, title: String, accept: String,
-                              chosen: @escaping @MainActor ([String]) -> Void) {
+    static func presentFolder(
+        over window: Window, title: String, accept: String,
+        chosen: @escaping @MainActor ([String]) -> Void
+    ) {
         let chooser = gtk_file_chooser_native_new(
             title, window.gtkWindow, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, accept, tr("_Cancel"))
         guard let chooser else { return }

@@ -49,31 +49,39 @@ enum PhotoDecoder {
         } catch {
             return .failure(error)
         }
-        var oriented: OpaquePointer, source: Source
+        var oriented: OpaquePointer
+        var source: Source
         if info.format.isRaw {
             // The camera's own preview, already upright; the RAW's pixels are never developed.
             guard let preview = RawPhoto.preview(path: path, fitting: (area.width, area.height)) else {
-                return .failure(LibraryError(.photoDamaged, tr("This RAW photo has no preview Caption can show: {path}")
-                    .replacing("{path}", with: path)))
+                return .failure(
+                    LibraryError(
+                        .photoDamaged,
+                        tr("This RAW photo has no preview Caption can show: {path}")
+                            .replacing("{path}", with: path)))
             }
             let fitted = fit(preview, into: area)
             let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
             g_object_unref(UnsafeMutableRawPointer(fitted))
-            return .success(DecodedPhoto(surface: SharedSurface(pointer: surface), width: info.width,
-                                         height: info.height, source: .rawPreview))
+            return .success(
+                DecodedPhoto(
+                    surface: SharedSurface(pointer: surface), width: info.width,
+                    height: info.height, source: .rawPreview))
         }
         switch load(path, fitting: area, eighthWillDo: eighthWillDo(info, area)) {
         case .success(let loaded): (oriented, source) = loaded
         case .failure(let error): return .failure(error)
         }
-        let rotated = (gdk_pixbuf_get_width(oriented) > gdk_pixbuf_get_height(oriented))
+        let rotated =
+            (gdk_pixbuf_get_width(oriented) > gdk_pixbuf_get_height(oriented))
             != (info.width > info.height) && info.width != info.height
         // Decoded to fit as the file stores it, a photo its camera turns a quarter would
         // have to be enlarged when the preview is the other shape; then it is decoded
         // again to fit turned. (A turned photo in a preview of its own shape just gets
         // smaller, below.)
         if rotated, enlargement(of: oriented, into: area) > 1.01,
-           case .success(let again) = load(path, fitting: PixelSize(width: area.height, height: area.width)) {
+            case .success(let again) = load(path, fitting: PixelSize(width: area.height, height: area.width))
+        {
             g_object_unref(UnsafeMutableRawPointer(oriented))
             (oriented, source) = again
         }
@@ -82,9 +90,11 @@ enum PhotoDecoder {
         // gdk_cairo_surface_create_from_pixbuf touches no GDK state without a window.
         let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
         g_object_unref(UnsafeMutableRawPointer(fitted))
-        return .success(DecodedPhoto(surface: SharedSurface(pointer: surface),
-                                     width: rotated ? info.height : info.width,
-                                     height: rotated ? info.width : info.height, source: source))
+        return .success(
+            DecodedPhoto(
+                surface: SharedSurface(pointer: surface),
+                width: rotated ? info.height : info.width,
+                height: rotated ? info.width : info.height, source: source))
     }
 
     /// Whether a JPEG's eighth-size picture (its DC terms) is at least as large as `area`
@@ -108,14 +118,18 @@ enum PhotoDecoder {
     /// JPEG skips most of its work), then turned the way its camera meant. A large JPEG is
     /// decoded from its DC terms on two threads (JPEGPreview), in about half the time of
     /// libjpeg's own 1/8 scaling; whatever that decoder does not take goes to GdkPixbuf.
-    private static func load(_ path: String, fitting area: PixelSize,
-                             eighthWillDo: Bool = false) -> Result<(OpaquePointer, Source), LibraryError> {
+    private static func load(
+        _ path: String, fitting area: PixelSize,
+        eighthWillDo: Bool = false
+    ) -> Result<(OpaquePointer, Source), LibraryError> {
         if eighthWillDo, let eighth = JPEGPreview.decodeEighth(path: path, fitting: (area.width, area.height)),
-           let pixbuf = pixbuf(eighth) {
+            let pixbuf = pixbuf(eighth)
+        {
             return .success((pixbuf, .eighth))
         }
         var error: UnsafeMutablePointer<GError>?
-        let width = Int32(max(area.width, 1)), height = Int32(max(area.height, 1))
+        let width = Int32(max(area.width, 1))
+        let height = Int32(max(area.height, 1))
         // Scaled inside the incremental loader; where that loader fails (arithmetic-coded
         // JPEGs: "Suspension not allowed here"), the whole-file one, scaled by fit() after.
         var loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error)
@@ -126,8 +140,11 @@ enum PhotoDecoder {
         guard let loaded else {
             let detail = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)
-            return .failure(LibraryError(.photoDamaged, tr("The photo could not be read: {detail}")
-                .replacing("{detail}", with: detail)))
+            return .failure(
+                LibraryError(
+                    .photoDamaged,
+                    tr("The photo could not be read: {detail}")
+                        .replacing("{detail}", with: detail)))
         }
         // The result is a new reference (to the same pixbuf when no turn was needed), so the
         // loaded one is let go.
@@ -139,13 +156,17 @@ enum PhotoDecoder {
     /// A GdkPixbuf of `picture`, turned as its EXIF orientation says.
     private static func pixbuf(_ picture: EighthImage) -> OpaquePointer? {
         // A new pixbuf is not shared, so writing its pixels is allowed.
-        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(picture.width), Int32(picture.height)) else { return nil }
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf)), row = picture.width * 3
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(picture.width), Int32(picture.height)) else {
+            return nil
+        }
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let row = picture.width * 3
         if let pixels = gdk_pixbuf_get_pixels(pixbuf) {
             picture.pixels.withUnsafeBytes { source in
                 guard let source = source.baseAddress else { return }
                 for line in 0..<picture.height {
-                    UnsafeMutableRawPointer(pixels + line * stride).copyMemory(from: source + line * row, byteCount: row)
+                    UnsafeMutableRawPointer(pixels + line * stride).copyMemory(
+                        from: source + line * row, byteCount: row)
                 }
             }
         }
@@ -159,18 +180,21 @@ enum PhotoDecoder {
 
     /// How much `pixbuf` must grow to fill `area` with its aspect kept (below 1: shrink).
     private static func enlargement(of pixbuf: OpaquePointer, into area: PixelSize) -> Double {
-        min(Double(max(area.width, 1)) / Double(gdk_pixbuf_get_width(pixbuf)),
+        min(
+            Double(max(area.width, 1)) / Double(gdk_pixbuf_get_width(pixbuf)),
             Double(max(area.height, 1)) / Double(gdk_pixbuf_get_height(pixbuf)))
     }
 
     /// `pixbuf` scaled to the largest size inside `area` with its aspect kept; consumes the
     /// reference it is given and returns one.
     private static func fit(_ pixbuf: OpaquePointer, into area: PixelSize) -> OpaquePointer {
-        let width = Double(gdk_pixbuf_get_width(pixbuf)), height = Double(gdk_pixbuf_get_height(pixbuf))
+        let width = Double(gdk_pixbuf_get_width(pixbuf))
+        let height = Double(gdk_pixbuf_get_height(pixbuf))
         let scale = enlargement(of: pixbuf, into: area)
-        let fitted = PixelSize(width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
+        let fitted = PixelSize(
+            width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
         guard fitted.width != Int(width) || fitted.height != Int(height),
-              let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(fitted.width), Int32(fitted.height), GDK_INTERP_BILINEAR)
+            let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(fitted.width), Int32(fitted.height), GDK_INTERP_BILINEAR)
         else { return pixbuf }
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
         return scaled
@@ -246,7 +270,8 @@ final class PhotoPreview {
         guard let surface else { return }
         let width = Double(area.allocatedWidth)
         let height = Double(area.allocatedHeight)
-        var deviceScaleX = 1.0, deviceScaleY = 1.0
+        var deviceScaleX = 1.0
+        var deviceScaleY = 1.0
         cairo_surface_get_device_scale(surface, &deviceScaleX, &deviceScaleY)
         let photoWidth = Double(cairo_image_surface_get_width(surface)) / deviceScaleX
         let photoHeight = Double(cairo_image_surface_get_height(surface)) / deviceScaleY
@@ -255,8 +280,9 @@ final class PhotoPreview {
         cairo_save(cairo)
         if abs(scale - 1) * max(photoWidth, photoHeight) < 1 {
             // Decoded for this very size: a copy to whole pixels, the cheap path.
-            cairo_set_source_surface(cairo, surface, ((width - photoWidth) / 2).rounded(.down),
-                                     ((height - photoHeight) / 2).rounded(.down))
+            cairo_set_source_surface(
+                cairo, surface, ((width - photoWidth) / 2).rounded(.down),
+                ((height - photoHeight) / 2).rounded(.down))
         } else {
             // The preview changed size since the decode: scale until the next one arrives.
             cairo_translate(cairo, (width - photoWidth * scale) / 2, (height - photoHeight * scale) / 2)

@@ -16,8 +16,10 @@ final class LibraryAccess: @unchecked Sendable {
 
     /// Runs `work` against the open library on the library queue, then hands its result to
     /// `completion` on the main thread.
-    func perform<Value: Sendable>(_ work: @escaping @Sendable (Library) throws(LibraryError) -> Value,
-                                  completion: @escaping @Sendable @MainActor (Result<Value, LibraryError>) -> Void) {
+    func perform<Value: Sendable>(
+        _ work: @escaping @Sendable (Library) throws(LibraryError) -> Value,
+        completion: @escaping @Sendable @MainActor (Result<Value, LibraryError>) -> Void
+    ) {
         queue.async { [self] in
             let result: Result<Value, LibraryError>
             do throws(LibraryError) {

@@ -170,7 +170,8 @@ final class LibraryController {
         // search found (all of them, not the page on screen), or why the list is empty.
         let matches = listing.matchCount ?? shown.count
         view.searchDescription =
-            shown.isEmpty ? empty
+            shown.isEmpty
+            ? empty
             : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(matches))
         if let id = selectWhenLoaded {
             selectWhenLoaded = nil

@@ -117,7 +117,8 @@ final class LibraryView {
             let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue
             if gdk_keyval_to_unicode(event.pointee.keyval) > 0x20 && event.pointee.state & modifiers == 0 {
                 gtk_entry_grab_focus_without_selecting(caption_entry(self.searchEntry))
-                gtk_widget_event(self.searchEntry, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
+                gtk_widget_event(
+                    self.searchEntry, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
                 return true
             }
             return false
@@ -251,7 +252,8 @@ final class LibraryView {
         var iter = GtkTreeIter()
         let selection = gtk_tree_view_get_selection(caption_tree_view(treeView))
         guard gtk_tree_selection_get_selected(selection, &model, &iter) != 0, let model,
-              let path = gtk_tree_model_get_path(model, &iter) else { return nil }
+            let path = gtk_tree_model_get_path(model, &iter)
+        else { return nil }
         defer { gtk_tree_path_free(path) }
         return gtk_tree_path_get_indices(path).map { Int($0.pointee) }
     }
@@ -282,7 +284,9 @@ final class LibraryView {
     func updateThumbnails() {
         var start: OpaquePointer?
         var end: OpaquePointer?
-        guard !entries.isEmpty, gtk_tree_view_get_visible_range(caption_tree_view(treeView), &start, &end) != 0 else { return }
+        guard !entries.isEmpty, gtk_tree_view_get_visible_range(caption_tree_view(treeView), &start, &end) != 0 else {
+            return
+        }
         let first = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
         let last = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? first
         start.map { gtk_tree_path_free($0) }
@@ -303,14 +307,17 @@ final class LibraryView {
         let focus = thumbnailFocus
         for row in visible + below + above {
             let entry = entries[row]
-            guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let path = photoPath?(entry) else { continue }
+            guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let path = photoPath?(entry) else {
+                continue
+            }
             requested.insert(entry.id)
             let generation = self.generation
             thumbnailQueue.async {
                 // Scrolled far past it meanwhile (a fling, End): not worth making now; a
                 // later pass asks again if it comes back into view.
                 let current = focus.load()
-                let thumbnail = abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
+                let thumbnail =
+                    abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
                 MainThread.post { [weak self] in
                     guard let thumbnail else {
                         if let self, generation == self.generation { self.requested.remove(entry.id) }
@@ -332,8 +339,11 @@ final class LibraryView {
         let width = Double(gdk_pixbuf_get_width(thumbnail.pointer))
         let height = Double(gdk_pixbuf_get_height(thumbnail.pointer))
         let scale = Double(displaySize) / max(width, height, 1)
-        guard scale < 1, let smaller = gdk_pixbuf_scale_simple(thumbnail.pointer, Int32(max(1, width * scale)),
-                                                                Int32(max(1, height * scale)), GDK_INTERP_BILINEAR) else {
+        guard scale < 1,
+            let smaller = gdk_pixbuf_scale_simple(
+                thumbnail.pointer, Int32(max(1, width * scale)),
+                Int32(max(1, height * scale)), GDK_INTERP_BILINEAR)
+        else {
             return thumbnail
         }
         g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer))

@@ -3,8 +3,9 @@
 // stamped with Thumb::URI and Thumb::MTime), so a file manager reuses Caption's and back.
 
 import CGtk
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum Thumbnails {
@@ -44,12 +45,16 @@ enum Thumbnails {
 
     /// Writes the thumbnail under a temporary name and renames it, as the specification
     /// asks, so another program never reads half a file. A failure only costs the cache.
-    private static func store(_ pixbuf: OpaquePointer, as file: String, in folder: String,
-                              uri: String, mtime: String, size: Int64) {
+    private static func store(
+        _ pixbuf: OpaquePointer, as file: String, in folder: String,
+        uri: String, mtime: String, size: Int64
+    ) {
         g_mkdir_with_parents(folder, 0o700)
         let temporary = file + ".caption-\(getpid()).tmp"
-        let options = [("tEXt::Thumb::URI", uri), ("tEXt::Thumb::MTime", mtime),
-                       ("tEXt::Thumb::Size", String(size)), ("tEXt::Software", "Caption")]
+        let options = [
+            ("tEXt::Thumb::URI", uri), ("tEXt::Thumb::MTime", mtime),
+            ("tEXt::Thumb::Size", String(size)), ("tEXt::Software", "Caption"),
+        ]
         var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
         var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
         defer { (keys + values).forEach { free($0) } }

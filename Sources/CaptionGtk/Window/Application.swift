@@ -2,8 +2,9 @@
 
 import CGtk
 import Localization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @MainActor
@@ -61,12 +62,16 @@ public enum CaptionApplication {
             return 1
         }
         if library == nil, g_application_get_dbus_connection(gApplication) == nil {
-            printError(tr("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS), so this opens a new window instead of using one already open"))
+            printError(
+                tr(
+                    "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS), so this opens a new window instead of using one already open"
+                ))
         }
         // Another instance runs: g_application_run hands it this command line's photos
         // (through `open`, with the startup id) or an activation, then unregisters from
         // D-Bus, which a bare unref would not (GLib warns of that).
-        let arguments = g_application_get_is_remote(gApplication) != 0 && !photos.isEmpty
+        let arguments =
+            g_application_get_is_remote(gApplication) != 0 && !photos.isEmpty
             ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let status = argv.withUnsafeMutableBufferPointer { buffer in

@@ -27,10 +27,12 @@ public final class CaptionWindow {
     private(set) var geometry = WindowGeometry.standard
 
     /// `stateFile` is where the window size is remembered (tests pass their own).
-    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?, stateFile: String? = nil) {
+    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?, stateFile: String? = nil)
+    {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
         library = LibraryAccess(directory: libraryDirectory)
-        window = Window(unchecked: application.map { gtk_application_window_new($0) } ?? gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        window = Window(
+            unchecked: application.map { gtk_application_window_new($0) } ?? gtk_window_new(GTK_WINDOW_TOPLEVEL))
         gtk_window_set_title(window.gtkWindow, "Caption")
         gtk_window_set_icon_name(window.gtkWindow, CaptionApplication.id)
 

@@ -105,8 +105,10 @@ final class InAppNotification {
     /// `seconds`, or stays (nil) until replaced or hidden: an export in progress.
     /// `details` is said to screen readers after the text (the notification's accessible
     /// description): what comes next, and the key that does what the button does.
-    func show(_ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds, details: String? = nil,
-              action: @escaping () -> Void = {}, gone: (() -> Void)? = nil) {
+    func show(
+        _ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds, details: String? = nil,
+        action: @escaping () -> Void = {}, gone: (() -> Void)? = nil
+    ) {
         finishPrevious()
         show(progress: nil)
         self.gone = gone

@@ -5,17 +5,19 @@
 //                                                     prints "ok" or the error's message)
 
 import CaptionLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Draft number `n`: every field carries n, so a test can tell a whole draft from a mix of
 /// two. Text with what a key file must escape, and the item count varies.
 func draft(_ n: Int) -> Draft {
     let items = (0...(n % 3)).map { index in
-        DraftItem(path: index == 2 ? nil : "/photos/\(n)/photo \(index).jpg",
-                  title: "typed \(n) — 港口\n[group] key=\\\(n)",
-                  subtitle: "\t\(n) 🙂 " + String(repeating: "x", count: n % 50))
+        DraftItem(
+            path: index == 2 ? nil : "/photos/\(n)/photo \(index).jpg",
+            title: "typed \(n) — 港口\n[group] key=\\\(n)",
+            subtitle: "\t\(n) 🙂 " + String(repeating: "x", count: n % 50))
     }
     return Draft(items: items, current: n % items.count)
 }
