@@ -269,8 +269,10 @@ struct Builder {
     /// that the window tests catch at once.
     init(_ definition: String) {
         // gtk_builder_new_from_string aborts on a bad definition rather than return NULL.
+        // The translation domain comes from each file's <interface domain="caption">: set
+        // on the builder as well, GTK 3.24 frees the builder's copy while the parser still
+        // holds it (AddressSanitizer: heap-use-after-free in gtk_builder_add_from_string).
         let builder = gtk_builder_new()!
-        gtk_builder_set_translation_domain(builder, "caption")
         var error: UnsafeMutablePointer<GError>?
         if gtk_builder_add_from_string(builder, definition, gsize(bitPattern: -1), &error) == 0 {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
