@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionMetadata
+import CaptionQueue
 import Dispatch
 import Localization
 
@@ -83,7 +84,7 @@ final class ExportController {
     }
 
     static func message(_ summary: Exporter.Summary, folder: String) -> String {
-        let name = PhotoLoader.fileName(folder)
+        let name = PhotoQueue.name(of: folder)
         if summary.cancelled {
             return tr("Export stopped: {progress} photos exported to “{folder}”")
                 .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total))

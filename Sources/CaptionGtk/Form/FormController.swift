@@ -296,7 +296,7 @@ final class FormController {
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
-        view.photoName.text = PhotoLoader.fileName(path)
+        view.photoName.text = PhotoQueue.name(of: path)
         photos.load(path)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
@@ -370,7 +370,7 @@ final class FormController {
     /// The photo now on the form after a save, for screen readers: "Next photo: b.jpg, 1 of 2."
     private var nextPhotoWords: String? {
         guard let photo = queue.currentPhoto else { return nil }
-        let name = PhotoLoader.fileName(photo.path)
+        let name = PhotoQueue.name(of: photo.path)
         guard let position = queue.position else {
             return tr("Next photo: {name}.").replacing("{name}", with: name)
         }

@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionQueue
 import Dispatch
 import Localization
 
@@ -54,7 +55,7 @@ final class PhotoLoader {
                         // Gone, or a newer photo replaced this one while it decoded.
                         return cairo_surface_destroy(photo.surface.pointer)
                     }
-                    self.preview.show(photo, area: area, name: Self.fileName(path))
+                    self.preview.show(photo, area: area, name: PhotoQueue.name(of: path))
                     if settles { self.checkOncePainted(path, request: request) }
                 case .failure(let error):
                     if settles { self?.settle(.failure(error), request: request) }
@@ -115,9 +116,6 @@ final class PhotoLoader {
         }
     }
 
-    nonisolated static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
 }
 
 /// True the first time it is asked, on the main thread.
