@@ -55,7 +55,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization",
+                "Localization", "POSIXFiles",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.

@@ -29,6 +29,13 @@ public struct PhotoQueue: Equatable, Sendable {
 
     public var currentPhoto: QueuedPhoto? { current.map { photos[$0] } }
 
+    /// The photos either side of the current one, the next first: what a save or Ctrl+Page
+    /// Down shows next, then what Ctrl+Page Up shows. Empty with no current photo.
+    public var neighbours: [String] {
+        guard let current else { return [] }
+        return [current + 1, current - 1].filter(photos.indices.contains).map { photos[$0].path }
+    }
+
     /// "2 of 5", or nil while there is at most one photo (nothing to count).
     public var position: (index: Int, count: Int)? {
         guard let current, photos.count > 1 else { return nil }

@@ -15,6 +15,24 @@ import Testing
         #expect(queue.position.map { [$0.index, $0.count] } == [1, 4])
     }
 
+    @Test func neighboursAreTheNextThenThePreviousPhoto() {
+        var queue = PhotoQueue()
+        #expect(queue.neighbours.isEmpty)
+        _ = queue.append(["a"])
+        #expect(queue.neighbours.isEmpty)
+        _ = queue.append(["b", "c"])
+        #expect(queue.neighbours == ["b"])
+        _ = queue.move(by: 1)
+        #expect(queue.neighbours == ["c", "a"])
+        _ = queue.move(by: 1)
+        #expect(queue.neighbours == ["b"])
+        // A save takes the current photo out: its neighbours become each other's.
+        _ = queue.move(by: -1)
+        queue.removeCurrent()
+        #expect(queue.currentPhoto?.path == "c")
+        #expect(queue.neighbours == ["a"])
+    }
+
     @Test func oneOfOneShowsNoPosition() {
         var queue = PhotoQueue()
         _ = queue.append(["a"])

@@ -251,6 +251,7 @@ final class FormController {
         if queue.append(paths) {
             showCurrentPhoto()
         } else {
+            if editing == nil { photos.decodeAhead(queue.neighbours) }
             refreshPosition()
         }
     }
@@ -298,6 +299,8 @@ final class FormController {
     private func load(_ path: String) {
         view.photoName.text = PhotoQueue.name(of: path)
         photos.load(path)
+        // What comes next: the queue's photo once an edit is done, else its neighbours.
+        photos.decodeAhead(editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
         photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
