@@ -177,7 +177,6 @@ final class FormController {
         if let message = incoming.message { messages.show(problem: message) }
         let paths = incoming.photos
         guard !paths.isEmpty else { return }
-        RecentFiles.add(paths)
         if queue.append(paths) {
             showCurrentPhoto()
         } else {
@@ -189,7 +188,6 @@ final class FormController {
     /// Puts a photo on the form in place of the current one, keeping the words typed.
     func openPhoto(_ path: String) {
         settleInputMethod()
-        RecentFiles.add([path])
         queue.replaceCurrent(with: path)
         load(path)
         refreshPosition()
@@ -227,6 +225,10 @@ final class FormController {
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
+        // A photo joins the recent files when it is on the form, not when it joins the
+        // queue: a folder of a thousand would otherwise flood the list (and cost GTK's
+        // recent manager some 5–10 MB), and the list would name photos never looked at.
+        if editing == nil { RecentFiles.add([path]) }
         view.photoName.text = PhotoQueue.name(of: path)
         photos.load(path)
         // What comes next: the queue's photo once an edit is done, else its neighbours.
@@ -262,27 +264,22 @@ final class FormController {
         guard let path = photoPath else { return }
         let title = submission.values[CaptionForm.title]
         let subtitle = submission.values[CaptionForm.subtitle]
+        guard let editedID = editing?.entry.id else {
+            return saveAndMoveOn(QueuedPhoto(path: path, title: title, subtitle: subtitle))
+        }
         isSaving = true
         view.activateButton.isSensitive = false
-        let loaded = photos.loadedPhoto
         // Editing a saved entry updates its words; its photo is already in the library.
-        let editedID = editing?.entry.id
         library.perform(
-            { library throws(LibraryError) in
-                if let editedID { return try library.update(id: editedID, title: title, subtitle: subtitle) }
-                if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
-                return try library.add(photoAt: path, title: title, subtitle: subtitle)
-            },
+            { library throws(LibraryError) in try library.update(id: editedID, title: title, subtitle: subtitle) },
             completion: { [weak self] result in
                 guard let self else { return }
                 self.isSaving = false
                 self.view.activateButton.isSensitive = true
                 switch result {
-                case .success(let entry) where editedID != nil:
+                case .success(let entry):
                     self.edited(entry)
                     self.onSaved?(entry)
-                case .success(let entry):
-                    self.saved(entry, from: path)
                 case .failure(let error):
                     // Everything typed stays; the library says what went wrong.
                     self.messages.show(problem: error.message)
@@ -290,10 +287,45 @@ final class FormController {
             })
     }
 
-    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
-        // The saved photo leaves the queue; the next one, if any, takes its place.
+    /// Photos whose save is on its way, with their words: they have left the queue, and
+    /// stay in the draft until the library has them.
+    private var savingPhotos: [QueuedPhoto] = []
+
+    /// Saves the queue's photo and shows the next one at once, Title focused, while the save
+    /// goes on (copying and syncing a camera photo takes longer than a frame). When the save
+    /// fails, the photo and its words come back on the form in front of the next one (whose
+    /// words are kept), with the library's message: nothing typed is lost.
+    private func saveAndMoveOn(_ photo: QueuedPhoto) {
+        let loaded = photos.loadedPhoto
+        isSaving = true
+        savingPhotos.append(photo)
         queue.removeCurrent()
         showCurrentPhoto()
+        library.perform(
+            { library throws(LibraryError) in
+                if let loaded { return try library.add(loaded, title: photo.title, subtitle: photo.subtitle) }
+                return try library.add(photoAt: photo.path, title: photo.title, subtitle: photo.subtitle)
+            },
+            completion: { [weak self] result in
+                guard let self else { return }
+                if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
+                self.isSaving = !self.savingPhotos.isEmpty
+                switch result {
+                case .success(let entry):
+                    self.saved(entry, from: photo.path)
+                case .failure(let error):
+                    self.settleInputMethod()
+                    if self.editing == nil { self.keepWords() }
+                    self.queue.restore(photo)
+                    if self.editing == nil { self.showCurrentPhoto() }
+                    self.messages.show(problem: error.message)
+                }
+                self.keepDraft()
+            })
+    }
+
+    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
+        // The photo left the queue when Done was pressed; the form shows the next one.
         notification.show(
             tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
             details: FormSpeech.nextPhoto(queue)
@@ -348,7 +380,12 @@ final class FormController {
 
     /// The form's unsaved state. While a saved entry is being edited, the form holds its
     /// words, not the queue's (kept in the queue when the edit began).
-    var draft: Draft { Draft(queue, words: editing == nil ? words : nil) }
+    var draft: Draft {
+        // Photos still being saved stay in the draft: a crash mid-save loses no words.
+        let kept = PhotoQueue(
+            photos: savingPhotos + queue.photos, current: queue.current.map { $0 + savingPhotos.count })
+        return Draft(kept, words: editing == nil ? words : nil)
+    }
 
     private func keepDraft() {
         drafts.keep(draft)
