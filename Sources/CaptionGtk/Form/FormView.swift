@@ -1,5 +1,6 @@
 // The form's widgets: the photo row and the activate button from window.ui, the preview, and
-// a row per text field (label, entry, Enter hint, inline message) made from FormField.
+// a row per text field (label, entry, Enter hint, inline message, length counter) made from
+// FormField.
 
 import CGtk
 import FocusEngine
@@ -17,6 +18,8 @@ struct FormView {
     /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
     let messages: [Label]
     let hints: [Int: Label]
+    /// Per text item: "112 / 120" under the hint, once the text passes 80 % of its limit.
+    let counters: [Int: Label]
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -29,6 +32,7 @@ struct FormView {
         let grid: Grid = builder["fields"]
         var entries: [Int: TextEntry] = [:]
         var hints: [Int: Label] = [:]
+        var counters: [Int: Label] = [:]
         var messages = [Self.messageLabel()]
         grid.attach(messages[0], column: 1, row: 1)
         for (index, field) in fields.enumerated() {
@@ -46,16 +50,26 @@ struct FormView {
             gtk_label_set_xalign(caption_label(hint.pointer), 0)
             hint.addStyleClass("dim-label")
             let message = Self.messageLabel()
+            let counter = Label()
+            gtk_label_set_xalign(caption_label(counter.pointer), 0)
+            counter.addStyleClass("dim-label")
+            counter.addStyleClass("caption-counter")
+            gtk_widget_set_no_show_all(counter.pointer, 1)
             grid.attach(label, column: 0, row: row)
             grid.attach(entry, column: 1, row: row)
             grid.attach(hint, column: 2, row: row)
             grid.attach(message, column: 1, row: row + 1)
+            // Beside the field, under the hint: in the message's row, so that the form
+            // grows no wider for it.
+            grid.attach(counter, column: 2, row: row + 1)
             entries[field.item] = entry
+            counters[field.item] = counter
             hints[field.item] = hint
             messages.append(message)
         }
         self.entries = entries
         self.hints = hints
+        self.counters = counters
         self.messages = messages
         grid.showAll()
     }
@@ -94,13 +108,28 @@ struct FormView {
             // While the photo is missing the summary names only it, and a failed save
             // sends focus to its button: the button also says what else is missing.
             let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [enter]).compactMap { $0 }
+            let length = renderCounter(engine, item)
+            widget.accessibleDescription = ([message, photo, length] + alsoMissing + [enter]).compactMap { $0 }
                 .joined(separator: ". ")
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
         // The summary names only the photo while it is missing; the bar's description
         // says the rest, for a screen reader announcing it.
         return engine.message(for: CaptionForm.photo) != nil ? missing.joined(separator: ". ") : ""
+    }
+
+    /// Shows or hides the length counter of `item`; returns what a screen reader says of it
+    /// with the field ("112 of 120 characters"), nil while it is hidden.
+    private func renderCounter(_ engine: FocusEngine, _ item: Int) -> String? {
+        guard let label = counters[item] else { return nil }
+        let counter = engine.lengthCounter(for: item)
+        label.isVisible = counter != nil
+        guard let counter else { return nil }
+        label.text = tr("{count} / {limit}").replacing("{count}", with: String(counter.count))
+            .replacing("{limit}", with: String(counter.limit))
+        if counter.isOver { label.addStyleClass("error") } else { label.removeStyleClass("error") }
+        return tr("{count} of {limit} characters").replacing("{count}", with: String(counter.count))
+            .replacing("{limit}", with: String(counter.limit))
     }
 
     /// The widget that stands for each engine item, in form order.

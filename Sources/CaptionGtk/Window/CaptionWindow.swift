@@ -149,6 +149,9 @@ public final class CaptionWindow {
         case .open: form.choosePhoto()
         case .dismiss: messages.dismiss()
         case .undo: _ = notification.activateUndo()
+        case .reuseField: onForm { $0.reuseLastCaption(both: false) }
+        case .reuseCaption: onForm { $0.reuseLastCaption(both: true) }
+        case .captionRest: onForm { $0.captionRestTheSame() }
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
         case .showShortcuts: showShortcuts()
@@ -159,6 +162,11 @@ public final class CaptionWindow {
         case .export: export.chooseFolder()
         case .quit: break  // the application's
         }
+    }
+
+    /// An action of the form's words, while the form shows; the library's view has none.
+    private func onForm(_ action: (FormController) -> Void) {
+        if isShowingLibrary { window.errorBell() } else { action(form) }
     }
 
     /// Activates one of the window's actions by name, as its shortcut would.
