@@ -287,3 +287,27 @@ def scenario_orca_library_rows_name_their_photo(desktop):
     orca.wait_heard("Photo colon: first dot jpg.")
     orca.settle()
     orca.expect_not_heard("image")
+
+
+def scenario_orca_shortcuts_window_is_read_line_by_line(desktop):
+    """Under a window manager (the Shortcuts window gets focus only there), Ctrl+? opens the
+    Shortcuts window and Tab goes from line to line, each read as its title and keys."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+question")
+    orca.wait_heard("Keyboard shortcuts")
+    # Focus is on the first line as the window opens.
+    orca.wait_heard("Next field, or save when everything is filled colon: Return.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Tab")
+    orca.wait_heard("Previous field colon: Shift plus Return.")
+    # Back past the first line: the header's search button, which has a name.
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab", "shift+Tab")
+    orca.wait_heard("Search Shortcuts toggle button")
