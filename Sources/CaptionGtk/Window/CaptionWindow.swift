@@ -83,16 +83,17 @@ public final class CaptionWindow {
         }
         libraryController.onEdit = { [weak self] entry, path in
             guard let self else { return }
+            // One deliberate focus move, straight to Title: not through Choose Photo… (where
+            // the stack would send focus from the list), and with the words not selected,
+            // which a screen reader would read as a selection instead of the field. The
+            // photo is in the library, so everything is complete: Enter goes on through the
+            // fields and Done updates.
             self.form.withoutFocusMoves {
                 self.form.edit(entry, photo: path)
-                // The stack gives focus to the page it shows: straight to Title, not
-                // through Choose Photo… first.
-                self.form.view.titleEntry.makeFocusChildOfAncestors()
+                gtk_window_set_focus(self.window.gtkWindow, nil)
                 self.showForm()
             }
-            // The photo is already in the library, so everything is complete: Enter goes on
-            // through the fields and Done updates. One focus move, once the form shows.
-            MainThread.post { [weak self] in self?.form.focus(CaptionForm.title) }
+            self.form.view.titleEntry.grabFocusWithoutSelecting()
         }
         libraryController.onLeave = { [weak self] in self?.showForm() }
         // The close button or Alt+F4: words still being composed go into the draft.
@@ -188,15 +189,7 @@ public final class CaptionWindow {
             let menuWidget = Widget(unchecked: caption_widget(popover))
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
-            func mark(_ widget: Widget) {
-                for child in widget.children {
-                    if String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer))) == "GtkModelButton" {
-                        child.setAccessibleRole(ATK_ROLE_MENU_ITEM)
-                    }
-                    mark(child)
-                }
-            }
-            mark(menuWidget)
+            for item in menuWidget.descendants(ofType: "GtkModelButton") { item.setAccessibleRole(ATK_ROLE_MENU_ITEM) }
         }
     }
 
@@ -263,13 +256,35 @@ public final class CaptionWindow {
         let shortcuts: Window = builder["shortcuts"]
         for line in ShortcutLine.all {
             let group: Widget = builder[line.section.rawValue]
-            gtk_container_add(caption_container(group.pointer), caption_shortcut_new(line.accelerator, line.title))
+            let shortcut = Widget(unchecked: caption_shortcut_new(line.accelerator, line.title))
+            // GTK 3's shortcut lines are labels that Tab never reaches, so a screen reader
+            // user could not read them: each line takes focus and is named "Save: Ctrl+S".
+            gtk_widget_set_can_focus(shortcut.pointer, 1)
+            shortcut.accessibleName = Self.spoken(line)
+            gtk_container_add(caption_container(group.pointer), shortcut.pointer)
         }
         // Named: a screen reader would otherwise say only «frame».
         shortcuts.accessibleName = tr("Keyboard shortcuts")
+        // Its search button shows only an icon: «toggle button» alone, unnamed.
+        for button in shortcuts.asWidget.descendants(ofType: "GtkToggleButton") where button.accessibleName.isEmpty {
+            button.accessibleName = tr("Search Shortcuts")
+        }
         window.adopt(shortcuts)
         shortcuts.showAll()
         return shortcuts
+    }
+
+    /// "Save: Ctrl+S, Ctrl+Return": a shortcut line's title and keys as GTK labels them.
+    private static func spoken(_ line: ShortcutLine) -> String {
+        let keys = line.accelerator.split(separator: " ").compactMap { accelerator -> String? in
+            var key: guint = 0
+            var modifiers = GdkModifierType(rawValue: 0)
+            gtk_accelerator_parse(String(accelerator), &key, &modifiers)
+            guard key != 0, let label = gtk_accelerator_get_label(key, modifiers) else { return nil }
+            defer { g_free(label) }
+            return String(cString: label)
+        }
+        return line.title + ": " + keys.joined(separator: ", ")
     }
 
     func showAbout() {
