@@ -110,6 +110,21 @@ import Testing
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Typed meanwhile")
     }
 
+    /// Quitting right after Done, before the next frame, still saves: the save waiting for
+    /// that frame goes to the library before quitting waits for it.
+    @Test func quittingRightAfterDoneStillSaves() throws {
+        let library = folder + "/quit"
+        let paths = [makePhoto("quit-1.jpg", colour: 0xD018D0), makePhoto("quit-2.jpg", colour: 0x18D018)]
+        let window = try Harness.makeWindow(library: library)
+        defer { close(window) }
+        Harness.waitForPhoto(window) { window.form.enqueue(paths) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Last one")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Before quitting")
+        window.activateAction("save")
+        window.close()
+        #expect(try Library(directory: library).entries().map(\.title) == ["Last one"])
+    }
+
     /// Ctrl+Page Down and Ctrl+Page Up show their photo at once too.
     @Test func skippingShowsTheNeighbourDecodedAheadAtOnce() throws {
         let paths = [makePhoto("skip-1.jpg", colour: 0xD018D0), makePhoto("skip-2.jpg", colour: 0x18D018)]

@@ -345,7 +345,19 @@ final class FormController {
         showCurrentPhoto()
         // Once the next photo's frame is drawn: writing and syncing the copy would otherwise
         // take a core from the main thread and the X server while they paint it.
-        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.store(photo, loaded: loaded) }
+        unstored.append((photo, loaded))
+        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
+    }
+
+    /// Saves waiting for the next frame before they go to the library's queue.
+    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?)] = []
+
+    /// Hands every waiting save to the library's queue now; quitting calls this before it
+    /// waits for that queue, so that a Done just before Ctrl+Q is saved.
+    func storeWaiting() {
+        let waiting = unstored
+        unstored = []
+        for (photo, loaded) in waiting { store(photo, loaded: loaded) }
     }
 
     private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?) {

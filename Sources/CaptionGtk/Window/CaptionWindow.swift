@@ -337,6 +337,7 @@ public final class CaptionWindow {
     /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
     func close() {
         notification.hide()
+        form.storeWaiting()
         library.drain()
         // Words still being composed when the app quit (Ctrl+Q) go into the draft.
         form.settleInputMethod()
