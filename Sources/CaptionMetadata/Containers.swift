@@ -148,6 +148,49 @@ enum Containers {
         return false
     }
 
+    /// The parts of a photo that make its picture and colour (JPEG tables, frame and
+    /// scans, ICC profile; PNG and WebP image and colour chunks), in order, for comparing a
+    /// captioned copy with its original; nil for formats not compared this way (TIFF).
+    static func imageParts(_ bytes: [UInt8], format: PhotoFormat) -> [[UInt8]]? {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            return jpeg.segments.filter { !JPEG.isMetadata($0, in: bytes) }.map { Array(bytes[$0.range]) }
+                + [Array(bytes[jpeg.tail...])]
+        case .png:
+            guard let chunks = PNG.chunks(bytes) else { return nil }
+            return chunks.filter { !PNG.isMetadata($0, in: bytes) && !PNG.isLegacyCaption($0, in: bytes) }
+                .map { Array(bytes[$0.range]) }
+        case .webp:
+            guard let chunks = RIFF.chunks(bytes) else { return nil }
+            return chunks.filter { !["VP8X", "EXIF", "XMP "].contains($0.fourCC) }.map { Array(bytes[$0.range]) }
+        default:
+            return nil
+        }
+    }
+
+    /// A photo's Exif as a TIFF structure (the TIFF file itself); nil when it has none.
+    static func exifBlob(_ bytes: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            let header = JPEG.exif + [0]
+            guard let segment = jpeg.segments.first(where: { $0.marker == 0xE1 && hasPrefix(bytes, $0.payload, header) })
+            else { return nil }
+            return Array(bytes[(segment.payload.lowerBound + header.count)..<segment.payload.upperBound])
+        case .png:
+            return PNG.chunks(bytes)?.first { $0.type == "eXIf" }.map { Array(bytes[$0.data]) }
+        case .webp:
+            guard let chunk = RIFF.chunks(bytes)?.first(where: { $0.fourCC == "EXIF" }) else { return nil }
+            let prefixed = hasPrefix(bytes, chunk.data, JPEG.exif + [0])
+            return Array(bytes[(chunk.data.lowerBound + (prefixed ? 6 : 0))..<chunk.data.upperBound])
+        case .tiff:
+            return bytes
+        default:
+            return nil
+        }
+    }
+
     static func hasPrefix(_ bytes: [UInt8], _ range: Range<Int>, _ prefix: [UInt8]) -> Bool {
         range.count >= prefix.count && bytes[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix)
     }
@@ -331,6 +374,26 @@ enum RIFF {
     static func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
         let size = data.count
         return Array(fourCC.utf8) + littleEndian24(size) + [UInt8(size >> 24 & 0xFF)] + data + (size % 2 == 1 ? [0] : [])
+    }
+
+    /// The file without its EXIF chunk, and that chunk (header, data and pad); nil when it
+    /// has none. exempi 2.6 refuses to write a WebP whose EXIF chunk is a plain TIFF
+    /// structure, as the WebP specification has it ("Unrecognized TIFF prefix"), so the
+    /// chunk stays out of its way and goes back after.
+    static func takingOutExif(_ b: [UInt8]) -> (file: [UInt8], chunk: [UInt8])? {
+        guard let chunks = chunks(b), let exif = chunks.first(where: { $0.fourCC == "EXIF" }) else { return nil }
+        return (file(chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }), Array(b[exif.range]))
+    }
+
+    /// `b` with `chunk` put back where the specification places EXIF: before the XMP
+    /// chunk, or last; the flags follow.
+    static func puttingBackExif(_ b: [UInt8], _ chunk: [UInt8]) -> [UInt8]? {
+        guard let chunks = chunks(b) else { return nil }
+        var parts = chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }
+        let place = chunks.filter { $0.fourCC != "EXIF" }.firstIndex { $0.fourCC == "XMP " } ?? parts.count
+        parts.insert(chunk, at: place)
+        let result = file(parts)
+        return withFlagsMatchingChunks(result) ?? result
     }
 
     /// A RIFF file of `chunks` (each its bytes, padding included), with the size it says.

@@ -45,6 +45,12 @@ enum Embedder {
             try replace(path, with: extended)
             current = extended
         }
+        var exifChunk: [UInt8]?
+        if format == .webp, let (without, chunk) = RIFF.takingOutExif(current) {
+            try replace(path, with: without)
+            current = without
+            exifChunk = chunk
+        }
         // exempi rewrites a PNG's XMP chunk in place when the new packet is shorter, and
         // leaves the end of the old one after it: exiv2 then rejects the XML. So the packet
         // comes out of the file here and goes back through exempi as if new.
@@ -66,6 +72,7 @@ enum Embedder {
                 try replace(path, with: stripped)
                 current = stripped
                 packet = nil
+                exifChunk = nil  // written fresh: the old Exif may be what was damaged
                 fresh = true
                 continue
             }
@@ -78,6 +85,7 @@ enum Embedder {
         case .failure(let failure): throw .io(failure.code)
         }
         var repaired = Containers.restoringLegacy(written, as: current, format: format)
+        if let exifChunk, let back = RIFF.puttingBackExif(repaired ?? written, exifChunk) { repaired = back }
         let safe = PhotoCaption(
             title: PhotoMetadata.xmlSafe(caption.title ?? ""), description: PhotoMetadata.xmlSafe(caption.description ?? ""))
         if let legacy = Containers.withCaptionInLegacyFields(repaired ?? written, format: format, safe) {

@@ -40,9 +40,9 @@ enum ExifText {
         }
         let describe = description.isEmpty ? nil : Array(description.utf8) + [0]
         set(imageDescription, describe, type: 2, add: addDescription)
-        set(xpTitle, title.isEmpty ? nil : ucs2(title, little: true), type: 1)
-        set(xpSubject, description.isEmpty ? nil : ucs2(description, little: true), type: 1)
-        set(xpComment, description.isEmpty ? nil : ucs2(description, little: true), type: 1)
+        set(xpTitle, xp(title), type: 1)
+        set(xpSubject, xp(description), type: 1)
+        set(xpComment, xp(description), type: 1)
 
         var working = blob
         if doComment, let pointer = entries.firstIndex(where: { $0.entry.tag == TIFF.exifTag }) {
@@ -57,6 +57,15 @@ enum ExifText {
         guard changed else { return nil }
         guard let grown = TIFF(working) else { return nil }
         return grown.rebuilt(entries: entries)
+    }
+
+    /// An XP tag's new value; nil (the tag goes) for empty text, and for text beyond
+    /// UCS-2 (emoji and other characters past U+FFFF): exiftool 12.57 and exiv2 0.27 read
+    /// XP tags as UCS-2, so a surrogate pair would show as garbage, and Windows reads the
+    /// title from XMP when XPTitle is gone.
+    static func xp(_ text: String) -> [UInt8]? {
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.value <= 0xFFFF }) else { return nil }
+        return ucs2(text, little: true)
     }
 
     /// XP tags hold UCS-2 little-endian text ending in a 0 character, whatever the file's
@@ -77,21 +86,8 @@ enum ExifText {
         _ bytes: inout [UInt8], directory offset: Int, tiff: TIFF, description: String
     ) -> Int? {
         let little = tiff.littleEndian
-        guard offset >= 8, offset + 2 <= bytes.count else { return nil }
-        let count = Int(little ? UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-                : UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]))
-        guard count <= 4096, offset + 2 + 12 * count + 4 <= bytes.count else { return nil }
-        var entries: [TIFF.Entry] = []
-        for index in 0..<count {
-            let at = offset + 2 + 12 * index
-            let tag = Array(bytes[at..<(at + 2)])
-            let type = Array(bytes[at + 2..<(at + 4)])
-            func value16(_ b: [UInt8]) -> UInt16 { little ? UInt16(b[0]) | UInt16(b[1]) << 8 : UInt16(b[0]) << 8 | UInt16(b[1]) }
-            entries.append(
-                TIFF.Entry(
-                    tag: value16(tag), type: value16(type), count: TIFF.read32(bytes, at + 4, little),
-                    field: Array(bytes[(at + 8)..<(at + 12)])))
-        }
+        guard var entries = directory(bytes, at: offset, littleEndian: little) else { return nil }
+        let count = entries.count
         guard let old = entries.firstIndex(where: { $0.tag == userComment }) else { return nil }
         // "UNICODE\0" then UTF-16 in the block's byte order, as the Exif standard says.
         let comment = description.isEmpty ? nil : Array("UNICODE\u{0}".utf8) + ucs2(description, little: little).dropLast(2)
@@ -115,5 +111,59 @@ enum ExifText {
         }
         bytes += next
         return start
+    }
+
+    /// The entries of the directory at `offset` of a classic TIFF structure; nil when it
+    /// lies outside the bytes.
+    static func directory(_ bytes: [UInt8], at offset: Int, littleEndian little: Bool) -> [TIFF.Entry]? {
+        guard offset >= 8, offset + 2 <= bytes.count else { return nil }
+        func value16(_ at: Int) -> UInt16 {
+            little ? UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 : UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        }
+        let count = Int(value16(offset))
+        guard count <= 4096, offset + 2 + 12 * count + 4 <= bytes.count else { return nil }
+        return (0..<count).map { index in
+            let at = offset + 2 + 12 * index
+            return TIFF.Entry(
+                tag: value16(at), type: value16(at + 2), count: TIFF.read32(bytes, at + 4, little),
+                field: Array(bytes[(at + 8)..<(at + 12)]))
+        }
+    }
+}
+
+/// The Exif a captioned copy must keep: every field of IFD0, the Exif directory (maker
+/// notes among them) and the GPS directory, with its value, other than the caption's
+/// own fields and the offsets a rewrite moves. Fields added are allowed (exempi moves a
+/// JPEG's exif: and tiff: XMP properties into its Exif).
+enum ExifFields {
+    /// Where values live only as offsets into the file, which a rewrite may move.
+    static let offsetTags: Set<UInt16> = [
+        273, 279, 324, 325, 513, 514, TIFF.exifTag, TIFF.gpsTag, 40965, TIFF.xmpTag, TIFF.iptcTag, TIFF.photoshopTag,
+    ]
+
+    static func kept(from original: [UInt8]?, in written: [UInt8]?) -> Bool {
+        guard let original, let before = fields(original) else { return true }  // nothing to keep, or unreadable before
+        guard let written, let after = fields(written) else { return false }
+        return before.allSatisfy { key, value in after[key] == value }
+    }
+
+    /// (directory, tag) -> type, count and value bytes.
+    static func fields(_ blob: [UInt8]) -> [String: [UInt8]]? {
+        guard let tiff = TIFF(blob) else { return nil }
+        var found: [String: [UInt8]] = [:]
+        func add(_ entries: [TIFF.Entry], _ directory: String, skipping: Set<UInt16>) {
+            for entry in entries where !skipping.contains(entry.tag) && !offsetTags.contains(entry.tag) {
+                found["\(directory).\(entry.tag)"] =
+                    tiff.encode16(entry.type) + tiff.encode32(entry.count) + (tiff.value(of: entry) ?? [])
+            }
+        }
+        add(tiff.entries, "IFD0", skipping: ExifText.captionTags)
+        for (tag, name) in [(TIFF.exifTag, "Exif"), (TIFF.gpsTag, "GPS")] {
+            guard let pointer = tiff.entries.first(where: { $0.tag == tag }) else { continue }
+            let offset = Int(TIFF.read32(pointer.field, 0, tiff.littleEndian))
+            guard let entries = ExifText.directory(blob, at: offset, littleEndian: tiff.littleEndian) else { continue }
+            add(entries, name, skipping: [ExifText.userComment])
+        }
+        return found
     }
 }

@@ -180,7 +180,7 @@ struct EmbeddingTests {
         let read = try Tool.run(
             "exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]
         ).stdout
-        let object = try #require(Readers.firstObject(read))
+        let object = try #require(try Readers.firstObject(read))
         #expect(object["IPTC:ObjectName"] as? String == "New 港")
         #expect(object["IPTC:Caption-Abstract"] as? String == "New words 🌅")
         #expect(object["IPTC:Headline"] as? String == "New 港", "the headline held the old title")
