@@ -23,6 +23,7 @@ enum ExifText {
         guard let tiff = TIFF(blob) else { return nil }
         var entries = tiff.entries.map { TIFF.NewEntry($0) }
         var changed = false
+        var orphaned: [TIFF.Entry] = []
         func set(_ tag: UInt16, _ value: [UInt8]?, type: UInt16, add: Bool = false) {
             let index = entries.firstIndex { $0.entry.tag == tag }
             guard index != nil || add else { return }
@@ -32,6 +33,7 @@ enum ExifText {
                     return
                 }
                 entries.remove(at: index)
+                orphaned.append(old)
             }
             changed = true
             guard let value else { return }
@@ -55,6 +57,9 @@ enum ExifText {
             }
         }
         guard changed else { return nil }
+        // The old words would stay in the file as bytes no field points at any more, for
+        // anyone who looks at the bytes: zeroed.
+        for entry in orphaned { clear(entry, in: &working, tiff: tiff) }
         guard let grown = TIFF(working) else { return nil }
         return grown.rebuilt(entries: entries)
     }
@@ -92,6 +97,7 @@ enum ExifText {
         // "UNICODE\0" then UTF-16 in the block's byte order, as the Exif standard says.
         let comment = description.isEmpty ? nil : Array("UNICODE\u{0}".utf8) + ucs2(description, little: little).dropLast(2)
         if let comment, tiff.value(of: entries[old]) == comment, entries[old].count == UInt32(comment.count) { return nil }
+        clear(entries[old], in: &bytes, tiff: tiff)
         entries.remove(at: old)
         if let comment {
             if bytes.count % 2 == 1 { bytes.append(0) }
@@ -111,6 +117,15 @@ enum ExifText {
         }
         bytes += next
         return start
+    }
+
+    /// Zeroes an entry's value where it lies outside the entry (over 4 bytes).
+    private static func clear(_ entry: TIFF.Entry, in bytes: inout [UInt8], tiff: TIFF) {
+        let (size, overflow) = Int(entry.count).multipliedReportingOverflow(by: TIFF.typeSize(entry.type))
+        guard !overflow, size > 4 else { return }
+        let offset = Int(TIFF.read32(entry.field, 0, tiff.littleEndian))
+        guard offset >= 8, offset + size <= bytes.count else { return }
+        for index in offset..<(offset + size) { bytes[index] = 0 }
     }
 
     /// The entries of the directory at `offset` of a classic TIFF structure; nil when it
