@@ -116,7 +116,6 @@ public enum InPlaceWriter {
         if !same || (try? readOriginal(path)) != original {
             throw .make(.changed, "The photo was changed by another program while Caption wrote it: {path}", path: path)
         }
-        if KillPoint.beforeRename { raise(SIGKILL) }
         guard rename(temporary, path) == 0 else { throw .fromErrno(errno, path: path) }
         leftover = nil
         _ = DiskFile.sync(folder, folder: true)  // the rename is done; a failed sync only delays its durability
@@ -194,10 +193,4 @@ enum ExtendedAttributes {
     static func set(_ path: String, _ name: String, _ value: [UInt8]) -> Bool {
         lsetxattr(path, name, value, value.count, 0) == 0
     }
-}
-
-/// A test hook: `CAPTION_TEST_KILL_BEFORE_RENAME=1` makes the writer kill itself just
-/// before the rename, the moment a crash is most likely to catch a half-done write.
-enum KillPoint {
-    static let beforeRename: Bool = getenv("CAPTION_TEST_KILL_BEFORE_RENAME") != nil
 }
