@@ -57,51 +57,24 @@ final class FormController {
         inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
-        connectSignals()
+        FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         refresh()
     }
 
-    // MARK: Signals -> engine events
-
-    private func item(of widget: gpointer?) -> Int? {
-        guard let widget else { return nil }
-        return view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
-    }
-
-    private func connectSignals() {
-        window.connect(.setFocus, after: true) { [weak self] widget in
-            guard let self else { return }
-            self.send(.focus(self.item(of: widget)))
-        }
-        for (item, entry) in view.entries {
-            entry.connect(.changed) { [weak self] in
-                guard let self, !self.settingText else { return }
-                self.messages.clearProblem()
-                self.send(.edit(item: item, text: entry.text))
-            }
-            // Enter comes only through activate: GtkEntry emits it after its input method
-            // declined the key, so Enter that confirms a composition never lands here.
-            entry.connect(.activate) { [weak self] in self?.send(.enter) }
-            // Ctrl+V in a field pastes text, unless what was copied is a photo.
-            entry.connect(.pasteClipboard) { [weak self] in
-                if self?.pastePhoto() == true { g_signal_stop_emission_by_name(entry.pointer, "paste-clipboard") }
-            }
-            // After the entry's own handler, for the same reason: the input method sees
-            // Shift+Enter first.
-            entry.connect(.keyPress, after: true) { [weak self] event in
-                guard let self, Keys.isEnter(event), Keys.has(event, GDK_SHIFT_MASK),
-                    !Keys.has(event, GDK_CONTROL_MASK)
-                else { return false }
-                self.send(.back)
-                return true
-            }
-        }
-        view.photoButton.connect(.clicked) { [weak self] in self?.send(.enter) }
-        view.activateButton.connect(.clicked) { [weak self] in self?.send(.activate) }
-    }
-
     // MARK: Engine decisions -> widgets
+
+    private func handle(_ input: FormInput) -> Bool {
+        switch input {
+        case .event(let event): send(event)
+        case .typed(let item, let text):
+            guard !settingText else { return true }
+            messages.clearProblem()
+            send(.edit(item: item, text: text))
+        case .paste: return pastePhoto()
+        }
+        return true
+    }
 
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
@@ -148,56 +121,13 @@ final class FormController {
         holdingFocus = false
     }
 
-    /// Shows the engine's state: the button's label, the hint by the focused field, the
-    /// messages (also as the fields' accessible descriptions) and the summary. It runs on
-    /// every keystroke and focus change; the handles set only what changed.
+    /// Shows the engine's state; runs on every keystroke and focus change.
     private func refresh() {
-        let label = engine.wording.label(engine.label)
-        view.activateButton.label = label
-        for (item, hint) in view.hints {
-            hint.text = engine.focus == item ? "⏎ " + label : ""
-        }
-        for (item, messageLabel) in view.messages.enumerated() {
-            let message = engine.message(for: item)
-            messageLabel.text = message ?? ""
-            messageLabel.isVisible = message != nil
-            let widget = view.itemWidgets[item]
-            // What a screen reader says after the field's name: its message, and in the
-            // focused text field what Enter does now (the hint beside it, which is not read).
-            let enter = engine.focus == item && view.hints[item] != nil ? enterHint : nil
-            // The photo button says which photo is on the form (the name beside it, and
-            // its place in the queue, which the header shows).
-            let photo = item == CaptionForm.photo ? photoDescription : nil
-            // While the photo is missing the summary names only it, and a failed save
-            // sends focus to its button: the button also says what else is missing.
-            let alsoMissing =
-                item == CaptionForm.photo && message != nil
-                ? view.entries.keys.sorted().compactMap { engine.message(for: $0) } : []
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [enter]).compactMap { $0 }
-                .joined(separator: ". ")
-            if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
-        }
-        // The summary names only the photo while it is missing; the bar's description
-        // says the rest, for a screen reader announcing it.
-        let photoMissing = engine.message(for: CaptionForm.photo) != nil
-        messages.details =
-            photoMissing
-            ? view.entries.keys.sorted().compactMap { engine.message(for: $0) }.joined(separator: ". ") : ""
+        let enter = FormSpeech.enterHint(engine.label, editing: editing != nil)
+        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
+        let details = view.render(engine, enterHint: enter, photoDescription: photo)
+        messages.details = details
         messages.summary = engine.summary
-    }
-
-    /// "harbour.jpg, 1 of 2": the photo on the form, for the photo button's description.
-    private var photoDescription: String? {
-        let name = view.photoName.text
-        guard !name.isEmpty else { return nil }
-        return [name, header.subtitle].compactMap { $0 }.joined(separator: ", ")
-    }
-
-    /// What Enter does now, in words: said with the focused field.
-    private var enterHint: String {
-        engine.label == .done
-            ? (editing == nil ? tr("Enter saves") : tr("Enter updates the entry"))
-            : tr("Enter goes to the next empty field")
     }
 
     // MARK: The words on the form
@@ -362,20 +292,10 @@ final class FormController {
         queue.removeCurrent()
         showCurrentPhoto()
         notification.show(
-            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo, details: nextPhotoWords
+            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
+            details: FormSpeech.nextPhoto(queue)
         ) { [weak self] in self?.undo(entry, from: path) }
         onSaved?(entry)
-    }
-
-    /// The photo now on the form after a save, for screen readers: "Next photo: b.jpg, 1 of 2."
-    private var nextPhotoWords: String? {
-        guard let photo = queue.currentPhoto else { return nil }
-        let name = PhotoQueue.name(of: photo.path)
-        guard let position = queue.position else {
-            return tr("Next photo: {name}.").replacing("{name}", with: name)
-        }
-        return tr("Next photo: {name}, {index} of {count}.").replacing("{name}", with: name)
-            .replacing("{index}", with: String(position.index)).replacing("{count}", with: String(position.count))
     }
 
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
@@ -441,24 +361,10 @@ final class FormController {
         drafts.adopt(saved)
         show(saved)
         // Longer than other notifications: it greets the user as the window opens, before
-        // they may have looked.
-        let greet = { [weak self] in
-            guard let self else { return }
-            self.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
+        // they may have looked; and after the focused field has been read.
+        window.whenActive(delay: 400) { [weak self] in
+            self?.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
                 [weak self] in self?.discardDraft()
-            }
-        }
-        // Shown once the window is active, and after the focused field has been read: a
-        // screen reader does not yet know a window that is still opening, and would never
-        // say a notice shown in it.
-        if gtk_window_is_active(window.gtkWindow) != 0 || !window.isVisible {
-            greet()
-        } else {
-            var greeted = false
-            window.connect(.notify("is-active")) { [weak self] _ in
-                guard let self, !greeted, gtk_window_is_active(self.window.gtkWindow) != 0 else { return }
-                greeted = true
-                MainThread.after(milliseconds: 400) { greet() }
             }
         }
         return true
