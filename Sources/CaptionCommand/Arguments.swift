@@ -99,7 +99,10 @@ public enum Arguments {
             default:
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
-            if inline != nil, ["--list", "--json", "--sidecar", "--in-place", "--write-back", "--help", "--version", "--"].contains(name) {
+            if inline != nil,
+                ["--list", "--json", "--sidecar", "--in-place", "--write-back", "--help", "--version", "--"].contains(
+                    name)
+            {
                 throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
             }
             index += 1
@@ -225,7 +228,9 @@ public enum Arguments {
             tr(
                 "  --write-back      write saved captions into the photo files they came from;\n                    a photo gone or changed since is skipped, one line each"
             ),
-            tr("  --id ID           with --export or --write-back: only the entry numbered ID;\n                    repeat for more"),
+            tr(
+                "  --id ID           with --export or --write-back: only the entry numbered ID;\n                    repeat for more"
+            ),
             tr(
                 "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg; with --add or --write-back: the\n                    caption into PHOTO.EXT.xmp beside the photo, which stays as it is"
             ),

@@ -68,7 +68,8 @@ extension Commands {
         // photo, or words in it, would be wrong.
         var info = stat()
         if lstat(source, &info) != 0 {
-            Console.error(fill(tr("Skipped entry {id}: the photo is no longer there: {path}"), ["id": id, "path": source]))
+            Console.error(
+                fill(tr("Skipped entry {id}: the photo is no longer there: {path}"), ["id": id, "path": source]))
             return .skipped
         }
         do throws(WriteBackError) {
@@ -78,7 +79,7 @@ extension Commands {
                     let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: entry.sourceSHA256)
                     _ = try? library.setSource(id: entry.id, path: source, sha256: written.sha256)
                     Console.out(fill(tr("Wrote entry {id} into {path}"), ["id": id, "path": source]) + "\n")
-                } catch where error.kind == .unsupportedFormat {
+                } catch  where error.kind == .unsupportedFormat {
                     let paths = try sidecar(caption, for: entry, source: source)
                     Console.out(
                         fill(
@@ -87,19 +88,24 @@ extension Commands {
                 }
             case .sidecar:
                 let paths = try sidecar(caption, for: entry, source: source)
-                Console.out(fill(tr("Wrote entry {id} into {path}"), ["id": id, "path": paths.joined(separator: ", ")]) + "\n")
+                Console.out(
+                    fill(tr("Wrote entry {id} into {path}"), ["id": id, "path": paths.joined(separator: ", ")]) + "\n")
             }
             return .written
         } catch {
             if error.kind == .changed {
                 Console.error(
-                    fill(tr("Skipped entry {id}: the photo was changed since Caption read it: {path}"), ["id": id, "path": source]))
+                    fill(
+                        tr("Skipped entry {id}: the photo was changed since Caption read it: {path}"),
+                        ["id": id, "path": source]))
                 return .skipped
             }
             Console.error(error.message)
             var advice = tr("The caption of entry {id} is saved in the library.")
             if into == .photo && error.sidecarMayHelp {
-                advice += " " + tr("To put it in a sidecar beside the photo instead: caption --write-back --sidecar --id {id}")
+                advice +=
+                    " "
+                    + tr("To put it in a sidecar beside the photo instead: caption --write-back --sidecar --id {id}")
             }
             Console.error(fill(advice, ["id": id]))
             return .failed
@@ -107,7 +113,9 @@ extension Commands {
     }
 
     /// The sidecar, if the photo is still the one read.
-    private static func sidecar(_ caption: PhotoCaption, for entry: Entry, source: String) throws(WriteBackError) -> [String] {
+    private static func sidecar(
+        _ caption: PhotoCaption, for entry: Entry, source: String
+    ) throws(WriteBackError) -> [String] {
         if let expected = entry.sourceSHA256, SourcePath.sha256(source) != expected {
             throw WriteBackError(.changed, "")
         }

@@ -45,7 +45,9 @@ public enum CaptionFinder {
     /// Damaged metadata anywhere reads as no words there. Safe from any thread.
     public static func find(_ path: String) -> FoundCaption {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return FoundCaption(caption: .none, origin: nil) }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return FoundCaption(caption: .none, origin: nil)
+        }
         for sidecar in [SidecarWriter.path(for: path)] + [SidecarWriter.adobePath(for: path)].compactMap({ $0 }) {
             let words = sidecarWords(sidecar)
             if words != .none { return FoundCaption(caption: words, origin: .sidecar(sidecar)) }
@@ -57,7 +59,8 @@ public enum CaptionFinder {
             let exif = exifDescription(path)
             let fromExif = reconciled.title == nil && reconciled.description != nil && reconciled.description == exif
             if fromExif && stored == .none {
-                return isStockText(exif) ? FoundCaption(caption: .none, origin: nil) : FoundCaption(caption: reconciled, origin: .exif)
+                return isStockText(exif)
+                    ? FoundCaption(caption: .none, origin: nil) : FoundCaption(caption: reconciled, origin: .exif)
             }
             if !fromExif { return FoundCaption(caption: reconciled, origin: .iptc) }
         }

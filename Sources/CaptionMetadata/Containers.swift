@@ -129,7 +129,8 @@ enum Containers {
             }
             return changed ? RIFF.file(parts) : nil
         case .tiff:
-            return ExifText.captioned(bytes, title: title, description: description, addDescription: false, userComment: false)
+            return ExifText.captioned(
+                bytes, title: title, description: description, addDescription: false, userComment: false)
         default:
             return nil
         }
@@ -175,7 +176,8 @@ enum Containers {
         case .jpeg:
             guard let jpeg = JPEG(bytes) else { return nil }
             let header = JPEG.exif + [0]
-            guard let segment = jpeg.segments.first(where: { $0.marker == 0xE1 && hasPrefix(bytes, $0.payload, header) })
+            guard
+                let segment = jpeg.segments.first(where: { $0.marker == 0xE1 && hasPrefix(bytes, $0.payload, header) })
             else { return nil }
             return Array(bytes[(segment.payload.lowerBound + header.count)..<segment.payload.upperBound])
         case .png:
@@ -333,7 +335,9 @@ enum PNG {
             for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
         }
         crc ^= 0xFFFF_FFFF
-        func big32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func big32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         return big32(UInt32(data.count)) + typed + big32(crc)
     }
 
@@ -373,7 +377,8 @@ enum RIFF {
     /// A chunk: its FourCC, little-endian size, data and a pad byte when the size is odd.
     static func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
         let size = data.count
-        return Array(fourCC.utf8) + littleEndian24(size) + [UInt8(size >> 24 & 0xFF)] + data + (size % 2 == 1 ? [0] : [])
+        return Array(fourCC.utf8) + littleEndian24(size) + [UInt8(size >> 24 & 0xFF)] + data
+            + (size % 2 == 1 ? [0] : [])
     }
 
     /// The file without its EXIF chunk, and that chunk (header, data and pad); nil when it
@@ -582,7 +587,8 @@ struct TIFF {
     static func hasIIM(_ b: [UInt8]) -> Bool {
         guard let tiff = TIFF(b) else { return false }
         if tiff.entries.contains(where: { $0.tag == iptcTag }) { return true }
-        guard let photoshop = tiff.entries.first(where: { $0.tag == photoshopTag }), let value = tiff.value(of: photoshop)
+        guard let photoshop = tiff.entries.first(where: { $0.tag == photoshopTag }),
+            let value = tiff.value(of: photoshop)
         else { return false }
         return Containers.containsIIMResource(value[...])
     }

@@ -87,7 +87,8 @@ enum Embedder {
         var repaired = Containers.restoringLegacy(written, as: current, format: format)
         if let exifChunk, let back = RIFF.puttingBackExif(repaired ?? written, exifChunk) { repaired = back }
         let safe = PhotoCaption(
-            title: PhotoMetadata.xmlSafe(caption.title ?? ""), description: PhotoMetadata.xmlSafe(caption.description ?? ""))
+            title: PhotoMetadata.xmlSafe(caption.title ?? ""),
+            description: PhotoMetadata.xmlSafe(caption.description ?? ""))
         if let legacy = Containers.withCaptionInLegacyFields(repaired ?? written, format: format, safe) {
             repaired = legacy
         }

@@ -95,8 +95,11 @@ enum ExifText {
         let count = entries.count
         guard let old = entries.firstIndex(where: { $0.tag == userComment }) else { return nil }
         // "UNICODE\0" then UTF-16 in the block's byte order, as the Exif standard says.
-        let comment = description.isEmpty ? nil : Array("UNICODE\u{0}".utf8) + ucs2(description, little: little).dropLast(2)
-        if let comment, tiff.value(of: entries[old]) == comment, entries[old].count == UInt32(comment.count) { return nil }
+        let comment =
+            description.isEmpty ? nil : Array("UNICODE\u{0}".utf8) + ucs2(description, little: little).dropLast(2)
+        if let comment, tiff.value(of: entries[old]) == comment, entries[old].count == UInt32(comment.count) {
+            return nil
+        }
         clear(entries[old], in: &bytes, tiff: tiff)
         entries.remove(at: old)
         if let comment {

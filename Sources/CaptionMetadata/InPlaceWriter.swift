@@ -75,7 +75,10 @@ public enum InPlaceWriter {
         }
         try checkWritable(path, info: info, folder: folder)
 
-        let ext = path.split(separator: "/").last.flatMap { name in name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } } ?? format.fileExtension
+        let ext =
+            path.split(separator: "/").last.flatMap { name in
+                name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
+            } ?? format.fileExtension
         let temporary: String
         switch DiskFile.temporary(in: folder, extension: ext, holding: original, prefix: temporaryPrefix) {
         case .success(let made): temporary = made
@@ -91,7 +94,8 @@ public enum InPlaceWriter {
             case .io(let code): throw .fromErrno(code, path: path)
             case .unsupported, .unwritable:
                 throw .make(
-                    .unsupportedFormat, "The caption cannot be written into this photo's metadata; use a sidecar: {path}",
+                    .unsupportedFormat,
+                    "The caption cannot be written into this photo's metadata; use a sidecar: {path}",
                     path: path)
             }
         }
@@ -100,8 +104,13 @@ public enum InPlaceWriter {
         case .success(let read): written = read
         case .failure(let failure): throw .fromErrno(failure.code, path: path)
         }
-        if let problem = ReadBack.problem(original: original, written: written, at: temporary, path: path, format: format, caption: caption) {
-            throw .make(.verificationFailed, "The captioned copy did not read back correctly ({reason}); the photo is untouched: {path}", path: path, reason: problem)
+        if let problem = ReadBack.problem(
+            original: original, written: written, at: temporary, path: path, format: format, caption: caption)
+        {
+            throw .make(
+                .verificationFailed,
+                "The captioned copy did not read back correctly ({reason}); the photo is untouched: {path}", path: path,
+                reason: problem)
         }
         try keepAttributes(of: path, info: info, on: temporary)
         if let code = DiskFile.sync(temporary) { throw .fromErrno(code, path: path) }
@@ -132,7 +141,9 @@ public enum InPlaceWriter {
         case .success(let bytes): return bytes
         case .failure(let failure):
             if failure.code == EACCES || failure.code == EPERM {
-                throw .make(.readOnlyFile, "The photo cannot be read ({reason}): {path}", path: path, reason: POSIXFiles.reason(failure.code))
+                throw .make(
+                    .readOnlyFile, "The photo cannot be read ({reason}): {path}", path: path,
+                    reason: POSIXFiles.reason(failure.code))
             }
             throw .fromErrno(failure.code, path: path)
         }
@@ -178,7 +189,9 @@ enum ExtendedAttributes {
         var buffer = [CChar](repeating: 0, count: size)
         let got = llistxattr(path, &buffer, size)
         guard got > 0 else { return [] }
-        return buffer[0..<got].split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return buffer[0..<got].split(separator: 0).map {
+            String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 
     static func value(_ path: String, _ name: String) -> [UInt8]? {

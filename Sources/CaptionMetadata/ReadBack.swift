@@ -25,7 +25,9 @@ enum ReadBack {
         {
             return tr("its image data or colour profile differ")
         }
-        guard ExifFields.kept(from: Containers.exifBlob(original, format: format), in: Containers.exifBlob(written, format: format))
+        guard
+            ExifFields.kept(
+                from: Containers.exifBlob(original, format: format), in: Containers.exifBlob(written, format: format))
         else { return tr("its Exif data differ") }
         guard otherXMPKept(original: path, written: copy, format: format) else { return tr("its other XMP differs") }
         return nil
@@ -46,8 +48,10 @@ enum ReadBack {
         let bits = Int(gdk_pixbuf_get_bits_per_sample(pixbuf))
         let rowBytes = (width * channels * bits + 7) / 8
         guard let base = gdk_pixbuf_read_pixels(pixbuf) else { return nil }
-        var result: [UInt8] = [UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
-            UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8), UInt8(channels)]
+        var result: [UInt8] = [
+            UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
+            UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8), UInt8(channels),
+        ]
         result.reserveCapacity(5 + rowBytes * height)
         for y in 0..<height {
             result += UnsafeBufferPointer(start: base + y * stride, count: rowBytes)

@@ -49,7 +49,8 @@ public enum SidecarWriter {
         var existing = stat()
         let exists = lstat(target, &existing) == 0
         if exists && existing.st_mode & S_IFMT == S_IFLNK {
-            throw .make(.symlink, "The sidecar is a symbolic link; Caption does not write through links: {path}", path: target)
+            throw .make(
+                .symlink, "The sidecar is a symbolic link; Caption does not write through links: {path}", path: target)
         }
         if exists && existing.st_mode & S_IWUSR == 0 {
             throw .make(.readOnlyFile, "The sidecar is read-only: {path}", path: target)
@@ -65,7 +66,9 @@ public enum SidecarWriter {
             throw .make(.io, "The sidecar holds XMP that cannot be read; it is left as it is: {path}", path: target)
         }
         let temporary: String
-        switch DiskFile.temporary(in: folder, extension: "xmp", holding: Array(text.utf8), prefix: InPlaceWriter.temporaryPrefix) {
+        switch DiskFile.temporary(
+            in: folder, extension: "xmp", holding: Array(text.utf8), prefix: InPlaceWriter.temporaryPrefix)
+        {
         case .success(let made): temporary = made
         case .failure(let failure): throw .fromErrno(failure.code, path: target)
         }

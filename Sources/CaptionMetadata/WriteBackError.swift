@@ -66,11 +66,15 @@ public struct WriteBackError: Error, Equatable, Sendable, CustomStringConvertibl
         case ENOENT, ENOTDIR:
             return make(.missing, "The photo is no longer there: {path}", path: path)
         case EACCES, EPERM, EROFS:
-            return make(.readOnlyFolder, "The photo's folder cannot be written to ({reason}): {path}", path: path, reason: reason)
+            return make(
+                .readOnlyFolder, "The photo's folder cannot be written to ({reason}): {path}", path: path,
+                reason: reason)
         case ENOSPC, EDQUOT, EFBIG:
-            return make(.diskFull, "Not enough disk space beside the photo ({reason}): {path}", path: path, reason: reason)
+            return make(
+                .diskFull, "Not enough disk space beside the photo ({reason}): {path}", path: path, reason: reason)
         default:
-            return make(.io, "The caption could not be written into the photo ({reason}): {path}", path: path, reason: reason)
+            return make(
+                .io, "The caption could not be written into the photo ({reason}): {path}", path: path, reason: reason)
         }
     }
 }

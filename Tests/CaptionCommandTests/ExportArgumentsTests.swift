@@ -33,7 +33,10 @@ struct ExportArgumentsTests {
             (["--export", ""], "--export needs a folder"),
             (["--export", "out", "photo.jpg"], "--export takes no photo; unexpected photo.jpg"),
             (["--export", "out", "--list"], "use only one of --add, --list, --remove, --export and --write-back"),
-            (["--export", "out", "--add", "p.jpg"], "use only one of --add, --list, --remove, --export and --write-back"),
+            (
+                ["--export", "out", "--add", "p.jpg"],
+                "use only one of --add, --list, --remove, --export and --write-back"
+            ),
             (["--id", "3"], "--id goes with --export or --write-back"),
             (["--sidecar"], "--sidecar goes with --add, --export or --write-back"),
             (["--export", "out", "--id", "x"], "--id needs an entry number, not “x”"),

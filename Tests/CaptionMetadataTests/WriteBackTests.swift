@@ -107,7 +107,8 @@ struct WriteBackTests {
         #expect(CaptionFinder.find(photo).origin == .xmp)
     }
 
-    @Test("--add --sidecar: PHOTO.EXT.xmp holds the words for both readers; the photo is not touched",
+    @Test(
+        "--add --sidecar: PHOTO.EXT.xmp holds the words for both readers; the photo is not touched",
         arguments: [PhotoFormat.jpeg, .png, .tiff, .webp])
     func sidecar(format: PhotoFormat) throws {
         let scratch = Scratch()
@@ -122,7 +123,8 @@ struct WriteBackTests {
         #expect(found.caption == PhotoCaption(title: Self.title, description: Self.subtitle))
     }
 
-    @Test("--export: the copy gets the same cleanup as a photo captioned in place",
+    @Test(
+        "--export: the copy gets the same cleanup as a photo captioned in place",
         arguments: [PhotoFormat.jpeg, .png, .tiff, .webp])
     func export(format: PhotoFormat) throws {
         let scratch = Scratch()
@@ -187,7 +189,8 @@ struct WriteBackTests {
     ) throws {
         #expect(outcome.status == 1, sourceLocation: sourceLocation)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)", sourceLocation: sourceLocation)
-        #expect(outcome.stderr.contains("The caption of entry 1 is saved in the library."), sourceLocation: sourceLocation)
+        #expect(
+            outcome.stderr.contains("The caption of entry 1 is saved in the library."), sourceLocation: sourceLocation)
         #expect(
             outcome.stderr.contains("caption --write-back --sidecar --id 1") == sidecarOffered, "\(outcome.stderr)",
             sourceLocation: sourceLocation)
@@ -254,7 +257,8 @@ struct WriteBackTests {
         let bytes = Photos.make(width: 300, height: 200, seed: 7, type: "jpeg", options: [("quality", "100")])
         var shellPrefix: String?
         let mounted =
-            try Caption.isRoot && Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=192k", "tmpfs", folder]).status == 0
+            try Caption.isRoot
+            && Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=192k", "tmpfs", folder]).status == 0
         defer { if mounted { _ = try? Tool.run("/bin/umount", [folder]) } }
         if !mounted {
             // Past the limit a write fails with EFBIG, as on a full disk.
@@ -270,7 +274,9 @@ struct WriteBackTests {
             outcome, photo: photo, before: before, library: library, saying: "Not enough disk space beside the photo")
     }
 
-    @Test("--write-back skips, one line each, a photo changed since it was read and one that is gone; the rest are written")
+    @Test(
+        "--write-back skips, one line each, a photo changed since it was read and one that is gone; the rest are written"
+    )
     func writeBackSkips() throws {
         let scratch = Scratch()
         let library = scratch.file("lib")
@@ -294,10 +300,11 @@ struct WriteBackTests {
         #expect(
             outcome.stderr.hasSuffix("\n") && outcome.stderr.split(separator: "\n").count == 2, "\(outcome.stderr)")
         #expect(
-            outcome.stderr.split(separator: "\n").map { String($0) }.sorted() == [
-                "caption: Skipped entry 1: the photo was changed since Caption read it: " + photos[0],
-                "caption: Skipped entry 2: the photo is no longer there: " + photos[1],
-            ].sorted())
+            outcome.stderr.split(separator: "\n").map { String($0) }.sorted()
+                == [
+                    "caption: Skipped entry 1: the photo was changed since Caption read it: " + photos[0],
+                    "caption: Skipped entry 2: the photo is no longer there: " + photos[1],
+                ].sorted())
         #expect(outcome.stdout == "Wrote entry 3 into " + photos[2] + "\n")
         #expect(Photos.sha256(ofFile: photos[0]) == changed, "someone else's change stays")
         #expect(PhotoMetadata.read(photos[2]) == PhotoCaption(title: "T3", description: "S3"))
@@ -323,7 +330,8 @@ struct WriteBackTests {
             try InPlaceWriter.write(PhotoCaption(title: "T", description: "S"), into: photo, expectedSHA256: expected)
         }
         do {
-            _ = try InPlaceWriter.write(PhotoCaption(title: "T", description: "S"), into: photo, expectedSHA256: expected)
+            _ = try InPlaceWriter.write(
+                PhotoCaption(title: "T", description: "S"), into: photo, expectedSHA256: expected)
         } catch {
             #expect(error.kind == .changed)
         }
@@ -352,16 +360,23 @@ struct WriteBackTests {
         let scratch = Scratch()
         let iptc = try Photos.file(.jpeg, in: scratch, name: "iptc.jpg")
         _ = try Tool.run(
-            "exiftool", ["-q", "-overwrite_original", "-IPTC:ObjectName=From IIM", "-IPTC:Caption-Abstract=IIM words", iptc])
-        #expect(CaptionFinder.find(iptc) == FoundCaption(caption: PhotoCaption(title: "From IIM", description: "IIM words"), origin: .iptc))
+            "exiftool",
+            ["-q", "-overwrite_original", "-IPTC:ObjectName=From IIM", "-IPTC:Caption-Abstract=IIM words", iptc])
+        #expect(
+            CaptionFinder.find(iptc)
+                == FoundCaption(caption: PhotoCaption(title: "From IIM", description: "IIM words"), origin: .iptc))
         let exif = try Photos.file(.jpeg, in: scratch, name: "exif.jpg")
         _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=Typed once", exif])
-        #expect(CaptionFinder.find(exif) == FoundCaption(caption: PhotoCaption(title: nil, description: "Typed once"), origin: .exif))
+        #expect(
+            CaptionFinder.find(exif)
+                == FoundCaption(caption: PhotoCaption(title: nil, description: "Typed once"), origin: .exif))
         let camera = try Photos.file(.jpeg, in: scratch, name: "camera.jpg")
-        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA", camera])
+        _ = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA", camera])
         #expect(CaptionFinder.find(camera).origin == nil, "a camera's stock text is no caption")
         func sidecarOf(_ title: String, _ description: String) throws -> String {
-            scratch.write("made.xmp", Array(PhotoMetadata.sidecar(PhotoCaption(title: title, description: description)).utf8))
+            scratch.write(
+                "made.xmp", Array(PhotoMetadata.sidecar(PhotoCaption(title: title, description: description)).utf8))
         }
         let both = try Photos.file(.jpeg, in: scratch, name: "both.jpg")
         _ = try Tool.run(
@@ -369,7 +384,11 @@ struct WriteBackTests {
             ["-q", "-overwrite_original", "-XMP-dc:Title=From XMP", "-XMP-dc:Description=XMP words", both])
         #expect(CaptionFinder.find(both).origin == .xmp)
         scratch.write("both.xmp", Array(try String(contentsOfFile: try sidecarOf("Adobe", "A"), encoding: .utf8).utf8))
-        #expect(CaptionFinder.find(both) == FoundCaption(caption: PhotoCaption(title: "Adobe", description: "A"), origin: .sidecar(scratch.file("both.xmp"))))
+        #expect(
+            CaptionFinder.find(both)
+                == FoundCaption(
+                    caption: PhotoCaption(title: "Adobe", description: "A"), origin: .sidecar(scratch.file("both.xmp")))
+        )
         #expect(CaptionFinder.find(scratch.file("missing.jpg")).origin == nil)
     }
 
