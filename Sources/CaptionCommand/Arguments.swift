@@ -1,5 +1,6 @@
 // The command line of DESIGN.md section 5, parsed into a request; no I/O here.
 
+import CaptionMetadata
 import Localization
 
 public let captionVersion = "0.1.0"
@@ -8,7 +9,7 @@ public let captionVersion = "0.1.0"
 public enum Request: Equatable, Sendable {
     case window(library: String?, photos: [String])
     /// With `into`, the caption also goes into the photo file or a sidecar beside it.
-    case add(library: String?, photo: String, title: String?, subtitle: String?, into: WriteTarget? = nil)
+    case add(library: String?, photo: String, title: String?, subtitle: String?, into: CaptionDestination? = nil)
     case list(library: String?, json: Bool)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded or, with
@@ -16,17 +17,9 @@ public enum Request: Equatable, Sendable {
     case export(library: String?, folder: String, ids: [Int64], sidecar: Bool)
     /// The saved captions of `ids` (all with a source when empty) into the photo files
     /// they came from, or into sidecars beside them.
-    case writeBack(library: String?, ids: [Int64], into: WriteTarget)
+    case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
     case help
     case version
-}
-
-/// Where a caption goes besides the library.
-public enum WriteTarget: Equatable, Sendable {
-    /// Into the photo file itself (`--in-place`).
-    case photo
-    /// Into an XMP sidecar beside it (`--sidecar`).
-    case sidecar
 }
 
 /// A mistake in the command line itself (exit status 2).
@@ -132,7 +125,7 @@ public enum Arguments {
                     message: tr("--add takes one photo; unexpected {argument}")
                         .replacing("{argument}", with: photos[0]))
             }
-            let into: WriteTarget? = inPlace ? .photo : sidecar ? .sidecar : nil
+            let into: CaptionDestination? = inPlace ? .photo : sidecar ? .sidecar : nil
             return .add(library: library, photo: add, title: title, subtitle: subtitle, into: into)
         }
         if list {

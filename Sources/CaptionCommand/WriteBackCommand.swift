@@ -21,7 +21,7 @@ extension Commands {
     /// when each was written or skipped (a photo gone, or changed since Caption read it,
     /// is left alone: one line each on stderr); 1 when one could not be written, or an
     /// entry named has no source or does not exist.
-    static func writeBack(library: String?, ids: [Int64], into: WriteTarget) -> Int32 {
+    static func writeBack(library: String?, ids: [Int64], into: CaptionDestination) -> Int32 {
         do {
             let opened = try open(library)
             var status: Int32 = 0
@@ -60,7 +60,7 @@ extension Commands {
     /// One entry's caption into its source, or beside it. A format that cannot hold the
     /// caption inside gets the sidecar, and the line says so. A failure says what went
     /// wrong, that the library still has the caption, and how to put it in a sidecar.
-    static func write(_ entry: Entry, into: WriteTarget, library: Library) -> WriteOutcome {
+    static func write(_ entry: Entry, into: CaptionDestination, library: Library) -> WriteOutcome {
         guard let source = entry.source else { return .failed }
         let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
         let id = String(entry.id)
@@ -73,24 +73,17 @@ extension Commands {
             return .skipped
         }
         do throws(WriteBackError) {
-            switch into {
-            case .photo:
-                do throws(WriteBackError) {
-                    let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: entry.sourceSHA256)
-                    _ = try? library.setSource(id: entry.id, path: source, sha256: written.sha256)
-                    Console.out(fill(tr("Wrote entry {id} into {path}"), ["id": id, "path": source]) + "\n")
-                } catch  where error.kind == .unsupportedFormat {
-                    let paths = try sidecar(caption, for: entry, source: source)
-                    Console.out(
-                        fill(
-                            tr("Wrote entry {id} into {path} (this photo cannot hold the caption inside)"),
-                            ["id": id, "path": paths.joined(separator: ", ")]) + "\n")
-                }
-            case .sidecar:
-                let paths = try sidecar(caption, for: entry, source: source)
-                Console.out(
-                    fill(tr("Wrote entry {id} into {path}"), ["id": id, "path": paths.joined(separator: ", ")]) + "\n")
+            let result = try WriteBack.write(
+                caption, source: source, expectedSHA256: entry.sourceSHA256, to: into)
+            if into == .photo && !result.sidecarInstead {
+                _ = try? library.setSource(id: entry.id, path: source, sha256: result.sha256)
             }
+            let paths = result.paths.joined(separator: ", ")
+            let line =
+                result.sidecarInstead
+                ? tr("Wrote entry {id} into {path} (this photo cannot hold the caption inside)")
+                : tr("Wrote entry {id} into {path}")
+            Console.out(fill(line, ["id": id, "path": paths]) + "\n")
             return .written
         } catch {
             if error.kind == .changed {
@@ -111,16 +104,6 @@ extension Commands {
             return .failed
         }
     }
-
-    /// The sidecar, if the photo is still the one read.
-    private static func sidecar(
-        _ caption: PhotoCaption, for entry: Entry, source: String
-    ) throws(WriteBackError) -> [String] {
-        if let expected = entry.sourceSHA256, SourcePath.sha256(source) != expected {
-            throw WriteBackError(.changed, "")
-        }
-        return try SidecarWriter.write(caption, besides: source)
-    }
 }
 
 /// Photo paths as the library keeps them.
@@ -137,9 +120,4 @@ enum SourcePath {
         return (base == "/" ? "" : base) + "/" + name
     }
 
-    /// The SHA-256 of a file's content; nil when it cannot be read.
-    static func sha256(_ path: String) -> String? {
-        guard let loaded = try? PhotoInspector.load(path) else { return nil }
-        return loaded.sha256
-    }
 }
