@@ -38,8 +38,9 @@ public enum Commands {
     /// The form's own rules decide, as in the window: the photo's state comes from loading
     /// it (read once, fully checked), and a rejected form prints the summary the window
     /// would show, one line each.
-    static func add(library: String?, photo: String, title: String, subtitle: String, into: CaptionDestination? = nil) -> Int32
-    {
+    static func add(
+        library: String?, photo: String, title: String, subtitle: String, into: CaptionDestination? = nil
+    ) -> Int32 {
         var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
         _ = engine.handle(.edit(item: CaptionForm.title, text: title))
         _ = engine.handle(.edit(item: CaptionForm.subtitle, text: subtitle))

@@ -55,7 +55,10 @@ import Testing
             choose(window, .photo)
             #expect(window.destination.current == .photo)
             window.form.openPhoto(path)
-            #expect(Harness.spin { window.form.view.destination.text == "Done saves the caption in the library and in remembered.jpg." })
+            #expect(
+                Harness.spin {
+                    window.form.view.destination.text == "Done saves the caption in the library and in remembered.jpg."
+                })
             choose(window, .sidecar)
             #expect(
                 window.form.view.destination.text
@@ -105,7 +108,10 @@ import Testing
         window.messages.activateAction()
         #expect(Harness.spin { sidecar != nil })
         let found = CaptionFinder.find(path)
-        #expect(found == FoundCaption(caption: PhotoCaption(title: "Locked", description: "Away"), origin: .sidecar(path + ".xmp")))
+        #expect(
+            found
+                == FoundCaption(
+                    caption: PhotoCaption(title: "Locked", description: "Away"), origin: .sidecar(path + ".xmp")))
         #expect(!window.messages.isShowing, "the problem goes with the sidecar written")
         choose(window, .library)
     }

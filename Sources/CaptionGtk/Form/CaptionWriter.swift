@@ -42,7 +42,9 @@ final class CaptionWriter {
         switch destination {
         case .photo where format?.holdsEmbeddedCaption == false:
             label.text = fill(
-                tr("Done saves the caption in the library and in {sidecar} beside the photo: this photo cannot hold it."),
+                tr(
+                    "Done saves the caption in the library and in {sidecar} beside the photo: this photo cannot hold it."
+                ),
                 ["sidecar": name + ".xmp"])
         case .photo:
             label.text = fill(tr("Done saves the caption in the library and in {photo}."), ["photo": name])

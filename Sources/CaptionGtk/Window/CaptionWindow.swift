@@ -199,7 +199,8 @@ public final class CaptionWindow {
                 for child in widget.children {
                     if String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer))) == "GtkModelButton" {
                         // Where captions go is a choice of three: radio items, whose state is read.
-                        let radio = caption_object_get_int(child.pointer, "role") == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
+                        let radio =
+                            caption_object_get_int(child.pointer, "role") == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
                         child.setAccessibleRole(radio ? ATK_ROLE_RADIO_MENU_ITEM : ATK_ROLE_MENU_ITEM)
                     }
                     mark(child)

@@ -26,7 +26,8 @@ final class DestinationChoice {
         g_variant_type_free(type)
         action.connect(.actionActivate) { [weak self] parameter in
             guard let self, let parameter,
-                let chosen = CaptionDestination(rawValue: String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))
+                let chosen = CaptionDestination(
+                    rawValue: String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))
             else { return }
             self.choose(chosen)
         }

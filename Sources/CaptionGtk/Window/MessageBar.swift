@@ -50,7 +50,8 @@ final class MessageBar {
         }
         nameCloseButton(in: bar.asWidget)
         // GtkInfoBar makes the button; it never returns NULL.
-        actionButton = Button(unchecked: gtk_info_bar_add_button(caption_info_bar(bar.pointer), "", Self.actionResponse)!)
+        actionButton = Button(
+            unchecked: gtk_info_bar_add_button(caption_info_bar(bar.pointer), "", Self.actionResponse)!)
         gtk_widget_set_no_show_all(actionButton.pointer, 1)
         actionButton.isVisible = false
         bar.connect(.response) { [weak self] response in
