@@ -77,9 +77,15 @@ final class FormController {
 
     private func handle(_ input: FormInput) -> Bool {
         switch input {
-        case .event(let event): send(event)
+        case .event(let event):
+            if case .focus(let item) = event {
+                if item != saidBySummary { saidBySummary = nil }
+                if !arriving { arrivedPhoto = nil }
+            }
+            send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
+            if !arriving { arrivedPhoto = nil }
             messages.clearProblem()
             send(.edit(item: item, text: text))
         case .paste: return pastePhoto()
@@ -108,6 +114,7 @@ final class FormController {
         case .reject(let item):
             messages.clearProblem()
             focus(item)
+            saidBySummary = item
         case .choosePhoto:
             choosePhoto()
         case .save(let submission):
@@ -127,16 +134,37 @@ final class FormController {
     private var holdingFocus = false
 
     func withoutFocusMoves(_ body: () -> Void) {
+        let held = holdingFocus
         holdingFocus = true
         body()
-        holdingFocus = false
+        holdingFocus = held
+    }
+
+    /// The field a failed submit sent focus to, while focus stays there: the summary's
+    /// alert says its message, so the field's description does not say it a second time.
+    private var saidBySummary: Int?
+
+    /// A photo the user just put on the form (chose, dropped, skipped to), named by the
+    /// focused field until focus moves or typing starts: nothing else says which photo came.
+    private var arrivedPhoto: String?
+    private var arriving = false
+
+    private func arrive(_ body: () -> Void) {
+        arriving = true
+        arrivedPhoto = queue.currentPhoto.flatMap {
+            FormSpeech.photoDescription(name: PhotoQueue.name(of: $0.path), position: positionText)
+        }
+        body()
+        arriving = false
     }
 
     /// Shows the engine's state; runs on every keystroke and focus change.
     private func refresh() {
-        let enter = FormSpeech.enterHint(engine.label, editing: editing != nil)
+        let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing != nil)].compactMap { $0 }
+            .joined(separator: ". ")
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
-        let details = view.render(engine, enterHint: enter, photoDescription: photo)
+        let quiet = engine.summary != nil ? saidBySummary : nil
+        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet)
         messages.details = details
         messages.summary = engine.summary
     }
@@ -190,7 +218,7 @@ final class FormController {
         guard !paths.isEmpty else { return }
         RecentFiles.add(paths)
         if queue.append(paths) {
-            showCurrentPhoto()
+            arrive { showCurrentPhoto() }
         } else {
             refreshPosition()
         }
@@ -201,8 +229,10 @@ final class FormController {
         settleInputMethod()
         RecentFiles.add([path])
         queue.replaceCurrent(with: path)
-        load(path)
-        refreshPosition()
+        arrive {
+            load(path)
+            refreshPosition()
+        }
     }
 
     /// Skips to the next (1) or previous (-1) photo of the queue; what was typed stays with
@@ -211,27 +241,36 @@ final class FormController {
         settleInputMethod()
         keepWords()
         guard queue.move(by: step) else { return window.errorBell() }
-        showCurrentPhoto()
+        arrive { showCurrentPhoto() }
     }
 
     /// Shows the queue's current photo with its words, as if it had just arrived: messages
     /// of the previous photo go, and focus goes to the first thing missing.
     private func showCurrentPhoto() {
         guard let photo = queue.currentPhoto else { return clearForm() }
-        send(.clear)
-        show(FormWords(title: photo.title, subtitle: photo.subtitle))
-        load(photo.path)
+        // One focus move at the end, not through Choose Photo… on the way: a screen reader
+        // would say the button.
+        withoutFocusMoves {
+            send(.clear)
+            show(FormWords(title: photo.title, subtitle: photo.subtitle))
+            load(photo.path)
+        }
+        focus(engine.focus)
         refreshPosition()
     }
 
     /// "2 of 5" under the window title while there is more than one photo.
     private func refreshPosition() {
-        header.subtitle = queue.position.map {
+        header.subtitle = positionText
+        refresh()
+        keepDraft()
+    }
+
+    private var positionText: String? {
+        queue.position.map {
             tr("{index} of {count}").replacing("{index}", with: String($0.index))
                 .replacing("{count}", with: String($0.count))
         }
-        refresh()
-        keepDraft()
     }
 
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is

@@ -78,8 +78,9 @@ struct FormView {
 
     /// Shows the engine's state: the button's label, the hint by the focused field, the
     /// messages (also as the fields' accessible descriptions). The handles set only what
-    /// changed. Returns what the message bar's description says besides its summary.
-    func render(_ engine: FocusEngine, enterHint: String, photoDescription: String?) -> String {
+    /// changed. `quiet` is an item whose message the summary says, left out of its
+    /// description. Returns what the message bar's description says besides its summary.
+    func render(_ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?) -> String {
         let label = engine.wording.label(engine.label)
         activateButton.label = label
         for (item, hint) in hints {
@@ -100,7 +101,8 @@ struct FormView {
             // While the photo is missing the summary names only it, and a failed save
             // sends focus to its button: the button also says what else is missing.
             let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [enter]).compactMap { $0 }
+            let said = item == quiet ? nil : message
+            widget.accessibleDescription = ([said, photo] + alsoMissing + [enter]).compactMap { $0 }
                 .joined(separator: ". ")
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
