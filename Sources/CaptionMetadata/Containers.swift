@@ -193,6 +193,32 @@ enum Containers {
         }
     }
 
+    /// `written` without the old caption values exempi left behind in its Exif (JPEG) or
+    /// in the file (TIFF), from `original`, what was handed to exempi (`OldValues`); nil
+    /// when there are none.
+    static func withoutOldValues(_ written: [UInt8], original: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .tiff:
+            return OldValues.scrubbed(written, original: original)
+        case .jpeg:
+            guard let before = exifBlob(original, format: .jpeg), let jpeg = JPEG(written) else { return nil }
+            let header = JPEG.exif + [0]
+            var result = written
+            var changed = false
+            for segment in jpeg.segments
+            where segment.marker == 0xE1 && hasPrefix(written, segment.payload, header) {
+                let start = segment.payload.lowerBound + header.count
+                let blob = Array(written[start..<segment.payload.upperBound])
+                guard let scrubbed = OldValues.scrubbed(blob, original: before) else { continue }
+                result.replaceSubrange(start..<segment.payload.upperBound, with: scrubbed)
+                changed = true
+            }
+            return changed ? result : nil
+        default:
+            return nil
+        }
+    }
+
     static func hasPrefix(_ bytes: [UInt8], _ range: Range<Int>, _ prefix: [UInt8]) -> Bool {
         range.count >= prefix.count && bytes[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix)
     }

@@ -92,6 +92,9 @@ enum Embedder {
         if let legacy = Containers.withCaptionInLegacyFields(repaired ?? written, format: format, safe) {
             repaired = legacy
         }
+        if let scrubbed = Containers.withoutOldValues(repaired ?? written, original: current, format: format) {
+            repaired = scrubbed
+        }
         if let repaired { try replace(path, with: repaired) }
     }
 

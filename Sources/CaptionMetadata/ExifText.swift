@@ -185,3 +185,95 @@ enum ExifFields {
         return found
     }
 }
+
+/// Old caption values exempi leaves behind. exempi updates Exif and a TIFF's IPTC in place:
+/// a value that grew is written anew elsewhere, and the old bytes stay where they were,
+/// pointed at by nothing, for anyone who reads the bytes. They are zeroed, but only where
+/// the bytes are still exactly the old value at the old place, and no field, directory,
+/// strip, tile or thumbnail of the new structure uses any of them.
+enum OldValues {
+    /// The IFD0 and Exif fields whose old values may be left behind.
+    static let ifd0Tags: Set<UInt16> = ExifText.captionTags.union([TIFF.iptcTag])
+    static let exifTags: Set<UInt16> = [ExifText.userComment]
+
+    static func scrubbed(_ written: [UInt8], original: [UInt8]) -> [UInt8]? {
+        guard let before = TIFF(original), let after = TIFF(written) else { return nil }
+        let candidates = ranges(of: before, in: original, only: true)
+        guard !candidates.isEmpty else { return nil }
+        let used = ranges(of: after, in: written, only: false)
+        var result = written
+        var changed = false
+        for range in candidates where range.upperBound <= written.count {
+            guard written[range].elementsEqual(original[range]), !used.contains(where: { $0.overlaps(range) }),
+                written[range].contains(where: { $0 != 0 })
+            else { continue }
+            for index in range { result[index] = 0 }
+            changed = true
+        }
+        return changed ? result : nil
+    }
+
+    /// With `only`, the out-of-line values of the caption fields; else everything the
+    /// structure uses: its directories, every out-of-line value, and the data that strip,
+    /// tile and thumbnail offsets point at.
+    private static func ranges(of tiff: TIFF, in bytes: [UInt8], only: Bool) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        let little = tiff.littleEndian
+        func value(_ entry: TIFF.Entry) -> Range<Int>? {
+            let (size, overflow) = Int(entry.count).multipliedReportingOverflow(by: TIFF.typeSize(entry.type))
+            guard !overflow, size > 4 else { return nil }
+            let offset = Int(TIFF.read32(entry.field, 0, little))
+            return offset + size <= bytes.count ? offset..<(offset + size) : nil
+        }
+        func integers(_ entry: TIFF.Entry) -> [Int] {
+            let size = TIFF.typeSize(entry.type)
+            guard let data = tiff.value(of: entry) ?? value(entry).map({ Array(bytes[$0]) }), size == 2 || size == 4
+            else { return [] }
+            return stride(from: 0, to: data.count - size + 1, by: size).map { at in
+                size == 4
+                    ? Int(TIFF.read32(data, at, little))
+                    : Int(
+                        little
+                            ? UInt16(data[at]) | UInt16(data[at + 1]) << 8
+                            : UInt16(data[at]) << 8 | UInt16(data[at + 1]))
+            }
+        }
+        func walk(_ entries: [TIFF.Entry], at offset: Int, tags: Set<UInt16>) {
+            if !only { found.append(offset..<(offset + 2 + 12 * entries.count + 4)) }
+            for entry in entries {
+                if only {
+                    if tags.contains(entry.tag), let range = value(entry) { found.append(range) }
+                    continue
+                }
+                if let range = value(entry) { found.append(range) }
+            }
+            guard !only else { return }
+            let byTag = Dictionary(entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
+            for (offsets, counts) in [(UInt16(273), UInt16(279)), (324, 325), (513, 514)] {
+                guard let o = byTag[offsets], let c = byTag[counts] else { continue }
+                for (start, count) in zip(integers(o), integers(c)) where start >= 0 && count > 0 {
+                    found.append(start..<min(bytes.count, start + count))
+                }
+            }
+        }
+        let first = Int(TIFF.read32(bytes, 4, little))
+        walk(tiff.entries, at: first, tags: ifd0Tags)
+        // The Exif, GPS and interoperability directories, and the thumbnail's IFD1.
+        var pointers: [(Int, Set<UInt16>)] = []
+        for entry in tiff.entries where entry.tag == TIFF.exifTag || entry.tag == TIFF.gpsTag {
+            pointers.append((Int(TIFF.read32(entry.field, 0, little)), entry.tag == TIFF.exifTag ? exifTags : []))
+        }
+        if tiff.nextDirectory != 0 { pointers.append((Int(tiff.nextDirectory), [])) }
+        var seen: Set<Int> = [first]
+        while let (offset, tags) = pointers.popLast() {
+            guard seen.insert(offset).inserted,
+                let entries = ExifText.directory(bytes, at: offset, littleEndian: little)
+            else { continue }
+            walk(entries, at: offset, tags: tags)
+            for entry in entries where entry.tag == 40965 {
+                pointers.append((Int(TIFF.read32(entry.field, 0, little)), []))
+            }
+        }
+        return found
+    }
+}

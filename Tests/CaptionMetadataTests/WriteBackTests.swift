@@ -56,6 +56,14 @@ struct WriteBackTests {
         #expect(!everything.stdout.contains("OLD"), "exiftool finds old words: \(path)")
         let exiv2 = try Tool.run("exiv2", ["-pa", path])
         #expect(!exiv2.stdout.contains("OLD"), "exiv2 finds old words: \(exiv2.stdout)")
+        // Not even as bytes no field points at any more (exempi leaves replaced values behind).
+        let bytes = Photos.bytes(path)
+        for old in [Array("OLD".utf8), Array("OLD".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }] {
+            let found = bytes.indices.dropLast(old.count - 1).contains {
+                bytes[$0..<($0 + old.count)].elementsEqual(old)
+            }
+            #expect(!found, "the file's bytes still hold old words: \(path)")
+        }
         let object = try #require(try Readers.firstObject(everything.stdout))
         #expect(object["XMP-dc:Title"] as? String == title)
         #expect(object["XMP-dc:Description"] as? String == subtitle)
