@@ -115,4 +115,98 @@ import Testing
         #expect(!window.messages.isShowing, "the problem goes with the sidecar written")
         choose(window, .library)
     }
+
+    enum Refusal: String, CaseIterable {
+        case readOnlyFolder, symlink, changedOnDisk, fullDisk
+    }
+
+    /// Each way a photo refuses, through the window: the bar names it, the photo is as it
+    /// was, the entry is saved; the sidecar is offered where one can help.
+    @Test(arguments: Refusal.allCases)
+    func aPhotoThatRefusesIsLeftAsItWas(_ refusal: Refusal) throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        choose(window, .photo)
+        let shelf = folder + "/" + refusal.rawValue
+        mkdir(shelf, 0o755)
+        var mounted = false
+        var limit = rlimit()
+        defer {
+            if mounted { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [shelf]).waitUntilExit() }
+            chmod(shelf, 0o755)
+        }
+        let made = Harness.makePhoto(width: 300, height: 200, in: folder, name: refusal.rawValue + ".jpg", noise: true)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: made))
+        if refusal == .fullDisk && getuid() == 0 {
+            // Room for the photo once and a half: its copy cannot be made beside it.
+            let size = (bytes.count * 3 / 2 + 4095) / 4096 * 4
+            let mount = try Process.run(
+                URL(fileURLWithPath: "/bin/mount"), arguments: ["-t", "tmpfs", "-o", "size=\(size)k", "tmpfs", shelf])
+            mount.waitUntilExit()
+            mounted = mount.terminationStatus == 0
+        }
+        let photo = shelf + "/p.jpg"
+        try bytes.write(to: URL(fileURLWithPath: photo))
+        var path = photo
+        var offered = true
+        var expected = ""
+        var edit: (() -> Void)?
+        switch refusal {
+        case .readOnlyFolder:
+            expected = "The photo's folder is read-only: " + photo
+            offered = false
+        case .symlink:
+            path = shelf + "/link.jpg"
+            Glibc.symlink(photo, path)
+            expected = "The photo is a symbolic link; Caption does not write through links: " + path
+        case .changedOnDisk:
+            expected = "The photo was changed by another program since Caption read it: " + photo
+            offered = false
+            edit = {
+                // Someone else's program rewrites the photo while its words are typed.
+                let bytes = try? Data(contentsOf: URL(fileURLWithPath: photo))
+                try? (bytes.map { $0 + Data([0]) })?.write(to: URL(fileURLWithPath: photo))
+            }
+        case .fullDisk:
+            expected = "Not enough disk space beside the photo"
+            if !mounted {
+                // Without root no tmpfs: a file size limit fails the write with EFBIG, as
+                // a full disk would; the library's copy, the photo's size, still fits.
+                let size = (try FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int) ?? 0
+                getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+                var smaller = limit
+                smaller.rlim_cur = rlim_t(size + 16)
+                setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &smaller)
+            }
+        }
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        window.form.openPhoto(path)
+        #expect(Harness.spin { settled })
+        edit?()
+        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
+        if refusal == .readOnlyFolder { chmod(shelf, 0o555) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Refused " + refusal.rawValue)
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Kept in the library")
+        Harness.settle()
+        var written: Result<WriteBackResult, WriteBackError>?
+        window.form.writer.onWritten = { written = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { written != nil }, "the write-back never finished")
+        if refusal == .fullDisk && !mounted { setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) }
+        guard case .failure = written else {
+            Issue.record("written: \(String(describing: written))")
+            return
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before, "the photo is untouched")
+        #expect(window.messages.text?.contains(expected) == true, "\(window.messages.text ?? "")")
+        #expect(window.messages.text?.hasSuffix("The caption is saved in the library.") == true)
+        #expect((window.messages.actionLabel != nil) == offered)
+        #expect(try Library(directory: library).entries().contains { $0.title == "Refused " + refusal.rawValue })
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: shelf)) ?? []).filter {
+            $0.hasPrefix(".caption")
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        choose(window, .library)
+    }
 }
