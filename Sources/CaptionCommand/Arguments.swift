@@ -205,7 +205,7 @@ public enum Arguments {
                 "  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"
             ),
             tr(
-                "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from the photo's XMP metadata"
+                "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from its sidecar or its metadata"
             ),
             tr(
                 "  --in-place        with --add: also write the caption into PHOTO itself (a\n                    format that cannot hold it gets PHOTO.EXT.xmp beside it)"

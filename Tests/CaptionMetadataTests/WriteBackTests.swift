@@ -391,6 +391,23 @@ struct WriteBackTests {
             "exiftool",
             ["-q", "-overwrite_original", "-XMP-dc:Title=From XMP", "-XMP-dc:Description=XMP words", both])
         #expect(CaptionFinder.find(both).origin == .xmp)
+        // IIM changed after the XMP by a program that knows no XMP (exiv2 leaves the
+        // Photoshop digest stale): the IIM is newer, and wins.
+        let stale = try Photos.file(.jpeg, in: scratch, name: "stale.jpg")
+        try PhotoMetadata.embed(PhotoCaption(title: "XMP title", description: "XMP words"), inCopyAt: stale)
+        _ = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-IPTC:ObjectName=First", "-IPTC:Caption-Abstract=Words", stale])
+        try PhotoMetadata.embed(PhotoCaption(title: "XMP title", description: "XMP words"), inCopyAt: stale)
+        #expect(CaptionFinder.find(stale).origin == .xmp, "IIM and its digest current: XMP")
+        _ = try Tool.run(
+            "exiv2",
+            [
+                "-M", "set Iptc.Application2.ObjectName Changed later", "-M", "set Iptc.Application2.Caption IIM words",
+                stale,
+            ])
+        #expect(
+            CaptionFinder.find(stale)
+                == FoundCaption(caption: PhotoCaption(title: "Changed later", description: "IIM words"), origin: .iptc))
         scratch.write("both.xmp", Array(try String(contentsOfFile: try sidecarOf("Adobe", "A"), encoding: .utf8).utf8))
         #expect(
             CaptionFinder.find(both)
