@@ -82,7 +82,7 @@ SANITIZER_SKIP = --skip 'thousandCyclesGrowMemoryByAtMostTwoMegabytes|listMemory
 # ThreadSanitizer's runtime itself dies of SIGBUS under a file-size limit (ulimit -f), so
 # the full-disk tests, which stand a full disk in with that limit, run under make test and
 # AddressSanitizer only.
-THREAD_SANITIZER_SKIP = --skip 'fullDiskFor|fullFolder'
+THREAD_SANITIZER_SKIP = --skip 'fullDisk|fullFolder'
 test-sanitizers: test-deps
 	CAPTION_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 build-aux/with-display \
 		$(SWIFT) test --sanitize=address --scratch-path .build/asan $(SANITIZER_SKIP) --skip $(DECODER_TESTS)
