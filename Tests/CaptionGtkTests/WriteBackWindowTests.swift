@@ -5,6 +5,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionMetadata
+import CaptionTestSupport
 import Foundation
 import Testing
 
@@ -83,6 +84,28 @@ import Testing
         #expect(PhotoMetadata.read(path) == PhotoCaption(title: "港口 Harbour", description: "Boats"))
         let entry = try #require(try Library(directory: library).entries().first { $0.title == "港口 Harbour" })
         #expect(entry.source == path && entry.sourceSHA256 == result.sha256)
+        choose(window, .library)
+    }
+
+    @Test func aHEICPhotoGetsTheSidecarAndTheFormSaysSo() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        choose(window, .photo)
+        let path = try ExternalPhotos.make(.heic, in: folder, name: "phone.heic")
+        let outcome = caption(window, path, title: "Phone", subtitle: "From a phone")
+        guard case .success(let result) = outcome else {
+            Issue.record("not written: \(String(describing: outcome))")
+            return
+        }
+        #expect(result.sidecarInstead && result.paths == [path + ".xmp"])
+        #expect(CaptionFinder.find(path).origin == .sidecar(path + ".xmp"))
+        // What the line said while the photo was on the form.
+        window.form.openPhoto(path)
+        #expect(
+            Harness.spin {
+                window.form.view.destination.text
+                    == "Done saves the caption in the library and in phone.heic.xmp beside the photo: this photo cannot hold it."
+            })
         choose(window, .library)
     }
 
