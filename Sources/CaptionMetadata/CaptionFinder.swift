@@ -54,18 +54,17 @@ public enum CaptionFinder {
         }
         let stored = PhotoMetadata.read(path)
         let reconciled = reconciledWords(path)
-        // The toolkit's reading differs from the stored XMP only where IIM (or Exif) won.
-        if reconciled != .none && reconciled != stored {
-            let exif = exifDescription(path)
-            let fromExif = reconciled.title == nil && reconciled.description != nil && reconciled.description == exif
-            if fromExif && stored == .none {
-                return isStockText(exif)
-                    ? FoundCaption(caption: .none, origin: nil) : FoundCaption(caption: reconciled, origin: .exif)
-            }
-            if !fromExif { return FoundCaption(caption: reconciled, origin: .iptc) }
-        }
+        let exif = exifDescription(path)
+        // The toolkit's reading differs from the stored XMP where IIM won (the title can
+        // come from nowhere else) or where it took Exif ImageDescription for the
+        // description. Exif alone never overrides words the XMP has.
+        let fromIIM =
+            reconciled != .none
+            && (reconciled.title != stored.title
+                || (reconciled.description != stored.description && reconciled.description != exif))
+        if fromIIM { return FoundCaption(caption: reconciled, origin: .iptc) }
         if stored != .none { return FoundCaption(caption: stored, origin: .xmp) }
-        if let exif = exifDescription(path), !isStockText(exif) {
+        if let exif, !isStockText(exif) {
             return FoundCaption(caption: PhotoCaption(title: nil, description: exif), origin: .exif)
         }
         return FoundCaption(caption: .none, origin: nil)

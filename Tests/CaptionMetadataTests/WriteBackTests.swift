@@ -391,6 +391,11 @@ struct WriteBackTests {
             "exiftool",
             ["-q", "-overwrite_original", "-XMP-dc:Title=From XMP", "-XMP-dc:Description=XMP words", both])
         #expect(CaptionFinder.find(both).origin == .xmp)
+        _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=Other words", both])
+        #expect(
+            CaptionFinder.find(both)
+                == FoundCaption(caption: PhotoCaption(title: "From XMP", description: "XMP words"), origin: .xmp),
+            "Exif never overrides the XMP's words")
         // IIM changed after the XMP by a program that knows no XMP (exiv2 leaves the
         // Photoshop digest stale): the IIM is newer, and wins.
         let stale = try Photos.file(.jpeg, in: scratch, name: "stale.jpg")
