@@ -268,3 +268,50 @@ def scenario_orca_photos_handed_over_are_named(desktop):
     orca.wait_heard("jpg, 2 of 2.")
     orca.settle()
     orca.expect_not_heard("Choose Photo")
+
+
+def scenario_orca_library_rows_name_their_photo(desktop):
+    """A row of the library is read with its thumbnail named after the photo, not as an
+    unnamed «image.»: on Ctrl+L and as the cursor moves."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    os.makedirs(desktop.library, exist_ok=True)
+    for photo, title in ((first, "Harbour"), (second, "Bridge")):
+        os.system(f"'{desktop.caption}' --library '{desktop.library}' --add '{photo}' --title {title} "
+                  f"--subtitle Dusk >/dev/null 2>&1")
+    orca, ui = start(desktop)
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+l")
+    orca.wait_heard("Bridge Dusk.")
+    orca.wait_heard("Photo colon: second dot jpg.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Down")
+    orca.wait_heard("Harbour Dusk.")
+    orca.wait_heard("Photo colon: first dot jpg.")
+    orca.settle()
+    orca.expect_not_heard("image")
+
+
+def scenario_orca_shortcuts_window_is_read_line_by_line(desktop):
+    """Under a window manager (the Shortcuts window gets focus only there), Ctrl+? opens the
+    Shortcuts window and Tab goes from line to line, each read as its title and keys."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+question")
+    orca.wait_heard("Keyboard shortcuts")
+    # Focus is on the first line as the window opens.
+    orca.wait_heard("Next field, or save when everything is filled colon: Return.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Tab")
+    orca.wait_heard("Previous field colon: Shift plus Return.")
+    # Back past the first line: the header's search button, which has a name.
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab", "shift+Tab")
+    orca.wait_heard("Search Shortcuts toggle button")

@@ -53,6 +53,8 @@ extension Signal where Handler == PointerHandler {
     /// GSimpleAction's activate, whose argument is the parameter.
     static var actionActivate: Self { Self("activate") }
     static func notify(_ property: String) -> Self { Self("notify::" + property) }
+    /// An AtkObject's focused child changed (a tree view's cursor cell); the argument is it.
+    static var activeDescendantChanged: Self { Self("active-descendant-changed") }
     /// GSettings' changed, for one key; the argument is the key's name.
     static func settingChanged(_ key: String) -> Self { Self("changed::" + key) }
 }
