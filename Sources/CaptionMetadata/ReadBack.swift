@@ -6,6 +6,10 @@ import CPixbuf
 import CaptionLibrary
 import Localization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 enum ReadBack {
     /// Why `written` (at `copy`) must not replace `original` (at `path`), in words; nil
     /// when it may.
@@ -17,9 +21,7 @@ enum ReadBack {
             title: PhotoMetadata.meaningful(PhotoMetadata.xmlSafe(caption.title ?? "")),
             description: PhotoMetadata.meaningful(PhotoMetadata.xmlSafe(caption.description ?? "")))
         guard PhotoMetadata.read(copy) == wanted else { return tr("the caption is not in it") }
-        guard let before = pixels(path), let after = pixels(copy), before == after else {
-            return tr("its pixels differ")
-        }
+        guard samePixels(path, copy) else { return tr("its pixels differ") }
         if let parts = Containers.imageParts(original, format: format),
             parts != Containers.imageParts(written, format: format)
         {
@@ -33,30 +35,36 @@ enum ReadBack {
         return nil
     }
 
-    /// The decoded image: width, height, channels, and the rows without padding. nil when
-    /// GdkPixbuf cannot decode the file.
-    static func pixels(_ path: String) -> [UInt8]? {
+    /// Whether both files decode (GdkPixbuf) to the same size, layout and pixels; false
+    /// when either does not decode. Compared row by row, so that a large photo costs its
+    /// two decodes and no copies of them.
+    static func samePixels(_ first: String, _ second: String) -> Bool {
+        guard let a = decode(first) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(a)) }
+        guard let b = decode(second) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(b)) }
+        let width = gdk_pixbuf_get_width(a)
+        let height = gdk_pixbuf_get_height(a)
+        let channels = gdk_pixbuf_get_n_channels(a)
+        let bits = gdk_pixbuf_get_bits_per_sample(a)
+        guard width == gdk_pixbuf_get_width(b), height == gdk_pixbuf_get_height(b),
+            channels == gdk_pixbuf_get_n_channels(b), bits == gdk_pixbuf_get_bits_per_sample(b),
+            let rowsA = gdk_pixbuf_read_pixels(a), let rowsB = gdk_pixbuf_read_pixels(b)
+        else { return false }
+        let rowBytes = (Int(width) * Int(channels) * Int(bits) + 7) / 8
+        let strideA = Int(gdk_pixbuf_get_rowstride(a))
+        let strideB = Int(gdk_pixbuf_get_rowstride(b))
+        for y in 0..<Int(height) where memcmp(rowsA + y * strideA, rowsB + y * strideB, rowBytes) != 0 {
+            return false
+        }
+        return true
+    }
+
+    private static func decode(_ path: String) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
         let loaded = gdk_pixbuf_new_from_file(path, &error)
         g_clear_error(&error)
-        guard let pixbuf = loaded else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        let width = Int(gdk_pixbuf_get_width(pixbuf))
-        let height = Int(gdk_pixbuf_get_height(pixbuf))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        let bits = Int(gdk_pixbuf_get_bits_per_sample(pixbuf))
-        let rowBytes = (width * channels * bits + 7) / 8
-        guard let base = gdk_pixbuf_read_pixels(pixbuf) else { return nil }
-        var result: [UInt8] = [
-            UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
-            UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8), UInt8(channels),
-        ]
-        result.reserveCapacity(5 + rowBytes * height)
-        for y in 0..<height {
-            result += UnsafeBufferPointer(start: base + y * stride, count: rowBytes)
-        }
-        return result
+        return loaded
     }
 
     /// Every leaf of the original's XMP is in the copy with the same value, except the
