@@ -79,6 +79,7 @@ public enum InPlaceWriter {
             path.split(separator: "/").last.flatMap { name in
                 name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
             } ?? format.fileExtension
+        removeLeftovers(in: folder)
         let temporary: String
         switch DiskFile.temporary(in: folder, extension: ext, holding: original, prefix: temporaryPrefix) {
         case .success(let made): temporary = made
@@ -129,6 +130,27 @@ public enum InPlaceWriter {
         leftover = nil
         _ = DiskFile.sync(folder, folder: true)  // the rename is done; a failed sync only delays its durability
         return WrittenPhoto(path: path, sha256: written.withUnsafeBytes { Hash.sha256($0) })
+    }
+
+    /// What a killed write left in the folder: our hidden temporary files (exempi's own
+    /// temporary file is named after ours) older than a day, which no write still running
+    /// can own. Anything else in the folder is never touched.
+    static func removeLeftovers(in folder: String, olderThan seconds: Int = 86_400) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let now = time(nil)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(temporaryPrefix) else { continue }
+            var info = stat()
+            let path = folder + "/" + name
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                Int(now) - Int(info.st_mtim.tv_sec) > seconds
+            else { continue }
+            unlink(path)
+        }
     }
 
     static func folder(of path: String) -> String {

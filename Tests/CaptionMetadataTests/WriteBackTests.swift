@@ -327,6 +327,26 @@ struct WriteBackTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("There is no entry 9 in the library"))
     }
 
+    @Test("what a killed write left behind goes with the next write there, once a day old; nothing else does")
+    func leftoversRemoved() throws {
+        let scratch = Scratch()
+        let photo = try Photos.file(.jpeg, in: scratch)
+        let old = scratch.write(".caption-write-old.jpg", [1, 2, 3])
+        let fresh = scratch.write(".caption-write-fresh.jpg", [1, 2, 3])
+        let other = scratch.write(".other-old.jpg", [1, 2, 3])
+        for path in [old, other] {
+            var times = [
+                timespec(tv_sec: time(nil) - 2 * 86_400, tv_nsec: 0),
+                timespec(tv_sec: time(nil) - 2 * 86_400, tv_nsec: 0),
+            ]
+            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        }
+        _ = try InPlaceWriter.write(PhotoCaption(title: "T", description: "S"), into: photo)
+        #expect(!FileManager.default.fileExists(atPath: old))
+        #expect(FileManager.default.fileExists(atPath: fresh), "a write running now may own it")
+        #expect(FileManager.default.fileExists(atPath: other), "not ours")
+    }
+
     @Test("a photo changed by another program between the read and the rename is not overwritten")
     func changedWhileWriting() throws {
         let scratch = Scratch()
