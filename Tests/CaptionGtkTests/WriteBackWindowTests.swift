@@ -109,6 +109,33 @@ import Testing
         choose(window, .library)
     }
 
+    @Test func anEditedEntrysWordsGoToTheFileItWasSavedFromNotTheLibrarysCopy() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        choose(window, .photo)
+        let path = Harness.makePhoto(in: folder, name: "edited.jpg")
+        guard case .success = caption(window, path, title: "First words", subtitle: "Before") else {
+            Issue.record("the first save was not written")
+            return
+        }
+        let entry = try #require(try Library(directory: library).entries().first { $0.title == "First words" })
+        let copy = try #require(Library.photoPath(of: entry, in: library))
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        window.form.edit(entry, photo: copy)
+        #expect(Harness.spin { settled })
+        #expect(window.form.view.destination.text == "Done saves the caption in the library and in edited.jpg.")
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Second words")
+        Harness.settle()
+        var written: Result<WriteBackResult, WriteBackError>?
+        window.form.writer.onWritten = { written = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { written != nil })
+        #expect(PhotoMetadata.read(path) == PhotoCaption(title: "Second words", description: "Before"))
+        #expect(PhotoMetadata.read(copy) == .none, "the library's copy stays as it was saved")
+        choose(window, .library)
+    }
+
     @Test func aReadOnlyPhotoIsLeftAloneAndTheBarOffersTheSidecar() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -70,7 +70,7 @@ final class FormController {
     /// Where captions go besides the library, from the primary menu.
     func setDestination(_ destination: CaptionDestination) {
         writer.destination = destination
-        writer.show(for: photoPath, format: photos.loadedPhoto?.info.format)
+        writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }
 
     // MARK: Engine decisions -> widgets
@@ -199,6 +199,14 @@ final class FormController {
 
     var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
 
+    /// The user's file a caption from the form would go into: the photo on the form, or,
+    /// for an entry being edited, the file it was saved from (nil when Caption does not
+    /// know it: the photo on the form is then the library's own copy).
+    var captionTarget: String? {
+        guard let editing else { return queue.currentPhoto?.path }
+        return editing.entry.source
+    }
+
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
         PhotoChooser.present(over: window) { [weak self] paths in
@@ -277,7 +285,7 @@ final class FormController {
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
         view.photoName.text = PhotoQueue.name(of: path)
-        writer.show(for: path, format: nil)
+        writer.show(for: captionTarget, format: nil)
         photos.load(path)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
@@ -288,7 +296,7 @@ final class FormController {
     private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
         case .success(let photo):
-            writer.show(for: photoPath, format: photo.info.format)
+            writer.show(for: captionTarget, format: photo.info.format)
             send(.photo(item: CaptionForm.photo, .loaded))
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
