@@ -114,7 +114,7 @@ final class XMPPacket {
 
     /// The caption, and the fields other apps show in its place: dc:title and
     /// dc:description (`setDefaultText`); photoshop:Headline where it held the old title
-    /// (Bridge and Photo Mechanic show it as the headline; exempi turns it into IIM 2:105);
+    /// (Adobe Bridge shows it as the headline; exempi turns it into IIM 2:105);
     /// exif:UserComment where there is one (exempi writes it into Exif UserComment, which
     /// Shotwell shows as the comment). False when the toolkit refuses a value.
     func setCaption(title: String, description: String) -> Bool {
