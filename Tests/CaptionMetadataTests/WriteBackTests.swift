@@ -1,6 +1,7 @@
 // Captions into the user's own photos through the command line: --add --in-place and
 // --sidecar, --write-back, and every way it can fail leaving the photo as it was.
 
+import CMetadataSupport
 import CaptionLibrary
 import CaptionTestSupport
 import Foundation
@@ -100,6 +101,9 @@ struct WriteBackTests {
         let kept = try OldPhoto.kept(photo)
         #expect(kept.count == 4)
         chmod(photo, 0o640)
+        let tag = Array("kept by Caption".utf8)
+        // A file system without user attributes (tmpfs before Linux 6.6) cannot show this.
+        let attributes = setxattr(photo, "user.caption-test", tag, tag.count, 0) == 0
         let outcome = try Self.add(photo, library: scratch.file("lib"), ["--in-place"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("Wrote entry 1 into " + photo))
@@ -109,6 +113,11 @@ struct WriteBackTests {
         var info = stat()
         stat(photo, &info)
         #expect(info.st_mode & 0o777 == 0o640, "permissions kept")
+        if attributes {
+            var value = [UInt8](repeating: 0, count: 64)
+            let size = getxattr(photo, "user.caption-test", &value, value.count)
+            #expect(size == tag.count && Array(value.prefix(max(size, 0))) == tag, "extended attributes kept")
+        }
         #expect(scratch.names(in: scratch.path).filter { $0.hasPrefix(".caption") }.isEmpty, "no temporary file left")
         let entry = try #require(try Library(directory: scratch.file("lib")).entry(id: 1))
         #expect(entry.source == photo && entry.sourceSHA256 == Photos.sha256(ofFile: photo))
