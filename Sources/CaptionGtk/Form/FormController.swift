@@ -4,6 +4,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionMetadata
 import CaptionQueue
 import FocusEngine
 import Localization
@@ -16,6 +17,8 @@ final class FormController {
     private let drafts: DraftKeeper
     let photos: PhotoLoader
     let photoWords: PhotoWords
+    /// The caption into the photo file or beside it after a save, as the menu says.
+    let writer: CaptionWriter
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
     private let window: Window
@@ -54,12 +57,20 @@ final class FormController {
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
+        writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+        writer.show(for: nil, format: nil)
         refresh()
+    }
+
+    /// Where captions go besides the library, from the primary menu.
+    func setDestination(_ destination: CaptionDestination) {
+        writer.destination = destination
+        writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }
 
     // MARK: Engine decisions -> widgets
@@ -188,6 +199,14 @@ final class FormController {
 
     var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
 
+    /// The user's file a caption from the form would go into: the photo on the form, or,
+    /// for an entry being edited, the file it was saved from (nil when Caption does not
+    /// know it: the photo on the form is then the library's own copy).
+    var captionTarget: String? {
+        guard let editing else { return queue.currentPhoto?.path }
+        return editing.entry.source
+    }
+
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
         PhotoChooser.present(over: window) { [weak self] paths in
@@ -269,6 +288,7 @@ final class FormController {
         // recent manager some 5–10 MB), and the list would name photos never looked at.
         if editing == nil { RecentFiles.add([path]) }
         view.photoName.text = PhotoQueue.name(of: path)
+        writer.show(for: captionTarget, format: nil)
         photos.load(path)
         // What comes next: the queue's photo once an edit is done, else its neighbours.
         photos.decodeAhead(editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours)
@@ -283,7 +303,9 @@ final class FormController {
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
     private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
-        case .success: send(.photo(item: CaptionForm.photo, .loaded))
+        case .success(let photo):
+            writer.show(for: captionTarget, format: photo.info.format)
+            send(.photo(item: CaptionForm.photo, .loaded))
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
         onPhotoSettled?()
@@ -293,6 +315,7 @@ final class FormController {
     private func clearForm() {
         photos.clear()
         view.photoName.text = ""
+        writer.show(for: nil, format: nil)
         settingText = true
         show(.empty)
         settingText = false
@@ -322,6 +345,8 @@ final class FormController {
                 case .success(let entry):
                     self.edited(entry)
                     self.onSaved?(entry)
+                    // An edited entry's words go where its photo came from, if Caption knows.
+                    if let source = entry.source { self.writer.saved(entry, from: source, sha256: nil) }
                 case .failure(let error):
                     // Everything typed stays; the library says what went wrong.
                     self.messages.show(problem: error.message)
@@ -372,6 +397,7 @@ final class FormController {
                 self.isSaving = !self.savingPhotos.isEmpty
                 switch result {
                 case .success(let entry):
+                    self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
                     self.saved(entry, from: photo.path)
                 case .failure(let error):
                     self.settleInputMethod()
@@ -519,7 +545,9 @@ final class FormController {
                 self.savingPhotos.removeAll { batch.contains($0) }
                 self.isSaving = !self.savingPhotos.isEmpty
                 let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
-                self.restCaptioned(outcome, before: before, words: FormWords(title: title, subtitle: subtitle))
+                self.restCaptioned(
+                    outcome, before: before, words: FormWords(title: title, subtitle: subtitle),
+                    loaded: (currentPath, loaded?.sha256))
                 if case .failure(let error) = result { self.messages.show(problem: error.message) }
                 self.keepDraft()
             })
@@ -527,7 +555,10 @@ final class FormController {
 
     /// What the batch did: the photos it did not save (failed or cancelled) come back to
     /// the queue as they were; the rest can be undone together.
-    private func restCaptioned(_ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords) {
+    private func restCaptioned(
+        _ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords,
+        loaded: (path: String, sha256: String?)
+    ) {
         let savedPaths = Set(outcome.savedPaths)
         let unsaved = before.filter { !savedPaths.contains($0.path) }
         if !unsaved.isEmpty {
@@ -543,6 +574,10 @@ final class FormController {
                     .replacing("{names}", with: names.joined(separator: "; ")))
         }
         let entries = outcome.saved
+        // Each caption also goes where the menu says, as a single save's does.
+        for (entry, path) in zip(entries, outcome.savedPaths) {
+            writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.sha256 : nil)
+        }
         if !entries.isEmpty {
             lastSaved = words
             notification.show(

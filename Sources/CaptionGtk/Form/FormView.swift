@@ -20,6 +20,8 @@ struct FormView {
     let hints: [Int: Label]
     /// Per text item: "112 / 120" under the hint, once the text passes 80 % of its limit.
     let counters: [Int: Label]
+    /// Under the fields: where Done puts this photo's caption (CaptionWriter).
+    let destination = Label()
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -67,6 +69,10 @@ struct FormView {
             hints[field.item] = hint
             messages.append(message)
         }
+        gtk_label_set_xalign(caption_label(destination.pointer), 0)
+        gtk_label_set_line_wrap(caption_label(destination.pointer), 1)
+        destination.addStyleClass("dim-label")
+        grid.attach(destination, column: 1, row: 2 + fields.count * 2)
         self.entries = entries
         self.hints = hints
         self.counters = counters
