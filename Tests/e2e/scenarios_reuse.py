@@ -62,8 +62,9 @@ def scenario_ctrl_shift_d_fills_both_and_enter_saves(desktop):
 
 
 def scenario_caption_the_rest_the_same_and_undo(desktop):
-    """F10, then the menu's first entry: the words on the form go with every photo of the
-    queue; the notification offers Undo, and Ctrl+Z brings all three back."""
+    """F10, past where captions go, to the first of the menu's actions: the words on the
+    form go with every photo of the queue; the notification offers Undo, and Ctrl+Z brings
+    all three back."""
     photos = desktop.photos("a.jpg", "b.jpg", "c.jpg")
     ui = desktop.launch(*photos)
     ui.wait_focus("Title")
@@ -74,6 +75,8 @@ def scenario_caption_the_rest_the_same_and_undo(desktop):
     desktop.type("Morning")
     ui.wait_text(ui.subtitle, "Morning")
     desktop.key("F10")
+    ui.wait_focus("In Caption's Library Only")
+    desktop.key("Down", "Down", "Down")
     ui.wait_focus("Caption the Rest of the Queue the Same")
     desktop.key("Return")
     entries = desktop.wait_for_entries(3)
