@@ -93,7 +93,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "FocusEngine",
+                "FocusEngine", "JPEGPreview",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

@@ -62,6 +62,8 @@ public enum Commands {
                     loaded, title: submission.values[CaptionForm.title],
                     subtitle: submission.values[CaptionForm.subtitle])
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
+                // Saved all the same: one line, and the exit status says it worked.
+                if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }
                 return 0
             } catch {
                 Console.error(error.message)

@@ -2,7 +2,9 @@
 // turned as the camera was held and both showing the same picture.
 
 import CGtk
+import CaptionLibrary
 import Foundation
+import JPEGPreview
 import Testing
 
 @testable import CaptionGtk
@@ -139,17 +141,19 @@ import Testing
         #expect(bottom.blue > 180 && bottom.red < 60, "bottom \(bottom)")
     }
 
-    /// A JPEG the eighth decoder refuses (here: damaged in its entropy data so its scan
-    /// fails) still shows, through GdkPixbuf, or fails with GdkPixbuf's message.
+    /// A large JPEG cut short, which the eighth decoder refuses (its scan ends early), still
+    /// shows, through GdkPixbuf, at its full size: the file is a photo (DESIGN §6).
     @Test func jpegTheEighthDecoderRefusesFallsBackToGdkPixbuf() throws {
         let path = try photo(width: 4000, height: 3000, name: "cut.jpg")
         var bytes = try #require(FileManager.default.contents(atPath: path))
         bytes = bytes.prefix(bytes.count * 3 / 4)
         #expect(FileManager.default.createFile(atPath: path, contents: bytes))
-        let result = PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1)
-        if case .success(let decoded) = result {
-            defer { cairo_surface_destroy(decoded.surface.pointer) }
-            #expect(decoded.source == .gdkPixbuf)
-        }
+        try #require(bytes.count >= PhotoDecoder.smallestEighthFile, "large enough for the eighth decoder to be asked")
+        #expect(JPEGPreview.decodeEighth(path: path, fitting: (400, 400)) == nil)
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .gdkPixbuf)
+        #expect(decoded.width == 4000 && decoded.height == 3000)
+        #expect(try PhotoInspector.verify(path).isIncomplete)
     }
 }

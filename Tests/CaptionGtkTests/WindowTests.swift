@@ -169,6 +169,36 @@ import Testing
         #expect(!window.form.view.preview.hasPhoto)
     }
 
+    @Test func photoCutShortShowsWithANoticeAndSavesAsItIs() throws {
+        let library = folder + "/incomplete"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.widget) }
+        var saved: Entry?
+        window.form.onSaved = { saved = $0 }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Harness.makePhoto(in: folder, name: "whole.jpg")))
+        let cut = whole.dropLast(whole.count / 3)
+        let path = folder + "/harbour.jpg"
+        #expect(FileManager.default.createFile(atPath: path, contents: cut))
+        load(window, path)
+        #expect(window.form.view.preview.hasPhoto, "shown as every viewer shows it")
+        #expect(window.form.photos.loadedPhoto?.notice == .incomplete)
+        // Said, not in the way: a notification, not the error bar, and Title has the focus.
+        #expect(window.notification.isShowing)
+        #expect(
+            window.notification.text
+                == "harbour.jpg looks incomplete (the end of the file is missing); it will be saved as it is")
+        #expect(window.messages.problem == nil)
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        type(window, window.form.view.titleEntry.pointer, "Harbour")
+        pressEnter(window)
+        type(window, window.form.view.subtitleEntry.pointer, "Dusk")
+        pressEnter(window)
+        #expect(Harness.spin { saved != nil })
+        let stored = try #require(saved)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library + "/" + stored.photo)) == cut)
+        #expect(window.notification.text == "Saved “Harbour”")
+    }
+
     @Test func undoRemovesTheSavedEntryAndBringsTheWordsBack() throws {
         let library = folder + "/undo"
         let window = try makeWindow(library: library)

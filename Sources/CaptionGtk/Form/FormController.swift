@@ -275,7 +275,10 @@ final class FormController {
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
     private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
-        case .success: send(.photo(item: CaptionForm.photo, .loaded))
+        case .success(let photo):
+            send(.photo(item: CaptionForm.photo, .loaded))
+            // Not a problem to fix: the photo counts, and the user hears why it looks grey.
+            if let notice = photo.notice { notification.show(notice.beforeSaving(photo.path), seconds: 10) }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
         onPhotoSettled?()
