@@ -63,7 +63,8 @@ let package = Package(
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(
-            name: "caption-bench", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf"],
+            name: "caption-bench",
+            dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "CaptionTestSupport"],
             path: "Benchmarks/caption-bench"),
         .executableTarget(
             name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
