@@ -199,6 +199,43 @@ import Testing
         #expect(window.notification.text == "Saved “Harbour”")
     }
 
+    /// A queue whose second photo is cut short: saving the first shows "Saved" with Undo,
+    /// and the second photo's notice waits for it instead of taking the Undo away.
+    func saveFirstOfQueueWithIncompleteSecond(_ name: String) throws -> CaptionWindow {
+        let window = try makeWindow(library: folder + "/" + name)
+        let first = Harness.makePhoto(in: folder, name: name + "-first.jpg")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Harness.makePhoto(in: folder, name: name + "-whole.jpg")))
+        let cut = folder + "/" + name + "-cut.jpg"
+        #expect(FileManager.default.createFile(atPath: cut, contents: whole.dropLast(whole.count / 3)))
+        Harness.waitForPhoto(window) { window.form.enqueue([first, cut]) }
+        type(window, window.form.view.titleEntry.pointer, "First")
+        pressEnter(window)
+        type(window, window.form.view.subtitleEntry.pointer, "One")
+        Harness.waitForPhoto(window) { pressEnter(window) }
+        #expect(window.form.photos.loadedPhoto?.notice == .incomplete, "the second photo is on the form")
+        #expect(window.notification.text == "Saved “First”")
+        #expect(window.notification.button == .undo)
+        return window
+    }
+
+    @Test func noticeOfTheNextPhotoWaitsUntilTheUndoHasGone() throws {
+        let window = try saveFirstOfQueueWithIncompleteSecond("notice-waits")
+        defer { gtk_widget_destroy(window.widget) }
+        window.notification.hide()  // as its timeout or its close button does
+        #expect(window.notification.isShowing)
+        #expect(
+            window.notification.text
+                == "notice-waits-cut.jpg looks incomplete (the end of the file is missing); it will be saved as it is")
+    }
+
+    @Test func noticeOfTheNextPhotoIsDroppedWhenUndoIsPressed() throws {
+        let window = try saveFirstOfQueueWithIncompleteSecond("notice-dropped")
+        defer { gtk_widget_destroy(window.widget) }
+        Harness.waitForPhoto(window) { #expect(window.notification.activateUndo()) }
+        #expect(window.form.photos.loadedPhoto?.notice == nil, "the first photo is back")
+        #expect(!(window.notification.text.contains("looks incomplete") && window.notification.isShowing))
+    }
+
     @Test func undoRemovesTheSavedEntryAndBringsTheWordsBack() throws {
         let library = folder + "/undo"
         let window = try makeWindow(library: library)
