@@ -122,7 +122,8 @@ public enum PhotoInspector {
         }
     }
 
-    /// The full check: everything `inspect` checks, and the file is complete and decodes.
+    /// The full check: everything `inspect` checks, and a decoder shows the file (whether
+    /// it is whole is `isIncomplete`).
     public static func verify(_ path: String) throws(LibraryError) -> PhotoInfo {
         try load(path).info
     }
