@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "CaptionMetadata",
             dependencies: [
-                "CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
+                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "Localization",
                 "PhotoFormats", "POSIXFiles",
             ]),
         .target(

@@ -4,6 +4,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionMetadata
 import CaptionQueue
 import FocusEngine
 import Localization
@@ -16,6 +17,8 @@ final class FormController {
     private let drafts: DraftKeeper
     let photos: PhotoLoader
     let photoWords: PhotoWords
+    /// The caption into the photo file or beside it after a save, as the menu says.
+    let writer: CaptionWriter
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
     private let window: Window
@@ -54,12 +57,20 @@ final class FormController {
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
+        writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+        writer.show(for: nil, format: nil)
         refresh()
+    }
+
+    /// Where captions go besides the library, from the primary menu.
+    func setDestination(_ destination: CaptionDestination) {
+        writer.destination = destination
+        writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }
 
     // MARK: Engine decisions -> widgets
@@ -188,6 +199,14 @@ final class FormController {
 
     var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
 
+    /// The user's file a caption from the form would go into: the photo on the form, or,
+    /// for an entry being edited, the file it was saved from (nil when Caption does not
+    /// know it: the photo on the form is then the library's own copy).
+    var captionTarget: String? {
+        guard let editing else { return queue.currentPhoto?.path }
+        return editing.entry.source
+    }
+
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
         PhotoChooser.present(over: window) { [weak self] paths in
@@ -266,6 +285,7 @@ final class FormController {
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
         view.photoName.text = PhotoQueue.name(of: path)
+        writer.show(for: captionTarget, format: nil)
         photos.load(path)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
@@ -276,6 +296,7 @@ final class FormController {
     private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
         case .success(let photo):
+            writer.show(for: captionTarget, format: photo.info.format)
             send(.photo(item: CaptionForm.photo, .loaded))
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
             if let notice = photo.notice {
@@ -293,6 +314,7 @@ final class FormController {
     private func clearForm() {
         photos.clear()
         view.photoName.text = ""
+        writer.show(for: nil, format: nil)
         settingText = true
         show(.empty)
         settingText = false
@@ -325,7 +347,10 @@ final class FormController {
                 case .success(let entry) where editedID != nil:
                     self.edited(entry)
                     self.onSaved?(entry)
+                    // An edited entry's words go where its photo came from, if Caption knows.
+                    if let source = entry.source { self.writer.saved(entry, from: source, sha256: nil) }
                 case .success(let entry):
+                    self.writer.saved(entry, from: path, sha256: loaded?.sha256)
                     self.saved(entry, from: path)
                 case .failure(let error):
                     // Everything typed stays; the library says what went wrong.

@@ -17,6 +17,8 @@ struct FormView {
     /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
     let messages: [Label]
     let hints: [Int: Label]
+    /// Under the fields: where Done puts this photo's caption (CaptionWriter).
+    let destination = Label()
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -54,6 +56,10 @@ struct FormView {
             hints[field.item] = hint
             messages.append(message)
         }
+        gtk_label_set_xalign(caption_label(destination.pointer), 0)
+        gtk_label_set_line_wrap(caption_label(destination.pointer), 1)
+        destination.addStyleClass("dim-label")
+        grid.attach(destination, column: 1, row: 2 + fields.count * 2)
         self.entries = entries
         self.hints = hints
         self.messages = messages
