@@ -354,7 +354,7 @@ public final class Library: Sendable {
     // MARK: Writing
 
     /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:title:subtitle:)`.
-    /// The photo is read once, checked (complete, decodes, within the limits), copied in
+    /// The photo is read once, checked (decodes, within the limits), copied in
     /// under its SHA-256 (the same photo twice is stored once) and synced before the row
     /// commits. `title` and `subtitle` are stored exactly as given: normalising them is
     /// the form's job.
