@@ -94,7 +94,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "FocusEngine",
+                "FocusEngine", "JPEGPreview",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

@@ -67,6 +67,8 @@ public enum Commands {
                     loaded, title: submission.values[CaptionForm.title],
                     subtitle: submission.values[CaptionForm.subtitle])
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
+                // Saved all the same: one line, and the exit status says it worked.
+                if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }
                 // The library remembers where the photo came from, for --write-back later.
                 if let source = SourcePath.absolute(photo) {
                     entry = try opened.setSource(id: entry.id, path: source, sha256: loaded.sha256)

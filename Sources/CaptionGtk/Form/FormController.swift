@@ -306,6 +306,13 @@ final class FormController {
         case .success(let photo):
             writer.show(for: captionTarget, format: photo.info.format)
             send(.photo(item: CaptionForm.photo, .loaded))
+            // Not a problem to fix: the photo counts, and the user hears why it looks grey.
+            if let notice = photo.notice {
+                let request = photos.request
+                notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
+                    self?.photos.request == request
+                }
+            }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
         onPhotoSettled?()
