@@ -309,9 +309,15 @@ final class FormController {
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
             if let notice = photo.notice {
                 let request = photos.request
-                notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
-                    self?.photos.request == request
+                let show = { [weak self] in
+                    guard let self else { return }
+                    self.notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
+                        self?.photos.request == request
+                    }
                 }
+                // A save still on its way will show "Saved" with its Undo: the notice waits
+                // behind that, as behind one already showing.
+                if isSaving { noticeAfterSave = show } else { show() }
             }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
@@ -381,6 +387,16 @@ final class FormController {
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
     }
 
+    /// The notice of the photo now on the form, held while a save is on its way.
+    private var noticeAfterSave: (() -> Void)?
+
+    /// Once no save is on its way, the notice that waited for it.
+    private func showNoticeAfterSave() {
+        guard !isSaving, let notice = noticeAfterSave else { return }
+        noticeAfterSave = nil
+        notice()
+    }
+
     /// Saves waiting for the next frame before they go to the library's queue.
     private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?)] = []
 
@@ -413,6 +429,7 @@ final class FormController {
                     if self.editing == nil { self.showCurrentPhoto() }
                     self.messages.show(problem: error.message)
                 }
+                self.showNoticeAfterSave()
                 self.keepDraft()
             })
     }
@@ -556,6 +573,7 @@ final class FormController {
                     outcome, before: before, words: FormWords(title: title, subtitle: subtitle),
                     loaded: (currentPath, loaded?.sha256))
                 if case .failure(let error) = result { self.messages.show(problem: error.message) }
+                self.showNoticeAfterSave()
                 self.keepDraft()
             })
     }
