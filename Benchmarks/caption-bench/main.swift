@@ -17,10 +17,17 @@ if CommandLine.arguments.dropFirst().first == "large" {
     exit(0)
 }
 
+// `caption-bench keystrokes`: the scripted captioning session's keystroke count alone.
+if CommandLine.arguments.dropFirst().first == "keystrokes" {
+    reportKeystrokes()
+    exit(0)
+}
+
 let engine = benchEngine()
 print(
     "engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s"
 )
 writeEngineJSON(engine)
+reportKeystrokes()
 benchSave()
 benchExport()
