@@ -7,6 +7,7 @@ import CaptionLibrary
 import CaptionQueue
 import FocusEngine
 import Localization
+import Shorthand
 
 @MainActor
 final class FormController {
@@ -18,6 +19,12 @@ final class FormController {
     let photoWords: PhotoWords
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
+    /// Codes typed in the fields become their text (CodeReplacer).
+    let replacements: CodeReplacer
+    /// Earlier captions offered under the field being typed in.
+    let completion: CompletionOffers
+    /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
+    let variables = CaptionVariables()
     private let window: Window
     private let header: HeaderBar
     private let messages: MessageBar
@@ -54,10 +61,19 @@ final class FormController {
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
-        inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        inputMethods = settler
+        replacements = CodeReplacer(
+            table: ReplacementStore.load(), entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        // Made before the form's own handlers are connected: the offers are up to date when
+        // the form reads them on the same keystroke.
+        completion = CompletionOffers(entries: view.entries, composing: { settler.composition(in: $0) != nil })
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
+        completion.onChange = { [weak self] in self?.refresh() }
+        variables.onFacts = { [weak self] in self?.refresh() }
         connectSignals()
+        loadCompletions()
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         refresh()
     }
@@ -82,7 +98,11 @@ final class FormController {
             }
             // Enter comes only through activate: GtkEntry emits it after its input method
             // declined the key, so Enter that confirms a composition never lands here.
-            entry.connect(.activate) { [weak self] in self?.send(.enter) }
+            // An Enter that accepts a completion offer does only that.
+            entry.connect(.activate) { [weak self] in
+                guard let self, !self.completion.acceptOnEnter() else { return }
+                self.send(.enter)
+            }
             // Ctrl+V in a field pastes text, unless what was copied is a photo.
             entry.connect(.pasteClipboard) { [weak self] in
                 if self?.pastePhoto() == true { g_signal_stop_emission_by_name(entry.pointer, "paste-clipboard") }
@@ -109,6 +129,10 @@ final class FormController {
             return  // the save in flight answers this press
         }
         if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
+        // Enter (or a save) right after a code replaces it, as a space would.
+        if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
+            replacements.replaceAtCursor(of: entry)
+        }
         let decision = engine.handle(event)
         apply(decision)
         refresh()
@@ -173,8 +197,16 @@ final class FormController {
             let alsoMissing =
                 item == CaptionForm.photo && message != nil
                 ? view.entries.keys.sorted().compactMap { engine.message(for: $0) } : []
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [enter]).compactMap { $0 }
-                .joined(separator: ". ")
+            let offers = completion.description(for: item)
+            let expansion = expansionWords(for: item)
+            widget.accessibleDescription = ([message, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
+                $0
+            }
+            .joined(separator: ". ")
+            if let label = view.expansions[item] {
+                label.text = expansion ?? ""
+                label.isVisible = expansion != nil
+            }
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
         // The summary names only the photo while it is missing; the bar's description
@@ -184,6 +216,21 @@ final class FormController {
             photoMissing
             ? view.entries.keys.sorted().compactMap { engine.message(for: $0) }.joined(separator: ". ") : ""
         messages.summary = engine.summary
+    }
+
+    /// Under a field holding a variable: "Saved as: …", or why it cannot be saved.
+    private func expansionWords(for item: Int) -> String? {
+        guard let entry = view.entries[item], Variables.appear(in: entry.text) else { return nil }
+        switch CaptionVariables.expand(entry.text, facts: photoFacts) {
+        case .success(let words): return tr("Saved as: {words}").replacing("{words}", with: words)
+        case .failure(let message): return message.text
+        }
+    }
+
+    /// What the variables stand for on the photo now on the form.
+    private var photoFacts: PhotoFacts? {
+        guard let path = photoPath else { return nil }
+        return variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
     }
 
     /// "harbour.jpg, 1 of 2": the photo on the form, for the photo button's description.
@@ -207,7 +254,32 @@ final class FormController {
     }
 
     private func setText(_ entry: TextEntry, _ text: String) {
-        inputMethods.whileFormSetsText { entry.text = text }
+        inputMethods.whileFormSetsText {
+            replacements.whileFormSetsText { completion.whileFormSetsText { entry.text = text } }
+        }
+    }
+
+    /// The text field with the focus, if any.
+    private var focusedEntry: TextEntry? {
+        view.entries.values.first { $0.pointer == window.focus }
+    }
+
+    /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
+    func undoReplacement() -> Bool {
+        replacements.undo(focus: window.focus)
+    }
+
+    /// Reads every earlier title and subtitle for the offers, on the library's queue.
+    private func loadCompletions() {
+        library.perform(
+            { library throws(LibraryError) in
+                (CompletionIndex(try library.usage(of: .title)), CompletionIndex(try library.usage(of: .subtitle)))
+            },
+            completion: { [weak self] result in
+                // Without the library's words the form still works; the offers start empty.
+                guard case .success(let (titles, subtitles)) = result else { return }
+                self?.completion.use(titles: titles, subtitles: subtitles)
+            })
     }
 
     /// Commits any open composition into its field, as it shows (see InputMethodSettler).
@@ -301,6 +373,7 @@ final class FormController {
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
         photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
+        variables.read(path) { [weak self] in self?.photos.request == request }
     }
 
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
@@ -327,8 +400,19 @@ final class FormController {
 
     private func save(_ submission: Submission) {
         guard let path = photoPath else { return }
-        let title = submission.values[CaptionForm.title]
-        let subtitle = submission.values[CaptionForm.subtitle]
+        // Variables become the photo's values; one that cannot is said, and nothing is saved.
+        var values: [Int: String] = [:]
+        for item in [CaptionForm.title, CaptionForm.subtitle] {
+            switch CaptionVariables.expand(submission.values[item], facts: photoFacts) {
+            case .success(let words): values[item] = words
+            case .failure(let message):
+                messages.show(problem: message.text)
+                focus(item)
+                return
+            }
+        }
+        let title = values[CaptionForm.title] ?? ""
+        let subtitle = values[CaptionForm.subtitle] ?? ""
         isSaving = true
         view.activateButton.isSensitive = false
         let loaded = photos.loadedPhoto
@@ -360,6 +444,7 @@ final class FormController {
     private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
         // The saved photo leaves the queue; the next one, if any, takes its place.
         queue.removeCurrent()
+        completion.record(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
         notification.show(
             tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo, details: nextPhotoWords
@@ -387,6 +472,7 @@ final class FormController {
             completion: { [weak self] result in
                 guard let self else { return }
                 if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+                self.completion.forget(title: entry.title, subtitle: entry.subtitle)
                 self.keepWords()
                 self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
                 self.showCurrentPhoto()

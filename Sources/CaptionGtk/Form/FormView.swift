@@ -17,6 +17,8 @@ struct FormView {
     /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
     let messages: [Label]
     let hints: [Int: Label]
+    /// Under a text field holding a variable ({date}…): the words as they will be saved.
+    let expansions: [Int: Label]
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -29,6 +31,7 @@ struct FormView {
         let grid: Grid = builder["fields"]
         var entries: [Int: TextEntry] = [:]
         var hints: [Int: Label] = [:]
+        var expansions: [Int: Label] = [:]
         var messages = [Self.messageLabel()]
         grid.attach(messages[0], column: 1, row: 1)
         for (index, field) in fields.enumerated() {
@@ -49,13 +52,22 @@ struct FormView {
             grid.attach(label, column: 0, row: row)
             grid.attach(entry, column: 1, row: row)
             grid.attach(hint, column: 2, row: row)
-            grid.attach(message, column: 1, row: row + 1)
+            let expansion = Self.messageLabel()
+            expansion.removeStyleClass("caption-message")
+            expansion.addStyleClass("dim-label")
+            gtk_label_set_selectable(caption_label(expansion.pointer), 0)
+            let under = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
+            under.packStart(message)
+            under.packStart(expansion)
+            grid.attach(under, column: 1, row: row + 1)
             entries[field.item] = entry
+            expansions[field.item] = expansion
             hints[field.item] = hint
             messages.append(message)
         }
         self.entries = entries
         self.hints = hints
+        self.expansions = expansions
         self.messages = messages
         grid.showAll()
     }

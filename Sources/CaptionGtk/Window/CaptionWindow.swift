@@ -148,7 +148,8 @@ public final class CaptionWindow {
         case .save: form.send(.submit)
         case .open: form.choosePhoto()
         case .dismiss: messages.dismiss()
-        case .undo: _ = notification.activateUndo()
+        // Right after a code was replaced, Ctrl+Z puts the code back; else it undoes a save.
+        case .undo: if !form.undoReplacement() { _ = notification.activateUndo() }
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
         case .showShortcuts: showShortcuts()
@@ -157,8 +158,21 @@ public final class CaptionWindow {
         case .library: if isShowingLibrary { showForm() } else { showLibrary() }
         case .search: showLibrary(searching: true)
         case .export: export.chooseFolder()
+        case .preferences: showPreferences()
         case .quit: break  // the application's
         }
+    }
+
+    /// The Preferences window, one at a time: a second Ctrl+comma brings it forward.
+    private(set) var preferences: PreferencesWindow?
+
+    func showPreferences() {
+        if let preferences { return preferences.window.present() }
+        let preferences = PreferencesWindow(over: window, table: form.replacements.table)
+        preferences.onChange = { [weak self] table in self?.form.replacements.table = table }
+        preferences.onClose = { [weak self] in self?.preferences = nil }
+        self.preferences = preferences
+        preferences.present()
     }
 
     /// Activates one of the window's actions by name, as its shortcut would.

@@ -18,6 +18,7 @@ enum WindowAction: String, CaseIterable {
     case library
     case search
     case export
+    case preferences
     case dismiss
     case showMenu = "show-menu"
     case showShortcuts = "show-shortcuts"
@@ -38,6 +39,7 @@ enum WindowAction: String, CaseIterable {
         case .library: ["<Control>l"]
         case .search: ["<Control>f"]
         case .export: ["<Control>e"]
+        case .preferences: ["<Control>comma"]
         case .showMenu: ["F10"]
         case .showShortcuts: ["<Control>question"]
         case .about: ["F1"]
@@ -52,6 +54,7 @@ enum WindowAction: String, CaseIterable {
     var menuLabel: String? {
         switch self {
         case .export: tr("_Export All to a Folder…")
+        case .preferences: tr("_Preferences")
         case .showShortcuts: tr("_Keyboard Shortcuts")
         case .about: tr("_About Caption")
         default: nil
@@ -69,6 +72,7 @@ enum WindowAction: String, CaseIterable {
         case .previousPhoto: (.photos, tr("Previous photo in the queue"))
         case .library: (.library, tr("Show the library, or go back to the form"))
         case .search: (.library, tr("Search the library"))
+        case .preferences: (.general, tr("Preferences: code replacements"))
         case .showMenu: (.general, tr("Main menu"))
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
         case .about: (.general, tr("About Caption"))
