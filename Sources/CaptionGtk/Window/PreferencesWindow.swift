@@ -11,6 +11,7 @@ final class PreferencesWindow {
     let window: Window
     private let list: Widget
     private let status: Label
+    private let addButton: Button
     private var rows: [(row: Widget, code: TextEntry, text: TextEntry)] = []
     private let path: String
     /// The table changed: the form uses it from the next key on.
@@ -55,6 +56,7 @@ final class PreferencesWindow {
         let buttons = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
         let add = Button(mnemonic: tr("_Add Code"))
         let importButton = Button(mnemonic: tr("_Import from Photo Mechanic…"))
+        addButton = add
         buttons.packStart(add)
         buttons.packStart(importButton)
         status = Label()
@@ -90,7 +92,8 @@ final class PreferencesWindow {
     func present() {
         window.showAll()
         window.present()
-        if let first = rows.first { first.code.grabFocus() }
+        // The first code, or Add Code when there is none yet.
+        if let first = rows.first { first.code.grabFocus() } else { addButton.grabFocus() }
     }
 
     func close() {
