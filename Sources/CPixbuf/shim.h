@@ -10,3 +10,11 @@
 static inline int caption_memory_file(void) {
     return (int)syscall(SYS_memfd_create, "caption-photo", 1u /* MFD_CLOEXEC */);
 }
+
+/* A loader's size-prepared signal, typed: G_CALLBACK's cast happens here, where the
+ * handler's C signature is checked against the signal's, instead of in Swift. */
+typedef void (*CaptionSizePrepared)(GdkPixbufLoader *loader, gint width, gint height, gpointer data);
+static inline gulong caption_loader_on_size_prepared(GdkPixbufLoader *loader, CaptionSizePrepared handler,
+                                                     gpointer data, GClosureNotify release) {
+    return g_signal_connect_data(loader, "size-prepared", G_CALLBACK(handler), data, release, 0);
+}

@@ -15,8 +15,7 @@ private final class SizePreparedBox: @unchecked Sendable {
 }
 
 func onSizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>, _ body: @escaping SizePreparedHandler) {
-    let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = {
-        loader, width, height, data in
+    let callback: CaptionSizePrepared = { loader, width, height, data in
         guard let loader, let data else { return }
         Unmanaged<SizePreparedBox>.fromOpaque(data).takeUnretainedValue().body(loader, width, height)
     }
@@ -24,7 +23,5 @@ func onSizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>, _ body: @es
         guard let data else { return }
         Unmanaged<SizePreparedBox>.fromOpaque(data).release()
     }
-    g_signal_connect_data(
-        UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(callback, to: GCallback.self),
-        Unmanaged.passRetained(SizePreparedBox(body)).toOpaque(), release, GConnectFlags(rawValue: 0))
+    caption_loader_on_size_prepared(loader, callback, Unmanaged.passRetained(SizePreparedBox(body)).toOpaque(), release)
 }

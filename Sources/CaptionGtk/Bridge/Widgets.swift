@@ -252,6 +252,21 @@ struct Window: WidgetHandle {
     func present() { gtk_window_present(gtkWindow) }
     var focus: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(gtkWindow) }
 
+    var isActive: Bool { gtk_window_is_active(gtkWindow) != 0 }
+
+    /// Runs `body` once the window is active (at once if it is, or is not shown at all),
+    /// `delay` after it became so. A screen reader does not yet know a window that is still
+    /// opening, and says nothing of what appears in it meanwhile.
+    func whenActive(delay milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+        guard !isActive, isVisible else { return body() }
+        var done = false
+        connect(.notify("is-active")) { _ in
+            guard !done, isActive else { return }
+            done = true
+            MainThread.after(milliseconds: milliseconds) { body() }
+        }
+    }
+
     /// A dialog that belongs to this window: above it, closed with it.
     func adopt(_ dialog: Window, modal: Bool = false) {
         gtk_window_set_transient_for(dialog.gtkWindow, gtkWindow)

@@ -72,56 +72,27 @@ final class FormController {
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         completion.onChange = { [weak self] in self?.refresh() }
         variables.onFacts = { [weak self] in self?.refresh() }
-        connectSignals()
+        FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         loadCompletions()
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         refresh()
     }
 
-    // MARK: Signals -> engine events
-
-    private func item(of widget: gpointer?) -> Int? {
-        guard let widget else { return nil }
-        return view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
-    }
-
-    private func connectSignals() {
-        window.connect(.setFocus, after: true) { [weak self] widget in
-            guard let self else { return }
-            self.send(.focus(self.item(of: widget)))
-        }
-        for (item, entry) in view.entries {
-            entry.connect(.changed) { [weak self] in
-                guard let self, !self.settingText else { return }
-                self.messages.clearProblem()
-                self.send(.edit(item: item, text: entry.text))
-            }
-            // Enter comes only through activate: GtkEntry emits it after its input method
-            // declined the key, so Enter that confirms a composition never lands here.
-            // An Enter that accepts a completion offer does only that.
-            entry.connect(.activate) { [weak self] in
-                guard let self, !self.completion.acceptOnEnter() else { return }
-                self.send(.enter)
-            }
-            // Ctrl+V in a field pastes text, unless what was copied is a photo.
-            entry.connect(.pasteClipboard) { [weak self] in
-                if self?.pastePhoto() == true { g_signal_stop_emission_by_name(entry.pointer, "paste-clipboard") }
-            }
-            // After the entry's own handler, for the same reason: the input method sees
-            // Shift+Enter first.
-            entry.connect(.keyPress, after: true) { [weak self] event in
-                guard let self, Keys.isEnter(event), Keys.has(event, GDK_SHIFT_MASK),
-                    !Keys.has(event, GDK_CONTROL_MASK)
-                else { return false }
-                self.send(.back)
-                return true
-            }
-        }
-        view.photoButton.connect(.clicked) { [weak self] in self?.send(.enter) }
-        view.activateButton.connect(.clicked) { [weak self] in self?.send(.activate) }
-    }
-
     // MARK: Engine decisions -> widgets
+
+    private func handle(_ input: FormInput) -> Bool {
+        switch input {
+        // An Enter that accepts a completion offer does only that.
+        case .event(.enter) where completion.acceptOnEnter(): break
+        case .event(let event): send(event)
+        case .typed(let item, let text):
+            guard !settingText else { return true }
+            messages.clearProblem()
+            send(.edit(item: item, text: text))
+        case .paste: return pastePhoto()
+        }
+        return true
+    }
 
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
@@ -172,49 +143,15 @@ final class FormController {
         holdingFocus = false
     }
 
-    /// Shows the engine's state: the button's label, the hint by the focused field, the
-    /// messages (also as the fields' accessible descriptions) and the summary. It runs on
-    /// every keystroke and focus change; the handles set only what changed.
+    /// Shows the engine's state; runs on every keystroke and focus change.
     private func refresh() {
-        let label = engine.wording.label(engine.label)
-        view.activateButton.label = label
-        for (item, hint) in view.hints {
-            hint.text = engine.focus == item ? "⏎ " + label : ""
+        let enter = FormSpeech.enterHint(engine.label, editing: editing != nil)
+        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
+        // Besides the engine's words, a field says its offers and what its variables become.
+        let details = view.render(engine, enterHint: enter, photoDescription: photo) { [self] item in
+            (expansionWords(for: item), completion.description(for: item))
         }
-        for (item, messageLabel) in view.messages.enumerated() {
-            let message = engine.message(for: item)
-            messageLabel.text = message ?? ""
-            messageLabel.isVisible = message != nil
-            let widget = view.itemWidgets[item]
-            // What a screen reader says after the field's name: its message, and in the
-            // focused text field what Enter does now (the hint beside it, which is not read).
-            let enter = engine.focus == item && view.hints[item] != nil ? enterHint : nil
-            // The photo button says which photo is on the form (the name beside it, and
-            // its place in the queue, which the header shows).
-            let photo = item == CaptionForm.photo ? photoDescription : nil
-            // While the photo is missing the summary names only it, and a failed save
-            // sends focus to its button: the button also says what else is missing.
-            let alsoMissing =
-                item == CaptionForm.photo && message != nil
-                ? view.entries.keys.sorted().compactMap { engine.message(for: $0) } : []
-            let offers = completion.description(for: item)
-            let expansion = expansionWords(for: item)
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
-                $0
-            }
-            .joined(separator: ". ")
-            if let label = view.expansions[item] {
-                label.text = expansion ?? ""
-                label.isVisible = expansion != nil
-            }
-            if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
-        }
-        // The summary names only the photo while it is missing; the bar's description
-        // says the rest, for a screen reader announcing it.
-        let photoMissing = engine.message(for: CaptionForm.photo) != nil
-        messages.details =
-            photoMissing
-            ? view.entries.keys.sorted().compactMap { engine.message(for: $0) }.joined(separator: ". ") : ""
+        messages.details = details
         messages.summary = engine.summary
     }
 
@@ -231,20 +168,6 @@ final class FormController {
     private var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }
         return variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
-    }
-
-    /// "harbour.jpg, 1 of 2": the photo on the form, for the photo button's description.
-    private var photoDescription: String? {
-        let name = view.photoName.text
-        guard !name.isEmpty else { return nil }
-        return [name, header.subtitle].compactMap { $0 }.joined(separator: ", ")
-    }
-
-    /// What Enter does now, in words: said with the focused field.
-    private var enterHint: String {
-        engine.label == .done
-            ? (editing == nil ? tr("Enter saves") : tr("Enter updates the entry"))
-            : tr("Enter goes to the next empty field")
     }
 
     // MARK: The words on the form
@@ -447,20 +370,10 @@ final class FormController {
         completion.record(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
         notification.show(
-            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo, details: nextPhotoWords
+            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
+            details: FormSpeech.nextPhoto(queue)
         ) { [weak self] in self?.undo(entry, from: path) }
         onSaved?(entry)
-    }
-
-    /// The photo now on the form after a save, for screen readers: "Next photo: b.jpg, 1 of 2."
-    private var nextPhotoWords: String? {
-        guard let photo = queue.currentPhoto else { return nil }
-        let name = PhotoQueue.name(of: photo.path)
-        guard let position = queue.position else {
-            return tr("Next photo: {name}.").replacing("{name}", with: name)
-        }
-        return tr("Next photo: {name}, {index} of {count}.").replacing("{name}", with: name)
-            .replacing("{index}", with: String(position.index)).replacing("{count}", with: String(position.count))
     }
 
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
@@ -527,24 +440,10 @@ final class FormController {
         drafts.adopt(saved)
         show(saved)
         // Longer than other notifications: it greets the user as the window opens, before
-        // they may have looked.
-        let greet = { [weak self] in
-            guard let self else { return }
-            self.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
+        // they may have looked; and after the focused field has been read.
+        window.whenActive(delay: 400) { [weak self] in
+            self?.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
                 [weak self] in self?.discardDraft()
-            }
-        }
-        // Shown once the window is active, and after the focused field has been read: a
-        // screen reader does not yet know a window that is still opening, and would never
-        // say a notice shown in it.
-        if gtk_window_is_active(window.gtkWindow) != 0 || !window.isVisible {
-            greet()
-        } else {
-            var greeted = false
-            window.connect(.notify("is-active")) { [weak self] _ in
-                guard let self, !greeted, gtk_window_is_active(self.window.gtkWindow) != 0 else { return }
-                greeted = true
-                MainThread.after(milliseconds: 400) { greet() }
             }
         }
         return true

@@ -82,6 +82,51 @@ struct FormView {
         return message
     }
 
+    /// Shows the engine's state: the button's label, the hint by the focused field, the
+    /// messages (also as the fields' accessible descriptions). The handles set only what
+    /// changed. Returns what the message bar's description says besides its summary.
+    /// `notes` gives a text field's other words: its variables' expansion (also shown under
+    /// it) and its completion offers.
+    func render(
+        _ engine: FocusEngine, enterHint: String, photoDescription: String?,
+        notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
+    ) -> String {
+        let label = engine.wording.label(engine.label)
+        activateButton.label = label
+        for (item, hint) in hints {
+            hint.text = engine.focus == item ? "⏎ " + label : ""
+        }
+        let missing = entries.keys.sorted().compactMap { engine.message(for: $0) }
+        for (item, messageLabel) in messages.enumerated() {
+            let message = engine.message(for: item)
+            messageLabel.text = message ?? ""
+            messageLabel.isVisible = message != nil
+            let widget = itemWidgets[item]
+            // What a screen reader says after the field's name: its message, and in the
+            // focused text field what Enter does now (the hint beside it, which is not read).
+            let enter = engine.focus == item && hints[item] != nil ? enterHint : nil
+            // The photo button says which photo is on the form (the name beside it, and
+            // its place in the queue, which the header shows).
+            let photo = item == CaptionForm.photo ? photoDescription : nil
+            // While the photo is missing the summary names only it, and a failed save
+            // sends focus to its button: the button also says what else is missing.
+            let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
+            let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
+            widget.accessibleDescription = ([message, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
+                $0
+            }
+            .joined(separator: ". ")
+            if let label = expansions[item] {
+                label.text = expansion ?? ""
+                label.isVisible = expansion != nil
+            }
+            if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
+        }
+        // The summary names only the photo while it is missing; the bar's description
+        // says the rest, for a screen reader announcing it.
+        return engine.message(for: CaptionForm.photo) != nil ? missing.joined(separator: ". ") : ""
+    }
+
     /// The widget that stands for each engine item, in form order.
     var itemWidgets: [Widget] {
         [photoButton.asWidget] + (1...entries.count).compactMap { entries[$0]?.asWidget }
