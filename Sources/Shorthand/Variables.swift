@@ -35,57 +35,73 @@ public enum Variables {
         case missing(name: String)
     }
 
-    /// A `{name}` in `text`: its range in scalars and the name. A brace not followed by a
-    /// name of letters and a closing brace is text like any other.
-    struct Token: Equatable {
-        var range: Range<Int>
-        var name: String
+    /// A piece of a field: text as it is, or a `{name}`. `{{` and `}}` are a brace as text,
+    /// so a caption can say "{n}" literally by typing "{{n}}".
+    enum Piece: Equatable {
+        case text(String)
+        case variable(String)
     }
 
-    static func tokens(in text: String) -> [Token] {
+    static func pieces(of text: String) -> [Piece] {
         let scalars = Array(text.unicodeScalars)
-        var tokens: [Token] = []
+        var pieces: [Piece] = []
+        var plain = String.UnicodeScalarView()
         var index = 0
+        func flush() {
+            if !plain.isEmpty { pieces.append(.text(String(plain))) }
+            plain = String.UnicodeScalarView()
+        }
         while index < scalars.count {
-            guard scalars[index] == "{" else {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if (scalar == "{" || scalar == "}") && next == scalar {
+                plain.append(scalar)
+                index += 2
+                continue
+            }
+            guard scalar == "{" else {
+                plain.append(scalar)
                 index += 1
                 continue
             }
             var end = index + 1
             while end < scalars.count, scalars[end].properties.isAlphabetic, scalars[end].isASCII { end += 1 }
             if end < scalars.count, scalars[end] == "}", end > index + 1 {
+                flush()
                 var name = String.UnicodeScalarView()
                 name.append(contentsOf: scalars[(index + 1)..<end])
-                tokens.append(Token(range: index..<(end + 1), name: String(name)))
+                pieces.append(.variable(String(name)))
                 index = end + 1
             } else {
+                plain.append(scalar)
                 index += 1
             }
         }
-        return tokens
+        flush()
+        return pieces
     }
 
-    /// Whether `text` holds any `{name}`: only then does the form show an expansion.
-    public static func appear(in text: String) -> Bool { !tokens(in: text).isEmpty }
+    /// Whether saving changes `text`: it holds a `{name}` or a doubled brace. Only then does
+    /// the form show what will be saved.
+    public static func appear(in text: String) -> Bool {
+        guard text.unicodeScalars.contains(where: { $0 == "{" || $0 == "}" }) else { return false }
+        return pieces(of: text) != [.text(text)]
+    }
 
     /// `text` with every variable replaced by the photo's value, or the first problem.
     public static func expand(_ text: String, facts: PhotoFacts) -> Result<String, Problem> {
-        let tokens = tokens(in: text)
-        guard !tokens.isEmpty else { return .success(text) }
-        let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var at = 0
-        for token in tokens {
-            out.append(contentsOf: scalars[at..<token.range.lowerBound])
-            guard names.contains(token.name) else { return .failure(.unknown(name: token.name)) }
-            guard let value = value(token.name, facts), !value.isEmpty else {
-                return .failure(.missing(name: token.name))
+        guard text.unicodeScalars.contains(where: { $0 == "{" || $0 == "}" }) else { return .success(text) }
+        var out = ""
+        for piece in pieces(of: text) {
+            switch piece {
+            case .text(let plain): out += plain
+            case .variable(let name):
+                guard names.contains(name) else { return .failure(.unknown(name: name)) }
+                guard let value = value(name, facts), !value.isEmpty else { return .failure(.missing(name: name)) }
+                out += value
             }
-            out.append(contentsOf: value.unicodeScalars)
-            at = token.range.upperBound
         }
-        out.append(contentsOf: scalars[at...])
-        return .success(String(out))
+        return .success(out)
     }
 
     static func value(_ name: String, _ facts: PhotoFacts) -> String? {

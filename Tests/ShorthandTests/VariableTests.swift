@@ -21,6 +21,12 @@ import Testing
         #expect(Variables.appear(in: "a {n}"))
     }
 
+    @Test func doubledBracesAreBracesAsText() {
+        #expect(Variables.expand("{{n}} is {n}, }} {{", facts: facts) == .success("{n} is 3, } {"))
+        #expect(Variables.appear(in: "{{item}}"))
+        #expect(Variables.expand("{{item}} {{limit}}", facts: PhotoFacts(fileName: "a")) == .success("{item} {limit}"))
+    }
+
     @Test func anUnknownNameIsAProblemNotText() {
         #expect(Variables.expand("On {day}", facts: facts) == .failure(.unknown(name: "day")))
         // Names are lower case, as documented.
