@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibRaw", path: "Sources/CLibRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(
+            name: "CGspell", path: "Sources/CGspell", pkgConfig: "gspell-1",
+            providers: [.apt(["libgspell-1-dev"])]),
         .target(name: "CMetadataSupport"),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
         // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.
@@ -57,7 +60,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.

@@ -227,3 +227,53 @@ def scenario_variables_expand_at_save(desktop):
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("a.jpg #1", "2024-05-17 14:03, Canon EOS R5"),
            f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+def _menu(ui, name):
+    """A menu (or submenu) of any of the app's windows (a context menu is a window of its own)."""
+    ui.refresh()
+    for index in range(ui.app.get_child_count()):
+        window = ui.app.get_child_at_index(index)
+        for accessible in ui.walk(window) if window is not None else []:
+            if accessible.get_role_name() == "menu" and accessible.get_name() == name:
+                return accessible
+    return None
+
+
+def _all_items(ui):
+    ui.refresh()
+    names = []
+    for index in range(ui.app.get_child_count()):
+        window = ui.app.get_child_at_index(index)
+        for accessible in ui.walk(window) if window is not None else []:
+            if "menu" in accessible.get_role_name():
+                names.append((accessible.get_role_name(), accessible.get_name()))
+    return names
+
+
+def scenario_spell_check_suggestions(desktop):
+    """A misspelt word in Title: Shift+F10 opens the field's menu with gspell's spelling
+    suggestions (the dictionary of the locale, en_US under C.UTF-8); S, its mnemonic, opens
+    them, Return takes the first, which corrects the word; focus stays in Title with nothing
+    saved, and Enter then does what the button says."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.type("Harbuor")
+    ui.wait_text(ui.title, "Harbuor")
+    desktop.key("shift+F10")
+    try:
+        suggestions = wait_until("the Spelling Suggestions menu", lambda: _menu(ui, "Spelling Suggestions…"))
+    except Failure as failure:
+        raise Failure(f"{failure}; the menus hold {_all_items(ui)}") from None
+    first = suggestions.get_child_at_index(0).get_name()
+    expect(first == "Harbor", f"the first suggestion is {first!r}")
+    desktop.key("s")
+    wait_until("the suggestions to show",
+               lambda: ui._has(suggestions.get_child_at_index(0), "showing") or None)
+    desktop.key("Return")
+    ui.wait_text(ui.title, "Harbor")
+    time.sleep(SETTLE)
+    expect(ui.focused_name() == "Title", f"taking a suggestion moved focus to {ui.focused_name()!r}")
+    expect(desktop.entries() == [], "taking a suggestion saved")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")

@@ -25,6 +25,8 @@ final class FormController {
     let completion: CompletionOffers
     /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
     let variables = CaptionVariables()
+    /// Misspelt words marked in the fields, with suggestions in their context menu.
+    let spelling: SpellCheck
     private let window: Window
     private let header: HeaderBar
     private let messages: MessageBar
@@ -68,6 +70,7 @@ final class FormController {
         // Made before the form's own handlers are connected: the offers are up to date when
         // the form reads them on the same keystroke.
         completion = CompletionOffers(entries: view.entries, composing: { settler.composition(in: $0) != nil })
+        spelling = SpellCheck(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         completion.onChange = { [weak self] in self?.refresh() }

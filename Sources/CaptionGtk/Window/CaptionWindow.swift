@@ -136,7 +136,17 @@ public final class CaptionWindow {
 
     private func installActions() {
         for action in WindowAction.allCases where action != .quit {
-            let simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+            let simple: UnsafeMutableRawPointer
+            if action == .spellCheck {
+                // A switch: its state is whether spell-checking is on, remembered.
+                let on = WindowStateFile.spellCheck(stateFile)
+                form.spelling.isOn = on
+                simple = UnsafeMutableRawPointer(
+                    g_simple_action_new_stateful(action.rawValue, nil, g_variant_new_boolean(on ? 1 : 0))!)
+                spellCheckAction = simple
+            } else {
+                simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+            }
             simple.connect(.actionActivate) { [weak self] _ in self?.perform(action) }
             g_action_map_add_action(caption_action_map(actions), OpaquePointer(simple))
             g_object_unref(simple)
@@ -159,8 +169,21 @@ public final class CaptionWindow {
         case .search: showLibrary(searching: true)
         case .export: export.chooseFolder()
         case .preferences: showPreferences()
+        case .spellCheck: toggleSpellCheck()
         case .quit: break  // the application's
         }
+    }
+
+    /// The spell-checking switch's action, whose state is the switch.
+    private var spellCheckAction: UnsafeMutableRawPointer?
+
+    private func toggleSpellCheck() {
+        let on = !form.spelling.isOn
+        form.spelling.isOn = on
+        if let spellCheckAction {
+            g_simple_action_set_state(OpaquePointer(spellCheckAction), g_variant_new_boolean(on ? 1 : 0))
+        }
+        WindowStateFile.saveSpellCheck(on, to: stateFile)
     }
 
     /// The Preferences window, one at a time: a second Ctrl+comma brings it forward.

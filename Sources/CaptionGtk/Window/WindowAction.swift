@@ -19,6 +19,8 @@ enum WindowAction: String, CaseIterable {
     case search
     case export
     case preferences
+    /// A switch: its menu entry shows a check mark.
+    case spellCheck = "spell-check"
     case dismiss
     case showMenu = "show-menu"
     case showShortcuts = "show-shortcuts"
@@ -40,6 +42,7 @@ enum WindowAction: String, CaseIterable {
         case .search: ["<Control>f"]
         case .export: ["<Control>e"]
         case .preferences: ["<Control>comma"]
+        case .spellCheck: []
         case .showMenu: ["F10"]
         case .showShortcuts: ["<Control>question"]
         case .about: ["F1"]
@@ -55,6 +58,7 @@ enum WindowAction: String, CaseIterable {
         switch self {
         case .export: tr("_Export All to a Folder…")
         case .preferences: tr("_Preferences")
+        case .spellCheck: tr("Check _Spelling")
         case .showShortcuts: tr("_Keyboard Shortcuts")
         case .about: tr("_About Caption")
         default: nil
@@ -77,7 +81,7 @@ enum WindowAction: String, CaseIterable {
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
         case .about: (.general, tr("About Caption"))
         case .quit: (.general, tr("Quit"))
-        case .dismiss: nil
+        case .dismiss, .spellCheck: nil
         }
     }
 }

@@ -47,9 +47,34 @@ enum WindowStateFile {
         }
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
+        // The file's other settings (spell-checking) stay as they are.
+        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
         g_key_file_set_integer(file, group, "width", Int32(geometry.width))
         g_key_file_set_integer(file, group, "height", Int32(geometry.height))
         g_key_file_set_boolean(file, group, "maximized", geometry.maximized ? 1 : 0)
+        g_key_file_save_to_file(file, path, nil)
+    }
+
+    static let formGroup = "form"
+
+    /// Whether spell-checking is on: true unless it was turned off.
+    static func spellCheck(_ path: String) -> Bool {
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return true }
+        var error: UnsafeMutablePointer<GError>?
+        let on = g_key_file_get_boolean(file, formGroup, "spell-check", &error) != 0
+        defer { g_clear_error(&error) }
+        return error == nil ? on : true
+    }
+
+    /// Remembers the spell-checking switch at once, keeping the rest of the file.
+    static func saveSpellCheck(_ on: Bool, to path: String) {
+        if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]), 0o700) }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
+        g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0)
         g_key_file_save_to_file(file, path, nil)
     }
 }
