@@ -52,20 +52,36 @@ final class CompletionOffers {
         for (item, entry) in entries { watch(item, entry) }
     }
 
-    /// Adopts the library's values, read off the main thread.
+    /// Whether the library's values have arrived.
+    private(set) var loaded = false
+    /// Saves and undos made before they arrived, applied to them when they do.
+    private var early: [(title: String, subtitle: String, time: Timestamp?)] = []
+
+    /// Adopts the library's values, read off the main thread; what was saved or undone
+    /// meanwhile is applied on top.
     func use(titles: CompletionIndex, subtitles: CompletionIndex) {
         self.titles = titles
         self.subtitles = subtitles
+        loaded = true
+        for change in early {
+            if let time = change.time {
+                record(title: change.title, subtitle: change.subtitle, at: time)
+            } else {
+                forget(title: change.title, subtitle: change.subtitle)
+            }
+        }
+        early = []
     }
 
     /// A saved caption: its words are offered from now on. Undo of the save forgets them.
-    func record(title: String, subtitle: String) {
-        let now = Timestamp.now()
-        titles.record(title, at: now)
-        subtitles.record(subtitle, at: now)
+    func record(title: String, subtitle: String, at time: Timestamp = .now()) {
+        guard loaded else { return early.append((title, subtitle, time)) }
+        titles.record(title, at: time)
+        subtitles.record(subtitle, at: time)
     }
 
     func forget(title: String, subtitle: String) {
+        guard loaded else { return early.append((title, subtitle, nil)) }
         titles.forget(title)
         subtitles.forget(subtitle)
     }

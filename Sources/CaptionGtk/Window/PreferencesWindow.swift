@@ -10,7 +10,7 @@ import Shorthand
 final class PreferencesWindow {
     let window: Window
     private let list: Widget
-    private let status: Label
+    let status: Label
     private let addButton: Button
     private var rows: [(row: Widget, code: TextEntry, text: TextEntry)] = []
     private let path: String
