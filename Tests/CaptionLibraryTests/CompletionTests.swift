@@ -10,7 +10,9 @@ import Testing
     static let day: Int64 = 24 * 3600 * 1000
     let now = Timestamp(millisecondsSince1970: 400 * CompletionTests.day)
 
-    func at(daysAgo: Int64) -> Timestamp { Timestamp(millisecondsSince1970: now.millisecondsSince1970 - daysAgo * Self.day) }
+    func at(daysAgo: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: now.millisecondsSince1970 - daysAgo * Self.day)
+    }
 
     @Test func aPrefixFindsValuesWhateverTheirCase() {
         let index = CompletionIndex([

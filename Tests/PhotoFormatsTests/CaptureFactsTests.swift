@@ -10,7 +10,9 @@ import Testing
     static func tiff(make: String = "Canon", model: String = "Canon EOS R5", exif: Bool = true) -> [UInt8] {
         var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func u32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        func u32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
+        }
         let date = Array("2024:05:17 14:03:22".utf8) + [0]
         let lens = Array("RF24-105mm F4".utf8) + [0]
         let makeBytes = Array(make.utf8) + [0]

@@ -100,7 +100,8 @@ import Testing
     }
 
     @Test func photoMechanicFilesGetTheDelimiterAndTheFirstReplacement() {
-        let file = "\u{FEFF}CC2\tAaron Barnum\r\nCC8\tDaren Bram\tDaren Bram #8\r\n\"DD13\"\t\"Victor \"\"Vic\"\" Z\"\r\nbad\r\n"
+        let file =
+            "\u{FEFF}CC2\tAaron Barnum\r\nCC8\tDaren Bram\tDaren Bram #8\r\n\"DD13\"\t\"Victor \"\"Vic\"\" Z\"\r\nbad\r\n"
         let read = ReplacementFile.importPhotoMechanic(file)
         #expect(
             read.table.rows == [

@@ -210,19 +210,20 @@ extension GObjectConvertible {
 
     func connect(_ signal: Signal<InsertedHandler>, _ body: @escaping InsertedHandler) {
         let callback:
-            @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void = {
-                _, text, length, position, data in
-                guard let text, let position else { return }
-                let inserted =
-                    length < 0
-                    ? String(cString: text)
-                    : String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self)
-                let handler: ClosureBox<InsertedHandler> = box(data)
-                nonisolated(unsafe) let cursor = position
-                if let moved = MainActor.assumeIsolated({ handler.body(inserted, cursor.pointee) }) {
-                    cursor.pointee = moved
+            @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void =
+                {
+                    _, text, length, position, data in
+                    guard let text, let position else { return }
+                    let inserted =
+                        length < 0
+                        ? String(cString: text)
+                        : String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self)
+                    let handler: ClosureBox<InsertedHandler> = box(data)
+                    nonisolated(unsafe) let cursor = position
+                    if let moved = MainActor.assumeIsolated({ handler.body(inserted, cursor.pointee) }) {
+                        cursor.pointee = moved
+                    }
                 }
-            }
         attach(signal.name, after: true, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 

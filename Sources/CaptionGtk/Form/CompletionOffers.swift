@@ -168,7 +168,10 @@ final class CompletionOffers {
         case GDK_KEY_Escape:
             close()
         case GDK_KEY_Tab, GDK_KEY_KP_Tab:
-            guard let chosen else { close(); return false }  // Tab moves on, as always
+            guard let chosen else {
+                close()
+                return false
+            }  // Tab moves on, as always
             accept(chosen)
         default:
             return false

@@ -36,7 +36,8 @@ enum ReplacementStore {
         guard let contents = read(path) else { return .failure(ImportProblem(message: tr("The file cannot be read"))) }
         let reading = ReplacementFile.importPhotoMechanic(contents)
         guard !reading.table.isEmpty else {
-            return .failure(ImportProblem(message: tr("The file holds no codes: each line needs a code, a tab and its text")))
+            return .failure(
+                ImportProblem(message: tr("The file holds no codes: each line needs a code, a tab and its text")))
         }
         return .success(reading)
     }

@@ -30,8 +30,10 @@ final class PreferencesWindow {
         gtk_window_set_titlebar(window.gtkWindow, header.pointer)
 
         let page = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-                     gtk_widget_set_margin_end] {
+        for side in [
+            gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
+            gtk_widget_set_margin_end,
+        ] {
             side(page.pointer, 18)
         }
         let heading = Label(tr("Code Replacements"))
@@ -39,7 +41,9 @@ final class PreferencesWindow {
         gtk_label_set_xalign(caption_label(heading.pointer), 0)
         gtk_label_set_markup(caption_label(heading.pointer), "<b>" + tr("Code Replacements") + "</b>")
         let about = Label(
-            tr("Type a code, then a space, a punctuation mark or Enter: the code becomes its text. Ctrl+Z right after takes it back."))
+            tr(
+                "Type a code, then a space, a punctuation mark or Enter: the code becomes its text. Ctrl+Z right after takes it back."
+            ))
         gtk_label_set_xalign(caption_label(about.pointer), 0)
         gtk_label_set_line_wrap(caption_label(about.pointer), 1)
         about.addStyleClass("dim-label")
@@ -121,8 +125,10 @@ final class PreferencesWindow {
         box.packStart(code)
         box.packStart(text, expand: true)
         box.packStart(remove)
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-                     gtk_widget_set_margin_end] {
+        for side in [
+            gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
+            gtk_widget_set_margin_end,
+        ] {
             side(box.pointer, 6)
         }
         gtk_list_box_insert(caption_list_box(list.pointer), box.pointer, -1)
@@ -184,7 +190,8 @@ final class PreferencesWindow {
             changed()
             var said = tr("Imported {count} codes").replacing("{count}", with: String(reading.table.rows.count))
             if !reading.skippedLines.isEmpty {
-                said += ". "
+                said +=
+                    ". "
                     + tr("Lines passed over (no code and text): {lines}").replacing(
                         "{lines}", with: reading.skippedLines.prefix(10).map(String.init).joined(separator: ", "))
             }
