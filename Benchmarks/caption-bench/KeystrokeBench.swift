@@ -59,16 +59,31 @@ let keystrokeCodes = ReplacementTable([
 
 enum Way { case full, completion, replacement, reuse }
 
+/// What the typist presses: text typed, or a named key (X keysym names: Down, Return,
+/// ctrl+d).
+enum Step: Equatable {
+    case type(String)
+    case key(String)
+
+    var keys: Int {
+        switch self {
+        case .type(let text): text.unicodeScalars.count
+        case .key: 1
+        }
+    }
+}
+
 /// The fewest keys that give `value` in a field, and how: Ctrl+D when the last saved
 /// caption's field is the same; else typing a prefix and picking the offer (Down to it,
 /// Enter); else typing with codes where a code is shorter than its text. Enter that leaves
 /// the field is counted by the caller, the same for both typists.
 func cheapest(
-    _ value: String, last: String?, index: CompletionIndex, codes: ReplacementTable, now: Timestamp
-) -> (keys: Int, way: Way) {
+    _ value: String, last: String?, index: CompletionIndex, codes: ReplacementTable, now: Timestamp,
+    reuse: Bool = true
+) -> (keys: Int, way: Way, steps: [Step]) {
     let length = value.unicodeScalars.count
-    var best = (keys: length, way: Way.full)
-    if value == last { return (1, .reuse) }
+    var best = (keys: length, way: Way.full, steps: [Step.type(value)])
+    if reuse && value == last { return (1, .reuse, [.key("ctrl+d")]) }
     // Completion: type k characters, then Down (position + 1) times and Enter to accept.
     let scalars = Array(value.unicodeScalars)
     for k in 1..<max(1, length) {
@@ -76,7 +91,8 @@ func cheapest(
         if k + 2 >= best.keys { break }
         if let position = index.offers(for: typed, now: now).firstIndex(of: value) {
             let keys = k + position + 2
-            if keys < best.keys { best = (keys, .completion) }
+            let steps = [Step.type(typed)] + Array(repeating: Step.key("Down"), count: position + 1) + [.key("Return")]
+            if keys < best.keys { best = (keys, .completion, steps) }
             break
         }
     }
@@ -84,7 +100,7 @@ func cheapest(
     if coded.keys.count < best.keys {
         // The codes as the field replaces them must give the value back.
         guard replay(coded.keys, codes: codes) == value else { fail("replacement replay differs for \(value)") }
-        best = (coded.keys.count, .replacement)
+        best = (coded.keys.count, .replacement, [.type(String(String.UnicodeScalarView(coded.keys)))])
     }
     return best
 }
@@ -149,7 +165,11 @@ func replay(_ keys: [Unicode.Scalar], codes: ReplacementTable) -> String {
     return field
 }
 
-func benchKeystrokes() -> KeystrokeFigures {
+/// The session, counted; with `reuse` false, without Ctrl+D (completion and codes alone).
+/// `plan` receives each photo's steps, Enter included, for the end-to-end check.
+func benchKeystrokes(reuse: Bool = true, plan: ((_ caption: (String, String), [Step]) -> Void)? = nil)
+    -> KeystrokeFigures
+{
     let script = keystrokeScript()
     var titles = CompletionIndex()
     var subtitles = CompletionIndex()
@@ -162,11 +182,13 @@ func benchKeystrokes() -> KeystrokeFigures {
         // Both typists press Enter after the title (Next) and after the subtitle (Done).
         figures.full += caption.title.unicodeScalars.count + caption.subtitle.unicodeScalars.count + 2
         var keys = 2
+        var steps: [Step] = []
         for (value, previous, index) in [
             (caption.title, last?.title, titles), (caption.subtitle, last?.subtitle, subtitles),
         ] {
-            let way = cheapest(value, last: previous, index: index, codes: keystrokeCodes, now: now)
+            let way = cheapest(value, last: previous, index: index, codes: keystrokeCodes, now: now, reuse: reuse)
             keys += way.keys
+            steps += way.steps + [.key("Return")]
             switch way.way {
             case .completion: figures.byCompletion += 1
             case .replacement: figures.byReplacement += 1
@@ -175,6 +197,7 @@ func benchKeystrokes() -> KeystrokeFigures {
             }
         }
         figures.assisted += keys
+        plan?(caption, steps)
         titles.record(caption.title, at: now)
         subtitles.record(caption.subtitle, at: now)
         last = caption
@@ -189,14 +212,53 @@ func reportKeystrokes() {
     print(
         "keystrokes: \(figures.photos) photos, \(figures.assisted) keys with completion, codes and Ctrl+D against \(figures.full) typed in full: \(percent) % (target ≤ 60 %); fields by completion \(figures.byCompletion), by codes \(figures.byReplacement), by Ctrl+D \(figures.byReuse)"
     )
+    let alone = benchKeystrokes(reuse: false)
+    print(
+        "keystrokes without Ctrl+D: \(alone.assisted) of \(alone.full), \((alone.ratio * 1000).rounded() / 10) %; fields by completion \(alone.byCompletion), by codes \(alone.byReplacement)"
+    )
     let json = """
         {"photos": \(figures.photos), "full": \(figures.full), "assisted": \(figures.assisted), \
         "ratio": \(figures.ratio), "byCompletion": \(figures.byCompletion), \
-        "byReplacement": \(figures.byReplacement), "byReuse": \(figures.byReuse)}
+        "byReplacement": \(figures.byReplacement), "byReuse": \(figures.byReuse), \
+        "withoutReuse": {"assisted": \(alone.assisted), "ratio": \(alone.ratio)}}
 
         """
     if let file = fopen(".build/bench/keystrokes.json", "w") {
         fputs(json, file)
         fclose(file)
+    }
+}
+
+/// `caption-bench keystrokes --plan COUNT`: the first COUNT photos' captions and the keys
+/// the simulated typist presses for them (without Ctrl+D, which this window may lack), one
+/// JSON object a line, codes first: what Tests/e2e types into the real window.
+func printKeystrokePlan(photos: Int) {
+    func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+    let codes = keystrokeCodes.rows.map { "[\(quoted($0.code)), \(quoted($0.text))]" }.joined(separator: ", ")
+    print("{\"codes\": [\(codes)]}")
+    var printed = 0
+    _ = benchKeystrokes(reuse: false) { caption, steps in
+        guard printed < photos else { return }
+        printed += 1
+        let list = steps.map { step -> String in
+            switch step {
+            case .type(let text): "[\"type\", \(quoted(text))]"
+            case .key(let name): "[\"key\", \(quoted(name))]"
+            }
+        }.joined(separator: ", ")
+        let keys = steps.reduce(0) { $0 + $1.keys }
+        print(
+            "{\"title\": \(quoted(caption.0)), \"subtitle\": \(quoted(caption.1)), \"keys\": \(keys), \"full\": \(caption.0.unicodeScalars.count + caption.1.unicodeScalars.count + 2), \"steps\": [\(list)]}"
+        )
     }
 }

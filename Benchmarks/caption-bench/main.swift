@@ -19,7 +19,12 @@ if CommandLine.arguments.dropFirst().first == "large" {
 
 // `caption-bench keystrokes`: the scripted captioning session's keystroke count alone.
 if CommandLine.arguments.dropFirst().first == "keystrokes" {
-    reportKeystrokes()
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    if arguments.first == "--plan" {
+        printKeystrokePlan(photos: arguments.dropFirst().first.flatMap { Int($0) } ?? 50)
+    } else {
+        reportKeystrokes()
+    }
     exit(0)
 }
 

@@ -277,3 +277,47 @@ def scenario_spell_check_suggestions(desktop):
     expect(desktop.entries() == [], "taking a suggestion saved")
     desktop.key("Return")
     ui.wait_focus("Subtitle")
+
+
+def scenario_keystroke_session_agrees_with_the_benchmark(desktop):
+    """The keystroke benchmark's typist, in the real window: caption-bench prints the keys
+    its simulation presses for the first photos of the scripted session (completion and
+    codes; Ctrl+D left out), this types exactly those keys, and the library must hold the
+    script's captions, with as many keys pressed as the simulation counted."""
+    import json
+    bench = os.path.join(os.path.dirname(desktop.caption), "caption-bench")
+    if not os.path.exists(bench):
+        raise Failure(f"missing: {bench} (swift build builds it beside caption)")
+    count = 16
+    lines = subprocess.run([bench, "keystrokes", "--plan", str(count)], capture_output=True, timeout=TIMEOUT,
+                           check=True).stdout.decode().splitlines()
+    plan = [json.loads(line) for line in lines]
+    codes(desktop, "".join(f"{code}\t{text}\n" for code, text in plan[0]["codes"]))
+    photos = plan[1:]
+    ui = desktop.launch(*desktop.photos(*[f"p{index:02}.jpg" for index in range(len(photos))]))
+    pressed = 0
+    for index, photo in enumerate(photos):
+        ui.wait_focus("Title")
+        ui.wait_text(ui.title, "")
+        field = ui.title
+        last = None
+        for kind, value in photo["steps"]:
+            if kind == "type":
+                desktop.type(value)
+                pressed += len(value)
+            else:
+                desktop.key(value)
+                pressed += 1
+            if kind == "key" and value == "Return" and field is ui.title and last != "Down":
+                ui.wait_focus("Subtitle")
+                field = ui.subtitle
+            last = value if kind == "key" else None
+        desktop.wait_for_entries(index + 1)
+    entries = desktop.entries()
+    got = [(entry["title"], entry["subtitle"]) for entry in entries]
+    want = [(photo["title"], photo["subtitle"]) for photo in photos]
+    expect(got == want, f"saved {got[:3]}… instead of {want[:3]}…")
+    planned = sum(photo["keys"] for photo in photos)
+    full = sum(photo["full"] for photo in photos)
+    expect(pressed == planned, f"pressed {pressed} keys, the simulation counted {planned}")
+    print(f"keystrokes in the window: {pressed} of {full} typed in full ({100 * pressed / full:.1f} %)")
