@@ -16,8 +16,9 @@ final class CodeReplacer {
     private var replacing = false
     /// Set while the form puts words into a field itself.
     private var formSetsText = false
-    /// Said to screen readers: the text a code became, or the code put back.
-    var onReplaced: ((String) -> Void)?
+    /// A code was replaced in a field (undone: put back), for the form to say it: a screen
+    /// reader does not read text a program puts into the field being typed in.
+    var onReplaced: ((TextEntry, Match, _ undone: Bool) -> Void)?
 
     init(table: ReplacementTable, entries: [TextEntry]) {
         self.table = table
@@ -70,7 +71,7 @@ final class CodeReplacer {
         var position = Int32(match.start)
         gtk_editable_insert_text(editable, match.text, -1, &position)
         last = (entry.objectPointer, match)
-        onReplaced?(match.text)
+        onReplaced?(entry, match, false)
         return Int32(match.textLength - match.codeLength)
     }
 
@@ -88,7 +89,7 @@ final class CodeReplacer {
         self.last = nil
         let moved = cursor - (last.match.textLength - last.match.codeLength)
         gtk_editable_set_position(editable, Int32(max(moved, last.match.start + last.match.codeLength)))
-        onReplaced?(last.match.code)
+        onReplaced?(entry, last.match, true)
         return true
     }
 

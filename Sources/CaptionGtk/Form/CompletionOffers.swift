@@ -44,7 +44,8 @@ final class CompletionOffers {
         gtk_popover_set_modal(caption_popover(popover.pointer), 0)
         gtk_popover_set_position(caption_popover(popover.pointer), GTK_POS_BOTTOM)
         gtk_container_add(caption_container(popover.pointer), list.pointer)
-        popover.accessibleName = tr("Earlier captions")
+        // No name of its own: Orca announces a named panel as it appears, and then takes it
+        // for the focus and no longer says the field's description, where the offers are told.
         list.connect(.listRowActivated) { [weak self] row in
             guard let row else { return }
             self?.accept(Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))))

@@ -74,6 +74,7 @@ final class FormController {
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
         completion.onChange = { [weak self] in self?.refresh() }
+        replacements.onReplaced = { [weak self] entry, match, undone in self?.said(entry, match, undone: undone) }
         variables.onFacts = { [weak self] in self?.refresh() }
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         loadCompletions()
@@ -90,6 +91,7 @@ final class FormController {
         case .event(let event): send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
+            replacementNote = nil
             messages.clearProblem()
             send(.edit(item: item, text: text))
         case .paste: return pastePhoto()
@@ -152,10 +154,25 @@ final class FormController {
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
         // Besides the engine's words, a field says its offers and what its variables become.
         let details = view.render(engine, enterHint: enter, photoDescription: photo) { [self] item in
-            (expansionWords(for: item), completion.description(for: item))
+            let note = replacementNote?.item == item ? replacementNote?.words : nil
+            return (expansionWords(for: item), [note, completion.description(for: item)].compactMap { $0 }.first)
         }
         messages.details = details
         messages.summary = engine.summary
+    }
+
+    /// What the last code replacement did, said with its field until the next change.
+    private var replacementNote: (item: Int, words: String)?
+
+    private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
+        guard let item = view.entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
+        let words =
+            undone
+            ? tr("{code} is back").replacing("{code}", with: match.code)
+            : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
+                .replacing("{text}", with: match.text)
+        replacementNote = (item, words)
+        refresh()
     }
 
     /// Under a field holding a variable: "Saved as: …", or why it cannot be saved.
