@@ -14,6 +14,7 @@ if CommandLine.arguments.dropFirst().first == "large" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     guard arguments.count == 2 else { fail("usage: caption-bench large FIXTURES SAMPLE-PHOTO") }
     benchLargeList(fixtures: arguments[0], photo: arguments[1])
+    benchLargeCompletion(fixtures: arguments[0])
     exit(0)
 }
 
