@@ -167,7 +167,9 @@ func replay(_ keys: [Unicode.Scalar], codes: ReplacementTable) -> String {
 
 /// The session, counted; with `reuse` false, without Ctrl+D (completion and codes alone).
 /// `plan` receives each photo's steps, Enter included, for the end-to-end check.
-func benchKeystrokes(reuse: Bool = true, plan: ((_ caption: (String, String), [Step]) -> Void)? = nil)
+func benchKeystrokes(
+    reuse: Bool = true, plan: ((_ caption: (String, String), [Step]) -> Void)? = nil
+)
     -> KeystrokeFigures
 {
     let script = keystrokeScript()
