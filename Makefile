@@ -104,7 +104,7 @@ DECODER_TESTS = JPEGPreviewTests
 # The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
-	GDK_SCALE=2 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
+	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
 	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
 
 # Each scenario starts its own Xvfb and D-Bus session, two at a time.

@@ -103,12 +103,34 @@ import Testing
         #expect(window.form.view.preview.widget.allocatedHeight >= 240, "the preview got small at the standard size")
     }
 
-    /// GDK_SCALE=2 (make test runs this suite once more with it): the same logical layout on
-    /// twice the pixels.
-    @Test func theScaleFactorIsTheEnvironments() throws {
+    /// The screen the tests run on, in logical pixels: 1280×1024 normally, and 640×400 when
+    /// make test runs this suite on a 1280×800 screen at GDK_SCALE=2.
+    func screen() throws -> (width: Int, height: Int) {
+        try Harness.start()
+        let display = try #require(gdk_display_get_default())
+        let monitor = try #require(gdk_display_get_monitor(display, 0))
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &area)
+        return (Int(area.width), Int(area.height))
+    }
+
+    /// The window as large as the whole screen it runs on fits it.
+    @Test func aWindowAsLargeAsTheScreenFits() throws {
+        let (width, height) = try screen()
+        try checkFits(width, height, scrolls: height < 640)
+    }
+
+    /// GDK_SCALE=2 (make test runs this suite once more with it, on a 1280×800 screen): the
+    /// same logical layout on twice the pixels.
+    @Test func theScaleFactorAndScreenAreTheEnvironments() throws {
         let window = try sized(360, 640)
         defer { gtk_widget_destroy(window.widget) }
-        let wanted = Int(ProcessInfo.processInfo.environment["GDK_SCALE"] ?? "1") ?? 1
+        let environment = ProcessInfo.processInfo.environment
+        let wanted = Int(environment["GDK_SCALE"] ?? "1") ?? 1
         #expect(window.window.scaleFactor == wanted)
+        // XVFB_SCREEN is with-display's screen, "1280x800x24": its pixels over the scale.
+        let pixels = (environment["XVFB_SCREEN"] ?? "1280x1024x24").split(separator: "x").compactMap { Int($0) }
+        let logical = try screen()
+        #expect([logical.width * wanted, logical.height * wanted] == Array(pixels.prefix(2)))
     }
 }

@@ -132,6 +132,11 @@ class Orca:
                 return
         raise Failure("Orca never fell quiet")
 
+    def expect_heard_once(self, phrase):
+        said = self.since_mark()
+        times = sum(phrase in line for line in said)
+        expect(times == 1, f"Orca said {phrase!r} {times} times: {said!r}")
+
     def expect_not_heard(self, phrase):
         said = self.since_mark()
         expect(not any(phrase in line for line in said), f"Orca said {phrase!r}: {said!r}")

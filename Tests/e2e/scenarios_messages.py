@@ -5,8 +5,9 @@ from harness import expect, wait_until
 
 def scenario_failed_submit_and_recovery(desktop):
     """Ctrl+S with the subtitle empty: nothing saved, the summary says "Subtitle
-    required", focus goes to Subtitle, whose description says so too; typing it clears
-    the messages and Return saves."""
+    required", focus goes to Subtitle, whose description says what Enter does (not the
+    message again, which the summary's alert says); typing it clears the messages and
+    Return saves."""
     ui = desktop.launch(*desktop.photos("a.jpg"))
     ui.wait_focus("Title")
     desktop.type("Harbour")
@@ -14,8 +15,8 @@ def scenario_failed_submit_and_recovery(desktop):
     desktop.key("ctrl+s")
     wait_until("the summary", lambda: ui.alert_text() == "Subtitle required" or None)
     ui.wait_focus("Subtitle")
-    # The message, then what Enter does in the focused field.
-    expect(ui.description(ui.subtitle) == "Subtitle required. Enter saves",
+    # What Enter does in the focused field; the summary says the message.
+    expect(ui.description(ui.subtitle) == "Enter saves",
            f"Subtitle's accessible description is {ui.description(ui.subtitle)!r}")
     expect(ui.description(ui.title) == "", f"Title's description is {ui.description(ui.title)!r}")
     expect(ui.text(ui.title) == "Harbour", "the failed submit lost the title")
@@ -41,7 +42,8 @@ def scenario_failed_submit_of_empty_form(desktop):
     desktop.key("ctrl+s")
     wait_until("the summary", lambda: ui.alert_text() == "Title and subtitle required" or None)
     ui.wait_focus("Title")
-    expect(ui.description(ui.title) == "Title required. Enter goes to the next empty field"
+    # The focused Title leaves its message to the summary; Subtitle says its own.
+    expect(ui.description(ui.title) == "Enter goes to the next empty field"
            and ui.description(ui.subtitle) == "Subtitle required",
            f"descriptions {ui.description(ui.title)!r} / {ui.description(ui.subtitle)!r}")
     desktop.type("Harbour")

@@ -58,6 +58,8 @@ extension Signal where Handler == PointerHandler {
     static func notify(_ property: String) -> Self { Self("notify::" + property) }
     /// GtkListBox's row-activated; the argument is the GtkListBoxRow.
     static var listRowActivated: Self { Self("row-activated") }
+    /// An AtkObject's focused child changed (a tree view's cursor cell); the argument is it.
+    static var activeDescendantChanged: Self { Self("active-descendant-changed") }
     /// GSettings' changed, for one key; the argument is the key's name.
     static func settingChanged(_ key: String) -> Self { Self("changed::" + key) }
 }

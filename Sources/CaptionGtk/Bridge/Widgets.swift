@@ -124,6 +124,9 @@ struct TextEntry: WidgetHandle {
 
     func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
 
+    /// Focus with the cursor at the end and nothing selected.
+    func grabFocusWithoutSelecting() { gtk_entry_grab_focus_without_selecting(caption_entry(pointer)) }
+
     /// Ends an open input-method composition the way a focus change does.
     func resetInputMethod() { gtk_entry_reset_im_context(caption_entry(pointer)) }
 }

@@ -88,10 +88,16 @@ final class FormController {
         switch input {
         // An Enter that accepts a completion offer does only that.
         case .event(.enter) where completion.acceptOnEnter(): break
-        case .event(let event): send(event)
+        case .event(let event):
+            if case .focus(let item) = event {
+                if item != saidBySummary { saidBySummary = nil }
+                if !arriving { arrivedPhoto = nil }
+            }
+            send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
             replacementNote = nil
+            if !arriving { arrivedPhoto = nil }
             messages.clearProblem()
             send(.edit(item: item, text: text))
         case .paste: return pastePhoto()
@@ -124,6 +130,7 @@ final class FormController {
         case .reject(let item):
             messages.clearProblem()
             focus(item)
+            saidBySummary = item
         case .choosePhoto:
             choosePhoto()
         case .save(let submission):
@@ -143,17 +150,38 @@ final class FormController {
     private var holdingFocus = false
 
     func withoutFocusMoves(_ body: () -> Void) {
+        let held = holdingFocus
         holdingFocus = true
         body()
-        holdingFocus = false
+        holdingFocus = held
+    }
+
+    /// The field a failed submit sent focus to, while focus stays there: the summary's
+    /// alert says its message, so the field's description does not say it a second time.
+    private var saidBySummary: Int?
+
+    /// A photo the user just put on the form (chose, dropped, skipped to), named by the
+    /// focused field until focus moves or typing starts: nothing else says which photo came.
+    private var arrivedPhoto: String?
+    private var arriving = false
+
+    private func arrive(_ body: () -> Void) {
+        arriving = true
+        arrivedPhoto = queue.currentPhoto.flatMap {
+            FormSpeech.photoDescription(name: PhotoQueue.name(of: $0.path), position: positionText)
+        }
+        body()
+        arriving = false
     }
 
     /// Shows the engine's state; runs on every keystroke and focus change.
     private func refresh() {
-        let enter = FormSpeech.enterHint(engine.label, editing: editing != nil)
+        let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing != nil)].compactMap { $0 }
+            .joined(separator: ". ")
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
+        let quiet = engine.summary != nil ? saidBySummary : nil
         // Besides the engine's words, a field says its offers and what its variables become.
-        let details = view.render(engine, enterHint: enter, photoDescription: photo) { [self] item in
+        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [self] item in
             let note = replacementNote?.item == item ? replacementNote?.words : nil
             return (expansionWords(for: item), [note, completion.description(for: item)].compactMap { $0 }.first)
         }
@@ -264,7 +292,7 @@ final class FormController {
         guard !paths.isEmpty else { return }
         RecentFiles.add(paths)
         if queue.append(paths) {
-            showCurrentPhoto()
+            arrive { showCurrentPhoto() }
         } else {
             refreshPosition()
         }
@@ -275,8 +303,10 @@ final class FormController {
         settleInputMethod()
         RecentFiles.add([path])
         queue.replaceCurrent(with: path)
-        load(path)
-        refreshPosition()
+        arrive {
+            load(path)
+            refreshPosition()
+        }
     }
 
     /// Skips to the next (1) or previous (-1) photo of the queue; what was typed stays with
@@ -285,27 +315,36 @@ final class FormController {
         settleInputMethod()
         keepWords()
         guard queue.move(by: step) else { return window.errorBell() }
-        showCurrentPhoto()
+        arrive { showCurrentPhoto() }
     }
 
     /// Shows the queue's current photo with its words, as if it had just arrived: messages
     /// of the previous photo go, and focus goes to the first thing missing.
     private func showCurrentPhoto() {
         guard let photo = queue.currentPhoto else { return clearForm() }
-        send(.clear)
-        show(FormWords(title: photo.title, subtitle: photo.subtitle))
-        load(photo.path)
+        // One focus move at the end, not through Choose Photo… on the way: a screen reader
+        // would say the button.
+        withoutFocusMoves {
+            send(.clear)
+            show(FormWords(title: photo.title, subtitle: photo.subtitle))
+            load(photo.path)
+        }
+        focus(engine.focus)
         refreshPosition()
     }
 
     /// "2 of 5" under the window title while there is more than one photo.
     private func refreshPosition() {
-        header.subtitle = queue.position.map {
+        header.subtitle = positionText
+        refresh()
+        keepDraft()
+    }
+
+    private var positionText: String? {
+        queue.position.map {
             tr("{index} of {count}").replacing("{index}", with: String($0.index))
                 .replacing("{count}", with: String($0.count))
         }
-        refresh()
-        keepDraft()
     }
 
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is

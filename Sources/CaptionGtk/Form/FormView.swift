@@ -84,11 +84,12 @@ struct FormView {
 
     /// Shows the engine's state: the button's label, the hint by the focused field, the
     /// messages (also as the fields' accessible descriptions). The handles set only what
-    /// changed. Returns what the message bar's description says besides its summary.
+    /// changed. `quiet` is an item whose message the summary says, left out of its
+    /// description. Returns what the message bar's description says besides its summary.
     /// `notes` gives a text field's other words: its variables' expansion (also shown under
-    /// it) and its completion offers.
+    /// it) and its completion offers or the last code replacement.
     func render(
-        _ engine: FocusEngine, enterHint: String, photoDescription: String?,
+        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?,
         notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
     ) -> String {
         let label = engine.wording.label(engine.label)
@@ -111,8 +112,9 @@ struct FormView {
             // While the photo is missing the summary names only it, and a failed save
             // sends focus to its button: the button also says what else is missing.
             let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
+            let said = item == quiet ? nil : message
             let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
-            widget.accessibleDescription = ([message, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
+            widget.accessibleDescription = ([said, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
                 $0
             }
             .joined(separator: ". ")

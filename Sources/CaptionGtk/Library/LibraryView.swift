@@ -123,6 +123,12 @@ final class LibraryView {
             }
             return false
         }
+        // GTK 3 makes the list's cell accessibles itself, and an unnamed thumbnail cell is
+        // read as «image.»: the row under the cursor gets its thumbnail named after the
+        // photo as a screen reader is told of it (it asks for the names afterwards).
+        UnsafeMutableRawPointer(gtk_widget_get_accessible(treeView)).connect(.activeDescendantChanged) {
+            [weak self] _ in self?.nameThumbnailCell()
+        }
         let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(treeView))
         // A scrollable tree view always has an adjustment.
         UnsafeMutableRawPointer(adjustment!).connect(.valueChanged) { [weak self] in self?.updateThumbnails() }
@@ -147,8 +153,21 @@ final class LibraryView {
 
     func focusList() {
         guard !entries.isEmpty else { return }
-        gtk_widget_grab_focus(treeView)
         if selectedRow == nil { select(row: 0) }
+        nameThumbnailCell()
+        gtk_widget_grab_focus(treeView)
+    }
+
+    /// Names the thumbnail cell of the cursor's row "Photo: harbour.jpg", as the form's
+    /// preview is named.
+    private func nameThumbnailCell() {
+        guard let row = selectedRow, let entry = selectedEntry,
+            let table = gtk_widget_get_accessible(treeView),
+            let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), 0)
+        else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(cell)) }
+        let name = tr("Photo: {name}").replacing("{name}", with: entry.originalName)
+        if atk_object_get_name(cell).map({ String(cString: $0) }) != name { atk_object_set_name(cell, name) }
     }
 
     // MARK: Contents

@@ -83,16 +83,17 @@ public final class CaptionWindow {
         }
         libraryController.onEdit = { [weak self] entry, path in
             guard let self else { return }
+            // One deliberate focus move, straight to Title: not through Choose Photo… (where
+            // the stack would send focus from the list), and with the words not selected,
+            // which a screen reader would read as a selection instead of the field. The
+            // photo is in the library, so everything is complete: Enter goes on through the
+            // fields and Done updates.
             self.form.withoutFocusMoves {
                 self.form.edit(entry, photo: path)
-                // The stack gives focus to the page it shows: straight to Title, not
-                // through Choose Photo… first.
-                self.form.view.titleEntry.makeFocusChildOfAncestors()
+                gtk_window_set_focus(self.window.gtkWindow, nil)
                 self.showForm()
             }
-            // The photo is already in the library, so everything is complete: Enter goes on
-            // through the fields and Done updates. One focus move, once the form shows.
-            MainThread.post { [weak self] in self?.form.focus(CaptionForm.title) }
+            self.form.view.titleEntry.grabFocusWithoutSelecting()
         }
         libraryController.onLeave = { [weak self] in self?.showForm() }
         // The close button or Alt+F4: words still being composed go into the draft.
