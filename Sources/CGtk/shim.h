@@ -123,6 +123,12 @@ static inline GVariant *caption_variant_new_string_pair(const char *first, const
 static inline void caption_object_get_boolean(gpointer object, const char *property, gboolean *value) {
     g_object_get(object, property, value, NULL);
 }
+/* An enum property, such as GtkModelButton's role (a check box for a switch's menu item). */
+static inline int caption_object_get_enum(gpointer object, const char *property) {
+    int value = 0;
+    g_object_get(object, property, &value, NULL);
+    return value;
+}
 static inline GtkInfoBar *caption_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 /* G_OBJECT_TYPE is a macro. */
 static inline GType gtk_widget_get_type_caption(gpointer widget) { return G_OBJECT_TYPE(widget); }

@@ -195,7 +195,7 @@ def scenario_orca_menu_items_are_read_as_a_menu(desktop):
     orca.wait_heard("Main Menu menu")
     orca.wait_heard("Export All to a Folder")
     desktop.key("Down")
-    orca.wait_heard("Keyboard Shortcuts")
+    orca.wait_heard("Preferences")
     orca.settle()
     orca.expect_not_heard("push button")
     desktop.key("Escape")

@@ -321,3 +321,32 @@ def scenario_keystroke_session_agrees_with_the_benchmark(desktop):
     full = sum(photo["full"] for photo in photos)
     expect(pressed == planned, f"pressed {pressed} keys, the simulation counted {planned}")
     print(f"keystrokes in the window: {pressed} of {full} typed in full ({100 * pressed / full:.1f} %)")
+
+
+def scenario_spell_check_switch_in_the_main_menu(desktop):
+    """F10, Down to Check Spelling (a check menu item that says On), Return: Off, remembered
+    in window.ini; the field's context menu then has no spelling suggestions."""
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.type("Harbuor")
+    ui.wait_text(ui.title, "Harbuor")
+    desktop.key("F10")
+    item = wait_until("Check Spelling in the main menu", lambda: _anywhere(ui, "check menu item", "Check Spelling"))
+    # GTK 3's model button gives no checked state: the item's description says it.
+    expect(ui.description(item) == "On", f"Check Spelling says {ui.description(item)!r} at first")
+    desktop.key("Down", "Down")
+    wait_until("focus on Check Spelling", lambda: ui._has(item, "focused") or None)
+    desktop.key("Return")
+    wait_until("Check Spelling to say Off", lambda: ui.description(item) == "Off" or None)
+    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "window.ini")
+    wait_until("window.ini to say spell-check=false",
+               lambda: os.path.exists(settings) and "spell-check=false" in open(settings).read() or None)
+    # A switch leaves the menu open (GTK's model buttons for a state do): Escape closes it.
+    if ui._has(item, "showing"):
+        desktop.key("Escape")
+    ui.wait_focus("Title")
+    desktop.key("shift+F10")
+    wait_until("the field's menu", lambda: _anywhere(ui, "menu item", "Select All"))
+    time.sleep(SETTLE)
+    expect(_menu(ui, "Spelling Suggestions…") is None, "spelling suggestions with spell-checking off")
+    desktop.key("Escape")

@@ -185,6 +185,7 @@ public final class CaptionWindow {
             g_simple_action_set_state(OpaquePointer(spellCheckAction), g_variant_new_boolean(on ? 1 : 0))
         }
         WindowStateFile.saveSpellCheck(on, to: stateFile)
+        sayTheSwitch()
     }
 
     /// The Preferences window, one at a time: a second Ctrl+comma brings it forward.
@@ -221,13 +222,27 @@ public final class CaptionWindow {
             func mark(_ widget: Widget) {
                 for child in widget.children {
                     if String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer))) == "GtkModelButton" {
-                        child.setAccessibleRole(ATK_ROLE_MENU_ITEM)
+                        // A switch (Check Spelling) is a check menu item. GTK 3's model
+                        // button shows its check mark but gives its accessible no checked
+                        // state, so its description says On or Off.
+                        let isCheck =
+                            caption_object_get_enum(child.pointer, "role") == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
+                        child.setAccessibleRole(isCheck ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+                        if isCheck { spellCheckMenuItem = child }
                     }
                     mark(child)
                 }
             }
             mark(menuWidget)
         }
+        sayTheSwitch()
+    }
+
+    /// The main menu's Check Spelling item, whose description says whether it is on.
+    private var spellCheckMenuItem: Widget?
+
+    private func sayTheSwitch() {
+        spellCheckMenuItem?.accessibleDescription = form.spelling.isOn ? tr("On") : tr("Off")
     }
 
     /// Keys no widget took: Ctrl+V where no field pastes (the photo or the activate button
