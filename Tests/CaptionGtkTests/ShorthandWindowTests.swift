@@ -124,6 +124,32 @@ import Testing
         #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
     }
 
+    @Test func tabTakesTheChosenOfferAndUpWrapsToTheLast() throws {
+        let window = try makeWindow("offers-tab")
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(Harness.spin { window.form.completion.loaded })
+        let now = Timestamp.now()
+        window.form.completion.use(
+            titles: CompletionIndex([
+                FieldUsage(text: "Harbour", count: 3, lastUsed: now), FieldUsage(text: "Hill", count: 1, lastUsed: now),
+            ]),
+            subtitles: CompletionIndex())
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "tab.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "h")
+        #expect(window.form.completion.offers == ["Harbour", "Hill"])
+        Harness.press(window, keyval: GDK_KEY_Up)
+        #expect(window.form.completion.chosen == 1)
+        Harness.press(window, keyval: GDK_KEY_Tab)
+        #expect(title(window) == "Hill")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer, "Tab moved on")
+        // With no offer chosen, Tab moves on as always.
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "")
+        type(window, "h")
+        Harness.press(window, keyval: GDK_KEY_Tab)
+        #expect(Harness.focusedWidget(window) != window.form.view.titleEntry.pointer)
+    }
+
     @Test func escapeClosesTheOffersAndEnterWithNoneChosenMovesOn() throws {
         let window = try makeWindow("offers-escape")
         defer { gtk_widget_destroy(window.widget) }
@@ -206,6 +232,24 @@ import Testing
         #expect(told == preferences.table)
         #expect(preferences.status.text.contains("Imported 2 codes"))
         #expect(preferences.status.text.contains("2"), "the passed-over line is named")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(ReplacementFile.read(written).table == preferences.table)
+    }
+
+    @Test func removingARowRemovesItsCodeFromTheFile() throws {
+        let window = try makeWindow("preferences-remove")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/remove-replacements.tsv"
+        let table = ReplacementTable([Replacement(code: "=a", text: "One"), Replacement(code: "=b", text: "Two")])
+        let preferences = PreferencesWindow(over: window.window, table: table, path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        preferences.present()
+        Harness.settle()
+        func all(_ widget: Widget) -> [Widget] { [widget] + widget.children.flatMap(all) }
+        let remove = try #require(all(preferences.window.asWidget).first { $0.accessibleName == "Remove the code" })
+        gtk_widget_activate(remove.pointer)
+        Harness.pump(milliseconds: 300)
+        #expect(preferences.table.rows == [Replacement(code: "=b", text: "Two")])
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(ReplacementFile.read(written).table == preferences.table)
     }

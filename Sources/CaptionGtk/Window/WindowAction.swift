@@ -89,12 +89,13 @@ enum WindowAction: String, CaseIterable {
 /// Keys that belong to widgets rather than to actions (Enter is the entry's activate, Ctrl+V
 /// the entry's paste): listed in the shortcuts window beside the actions.
 enum WidgetKey: CaseIterable {
-    case enter, back, paste, escape, delete
+    case enter, back, offers, paste, escape, delete
 
     var accelerator: String {
         switch self {
         case .enter: "Return"
         case .back: "<Shift>Return"
+        case .offers: "Down Up"
         case .paste: "<Control>v"
         case .escape: "Escape"
         case .delete: "Delete"
@@ -105,6 +106,7 @@ enum WidgetKey: CaseIterable {
         switch self {
         case .enter: (.captioning, tr("Next field, or save when everything is filled"))
         case .back: (.captioning, tr("Previous field"))
+        case .offers: (.captioning, tr("Choose an earlier caption offered under the field; Enter takes it"))
         case .escape: (.captioning, tr("Hide the message"))
         case .paste: (.photos, tr("Paste a photo"))
         case .delete: (.library, tr("Delete the selected entry"))
