@@ -22,12 +22,20 @@ func benchLargeCompletion(fixtures: String, rounds: Int = 5) {
         }
         loads.append(Double(nowNanoseconds() - began) / 1e6)
     }
+    // What one index costs in memory: resident size before and after building another.
+    let usage: [FieldUsage]
+    do { usage = try Library(directory: directory).usage(of: .title) } catch { fail(error.message) }
+    let before = residentKiB()
+    let measured = CompletionIndex(usage)
+    let indexKiB = residentKiB() - before
+    print("  the index's memory: about \(fixed(Double(indexKiB) / 1024, 1)) MiB (\(measured.count) titles)")
     let now = Timestamp.now()
     // Many matches, few, one, none; Latin by prefix, Chinese by substring too.
     let queries = ["h", "harbour", "harbour dusk 4", "harbour dusk 40000", "zz", "港", "黄昏", "的黄昏 9"]
     print("\nCompletion offers over \(index.count) distinct titles (medians of \(rounds) loads, 200 queries each)")
     print("  read the library's titles and build the index: \(fixed(median(loads), 1)) ms (off the main thread)")
-    var json = "{\"titles\": \(index.count), \"load_ms\": \(median(loads)), \"queries\": {"
+    var json =
+        "{\"titles\": \(index.count), \"load_ms\": \(median(loads)), \"index_kib\": \(indexKiB), \"queries\": {"
     for (number, query) in queries.enumerated() {
         var times: [Double] = []
         var offers = 0
@@ -45,4 +53,15 @@ func benchLargeCompletion(fixtures: String, rounds: Int = 5) {
     }
     json += "}}\n"
     Array(json.utf8).withUnsafeBytes { writeFile(".build/bench/completion.json", $0) }
+}
+
+/// The process's resident memory now, from /proc/self/statm (its second number, in pages).
+func residentKiB() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
+    let fields = String(cString: line).split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }

@@ -92,7 +92,4 @@ final class CodeReplacer {
         onReplaced?(entry, last.match, true)
         return true
     }
-
-    /// Whether Ctrl+Z would take a replacement back now (for the shortcut's routing).
-    var canUndo: Bool { last != nil }
 }

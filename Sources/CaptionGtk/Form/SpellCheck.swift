@@ -29,11 +29,4 @@ final class SpellCheck {
             }
         }
     }
-
-    /// The language checked, by its name ("English (United States)"); nil without a
-    /// dictionary for any language here.
-    var languageName: String? {
-        guard let language = gspell_language_get_default() else { return nil }
-        return String(cString: gspell_language_get_name(language))
-    }
 }
