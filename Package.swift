@@ -69,7 +69,9 @@ let package = Package(
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(
             name: "caption-bench",
-            dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "Shorthand"],
+            dependencies: [
+                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "CaptionTestSupport", "Shorthand",
+            ],
             path: "Benchmarks/caption-bench"),
         .executableTarget(
             name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],

@@ -1,7 +1,9 @@
-// What the window benchmarks need made first: a 24-megapixel JPEG and a 10,000-entry library.
+// What the window benchmarks need made first: 24-megapixel JPEGs, a HEIC, a 45 MP DNG and large libraries.
 
 import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
+import CaptionTestSupport
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -69,6 +71,28 @@ func makeFixtures(_ arguments: [String]) {
             makePreviewJPEG(at: photo + ".part", smooth: smooth)
             rename(photo + ".part", photo)
         }
+    }
+    // The formats that are not JPEG, previewed as they come from phones and cameras: a
+    // 24 MP HEIC (heif-enc, Debian's libheif-examples, from the noisy JPEG) and a 45 MP
+    // DNG around a full-size JPEG preview (Debian has no DNG writer; ExternalPhotos builds
+    // one), as a 45 MP camera's RAW carries it.
+    let heic = folder + "/preview-24mp.heic"
+    if fileSize(heic) == 0 {
+        guard run(["/usr/bin/heif-enc", "-q", "80", "-o", heic + ".part.heic", folder + "/preview-24mp.jpg"]) == 0
+        else { fail("heif-enc could not make \(heic)") }
+        rename(heic + ".part.heic", heic)
+    }
+    let dng = folder + "/preview-45mp.dng"
+    if fileSize(dng) == 0 {
+        let preview = folder + "/preview-45mp.jpg"
+        makePreviewJPEG(at: preview, width: 8256, height: 5504)
+        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: preview)) else { fail("cannot read \(preview)") }
+        let raw = ExternalPhotos.dng(preview: [UInt8](bytes), previewWidth: 8256, previewHeight: 5504)
+        guard (try? Data(raw).write(to: URL(fileURLWithPath: dng + ".part"))) != nil else {
+            fail("cannot write \(dng)")
+        }
+        rename(dng + ".part", dng)
+        unlink(preview)
     }
     makeLargeLibrary(dataHome: folder + "/data-100000", count: largeCount, photo: sample)
     let dataHome = folder + "/data-10000"

@@ -241,6 +241,16 @@ class Desktop:
             ini.write("[Settings]\ngtk-enable-animations=false\ngtk-cursor-blink=false\n")
         return env
 
+    def start_window_manager(self):
+        """Starts openbox on the display and waits until it manages the screen: windows then
+        get focus and come forward as on a desktop (without one, only the window under the
+        pointer or given focus by xdotool has it)."""
+        require("openbox")
+        self.spawn("openbox", ["openbox", "--sm-disable"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until("openbox to manage the screen", lambda: subprocess.run(
+            ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env, capture_output=True,
+            timeout=TIMEOUT).stdout.startswith(b"_NET_SUPPORTING_WM_CHECK(WINDOW)") or None)
+
     def spawn(self, name, argv, **kwargs):
         """Starts a helper that stop() ends."""
         kwargs.setdefault("env", self.env)

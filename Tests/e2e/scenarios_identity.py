@@ -89,3 +89,37 @@ def scenario_without_a_session_bus_a_new_window_says_why(desktop):
     lines = [line for line in open(log).read().splitlines() if line.strip()]
     expect(len(lines) == 1 and lines[0].startswith("caption: no D-Bus session bus"),
            f"expected one line saying there is no session bus, got {lines!r}")
+
+
+def active_window(desktop):
+    result = subprocess.run(["xdotool", "getactivewindow"], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+    return result.stdout.decode().strip()
+
+
+def scenario_hand_over_brings_the_window_forward_under_a_window_manager(desktop):
+    """Under a real window manager (openbox), with another app's window in front, a
+    launcher's `caption PHOTO` (its startup id carrying the X server's time, as launchers
+    make it) makes Caption's window the active one, with the photo in its queue."""
+    desktop.start_window_manager()
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    ui = desktop.launch(first, default_library=True)
+    ui.wait_focus("Title")
+    caption_window = desktop.window_id
+    other = desktop.spawn("zenity", ["zenity", "--entry", "--text", "Name"])
+    found = wait_until("the other app's window", lambda: subprocess.run(
+        ["xdotool", "search", "--onlyvisible", "--pid", str(other.pid)], env=desktop.env,
+        capture_output=True, timeout=TIMEOUT).stdout.split())
+    other_window = found[0].decode()
+    wait_until("the other app in front", lambda: active_window(desktop) == other_window or None)
+    server_time = subprocess.run([os.path.join(HERE, "server_time.py")], env=desktop.env, capture_output=True,
+                                 timeout=TIMEOUT).stdout.decode().strip()
+    expect(server_time.isdigit(), f"no server time: {server_time!r}")
+    env = dict(desktop.env, DESKTOP_STARTUP_ID=f"caption-e2e_TIME{server_time}")
+    result = subprocess.run([desktop.caption, second], env=env, capture_output=True, timeout=TIMEOUT)
+    expect(result.returncode == 0, f"the second caption exited {result.returncode}: {result.stderr!r}")
+    ui.find("the queue position", role="label", name="1 of 2")
+    try:
+        wait_until("Caption's window in front", lambda: active_window(desktop) == caption_window or None, timeout=5)
+    except Exception:
+        raise AssertionError(f"the active window is {active_window(desktop)}, not Caption's {caption_window} "
+                             f"(the other app's is {other_window})") from None

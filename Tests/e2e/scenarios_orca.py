@@ -2,10 +2,21 @@
 # caption binary is driven by keys. Each scenario asserts the phrases Orca says.
 
 import os
+import subprocess
 import time
 
 from harness import TIMEOUT, Failure, expect, wait_until
 from orca import Orca
+
+
+def saved(desktop, *captions):
+    """Saves (photo name, title, subtitle) entries through `caption --add`, before or while
+    the window runs."""
+    os.makedirs(desktop.library, exist_ok=True)
+    for name, title, subtitle in captions:
+        photo, = desktop.photos(name)
+        subprocess.run([desktop.caption, "--library", desktop.library, "--add", photo, "--title", title,
+                        "--subtitle", subtitle], env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
 
 
 def start(desktop, *photos):
@@ -17,7 +28,6 @@ def start(desktop, *photos):
 
 def scenario_orca_harness_hears_zenity(desktop):
     """The set-up itself, proven on another program: zenity's entry says «Name text.»."""
-    import subprocess
     orca = Orca(desktop)
     orca.start_listening()
     zenity = desktop.spawn("zenity", ["zenity", "--entry", "--text", "Name"])
@@ -125,11 +135,8 @@ def scenario_orca_library_search_counts_and_empty_library_says_so(desktop):
     desktop.key("ctrl+l")
     orca.wait_heard("No captions yet")
     desktop.key("Escape")
-    first, second = desktop.photos("first.jpg", "second.jpg")
     desktop.app_may_exit = False
-    for name, (title, subtitle) in ((first, ("Harbour", "Dusk")), (second, ("Hills", "Dawn"))):
-        os.system(f"'{desktop.caption}' --library '{desktop.library}' --add '{name}' --title '{title}' "
-                  f"--subtitle '{subtitle}' >/dev/null 2>&1")
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"), ("second.jpg", "Hills", "Dawn"))
     orca.settle()
     orca.start_listening()
     desktop.key("ctrl+f")
@@ -146,10 +153,7 @@ def scenario_orca_opening_an_entry_says_editing(desktop):
     """An entry opened from the library: Orca says the form is editing it and what Enter
     does, and focus lands in Title without passing Choose Photo… on the way. Orca says
     «Title», not the words as a selection («Harbour» «selected»)."""
-    photo, = desktop.photos("first.jpg")
-    os.makedirs(desktop.library, exist_ok=True)
-    os.system(f"'{desktop.caption}' --library '{desktop.library}' --add '{photo}' --title Harbour "
-              f"--subtitle Dusk >/dev/null 2>&1")
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"))
     orca, ui = start(desktop)
     orca.settle()
     desktop.key("ctrl+l")
@@ -167,10 +171,7 @@ def scenario_orca_opening_an_entry_says_editing(desktop):
 
 
 def scenario_orca_delete_and_undo_in_the_library(desktop):
-    photo, = desktop.photos("first.jpg")
-    os.makedirs(desktop.library, exist_ok=True)
-    os.system(f"'{desktop.caption}' --library '{desktop.library}' --add '{photo}' --title Harbour "
-              f"--subtitle Dusk >/dev/null 2>&1")
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"))
     orca, ui = start(desktop)
     orca.settle()
     desktop.key("ctrl+l")
@@ -245,7 +246,6 @@ def scenario_orca_photos_handed_over_are_named(desktop):
     """Photos that arrive by Open With into an empty window: the focused Title names the
     photo and its place in the queue; Ctrl+Page Down names the next one, and focus does not
     pass Choose Photo… on the way."""
-    import subprocess
     first, second = desktop.photos("first.jpg", "second.jpg")
     orca = Orca(desktop)
     orca.start_listening()
@@ -269,11 +269,7 @@ def scenario_orca_photos_handed_over_are_named(desktop):
 def scenario_orca_library_rows_name_their_photo(desktop):
     """A row of the library is read with its thumbnail named after the photo, not as an
     unnamed «image.»: on Ctrl+L and as the cursor moves."""
-    first, second = desktop.photos("first.jpg", "second.jpg")
-    os.makedirs(desktop.library, exist_ok=True)
-    for photo, title in ((first, "Harbour"), (second, "Bridge")):
-        os.system(f"'{desktop.caption}' --library '{desktop.library}' --add '{photo}' --title {title} "
-                  f"--subtitle Dusk >/dev/null 2>&1")
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"), ("second.jpg", "Bridge", "Dusk"))
     orca, ui = start(desktop)
     orca.settle()
     orca.start_listening()
@@ -287,6 +283,30 @@ def scenario_orca_library_rows_name_their_photo(desktop):
     orca.wait_heard("Photo colon: first dot jpg.")
     orca.settle()
     orca.expect_not_heard("image")
+
+
+def scenario_orca_shortcuts_window_is_read_line_by_line(desktop):
+    """Under a window manager (the Shortcuts window gets focus only there), Ctrl+? opens the
+    Shortcuts window and Tab goes from line to line, each read as its title and keys."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+question")
+    orca.wait_heard("Keyboard shortcuts")
+    # Focus is on the first line as the window opens.
+    orca.wait_heard("Next field, or save when everything is filled colon: Return.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Tab")
+    orca.wait_heard("Previous field colon: Shift plus Return.")
+    # Back past the first line: the header's search button, which has a name.
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab", "shift+Tab")
+    orca.wait_heard("Search Shortcuts toggle button")
 
 
 def scenario_orca_completion_offers_are_said(desktop):

@@ -44,6 +44,22 @@ extension WidgetHandle {
         return found
     }
 
+    /// Every widget inside this one (a window's title bar included) whose GType is named
+    /// `typeName`: for widgets GTK builds itself, such as a menu's buttons.
+    func descendants(ofType typeName: String) -> [Widget] {
+        var inside = children
+        if g_type_check_instance_is_a(
+            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), gtk_window_get_type()) != 0,
+            let titlebar = gtk_window_get_titlebar(caption_window(pointer))
+        {
+            inside.append(Widget(unchecked: titlebar))
+        }
+        return inside.flatMap { child in
+            let name = String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer)))
+            return (name == typeName ? [child] : []) + child.descendants(ofType: typeName)
+        }
+    }
+
     /// Marks the way down to this widget as each container's focus child, so that focus
     /// entering any of them (a stack showing the page it is on) lands here directly.
     func makeFocusChildOfAncestors() {

@@ -219,21 +219,14 @@ public final class CaptionWindow {
             let menuWidget = Widget(unchecked: caption_widget(popover))
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
-            func mark(_ widget: Widget) {
-                for child in widget.children {
-                    if String(cString: g_type_name(gtk_widget_get_type_caption(child.pointer))) == "GtkModelButton" {
-                        // A switch (Check Spelling) is a check menu item. GTK 3's model
-                        // button shows its check mark but gives its accessible no checked
-                        // state, so its description says On or Off.
-                        let isCheck =
-                            caption_object_get_enum(child.pointer, "role") == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
-                        child.setAccessibleRole(isCheck ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
-                        if isCheck { spellCheckMenuItem = child }
-                    }
-                    mark(child)
-                }
+            for item in menuWidget.descendants(ofType: "GtkModelButton") {
+                // A switch (Check Spelling) is a check menu item. GTK 3's model button shows
+                // its check mark but gives its accessible no checked state, so its
+                // description says On or Off.
+                let isCheck = caption_object_get_enum(item.pointer, "role") == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
+                item.setAccessibleRole(isCheck ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+                if isCheck { spellCheckMenuItem = item }
             }
-            mark(menuWidget)
         }
         sayTheSwitch()
     }
@@ -308,13 +301,35 @@ public final class CaptionWindow {
         let shortcuts: Window = builder["shortcuts"]
         for line in ShortcutLine.all {
             let group: Widget = builder[line.section.rawValue]
-            gtk_container_add(caption_container(group.pointer), caption_shortcut_new(line.accelerator, line.title))
+            let shortcut = Widget(unchecked: caption_shortcut_new(line.accelerator, line.title))
+            // GTK 3's shortcut lines are labels that Tab never reaches, so a screen reader
+            // user could not read them: each line takes focus and is named "Save: Ctrl+S".
+            gtk_widget_set_can_focus(shortcut.pointer, 1)
+            shortcut.accessibleName = Self.spoken(line)
+            gtk_container_add(caption_container(group.pointer), shortcut.pointer)
         }
         // Named: a screen reader would otherwise say only «frame».
         shortcuts.accessibleName = tr("Keyboard shortcuts")
+        // Its search button shows only an icon: «toggle button» alone, unnamed.
+        for button in shortcuts.asWidget.descendants(ofType: "GtkToggleButton") where button.accessibleName.isEmpty {
+            button.accessibleName = tr("Search Shortcuts")
+        }
         window.adopt(shortcuts)
         shortcuts.showAll()
         return shortcuts
+    }
+
+    /// "Save: Ctrl+S, Ctrl+Return": a shortcut line's title and keys as GTK labels them.
+    private static func spoken(_ line: ShortcutLine) -> String {
+        let keys = line.accelerator.split(separator: " ").compactMap { accelerator -> String? in
+            var key: guint = 0
+            var modifiers = GdkModifierType(rawValue: 0)
+            gtk_accelerator_parse(String(accelerator), &key, &modifiers)
+            guard key != 0, let label = gtk_accelerator_get_label(key, modifiers) else { return nil }
+            defer { g_free(label) }
+            return String(cString: label)
+        }
+        return line.title + ": " + keys.joined(separator: ", ")
     }
 
     func showAbout() {
