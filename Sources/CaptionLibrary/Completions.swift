@@ -28,16 +28,21 @@ public enum CompletionField: Sendable {
 }
 
 public struct CompletionIndex: Sendable {
-    /// Values in the order of their folded text, so a prefix is a contiguous run.
-    private var keys: [String] = []
-    private var values: [FieldUsage] = []
-    /// Values holding Chinese, Japanese or Korean, searched by substring (these scripts put
-    /// no spaces between words, so a word may start anywhere): their positions, and their
-    /// folded text as UTF-8, searched byte by byte (memmem), which is what makes a
-    /// substring search over 50,000 values take a millisecond rather than Swift's
-    /// Character-by-Character `contains`, fifty.
+    /// Every value's folded text (see `fold`) as UTF-8, one after another in byte order, so
+    /// a prefix is a contiguous run found by binary search; `folded[starts[i]..<starts[i+1]]`
+    /// is value i's. Packed rather than one String each: 100,000 values take a few
+    /// megabytes instead of tens, and comparing is memcmp.
+    private var folded: [UInt8] = []
+    private var starts: [Int] = [0]
+    /// The values as written, packed the same way, and their uses.
+    private var written: [UInt8] = []
+    private var writtenStarts: [Int] = [0]
+    private var counts: [Int] = []
+    private var lastUsed: [Int64] = []
+    /// Values holding Chinese, Japanese or Korean, searched by substring too (these scripts
+    /// put no spaces between words, so a word may start anywhere), byte by byte: Swift's
+    /// Character-by-Character `contains` took fifty times as long.
     private var cjk: [Int] = []
-    private var cjkBytes: [[UInt8]] = []
 
     /// How many offers at most: as many as fit under a field without scrolling.
     public static let limit = 6
@@ -45,89 +50,118 @@ public struct CompletionIndex: Sendable {
     public static let halfLife: Double = 30 * 24 * 3600 * 1000
 
     public init(_ usage: [FieldUsage] = []) {
-        let sorted = usage.map { (Self.fold($0.text), $0) }.sorted { $0.0 < $1.0 }
-        keys = sorted.map(\.0)
-        values = sorted.map(\.1)
-        reindexCJK()
+        let sorted = usage.map { (Array(Self.fold($0.text).utf8), $0) }.sorted {
+            $0.0.lexicographicallyPrecedes($1.0)
+        }
+        folded.reserveCapacity(sorted.reduce(0) { $0 + $1.0.count })
+        starts.reserveCapacity(sorted.count + 1)
+        for (key, value) in sorted {
+            folded += key
+            starts.append(folded.count)
+            written += value.text.utf8
+            writtenStarts.append(written.count)
+            counts.append(value.count)
+            lastUsed.append(value.lastUsed.millisecondsSince1970)
+        }
+        cjk = (0..<counts.count).filter { Self.isCJK(value(at: $0)) }
     }
 
-    public var count: Int { values.count }
+    public var count: Int { counts.count }
+
+    /// Value i as written.
+    private func value(at index: Int) -> String {
+        written.withUnsafeBufferPointer {
+            String(
+                decoding: UnsafeBufferPointer(rebasing: $0[writtenStarts[index]..<writtenStarts[index + 1]]),
+                as: UTF8.self)
+        }
+    }
+
+    /// Runs `body` with value i's folded bytes.
+    private func withKey<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        folded.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[starts[index]..<starts[index + 1]])) }
+    }
+
+    /// The position of the value written exactly `text` among those folding to `key`, or
+    /// where such a value would go.
+    private func find(_ text: String, key: [UInt8]) -> (index: Int, found: Bool) {
+        var index = lowerBound(key)
+        while index < count, key.withUnsafeBytes({ k in withKey(index) { Self.compare($0, k) == 0 } }) {
+            if value(at: index) == text { return (index, true) }
+            index += 1
+        }
+        return (index, false)
+    }
 
     /// A value was saved: one use more, now.
     public mutating func record(_ text: String, at time: Timestamp) {
         guard !text.isEmpty else { return }
-        let key = Self.fold(text)
-        var index = lowerBound(key)
-        while index < keys.count, keys[index] == key {
-            if values[index].text == text {
-                values[index].count += 1
-                values[index].lastUsed = max(values[index].lastUsed, time)
-                return
-            }
-            index += 1
+        let key = Array(Self.fold(text).utf8)
+        let (index, found) = find(text, key: key)
+        if found {
+            counts[index] += 1
+            lastUsed[index] = max(lastUsed[index], time.millisecondsSince1970)
+            return
         }
-        keys.insert(key, at: index)
-        values.insert(FieldUsage(text: text, count: 1, lastUsed: time), at: index)
-        // Only the CJK positions past the new one move: no pass over every value.
+        let bytes = Array(text.utf8)
+        folded.insert(contentsOf: key, at: starts[index])
+        starts.insert(starts[index], at: index)
+        for later in (index + 1)..<starts.count { starts[later] += key.count }
+        written.insert(contentsOf: bytes, at: writtenStarts[index])
+        writtenStarts.insert(writtenStarts[index], at: index)
+        for later in (index + 1)..<writtenStarts.count { writtenStarts[later] += bytes.count }
+        counts.insert(1, at: index)
+        lastUsed.insert(time.millisecondsSince1970, at: index)
+        // Only the CJK positions past the new one move: no pass over every value's text.
         cjk = cjk.map { $0 >= index ? $0 + 1 : $0 }
-        if Self.isCJK(text) {
-            let at = cjk.firstIndex { $0 > index } ?? cjk.count
-            cjk.insert(index, at: at)
-            cjkBytes.insert(Array(key.utf8), at: at)
-        }
+        if Self.isCJK(text) { cjk.insert(index, at: cjk.firstIndex { $0 > index } ?? cjk.count) }
     }
 
     /// A saved value was taken back (Undo of a save): one use less.
     public mutating func forget(_ text: String) {
-        let key = Self.fold(text)
-        var index = lowerBound(key)
-        while index < keys.count, keys[index] == key {
-            if values[index].text == text {
-                values[index].count -= 1
-                if values[index].count <= 0 {
-                    keys.remove(at: index)
-                    values.remove(at: index)
-                    if let at = cjk.firstIndex(of: index) {
-                        cjk.remove(at: at)
-                        cjkBytes.remove(at: at)
-                    }
-                    cjk = cjk.map { $0 > index ? $0 - 1 : $0 }
-                }
-                return
-            }
-            index += 1
-        }
+        let (index, found) = find(text, key: Array(Self.fold(text).utf8))
+        guard found else { return }
+        counts[index] -= 1
+        guard counts[index] <= 0 else { return }
+        let keyLength = starts[index + 1] - starts[index]
+        folded.removeSubrange(starts[index]..<starts[index + 1])
+        starts.remove(at: index + 1)
+        for later in (index + 1)..<starts.count { starts[later] -= keyLength }
+        let textLength = writtenStarts[index + 1] - writtenStarts[index]
+        written.removeSubrange(writtenStarts[index]..<writtenStarts[index + 1])
+        writtenStarts.remove(at: index + 1)
+        for later in (index + 1)..<writtenStarts.count { writtenStarts[later] -= textLength }
+        counts.remove(at: index)
+        lastUsed.remove(at: index)
+        cjk = cjk.compactMap { $0 == index ? nil : ($0 > index ? $0 - 1 : $0) }
     }
 
     /// The values that complete `typed`, best first: those starting with it (letter case
     /// aside) and, when it holds Chinese, Japanese or Korean, those containing it. The
     /// value typed exactly is no offer: there is nothing left to complete.
     public func offers(for typed: String, now: Timestamp, limit: Int = CompletionIndex.limit) -> [String] {
-        let key = Self.fold(typed)
+        let key = Array(Self.fold(typed).utf8)
         guard !key.isEmpty else { return [] }
         var candidates: [Int] = []
-        var index = lowerBound(key)
-        while index < keys.count, keys[index].hasPrefix(key) {
-            if values[index].text != typed { candidates.append(index) }
-            index += 1
-        }
-        if Self.isCJK(typed) {
-            let needle = Array(key.utf8)
-            needle.withUnsafeBytes { needle in
-                for (position, bytes) in cjkBytes.enumerated() {
-                    let found = bytes.withUnsafeBytes { Self.contains($0, needle) }
-                    // A prefix match is already a candidate.
-                    if found && !bytes.starts(with: needle) { candidates.append(cjk[position]) }
+        key.withUnsafeBytes { needle in
+            var index = lowerBound(key)
+            while index < count, withKey(index, { $0.starts(with: needle) }) {
+                candidates.append(index)
+                index += 1
+            }
+            if Self.isCJK(typed) {
+                for index in cjk where withKey(index, { !$0.starts(with: needle) && Self.contains($0, needle) }) {
+                    candidates.append(index)
                 }
             }
         }
-        return top(candidates, limit, now: now).map { values[$0].text }
+        return top(candidates.filter { value(at: $0) != typed }, limit, now: now).map { value(at: $0) }
     }
 
     /// How often, weighed by how recently: each use counts 1 now, ½ a half-life ago.
-    func score(_ usage: FieldUsage, now: Timestamp) -> Double {
-        let age = Double(max(0, now.millisecondsSince1970 - usage.lastUsed.millisecondsSince1970))
-        return Double(usage.count) * Self.halve(age / Self.halfLife)
+    func score(_ index: Int, now: Timestamp) -> Double {
+        let age = Double(max(0, now.millisecondsSince1970 - lastUsed[index]))
+        return Double(counts[index]) * Self.halve(age / Self.halfLife)
     }
 
     /// 2^-x without Foundation.
@@ -150,14 +184,13 @@ public struct CompletionIndex: Sendable {
     private func top(_ candidates: [Int], _ limit: Int, now: Timestamp) -> [Int] {
         func before(_ a: (Int, Double), _ b: (Int, Double)) -> Bool {
             if a.1 != b.1 { return a.1 > b.1 }
-            let (x, y) = (values[a.0], values[b.0])
-            if x.lastUsed != y.lastUsed { return x.lastUsed > y.lastUsed }
-            return x.text < y.text
+            if lastUsed[a.0] != lastUsed[b.0] { return lastUsed[a.0] > lastUsed[b.0] }
+            return value(at: a.0) < value(at: b.0)
         }
         var best: [(Int, Double)] = []
         best.reserveCapacity(limit + 1)
         for candidate in candidates {
-            let scored = (candidate, score(values[candidate], now: now))
+            let scored = (candidate, score(candidate, now: now))
             if best.count == limit, let last = best.last, !before(scored, last) { continue }
             let at = best.firstIndex { before(scored, $0) } ?? best.count
             best.insert(scored, at: at)
@@ -166,19 +199,27 @@ public struct CompletionIndex: Sendable {
         return best.map(\.0)
     }
 
-    private func lowerBound(_ key: String) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
+    /// The first value whose folded bytes are not below `key`.
+    private func lowerBound(_ key: [UInt8]) -> Int {
+        key.withUnsafeBytes { needle in
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                if withKey(middle, { Self.compare($0, needle) < 0 }) { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 
-    private mutating func reindexCJK() {
-        cjk = values.indices.filter { Self.isCJK(values[$0].text) }
-        cjkBytes = cjk.map { Array(keys[$0].utf8) }
+    /// Byte order, as memcmp, the shorter first when one begins the other.
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
 
     /// Whether `needle` occurs in `haystack`, byte for byte (glibc's memmem is a GNU

@@ -72,6 +72,29 @@ import Testing
         #expect(index.count == 1)
     }
 
+    @Test func valuesThatDifferInCaseStayApartThroughSavesAndUndos() {
+        var index = CompletionIndex([
+            FieldUsage(text: "Bridge", count: 1, lastUsed: at(daysAgo: 3)),
+            FieldUsage(text: "港口", count: 1, lastUsed: at(daysAgo: 3)),
+            FieldUsage(text: "Zoo", count: 1, lastUsed: at(daysAgo: 3)),
+        ])
+        index.record("bridge", at: now)
+        index.record("Bridge", at: at(daysAgo: 2))
+        index.record("Apple", at: now)  // before everything: every position moves
+        index.record("大港口", at: now)
+        #expect(index.count == 6)
+        #expect(index.offers(for: "b", now: now) == ["Bridge", "bridge"])
+        #expect(index.offers(for: "港", now: now) == ["大港口", "港口"])
+        index.forget("Apple")
+        index.forget("bridge")
+        #expect(index.offers(for: "b", now: now) == ["Bridge"])
+        #expect(index.offers(for: "z", now: now) == ["Zoo"])
+        #expect(index.offers(for: "港", now: now) == ["大港口", "港口"])
+        index.forget("港口")
+        #expect(index.offers(for: "港", now: now) == ["大港口"])
+        #expect(index.count == 3)
+    }
+
     @Test func atMostTheLimitIsOffered() {
         let index = CompletionIndex((0..<20).map { FieldUsage(text: "Item \($0)", count: $0, lastUsed: now) })
         let offers = index.offers(for: "item", now: now)
