@@ -92,6 +92,8 @@ final class FormController {
             if case .focus(let item) = event {
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
+                // What a code became is said once, with its field; not on coming back to it.
+                if item != replacementNote?.item { replacementNote = nil }
             }
             send(event)
         case .typed(let item, let text):
