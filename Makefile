@@ -8,9 +8,10 @@ BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev lib
 # GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (README: Photo formats).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
-# cjpeg and ImageMagick. The spell-checking scenario checks against the en_US dictionary.
+# cjpeg and ImageMagick; an sRGB ICC profile (icc-profiles-free) for the write-back tests.
+# The spell-checking scenario checks against the en_US dictionary.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
-	libheif-examples libavif-bin libjpeg-turbo-progs hunspell-en-us
+	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with a pinyin engine and its GTK input method module, and GTK's
 # Python bindings for the drag source that drops files on the window; Orca with
@@ -83,7 +84,7 @@ SANITIZER_SKIP = --skip 'thousandCyclesGrowMemoryByAtMostTwoMegabytes|listMemory
 # ThreadSanitizer's runtime itself dies of SIGBUS under a file-size limit (ulimit -f), so
 # the full-disk tests, which stand a full disk in with that limit, run under make test and
 # AddressSanitizer only.
-THREAD_SANITIZER_SKIP = --skip 'fullDiskFor|fullFolder'
+THREAD_SANITIZER_SKIP = --skip 'fullDisk|fullFolder'
 test-sanitizers: test-deps
 	CAPTION_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 build-aux/with-display \
 		$(SWIFT) test --sanitize=address --scratch-path .build/asan $(SANITIZER_SKIP) --skip $(DECODER_TESTS)

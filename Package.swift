@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "CaptionMetadata",
             dependencies: [
-                "CExempi", "CMetadataSupport", "CaptionLibrary", "Localization",
+                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "Localization",
                 "PhotoFormats", "POSIXFiles",
             ]),
         .target(
@@ -102,7 +102,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "FocusEngine",
+                "FocusEngine", "JPEGPreview",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

@@ -123,8 +123,8 @@ static inline GVariant *caption_variant_new_string_pair(const char *first, const
 static inline void caption_object_get_boolean(gpointer object, const char *property, gboolean *value) {
     g_object_get(object, property, value, NULL);
 }
-/* An enum property, such as GtkModelButton's role (a check box for a switch's menu item). */
-static inline int caption_object_get_enum(gpointer object, const char *property) {
+/* An integer or enum property (a GtkModelButton's role). */
+static inline int caption_object_get_int(gpointer object, const char *property) {
     int value = 0;
     g_object_get(object, property, &value, NULL);
     return value;

@@ -21,13 +21,15 @@ static inline int caption_raw_size(const char *path, const void *data, size_t si
 
 /* The embedded preview in memory (JPEG bytes, or 8-bit RGB rows), or NULL; `flip` is how
  * LibRaw says to turn it (0, 3: half, 5: a quarter anticlockwise, 6: clockwise). Free the
- * result with libraw_dcraw_clear_mem. */
-static inline libraw_processed_image_t *caption_raw_thumbnail(const char *path, int *flip) {
+ * result with libraw_dcraw_clear_mem. `path` when not NULL, else `data`/`size`. */
+static inline libraw_processed_image_t *caption_raw_thumbnail(const char *path, const void *data, size_t size,
+                                                              int *flip) {
     libraw_data_t *raw = libraw_init(0);
     if (!raw) return NULL;
     libraw_processed_image_t *image = NULL;
     int error = 0;
-    if (libraw_open_file(raw, path) == LIBRAW_SUCCESS && libraw_unpack_thumb(raw) == LIBRAW_SUCCESS) {
+    int status = path ? libraw_open_file(raw, path) : libraw_open_buffer(raw, (void *)data, size);
+    if (status == LIBRAW_SUCCESS && libraw_unpack_thumb(raw) == LIBRAW_SUCCESS) {
         image = libraw_dcraw_make_mem_thumb(raw, &error);
         *flip = raw->sizes.flip;
     }

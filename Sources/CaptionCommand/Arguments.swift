@@ -1,5 +1,6 @@
 // The command line of DESIGN.md section 5, parsed into a request; no I/O here.
 
+import CaptionMetadata
 import Localization
 
 public let captionVersion = "0.1.0"
@@ -7,12 +8,16 @@ public let captionVersion = "0.1.0"
 /// What the user asked for.
 public enum Request: Equatable, Sendable {
     case window(library: String?, photos: [String])
-    case add(library: String?, photo: String, title: String?, subtitle: String?)
+    /// With `into`, the caption also goes into the photo file or a sidecar beside it.
+    case add(library: String?, photo: String, title: String?, subtitle: String?, into: CaptionDestination? = nil)
     case list(library: String?, json: Bool)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded or, with
     /// `sidecar`, in NAME.xmp beside each untouched photo.
     case export(library: String?, folder: String, ids: [Int64], sidecar: Bool)
+    /// The saved captions of `ids` (all with a source when empty) into the photo files
+    /// they came from, or into sidecars beside them.
+    case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
     case help
     case version
 }
@@ -35,6 +40,8 @@ public enum Arguments {
         var export: String?
         var ids: [String] = []
         var sidecar = false
+        var inPlace = false
+        var writeBack = false
         var help = false
         var version = false
         var index = 0
@@ -78,12 +85,17 @@ public enum Arguments {
             case "--export": export = try take()
             case "--id": ids.append(try take())
             case "--sidecar": sidecar = true
+            case "--in-place": inPlace = true
+            case "--write-back": writeBack = true
             case "--help", "-h": help = true
             case "--version": version = true
             default:
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
-            if inline != nil, ["--list", "--json", "--sidecar", "--help", "--version", "--"].contains(name) {
+            if inline != nil,
+                ["--list", "--json", "--sidecar", "--in-place", "--write-back", "--help", "--version", "--"].contains(
+                    name)
+            {
                 throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
             }
             index += 1
@@ -91,12 +103,18 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
-        let modes = [add != nil, list, remove != nil, export != nil].filter { $0 }.count
+        let modes = [add != nil, list, remove != nil, export != nil, writeBack].filter { $0 }.count
         if modes > 1 {
-            throw UsageError(message: tr("use only one of --add, --list, --remove and --export"))
+            throw UsageError(message: tr("use only one of --add, --list, --remove, --export and --write-back"))
         }
-        if export == nil && !ids.isEmpty { throw UsageError(message: tr("--id goes with --export")) }
-        if export == nil && sidecar { throw UsageError(message: tr("--sidecar goes with --export")) }
+        if export == nil && !writeBack && !ids.isEmpty {
+            throw UsageError(message: tr("--id goes with --export or --write-back"))
+        }
+        if export == nil && add == nil && !writeBack && sidecar {
+            throw UsageError(message: tr("--sidecar goes with --add, --export or --write-back"))
+        }
+        if add == nil && inPlace { throw UsageError(message: tr("--in-place goes with --add")) }
+        if inPlace && sidecar { throw UsageError(message: tr("use either --in-place or --sidecar")) }
         if json && !list { throw UsageError(message: tr("--json goes with --list")) }
         if (title != nil || subtitle != nil) && add == nil {
             throw UsageError(message: tr("--title and --subtitle go with --add"))
@@ -107,7 +125,8 @@ public enum Arguments {
                     message: tr("--add takes one photo; unexpected {argument}")
                         .replacing("{argument}", with: photos[0]))
             }
-            return .add(library: library, photo: add, title: title, subtitle: subtitle)
+            let into: CaptionDestination? = inPlace ? .photo : sidecar ? .sidecar : nil
+            return .add(library: library, photo: add, title: title, subtitle: subtitle, into: into)
         }
         if list {
             guard photos.isEmpty else {
@@ -130,13 +149,7 @@ public enum Arguments {
             }
             return .remove(library: library, id: id)
         }
-        if let export {
-            guard !export.isEmpty else { throw UsageError(message: tr("--export needs a folder")) }
-            guard photos.isEmpty else {
-                throw UsageError(
-                    message: tr("--export takes no photo; unexpected {argument}")
-                        .replacing("{argument}", with: photos[0]))
-            }
+        func entryNumbers() throws(UsageError) -> [Int64] {
             var numbers: [Int64] = []
             for id in ids {
                 guard let number = Int64(id), number > 0 else {
@@ -145,7 +158,24 @@ public enum Arguments {
                 }
                 if !numbers.contains(number) { numbers.append(number) }
             }
-            return .export(library: library, folder: export, ids: numbers, sidecar: sidecar)
+            return numbers
+        }
+        if writeBack {
+            guard photos.isEmpty else {
+                throw UsageError(
+                    message: tr("--write-back takes no photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
+            }
+            return .writeBack(library: library, ids: try entryNumbers(), into: sidecar ? .sidecar : .photo)
+        }
+        if let export {
+            guard !export.isEmpty else { throw UsageError(message: tr("--export needs a folder")) }
+            guard photos.isEmpty else {
+                throw UsageError(
+                    message: tr("--export takes no photo; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
+            }
+            return .export(library: library, folder: export, ids: try entryNumbers(), sidecar: sidecar)
         }
         return .window(library: library, photos: photos)
     }
@@ -157,16 +187,17 @@ public enum Arguments {
         [
             tr("Usage:"),
             "  caption " + tr("[--library DIR] [PHOTO...]"),
-            "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE"),
+            "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE [--in-place | --sidecar]"),
             "  caption " + tr("[--library DIR] --list [--json]"),
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
+            "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
             "  caption --help | --version",
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
             "",
             tr(
-                "Without --add, --list, --remove or --export, opens the window with the photos\ngiven, one after another."
+                "Without --add, --list, --remove, --export or --write-back, opens the window with\nthe photos given, one after another."
             ),
             "",
             tr("Options:"),
@@ -174,7 +205,10 @@ public enum Arguments {
                 "  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"
             ),
             tr(
-                "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from the photo's XMP metadata"
+                "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from its sidecar or its metadata"
+            ),
+            tr(
+                "  --in-place        with --add: also write the caption into PHOTO itself (a\n                    format that cannot hold it gets PHOTO.EXT.xmp beside it)"
             ),
             tr("  --title TITLE     the title, at most 120 characters"),
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
@@ -184,9 +218,14 @@ public enum Arguments {
             tr(
                 "  --export DIR      write each entry's photo into DIR (created if needed), its\n                    caption embedded as XMP (and, in JPEG, Exif), named after\n                    its title; nothing in DIR is replaced"
             ),
-            tr("  --id ID           with --export: only the entry numbered ID; repeat for more"),
             tr(
-                "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg"
+                "  --write-back      write saved captions into the photo files they came from;\n                    a photo gone or changed since is skipped, one line each"
+            ),
+            tr(
+                "  --id ID           with --export or --write-back: only the entry numbered ID;\n                    repeat for more"
+            ),
+            tr(
+                "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg; with --add or --write-back: the\n                    caption into PHOTO.EXT.xmp beside the photo, which stays as it is"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

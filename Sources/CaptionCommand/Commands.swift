@@ -14,19 +14,21 @@ public enum Commands {
     /// library is at fault (one line each on standard error), 2 not a windowless request.
     public static func run(_ request: Request) -> Int32 {
         switch request {
-        case .add(let library, let photo, let title, let subtitle):
-            // What is not given comes from the photo's XMP, as the window fills its form;
-            // an option given, even empty, wins.
-            let carried = title == nil || subtitle == nil ? PhotoMetadata.read(photo) : .none
+        case .add(let library, let photo, let title, let subtitle, let into):
+            // What is not given comes from the photo's metadata or its sidecar, as the
+            // window fills its form; an option given, even empty, wins.
+            let carried = title == nil || subtitle == nil ? CaptionFinder.find(photo).caption : .none
             return add(
                 library: library, photo: photo, title: title ?? carried.title ?? "",
-                subtitle: subtitle ?? carried.description ?? "")
+                subtitle: subtitle ?? carried.description ?? "", into: into)
         case .list(let library, let json):
             return list(library: library, json: json)
         case .remove(let library, let id):
             return remove(library: library, id: id)
         case .export(let library, let folder, let ids, let sidecar):
             return export(library: library, folder: folder, ids: ids, sidecar: sidecar)
+        case .writeBack(let library, let ids, let into):
+            return writeBack(library: library, ids: ids, into: into)
         case .window, .help, .version:
             Console.error(tr("this request needs the window, not a command"))
             return 2
@@ -36,7 +38,9 @@ public enum Commands {
     /// The form's own rules decide, as in the window: the photo's state comes from loading
     /// it (read once, fully checked), and a rejected form prints the summary the window
     /// would show, one line each.
-    static func add(library: String?, photo: String, title: String, subtitle: String) -> Int32 {
+    static func add(
+        library: String?, photo: String, title: String, subtitle: String, into: CaptionDestination? = nil
+    ) -> Int32 {
         var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
         _ = engine.handle(.edit(item: CaptionForm.title, text: title))
         _ = engine.handle(.edit(item: CaptionForm.subtitle, text: subtitle))
@@ -58,11 +62,19 @@ public enum Commands {
         case .save(let submission):
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
-                let entry = try open(library).add(
+                let opened = try open(library)
+                var entry = try opened.add(
                     loaded, title: submission.values[CaptionForm.title],
                     subtitle: submission.values[CaptionForm.subtitle])
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
-                return 0
+                // Saved all the same: one line, and the exit status says it worked.
+                if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }
+                // The library remembers where the photo came from, for --write-back later.
+                if let source = SourcePath.absolute(photo) {
+                    entry = try opened.setSource(id: entry.id, path: source, sha256: loaded.sha256)
+                }
+                guard let into else { return 0 }
+                return write(entry, into: into, library: opened) == .written ? 0 : 1
             } catch {
                 Console.error(error.message)
                 return 1
@@ -145,7 +157,9 @@ public enum Commands {
 }
 
 /// JSON without Foundation: the entries as an array of objects, strings escaped per RFC 8259.
-/// An entry whose photo path is not one of the library's own files has "photo": null.
+/// An entry whose photo path is not one of the library's own files has "photo": null; one
+/// that does not know the file it was captioned from (saved before version 3 of the
+/// schema) has "source": null.
 enum JSON {
     /// The whole library as one JSON array, written an element at a time as the rows are
     /// read: `[]` when empty, else one object per line. Built as UTF-8 bytes straight into
@@ -177,6 +191,8 @@ enum JSON {
         out.append(contentsOf: String(entry.height).utf8)
         out.append(contentsOf: ", \"originalName\": ".utf8)
         string(entry.originalName, into: &out)
+        out.append(contentsOf: ", \"source\": ".utf8)
+        if let source = entry.source { string(source, into: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: ", \"created\": \"".utf8)
         time(entry.created, into: &out)
         out.append(contentsOf: "\", \"updated\": \"".utf8)

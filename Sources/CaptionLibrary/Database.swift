@@ -168,6 +168,11 @@ final class Statement {
         throw database.failure(code)
     }
 
+    /// Binds the text, or SQL NULL for nil.
+    func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { bind(index, null: ()) }
+    }
+
     func bind(_ index: Int32, null: Void) {
         sqlite3_bind_null(handle, index)
     }
@@ -185,6 +190,11 @@ final class Statement {
     func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
         guard let bytes = sqlite3_column_text(handle, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
+    /// The column's text, or nil where it is SQL NULL.
+    func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 
     func text(_ column: Int32) -> String {

@@ -18,10 +18,17 @@ public struct Entry: Sendable, Equatable, Hashable {
     public var originalName: String
     public var created: Timestamp
     public var updated: Timestamp
+    /// The photo file it was captioned from, as an absolute path, when Caption knows it
+    /// (`Library.setSource`); its caption can be written back there.
+    public var source: String?
+    /// That file's SHA-256 when Caption last read or wrote it: another content means
+    /// someone else changed it since.
+    public var sourceSHA256: String?
 
     public init(
         id: Int64, title: String, subtitle: String, photo: String, width: Int, height: Int,
-        originalName: String, created: Timestamp, updated: Timestamp
+        originalName: String, created: Timestamp, updated: Timestamp, source: String? = nil,
+        sourceSHA256: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -32,6 +39,8 @@ public struct Entry: Sendable, Equatable, Hashable {
         self.originalName = originalName
         self.created = created
         self.updated = updated
+        self.source = source
+        self.sourceSHA256 = sourceSHA256
     }
 }
 

@@ -73,6 +73,14 @@ public final class Library: Sendable {
             INSERT INTO entries_text (rowid, title, subtitle) VALUES (new.id, new.title, new.subtitle);
         END;
         """,
+        // Where each photo came from, so that its caption can be written back there later
+        // (`--write-back`), and the SHA-256 that file had when Caption last read or wrote
+        // it: a file whose content differs was changed by someone else and is left alone.
+        // Entries saved before this step have neither.
+        """
+        ALTER TABLE entries ADD COLUMN source TEXT;
+        ALTER TABLE entries ADD COLUMN source_sha256 TEXT;
+        """,
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -246,14 +254,16 @@ public final class Library: Sendable {
 
     // MARK: Reading
 
-    static let columns = "id, title, subtitle, photo, width, height, original_name, created, updated"
+    static let columns =
+        "id, title, subtitle, photo, width, height, original_name, created, updated, source, source_sha256"
 
     static func entry(_ row: Statement) -> Entry {
         Entry(
             id: row.integer(0), title: row.text(1), subtitle: row.text(2), photo: row.text(3),
             width: Int(row.integer(4)), height: Int(row.integer(5)), originalName: row.text(6),
             created: Timestamp(millisecondsSince1970: row.integer(7)),
-            updated: Timestamp(millisecondsSince1970: row.integer(8)))
+            updated: Timestamp(millisecondsSince1970: row.integer(8)),
+            source: row.optionalText(9), sourceSHA256: row.optionalText(10))
     }
 
     /// Every entry, newest first.
@@ -344,7 +354,7 @@ public final class Library: Sendable {
     // MARK: Writing
 
     /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:title:subtitle:)`.
-    /// The photo is read once, checked (complete, decodes, within the limits), copied in
+    /// The photo is read once, checked (decodes, within the limits), copied in
     /// under its SHA-256 (the same photo twice is stored once) and synced before the row
     /// commits. `title` and `subtitle` are stored exactly as given: normalising them is
     /// the form's job.
@@ -453,6 +463,25 @@ public final class Library: Sendable {
         statement.bind(1, photo)
         _ = try statement.step()
         return statement.integer(0)
+    }
+
+    /// Records where an entry's photo lives outside the library (an absolute path) and the
+    /// SHA-256 of that file as Caption last read or wrote it; nil forgets it.
+    @discardableResult
+    public func setSource(id: Int64, path: String?, sha256: String?) throws(LibraryError) -> Entry {
+        try database.withLock { (db) throws(LibraryError) -> Entry in
+            try db.write { () throws(LibraryError) -> Entry in
+                let statement = try db.prepare(
+                    "UPDATE entries SET source = ?, source_sha256 = ? WHERE id = ? RETURNING \(Library.columns)")
+                statement.bind(1, path)
+                statement.bind(2, sha256)
+                statement.bind(3, id)
+                guard try statement.step() else { throw Library.noSuchEntry(id) }
+                let entry = Library.entry(statement)
+                _ = try statement.step()
+                return entry
+            }
+        }
     }
 
     /// Changes an entry's caption; the photo stays.

@@ -28,12 +28,17 @@ public struct PhotoInfo: Sendable, Equatable {
     public var height: Int
     public var format: PhotoFormat
     public var byteCount: Int
+    /// The file ends early (its format's own structure says so) and a decoder shows it all
+    /// the same, with grey or missing rows: a photo, kept as it is, and the user is told.
+    /// Only the full check knows; the quick one reads no further than the header.
+    public var isIncomplete: Bool
 
-    public init(width: Int, height: Int, format: PhotoFormat, byteCount: Int) {
+    public init(width: Int, height: Int, format: PhotoFormat, byteCount: Int, isIncomplete: Bool = false) {
         self.width = width
         self.height = height
         self.format = format
         self.byteCount = byteCount
+        self.isIncomplete = isIncomplete
     }
 }
 
@@ -47,6 +52,9 @@ public struct LoadedPhoto: Sendable {
     /// Lowercase hex; the copy in the library is named after it.
     public let sha256: String
     let bytes: [UInt8]
+
+    /// What the user should hear about a photo that is accepted: nil for a whole one.
+    public var notice: PhotoNotice? { info.isIncomplete ? .incomplete : nil }
 }
 
 /// Checks photos. Every function is safe to call from any thread: each uses its own
@@ -114,7 +122,8 @@ public enum PhotoInspector {
         }
     }
 
-    /// The full check: everything `inspect` checks, and the file is complete and decodes.
+    /// The full check: everything `inspect` checks, and a decoder shows the file (whether
+    /// it is whole is `isIncomplete`).
     public static func verify(_ path: String) throws(LibraryError) -> PhotoInfo {
         try load(path).info
     }
@@ -139,16 +148,27 @@ public enum PhotoInspector {
     /// The full check on a photo already in memory; `path` is for messages only. The
     /// incremental loader first (it stops at the header of a photo with too many pixels);
     /// where it fails, the whole-file loader, as every viewer uses it (arithmetic-coded
-    /// JPEGs, for one, decode only that way). "Damaged" only when neither shows the file.
+    /// JPEGs, for one, decode only that way). "Damaged" only when neither shows the file:
+    /// one cut short that a decoder still shows is a photo, marked incomplete (DESIGN §6;
+    /// docs/decisions.md).
     static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
         let format = try recognise(bytes, path: path)
+        // GdkPixbuf decodes a truncated JPEG, PNG, GIF, BMP or WebP without an error (it
+        // fills the missing rows), so the format's own structure is what tells the user.
+        let complete = PhotoStructure.isComplete(bytes, format: format)
         if format.isRaw {
-            guard PhotoStructure.isComplete(bytes, format: format), let size = RawPhoto.size(bytes) else {
+            // LibRaw opens a RAW cut short without a word: what counts then is whether the
+            // preview the window shows is still all there.
+            guard let size = RawPhoto.size(bytes), complete || RawPhoto.hasPreview(bytes) else {
                 throw damaged(path)
             }
-            return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: bytes.count)
+            return PhotoInfo(
+                width: size.width, height: size.height, format: format, byteCount: bytes.count,
+                isIncomplete: !complete)
         }
-        guard PhotoStructure.isComplete(bytes, format: format) else { throw damaged(path) }
+        // libheif refuses any HEIF or AVIF whose boxes point past the end (and says so on
+        // standard error, which the command line keeps to one line): no need to ask it.
+        if !complete && (format == .heif || format == .avif) { throw damaged(path) }
         if format == .heif || format == .avif, let size = ISOBMFF.primarySize(bytes) {
             try checkPixels(size, path: path)
         }
@@ -157,8 +177,12 @@ public enum PhotoInspector {
         let decoder = Decoder(mode: format == .jpeg ? .eighth : .full, format: format)
         let written = decoder.write(bytes)
         let closed = decoder.close()
-        if written && closed && decoder.hasPixels {
-            return try decoder.result(format: format, byteCount: bytes.count, path: path)
+        // A file cut short whose loader took every byte and has a picture, even if closing
+        // complained ("Not all frames of the GIF image were loaded"), shows in every viewer.
+        if written && (closed || !complete) && decoder.hasPixels {
+            var info = try decoder.result(format: format, byteCount: bytes.count, path: path)
+            info.isIncomplete = !complete
+            return info
         }
         // The loader refused a photo over the limit before decoding: that stands.
         if decoder.refused { _ = try decoder.result(format: format, byteCount: bytes.count, path: path) }
@@ -187,12 +211,14 @@ public enum PhotoInspector {
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var width = Int(gdk_pixbuf_get_width(pixbuf))
         var height = Int(gdk_pixbuf_get_height(pixbuf))
+        guard width > 0 && height > 0 else { throw damaged(path) }
         if let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
             let orientation = Int(String(cString: option)), (5...8).contains(orientation)
         {
             swap(&width, &height)
         }
-        return PhotoInfo(width: width, height: height, format: format, byteCount: bytes.count)
+        return PhotoInfo(
+            width: width, height: height, format: format, byteCount: bytes.count, isIncomplete: !complete)
     }
 
     static func damaged(_ path: String) -> LibraryError {

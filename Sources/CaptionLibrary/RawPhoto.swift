@@ -35,7 +35,25 @@ public enum RawPhoto {
     /// main thread.
     public static func preview(path: String, fitting area: (width: Int, height: Int)) -> OpaquePointer? {
         var flip: Int32 = 0
-        guard let image = caption_raw_thumbnail(path, &flip) else { return nil }
+        guard let image = caption_raw_thumbnail(path, nil, 0, &flip) else { return nil }
+        return pixbuf(image, flip: flip, fitting: area)
+    }
+
+    /// Whether the RAW in memory has an embedded preview that decodes: a RAW cut short
+    /// whose preview is still all there is a photo the window can show.
+    static func hasPreview(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var flip: Int32 = 0
+        guard let base = bytes.baseAddress, let image = caption_raw_thumbnail(nil, base, bytes.count, &flip),
+            let pixbuf = pixbuf(image, flip: 0, fitting: (64, 64))
+        else { return false }
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        return true
+    }
+
+    /// `image` (consumed) as a pixbuf fitted to `area` and turned by `flip`, or nil.
+    private static func pixbuf(
+        _ image: UnsafeMutablePointer<libraw_processed_image_t>, flip: Int32, fitting area: (width: Int, height: Int)
+    ) -> OpaquePointer? {
         defer { libraw_dcraw_clear_mem(image) }
         let data = caption_raw_image_data(image)
         let count = Int(image.pointee.data_size)

@@ -55,11 +55,165 @@ enum Containers {
     static func restoringLegacy(_ written: [UInt8], as original: [UInt8], format: PhotoFormat) -> [UInt8]? {
         switch format {
         case .jpeg:
+            guard !JPEG.hasIIM(original) else { return nil }
             return JPEG.restoringPhotoshopSegments(written, from: original)
         case .tiff:
+            guard !TIFF.hasIIM(original) else { return nil }
             return TIFF.restoringTags([TIFF.iptcTag, TIFF.photoshopTag], in: written, from: original)
         case .webp:
             return RIFF.withFlagsMatchingChunks(written)
+        default:
+            return nil
+        }
+    }
+
+    /// `bytes` with the caption in every Exif field that shows one (`ExifText`) and, in a
+    /// PNG, without the text chunks other programs keep a title or a caption in; nil when
+    /// nothing needs to change. exempi has written the XMP (and, in JPEG and TIFF, the IIM,
+    /// ImageDescription and UserComment) already.
+    static func withCaptionInLegacyFields(_ bytes: [UInt8], format: PhotoFormat, _ caption: PhotoCaption) -> [UInt8]? {
+        let title = caption.title ?? ""
+        let description = caption.description ?? ""
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            var changed = false
+            let header = JPEG.exif + [0]
+            let result = jpeg.rebuilt { segment in
+                guard segment.marker == 0xE1, Containers.hasPrefix(bytes, segment.payload, header),
+                    let blob = ExifText.captioned(
+                        Array(bytes[(segment.payload.lowerBound + header.count)..<segment.payload.upperBound]),
+                        title: title, description: description, addDescription: false, userComment: false),
+                    header.count + blob.count + 2 <= 0xFFFF
+                else { return [segment] }
+                changed = true
+                return [JPEG.Segment(marker: 0xE1, bytes: header + blob)]
+            }
+            return changed ? result : nil
+        case .png:
+            guard let chunks = PNG.chunks(bytes) else { return nil }
+            var changed = false
+            var result = Array(bytes[0..<8])
+            for chunk in chunks {
+                if PNG.isLegacyCaption(chunk, in: bytes) {
+                    changed = true
+                    continue
+                }
+                if chunk.type == "eXIf",
+                    let blob = ExifText.captioned(
+                        Array(bytes[chunk.data]), title: title, description: description, addDescription: true,
+                        userComment: true)
+                {
+                    changed = true
+                    result += PNG.chunk("eXIf", blob)
+                    continue
+                }
+                result += bytes[chunk.range]
+            }
+            return changed ? result : nil
+        case .webp:
+            guard let chunks = RIFF.chunks(bytes) else { return nil }
+            var changed = false
+            let parts = chunks.map { chunk -> [UInt8] in
+                guard chunk.fourCC == "EXIF" else { return Array(bytes[chunk.range]) }
+                // Some writers put JPEG's "Exif\0\0" in front of the TIFF structure.
+                let prefixed = Containers.hasPrefix(bytes, chunk.data, JPEG.exif + [0])
+                let start = chunk.data.lowerBound + (prefixed ? 6 : 0)
+                guard
+                    let blob = ExifText.captioned(
+                        Array(bytes[start..<chunk.data.upperBound]), title: title, description: description,
+                        addDescription: true, userComment: true)
+                else { return Array(bytes[chunk.range]) }
+                changed = true
+                return RIFF.chunk("EXIF", (prefixed ? JPEG.exif + [0] : []) + blob)
+            }
+            return changed ? RIFF.file(parts) : nil
+        case .tiff:
+            return ExifText.captioned(
+                bytes, title: title, description: description, addDescription: false, userComment: false)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether Photoshop image resources hold an IPTC-IIM block (resource 0x0404). A
+    /// byte search, not a walk: a false "yes" only keeps IIM that exempi rewrote.
+    static func containsIIMResource(_ resources: ArraySlice<UInt8>) -> Bool {
+        let marker: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04]
+        guard resources.count >= marker.count else { return false }
+        var index = resources.startIndex
+        while index + marker.count <= resources.endIndex {
+            if resources[index..<(index + marker.count)].elementsEqual(marker) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The parts of a photo that make its picture and colour (JPEG tables, frame and
+    /// scans, ICC profile; PNG and WebP image and colour chunks), in order, for comparing a
+    /// captioned copy with its original; nil for formats not compared this way (TIFF).
+    static func imageParts(_ bytes: [UInt8], format: PhotoFormat) -> [[UInt8]]? {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            return jpeg.segments.filter { !JPEG.isMetadata($0, in: bytes) }.map { Array(bytes[$0.range]) }
+                + [Array(bytes[jpeg.tail...])]
+        case .png:
+            guard let chunks = PNG.chunks(bytes) else { return nil }
+            return chunks.filter { !PNG.isMetadata($0, in: bytes) && !PNG.isLegacyCaption($0, in: bytes) }
+                .map { Array(bytes[$0.range]) }
+        case .webp:
+            guard let chunks = RIFF.chunks(bytes) else { return nil }
+            return chunks.filter { !["VP8X", "EXIF", "XMP "].contains($0.fourCC) }.map { Array(bytes[$0.range]) }
+        default:
+            return nil
+        }
+    }
+
+    /// A photo's Exif as a TIFF structure (the TIFF file itself); nil when it has none.
+    static func exifBlob(_ bytes: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes) else { return nil }
+            let header = JPEG.exif + [0]
+            guard
+                let segment = jpeg.segments.first(where: { $0.marker == 0xE1 && hasPrefix(bytes, $0.payload, header) })
+            else { return nil }
+            return Array(bytes[(segment.payload.lowerBound + header.count)..<segment.payload.upperBound])
+        case .png:
+            return PNG.chunks(bytes)?.first { $0.type == "eXIf" }.map { Array(bytes[$0.data]) }
+        case .webp:
+            guard let chunk = RIFF.chunks(bytes)?.first(where: { $0.fourCC == "EXIF" }) else { return nil }
+            let prefixed = hasPrefix(bytes, chunk.data, JPEG.exif + [0])
+            return Array(bytes[(chunk.data.lowerBound + (prefixed ? 6 : 0))..<chunk.data.upperBound])
+        case .tiff:
+            return bytes
+        default:
+            return nil
+        }
+    }
+
+    /// `written` without the old caption values exempi left behind in its Exif (JPEG) or
+    /// in the file (TIFF), from `original`, what was handed to exempi (`OldValues`); nil
+    /// when there are none.
+    static func withoutOldValues(_ written: [UInt8], original: [UInt8], format: PhotoFormat) -> [UInt8]? {
+        switch format {
+        case .tiff:
+            return OldValues.scrubbed(written, original: original)
+        case .jpeg:
+            guard let before = exifBlob(original, format: .jpeg), let jpeg = JPEG(written) else { return nil }
+            let header = JPEG.exif + [0]
+            var result = written
+            var changed = false
+            for segment in jpeg.segments
+            where segment.marker == 0xE1 && hasPrefix(written, segment.payload, header) {
+                let start = segment.payload.lowerBound + header.count
+                let blob = Array(written[start..<segment.payload.upperBound])
+                guard let scrubbed = OldValues.scrubbed(blob, original: before) else { continue }
+                result.replaceSubrange(start..<segment.payload.upperBound, with: scrubbed)
+                changed = true
+            }
+            return changed ? result : nil
         default:
             return nil
         }
@@ -80,6 +234,20 @@ struct JPEG {
         /// The whole segment, from its FF marker to the end of its payload.
         var range: Range<Int>
         var payload: Range<Int>
+        /// A new segment's whole bytes, which `rebuilt` writes instead of `range`.
+        var data: [UInt8]? = nil
+
+        init(marker: UInt8, range: Range<Int>, payload: Range<Int>) {
+            self.marker = marker
+            self.range = range
+            self.payload = payload
+        }
+
+        /// A segment made here, not found in the file.
+        init(marker: UInt8, bytes content: [UInt8]) {
+            self.init(marker: marker, range: 0..<0, payload: 0..<0)
+            data = [0xFF, marker, UInt8((content.count + 2) >> 8), UInt8((content.count + 2) & 0xFF)] + content
+        }
     }
 
     let segments: [Segment]
@@ -105,10 +273,18 @@ struct JPEG {
         var result: [UInt8] = [0xFF, 0xD8]
         result.reserveCapacity(bytes.count)
         for segment in segments {
-            for kept in transform(segment) { result += bytes[kept.range] }
+            for kept in transform(segment) {
+                if let data = kept.data { result += data } else { result += bytes[kept.range] }
+            }
         }
         result += bytes[tail...]
         return result
+    }
+
+    /// Whether a Photoshop segment holds an IPTC-IIM block (image resource 0x0404).
+    static func hasIIM(_ b: [UInt8]) -> Bool {
+        guard let jpeg = JPEG(b) else { return false }
+        return jpeg.segments.contains { isPhotoshop($0, in: b) && Containers.containsIIMResource(b[$0.payload]) }
     }
 
     static func isPhotoshop(_ segment: Segment, in b: [UInt8]) -> Bool {
@@ -166,6 +342,31 @@ enum PNG {
         ["iTXt", "tEXt", "zTXt"].contains(chunk.type) && Containers.hasPrefix(b, chunk.data, xmpKeyword)
     }
 
+    /// Text chunks other programs keep a title or a caption in, which Caption's words
+    /// replace: PNG's own "Title" and "Description", and the IPTC that ImageMagick and
+    /// exiftool keep in a "Raw profile type iptc" chunk.
+    static func isLegacyCaption(_ chunk: Chunk, in b: [UInt8]) -> Bool {
+        guard ["iTXt", "tEXt", "zTXt"].contains(chunk.type) else { return false }
+        return ["Title", "Description", "Raw profile type iptc"].contains {
+            Containers.hasPrefix(b, chunk.data, Array($0.utf8) + [0])
+        }
+    }
+
+    /// A chunk: length, type, data, CRC-32 of type and data.
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func big32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
+        return big32(UInt32(data.count)) + typed + big32(crc)
+    }
+
     /// XMP and Exif (eXIf).
     static func isMetadata(_ chunk: Chunk, in b: [UInt8]) -> Bool {
         chunk.type == "eXIf" || isXMP(chunk, in: b)
@@ -197,6 +398,33 @@ enum RIFF {
 
     static func littleEndian24(_ value: Int) -> [UInt8] {
         [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)]
+    }
+
+    /// A chunk: its FourCC, little-endian size, data and a pad byte when the size is odd.
+    static func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
+        let size = data.count
+        return Array(fourCC.utf8) + littleEndian24(size) + [UInt8(size >> 24 & 0xFF)] + data
+            + (size % 2 == 1 ? [0] : [])
+    }
+
+    /// The file without its EXIF chunk, and that chunk (header, data and pad); nil when it
+    /// has none. exempi 2.6 refuses to write a WebP whose EXIF chunk is a plain TIFF
+    /// structure, as the WebP specification has it ("Unrecognized TIFF prefix"), so the
+    /// chunk stays out of its way and goes back after.
+    static func takingOutExif(_ b: [UInt8]) -> (file: [UInt8], chunk: [UInt8])? {
+        guard let chunks = chunks(b), let exif = chunks.first(where: { $0.fourCC == "EXIF" }) else { return nil }
+        return (file(chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }), Array(b[exif.range]))
+    }
+
+    /// `b` with `chunk` put back where the specification places EXIF: before the XMP
+    /// chunk, or last; the flags follow.
+    static func puttingBackExif(_ b: [UInt8], _ chunk: [UInt8]) -> [UInt8]? {
+        guard let chunks = chunks(b) else { return nil }
+        var parts = chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }
+        let place = chunks.filter { $0.fourCC != "EXIF" }.firstIndex { $0.fourCC == "XMP " } ?? parts.count
+        parts.insert(chunk, at: place)
+        let result = file(parts)
+        return withFlagsMatchingChunks(result) ?? result
     }
 
     /// A RIFF file of `chunks` (each its bytes, padding included), with the size it says.
@@ -379,6 +607,16 @@ struct TIFF {
         result += encode32(nextDirectory)
         result.replaceSubrange(4..<8, with: encode32(directory))
         return result
+    }
+
+    /// Whether a TIFF holds IPTC-IIM: its IPTC tag, or an IIM block in its Photoshop tag.
+    static func hasIIM(_ b: [UInt8]) -> Bool {
+        guard let tiff = TIFF(b) else { return false }
+        if tiff.entries.contains(where: { $0.tag == iptcTag }) { return true }
+        guard let photoshop = tiff.entries.first(where: { $0.tag == photoshopTag }),
+            let value = tiff.value(of: photoshop)
+        else { return false }
+        return Containers.containsIIMResource(value[...])
     }
 
     /// `written` with the entries `tags` as `original` had them (values and all), or

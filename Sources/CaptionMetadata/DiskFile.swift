@@ -47,11 +47,13 @@ enum DiskFile {
 
     /// A new temporary file in `folder`, holding `bytes`, not yet synced; its path. Its
     /// mode is the umask's (0666 less it), as any file the user saves.
-    static func temporary(in folder: String, extension ext: String, holding bytes: [UInt8]) -> Result<String, Errno> {
+    static func temporary(
+        in folder: String, extension ext: String, holding bytes: [UInt8], prefix: String = temporaryPrefix
+    ) -> Result<String, Errno> {
         var descriptor: Int32 = -1
         var path = ""
         for _ in 0..<16 {
-            path = folder + "/" + temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36) + "." + ext
+            path = folder + "/" + prefix + String(UInt64.random(in: 0...UInt64.max), radix: 36) + "." + ext
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }

@@ -1,5 +1,6 @@
 // Writing a caption into a photo file with exempi's safe update, and the repairs around it:
-// WebP that exempi would break, damaged metadata, and the IPTC that exempi would add.
+// WebP that exempi would break, damaged metadata, IPTC where there was none, and the
+// legacy fields exempi leaves alone.
 
 import CExempi
 import CaptionLibrary
@@ -17,10 +18,19 @@ import CaptionLibrary
 ///   rule for JPEG), which exempi's JPEG handler writes as UTF-8 (creating the Exif APP1
 ///   segment when the photo had none) and removes with an empty description.
 /// - TIFF: the same in its own IFD0 ImageDescription, by exempi's TIFF handler.
-/// - IPTC-IIM is never written: exempi's JPEG and TIFF handlers would copy the title into
-///   IPTC ObjectName and the description into Caption-Abstract (creating an IPTC block in
-///   every photo), and the C API cannot turn that off; so the photo's IPTC and Photoshop
-///   resources are put back afterwards exactly as they were (none stays none).
+/// - IPTC-IIM, where the photo has it (JPEG, TIFF): exempi's smart handlers write the title
+///   into ObjectName (2:05, cut at a character boundary to its 64 bytes; the whole title
+///   stays in XMP) and the description into Caption-Abstract (2:120), as UTF-8 with the
+///   character set 1:90, and update the Photoshop IPTC digest, as the Metadata Working
+///   Group asks. A photo without IIM gets none: exempi would create a block, so its
+///   Photoshop resources are put back as they were (none stays none).
+/// - Fields other apps show instead (so that no old words survive anywhere): the Windows
+///   XP tags XPTitle, XPSubject and XPComment where present (`ExifText`); Exif UserComment
+///   where present (exempi in JPEG and TIFF, `ExifText` in PNG and WebP);
+///   photoshop:Headline (and so IIM 2:105) when it held the old title; other dc:title and
+///   dc:description languages (removed); in PNG, the "Title", "Description" and "Raw
+///   profile type iptc" text chunks (removed); Exif ImageDescription in PNG and WebP
+///   (exempi writes only their XMP).
 /// - WebP in the simple format (one VP8 or VP8L chunk) is first rewritten in the extended
 ///   format (a VP8X chunk in front): exempi 2.6 overwrites the image chunk's header when it
 ///   converts such a file itself, which leaves a WebP no reader can open.
@@ -34,6 +44,12 @@ enum Embedder {
         if format == .webp, let extended = Containers.extendedWebP(bytes) {
             try replace(path, with: extended)
             current = extended
+        }
+        var exifChunk: [UInt8]?
+        if format == .webp, let (without, chunk) = RIFF.takingOutExif(current) {
+            try replace(path, with: without)
+            current = without
+            exifChunk = chunk
         }
         // exempi rewrites a PNG's XMP chunk in place when the new packet is shorter, and
         // leaves the end of the old one after it: exiv2 then rejects the XML. So the packet
@@ -56,6 +72,7 @@ enum Embedder {
                 try replace(path, with: stripped)
                 current = stripped
                 packet = nil
+                exifChunk = nil  // written fresh: the old Exif may be what was damaged
                 fresh = true
                 continue
             }
@@ -67,9 +84,18 @@ enum Embedder {
         case .success(let read): written = read
         case .failure(let failure): throw .io(failure.code)
         }
-        if let repaired = Containers.restoringLegacy(written, as: current, format: format) {
-            try replace(path, with: repaired)
+        var repaired = Containers.restoringLegacy(written, as: current, format: format)
+        if let exifChunk, let back = RIFF.puttingBackExif(repaired ?? written, exifChunk) { repaired = back }
+        let safe = PhotoCaption(
+            title: PhotoMetadata.xmlSafe(caption.title ?? ""),
+            description: PhotoMetadata.xmlSafe(caption.description ?? ""))
+        if let legacy = Containers.withCaptionInLegacyFields(repaired ?? written, format: format, safe) {
+            repaired = legacy
         }
+        if let scrubbed = Containers.withoutOldValues(repaired ?? written, original: current, format: format) {
+            repaired = scrubbed
+        }
+        if let repaired { try replace(path, with: repaired) }
     }
 
     private static func replace(_ path: String, with bytes: [UInt8]) throws(EmbeddingError) {
@@ -118,8 +144,10 @@ enum Embedder {
             } else {
                 return failure()
             }
-            guard packet.setDefaultText("title", PhotoMetadata.xmlSafe(caption.title ?? "")),
-                packet.setDefaultText("description", PhotoMetadata.xmlSafe(caption.description ?? "")),
+            guard
+                packet.setCaption(
+                    title: PhotoMetadata.xmlSafe(caption.title ?? ""),
+                    description: PhotoMetadata.xmlSafe(caption.description ?? "")),
                 xmp_files_can_put_xmp(file, packet.pointer),
                 xmp_files_put_xmp(file, packet.pointer)
             else { return failure() }

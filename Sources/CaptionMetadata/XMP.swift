@@ -101,6 +101,39 @@ final class XMPPacket {
         return xmp_set_localized_text(pointer, Self.dublinCore, name, "", "x-default", text, 0)
     }
 
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let exif = "http://ns.adobe.com/exif/1.0/"
+
+    /// A simple property's text; nil when it is missing.
+    func text(_ namespace: String, _ name: String) -> String? {
+        let value = XMPString()
+        var options: UInt32 = 0
+        guard xmp_get_property(pointer, namespace, name, value.pointer, &options) else { return nil }
+        return value.string
+    }
+
+    /// The caption, and the fields other apps show in its place: dc:title and
+    /// dc:description (`setDefaultText`); photoshop:Headline where it held the old title
+    /// (Adobe Bridge shows it as the headline; exempi turns it into IIM 2:105);
+    /// exif:UserComment where there is one (exempi writes it into Exif UserComment, which
+    /// Shotwell shows as the comment). False when the toolkit refuses a value.
+    func setCaption(title: String, description: String) -> Bool {
+        let oldTitle = defaultText("title")
+        if let headline = text(Self.photoshop, "Headline"), oldTitle == nil || headline == oldTitle {
+            xmp_delete_property(pointer, Self.photoshop, "Headline")
+            if !title.isEmpty, !xmp_set_property(pointer, Self.photoshop, "Headline", title, 0) { return false }
+        }
+        if xmp_has_property(pointer, Self.exif, "UserComment") {
+            xmp_delete_property(pointer, Self.exif, "UserComment")
+            if !description.isEmpty,
+                !xmp_set_localized_text(pointer, Self.exif, "UserComment", "", "x-default", description, 0)
+            {
+                return false
+            }
+        }
+        return setDefaultText("title", title) && setDefaultText("description", description)
+    }
+
     /// The packet as a sidecar holds it: `<x:xmpmeta>` without the `<?xpacket?>` wrapper
     /// and its padding, which only make sense inside a file that may be edited in place.
     func serializedForSidecar() -> String? {

@@ -1,6 +1,6 @@
 // Whether a photo file is whole: GdkPixbuf decodes a truncated JPEG, PNG, GIF or BMP
 // without an error (it fills the missing rows), so intake walks each format's own
-// structure to its end marker before trusting a decode.
+// structure to its end marker to tell the user a photo it accepts is incomplete.
 
 public enum PhotoStructure {
     /// Whether the file is all there, as far as its format can tell without decoding.

@@ -41,6 +41,6 @@ case .window(let library, let photos):
         exit(1)
     }
     exit(status)
-case .add, .list, .remove, .export:
+case .add, .list, .remove, .export, .writeBack:
     exit(Commands.run(request))
 }

@@ -100,6 +100,31 @@ struct CommandLineTests {
         #expect(outcome.stderr == "caption: No photo chosen\n")
     }
 
+    @Test("--add with a photo cut short that still shows saves it as it is, says so in one line, and exits 0")
+    func incompletePhoto() throws {
+        let scratch = Scratch()
+        let whole = Photos.jpeg(width: 200, height: 150)
+        let cut = Array(whole.dropLast(20))
+        let path = scratch.write("harbour.jpg", cut)
+        let outcome = try Caption.run([
+            "--library", scratch.file("lib"), "--add", path, "--title", "Harbour", "--subtitle", "Dusk",
+        ])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "Saved entry 1\n")
+        #expect(
+            outcome.stderr
+                == "caption: harbour.jpg looks incomplete (the end of the file is missing); it was added as it is\n")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))
+        #expect(photos.count == 1)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("lib/photos/" + photos[0])))) == cut)
+        // A whole photo says nothing on standard error.
+        let wholePath = scratch.write("whole.jpg", whole)
+        let quiet = try Caption.run([
+            "--library", scratch.file("lib"), "--add", wholePath, "--title", "T", "--subtitle", "S",
+        ])
+        #expect(quiet.status == 0 && quiet.stderr == "")
+    }
+
     @Test("--add with a bad photo prints the photo's own message, alone, and exits 1")
     func badPhoto() throws {
         let scratch = Scratch()
@@ -112,7 +137,8 @@ struct CommandLineTests {
             outcome.stderr
                 == "caption: Not an image Caption can read (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP or camera RAW): \(text)\n"
         )
-        let cut = scratch.write("cut.jpg", Array(Photos.jpeg().dropLast(20)))
+        // Cut inside its header: nothing can show it.
+        let cut = scratch.write("cut.jpg", Array(Photos.jpeg().prefix(40)))
         outcome = try Caption.run(["--library", scratch.file("lib"), "--add", cut, "--title", "T", "--subtitle", "S"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: The photo is damaged or incomplete: \(cut)\n")

@@ -21,6 +21,19 @@ struct ExportArgumentsTests {
             (["--sidecar", "--id", "2", "--export", "-"], .export(library: nil, folder: "-", ids: [2], sidecar: true)),
             (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil)),
             (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", title: "", subtitle: nil)),
+            (
+                ["--add", "p.jpg", "--in-place"],
+                .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil, into: .photo)
+            ),
+            (
+                ["--add", "p.jpg", "--sidecar"],
+                .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil, into: .sidecar)
+            ),
+            (["--write-back"], .writeBack(library: nil, ids: [], into: .photo)),
+            (
+                ["--write-back", "--sidecar", "--id", "3", "--id", "3"],
+                .writeBack(library: nil, ids: [3], into: .sidecar)
+            ),
         ])
     func parses(arguments: [String], request: Request) throws {
         #expect(try Arguments.parse(arguments) == request)
@@ -32,10 +45,18 @@ struct ExportArgumentsTests {
             (["--export"], "option --export needs a value"),
             (["--export", ""], "--export needs a folder"),
             (["--export", "out", "photo.jpg"], "--export takes no photo; unexpected photo.jpg"),
-            (["--export", "out", "--list"], "use only one of --add, --list, --remove and --export"),
-            (["--export", "out", "--add", "p.jpg"], "use only one of --add, --list, --remove and --export"),
-            (["--id", "3"], "--id goes with --export"),
-            (["--sidecar"], "--sidecar goes with --export"),
+            (["--export", "out", "--list"], "use only one of --add, --list, --remove, --export and --write-back"),
+            (
+                ["--export", "out", "--add", "p.jpg"],
+                "use only one of --add, --list, --remove, --export and --write-back"
+            ),
+            (["--id", "3"], "--id goes with --export or --write-back"),
+            (["--sidecar"], "--sidecar goes with --add, --export or --write-back"),
+            (["--in-place"], "--in-place goes with --add"),
+            (["--add", "p.jpg", "--in-place", "--sidecar"], "use either --in-place or --sidecar"),
+            (["--write-back", "p.jpg"], "--write-back takes no photo; unexpected p.jpg"),
+            (["--write-back", "--list"], "use only one of --add, --list, --remove, --export and --write-back"),
+            (["--write-back", "--id", "x"], "--id needs an entry number, not “x”"),
             (["--export", "out", "--id", "x"], "--id needs an entry number, not “x”"),
             (["--export", "out", "--id", "0"], "--id needs an entry number, not “0”"),
             (["--export", "out", "--sidecar=yes"], "option --sidecar takes no value"),
@@ -49,7 +70,8 @@ struct ExportArgumentsTests {
         let help = Arguments.helpText
         for text in [
             "--export DIR [--id ID]... [--sidecar]", "  --export DIR ", "  --id ID ", "  --sidecar ",
-            "either left out is taken from the photo's XMP metadata",
+            "either left out is taken from its sidecar or its metadata",
+            "--write-back [--sidecar] [--id ID]...", "  --write-back ", "  --in-place ",
         ] {
             #expect(help.contains(text), "\(text)")
         }

@@ -2,6 +2,7 @@
 // exactly what it declares.
 
 import CGtk
+import CaptionMetadata
 import Foundation
 import Testing
 
@@ -70,19 +71,33 @@ import Testing
         }
     }
 
-    @Test func thePrimaryMenuIsTheTablesMenuEntries() throws {
-        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window.ini")
-        defer { gtk_widget_destroy(window.widget) }
-        let model = try #require(gtk_menu_button_get_menu_model(caption_menu_button(window.menuButton.pointer)))
-        var shown: [(label: String, action: String)] = []
-        for index in 0..<g_menu_model_get_n_items(model) {
+    /// The items of a menu model's section: label, action, and target.
+    func items(_ model: UnsafeMutablePointer<GMenuModel>) -> [(label: String, action: String, target: String)] {
+        (0..<g_menu_model_get_n_items(model)).map { index in
             func attribute(_ name: String) -> String {
                 guard let value = g_menu_model_get_item_attribute_value(model, index, name, nil) else { return "" }
                 defer { g_variant_unref(value) }
                 return String(cString: g_variant_get_string(value, nil))
             }
-            shown.append((attribute("label"), attribute("action")))
+            return (attribute("label"), attribute("action"), attribute("target"))
         }
+    }
+
+    /// The section linked from item `index` (a reference the test keeps until it ends).
+    func section(_ model: UnsafeMutablePointer<GMenuModel>, _ index: Int32) throws -> UnsafeMutablePointer<GMenuModel> {
+        try #require(g_menu_model_get_item_link(model, index, "section"))
+    }
+
+    @Test func thePrimaryMenuIsWhereCaptionsGoThenTheTablesMenuEntries() throws {
+        let window = try Harness.makeWindow(library: folder + "/library", stateFile: folder + "/window.ini")
+        defer { gtk_widget_destroy(window.widget) }
+        let model = try #require(gtk_menu_button_get_menu_model(caption_menu_button(window.menuButton.pointer)))
+        #expect(g_menu_model_get_n_items(model) == 2, "two sections")
+        let choices = items(try section(model, 0))
+        #expect(choices.map(\.label) == CaptionDestination.allCases.map(DestinationChoice.label))
+        #expect(choices.allSatisfy { $0.action == "win.caption-destination" })
+        #expect(choices.map(\.target) == ["library", "photo", "sidecar"])
+        let shown = items(try section(model, 1))
         let expected = WindowAction.allCases.compactMap { action in action.menuLabel.map { ($0, action.detailedName) } }
         #expect(shown.map(\.label) == expected.map(\.0))
         #expect(shown.map(\.action) == expected.map(\.1))

@@ -67,7 +67,7 @@ import Testing
             (CaptionForm.subtitle, window.form.view.subtitleEntry.pointer),
         ] {
             #expect(window.form.photoWords.showsWordsFromPhoto(item))
-            #expect(iconTooltip(entry) == "From the photo's metadata")
+            #expect(iconTooltip(entry) == "From the photo's XMP metadata")
             #expect(gtk_entry_get_icon_name(caption_entry(entry), GTK_ENTRY_ICON_SECONDARY) != nil)
         }
         // The engine has them as typed words: the form is complete and saving keeps them.
@@ -83,6 +83,18 @@ import Testing
         #expect(
             gtk_entry_get_icon_name(caption_entry(window.form.view.titleEntry.pointer), GTK_ENTRY_ICON_SECONDARY) == nil
         )
+    }
+
+    @Test func aSidecarBesideThePhotoWinsAndTheMarkNamesIt() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let path = try photo("sided.jpg", title: "Old inside", description: "Old words")
+        let sidecar = PhotoMetadata.sidecar(PhotoCaption(title: "From darktable", description: "Newer words"))
+        #expect(FileManager.default.createFile(atPath: path + ".xmp", contents: Data(sidecar.utf8)))
+        open(window, path)
+        #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "From darktable" })
+        #expect(text(window.form.view.subtitleEntry.pointer) == "Newer words")
+        #expect(iconTooltip(window.form.view.titleEntry.pointer) == "From the sidecar sided.jpg.xmp")
     }
 
     @Test func changingTheWordsFromThePhotoTakesItsMarkAway() throws {

@@ -2,7 +2,10 @@
 // turned as the camera was held and both showing the same picture.
 
 import CGtk
+import CaptionLibrary
+import CaptionTestSupport
 import Foundation
+import JPEGPreview
 import Testing
 
 @testable import CaptionGtk
@@ -139,17 +142,51 @@ import Testing
         #expect(bottom.blue > 180 && bottom.red < 60, "bottom \(bottom)")
     }
 
-    /// A JPEG the eighth decoder refuses (here: damaged in its entropy data so its scan
-    /// fails) still shows, through GdkPixbuf, or fails with GdkPixbuf's message.
+    /// A large JPEG cut short, which the eighth decoder refuses (its scan ends early), still
+    /// shows, through GdkPixbuf, at its full size: the file is a photo (DESIGN §6).
     @Test func jpegTheEighthDecoderRefusesFallsBackToGdkPixbuf() throws {
         let path = try photo(width: 4000, height: 3000, name: "cut.jpg")
         var bytes = try #require(FileManager.default.contents(atPath: path))
         bytes = bytes.prefix(bytes.count * 3 / 4)
         #expect(FileManager.default.createFile(atPath: path, contents: bytes))
-        let result = PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1)
-        if case .success(let decoded) = result {
-            defer { cairo_surface_destroy(decoded.surface.pointer) }
-            #expect(decoded.source == .gdkPixbuf)
+        try #require(bytes.count >= PhotoDecoder.smallestEighthFile, "large enough for the eighth decoder to be asked")
+        #expect(JPEGPreview.decodeEighth(path: path, fitting: (400, 400)) == nil)
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 400, height: 400), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .gdkPixbuf)
+        #expect(decoded.width == 4000 && decoded.height == 3000)
+        #expect(try PhotoInspector.verify(path).isIncomplete)
+    }
+    /// A photo of each format GdkPixbuf shows when cut short is previewed at its full size
+    /// and gets a thumbnail: a GIF's loader gives its picture only with a warning, and the
+    /// whole-file loader is asked.
+    @Test(arguments: ["png", "gif", "webp", "bmp"])
+    func photoCutShortIsPreviewedAndThumbnailed(type: String) throws {
+        let folder = Harness.temporaryDirectory("caption-cut")
+        let whole: String
+        switch type {
+        case "gif":
+            whole = folder + "/whole.gif"
+            try ExternalPhotos.run("convert", ["-size", "200x150", "plasma:fractal", "-seed", "3", whole])
+        case "webp":
+            whole = try ExternalPhotos.make(.webp, in: folder, width: 200, height: 150)
+        default:
+            whole = folder + "/whole." + type
+            #expect(
+                FileManager.default.createFile(
+                    atPath: whole, contents: Data(Photos.make(width: 200, height: 150, type: type))))
         }
+        let bytes = try #require(FileManager.default.contents(atPath: whole))
+        let path = folder + "/cut." + type
+        #expect(FileManager.default.createFile(atPath: path, contents: bytes.prefix(bytes.count / 2)))
+        #expect(try PhotoInspector.verify(path).isIncomplete)
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 100, height: 100), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.width == 200 && decoded.height == 150)
+        #expect(cairo_image_surface_get_width(decoded.surface.pointer) == 100)
+        let thumbnail = try #require(Thumbnails.thumbnail(for: path))
+        let pixbuf = thumbnail.pointer
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        #expect(gdk_pixbuf_get_width(pixbuf) == 128 && gdk_pixbuf_get_height(pixbuf) == 96)
     }
 }

@@ -169,6 +169,87 @@ import Testing
         #expect(!window.form.view.preview.hasPhoto)
     }
 
+    @Test func photoCutShortShowsWithANoticeAndSavesAsItIs() throws {
+        let library = folder + "/incomplete"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.widget) }
+        var saved: Entry?
+        window.form.onSaved = { saved = $0 }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Harness.makePhoto(in: folder, name: "whole.jpg")))
+        let cut = whole.dropLast(whole.count / 3)
+        let path = folder + "/harbour.jpg"
+        #expect(FileManager.default.createFile(atPath: path, contents: cut))
+        load(window, path)
+        #expect(window.form.view.preview.hasPhoto, "shown as every viewer shows it")
+        #expect(window.form.photos.loadedPhoto?.notice == .incomplete)
+        // Said, not in the way: a notification, not the error bar, and Title has the focus.
+        #expect(window.notification.isShowing)
+        #expect(
+            window.notification.text
+                == "harbour.jpg looks incomplete (the end of the file is missing); it will be saved as it is")
+        #expect(window.messages.problem == nil)
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
+        type(window, window.form.view.titleEntry.pointer, "Harbour")
+        pressEnter(window)
+        type(window, window.form.view.subtitleEntry.pointer, "Dusk")
+        pressEnter(window)
+        #expect(Harness.spin { saved != nil })
+        let stored = try #require(saved)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library + "/" + stored.photo)) == cut)
+        #expect(window.notification.text == "Saved “Harbour”")
+    }
+
+    /// A queue whose second photo is cut short: saving the first shows "Saved" with Undo,
+    /// and the second photo's notice waits for it instead of taking the Undo away.
+    func saveFirstOfQueueWithIncompleteSecond(_ name: String) throws -> CaptionWindow {
+        let window = try makeWindow(library: folder + "/" + name)
+        let first = Harness.makePhoto(in: folder, name: name + "-first.jpg")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Harness.makePhoto(in: folder, name: name + "-whole.jpg")))
+        let cut = folder + "/" + name + "-cut.jpg"
+        #expect(FileManager.default.createFile(atPath: cut, contents: whole.dropLast(whole.count / 3)))
+        Harness.waitForPhoto(window) { window.form.enqueue([first, cut]) }
+        type(window, window.form.view.titleEntry.pointer, "First")
+        pressEnter(window)
+        type(window, window.form.view.subtitleEntry.pointer, "One")
+        Harness.waitForPhoto(window) { pressEnter(window) }
+        #expect(window.form.photos.loadedPhoto?.notice == .incomplete, "the second photo is on the form")
+        #expect(window.notification.text == "Saved “First”")
+        #expect(window.notification.button == .undo)
+        return window
+    }
+
+    @Test func noticeOfTheNextPhotoWaitsUntilTheUndoHasGone() throws {
+        let window = try saveFirstOfQueueWithIncompleteSecond("notice-waits")
+        defer { gtk_widget_destroy(window.widget) }
+        window.notification.hide()  // as its timeout or its close button does
+        #expect(window.notification.isShowing)
+        #expect(
+            window.notification.text
+                == "notice-waits-cut.jpg looks incomplete (the end of the file is missing); it will be saved as it is")
+    }
+
+    @Test func noticeOfTheNextPhotoIsDroppedWhenThatPhotoLeftTheForm() throws {
+        let window = try saveFirstOfQueueWithIncompleteSecond("notice-left")
+        defer { gtk_widget_destroy(window.widget) }
+        let other = Harness.makePhoto(in: folder, name: "notice-left-other.jpg")
+        Harness.waitForPhoto(window) { window.form.openPhoto(other) }
+        #expect(window.notification.text == "Saved “First”", "still showing, with its Undo")
+        window.notification.hide()
+        #expect(!window.notification.isShowing, "a notice about a photo no longer on the form")
+    }
+
+    @Test func noticeOfTheNextPhotoIsDroppedWhenUndoIsPressed() throws {
+        let window = try saveFirstOfQueueWithIncompleteSecond("notice-dropped")
+        defer { gtk_widget_destroy(window.widget) }
+        Harness.waitForPhoto(window) {
+            #expect(window.notification.activateUndo())
+            // Not even for a moment (a screen reader would say it) before the undo is done.
+            #expect(!window.notification.isShowing)
+        }
+        #expect(window.form.photos.loadedPhoto?.notice == nil, "the first photo is back")
+        #expect(window.notification.text == "Save undone: “First” is back on the form")
+    }
+
     @Test func undoRemovesTheSavedEntryAndBringsTheWordsBack() throws {
         let library = folder + "/undo"
         let window = try makeWindow(library: library)

@@ -16,6 +16,9 @@ struct HostileCase: CustomStringConvertible, Sendable {
         case refused(String)
         /// Either, as long as it is clean: bit flips may land where a decoder does not look.
         case savedOrRefused
+        /// A file cut short: saved with one line saying it looks incomplete when a decoder
+        /// still shows it, else refused as damaged (where the cut falls decides which).
+        case incompleteOrDamaged
     }
 
     let name: String
@@ -44,7 +47,7 @@ enum HostileCases {
                 cases.append(
                     HostileCase(
                         name: "\(format.type) cut at \(fraction)%",
-                        outcome: .refused("The photo is damaged or incomplete")
+                        outcome: .incompleteOrDamaged
                     ) {
                         let bytes = format.bytes()
                         return $0.write("cut.\(format.ext)", Array(bytes.prefix(max(1, bytes.count * fraction / 100))))
@@ -218,6 +221,23 @@ struct HostilePhotoTests {
             #expect(outcome.stderr.hasPrefix("caption: " + message), "\(hostile.name): \(outcome.stderr)")
             let stored = (try? FileManager.default.contentsOfDirectory(atPath: library + "/photos")) ?? []
             #expect(stored.isEmpty, "\(hostile.name): a refused photo left \(stored)")
+        case .incompleteOrDamaged:
+            let stored = (try? FileManager.default.contentsOfDirectory(atPath: library + "/photos")) ?? []
+            if outcome.status == 0 {
+                #expect(
+                    outcome.stderr.hasPrefix("caption: cut.")
+                        && outcome.stderr.hasSuffix(
+                            " looks incomplete (the end of the file is missing); it was added as it is\n"),
+                    "\(hostile.name): \(outcome.stderr)")
+                #expect(outcome.stderr.split(separator: "\n").count == 1)
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+                #expect(
+                    try stored.map { try Data(contentsOf: URL(fileURLWithPath: library + "/photos/" + $0)) } == [bytes],
+                    "\(hostile.name): stored as it is")
+            } else {
+                #expect(outcome.stderr.hasPrefix("caption: The photo is damaged or incomplete"), "\(hostile.name)")
+                #expect(stored.isEmpty, "\(hostile.name): a refused photo left \(stored)")
+            }
         case .savedOrRefused:
             if outcome.status == 0 {
                 #expect(try consistencyProblems(library) == [])

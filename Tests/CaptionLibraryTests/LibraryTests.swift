@@ -170,6 +170,27 @@ struct LibraryTests {
         #expect(Library.schemaVersion == Library.migrations.count)
     }
 
+    @Test("a library made before sources were kept gains the columns; its entries have no source, then one when set")
+    func migratesToSources() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("lib")
+        let photo = scratch.write("p.png", Photos.png())
+        let id = try Library(directory: directory).add(photoAt: photo, title: "Old", subtitle: "from before").id
+        // Back to schema 2, as the Caption before this one left it.
+        let raw = RawDatabase(directory + "/library.sqlite3")
+        raw.execute(
+            "ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
+                + "PRAGMA user_version = 2")
+        let library = try Library(directory: directory)
+        #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
+        let entry = try #require(try library.entry(id: id))
+        #expect(entry.title == "Old" && entry.source == nil && entry.sourceSHA256 == nil)
+        let updated = try library.setSource(id: id, path: "/photos/p.png", sha256: "abc")
+        #expect(updated.source == "/photos/p.png" && updated.sourceSHA256 == "abc")
+        #expect(try library.entry(id: id)?.source == "/photos/p.png")
+        #expect(throws: LibraryError.self) { try library.setSource(id: id + 1, path: "/x", sha256: nil) }
+    }
+
     @Test("a library from a newer Caption is refused and left byte for byte as it was")
     func newerSchemaRefused() throws {
         let scratch = Scratch()

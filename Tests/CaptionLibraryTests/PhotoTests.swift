@@ -1,5 +1,6 @@
 // Bad photos: each is refused with one line naming the problem, by the quick check, the
-// full check and a save alike, and a refused save leaves the library as it was.
+// full check and a save alike, and a refused save leaves the library as it was. A photo cut
+// short that a decoder still shows is no bad photo: it is accepted, with a notice.
 
 import CaptionTestSupport
 import Foundation
@@ -175,17 +176,83 @@ struct PhotoTests {
         #expect(info.format == .bmp && info.width == 64 && info.height == 48)
     }
 
-    @Test(
-        "truncated photos are refused as damaged or incomplete by the full check",
-        arguments: ["jpeg", "png", "bmp", "tiff", "gif"])
-    func truncated(type: String) throws {
-        let scratch = Scratch()
-        let whole = type == "gif" ? Photos.gif : Photos.make(width: 200, height: 150, type: type)
-        for cut in [whole.count / 2, whole.count - (type == "gif" ? 3 : 1)] {  // a GIF may lack only its trailer
-            let path = scratch.write("cut-\(cut)", Array(whole.prefix(cut)))
-            let error = try refused(path, .photoDamaged, quick: false)
-            #expect(error?.message == "The photo is damaged or incomplete: \(path)")
+    /// A whole photo of `type`, 200 × 150, from GdkPixbuf's own writers or (GIF, WebP,
+    /// which it cannot write) ImageMagick and cwebp.
+    func wholePhoto(_ type: String, in scratch: Scratch) throws -> [UInt8] {
+        switch type {
+        case "gif":
+            let path = scratch.file("whole.gif")
+            try ExternalPhotos.run("convert", ["-size", "200x150", "plasma:fractal", "-seed", "3", path])
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        case "webp":
+            let path = try ExternalPhotos.make(.webp, in: scratch.path, width: 200, height: 150)
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        default:
+            return Photos.make(width: 200, height: 150, type: type)
         }
+    }
+
+    @Test(
+        "a photo cut short that GdkPixbuf still shows is accepted, marked incomplete, and stored byte for byte",
+        arguments: ["jpeg", "png", "gif", "webp", "bmp"])
+    func truncatedButShown(type: String) throws {
+        let scratch = Scratch()
+        let whole = try wholePhoto(type, in: scratch)
+        let wholePath = scratch.write("whole.\(type)", whole)
+        #expect(try PhotoInspector.verify(wholePath).isIncomplete == false)
+        #expect(try PhotoInspector.load(wholePath).notice == nil, "a whole photo gets no notice")
+        let library = try Library(directory: scratch.file("lib"))
+        // Three bytes short: a GIF may lack only its trailer, so this is inside its last block.
+        for cut in [whole.count / 2, whole.count - 3] {
+            let bytes = Array(whole.prefix(cut))
+            let path = scratch.write("harbour-\(cut).\(type)", bytes)
+            let info = try PhotoInspector.verify(path)
+            #expect(info.isIncomplete, "cut at \(cut) of \(whole.count)")
+            #expect(info.width == 200 && info.height == 150)
+            let loaded = try PhotoInspector.load(path)
+            #expect(loaded.notice == .incomplete)
+            #expect(
+                loaded.notice?.afterSaving(path)
+                    == "harbour-\(cut).\(type) looks incomplete (the end of the file is missing); it was added as it is"
+            )
+            #expect(
+                loaded.notice?.beforeSaving(path)
+                    == "harbour-\(cut).\(type) looks incomplete (the end of the file is missing); it will be saved as it is"
+            )
+            let entry = try library.add(loaded, title: "T", subtitle: "S")
+            let stored = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("lib/" + entry.photo))))
+            #expect(stored == bytes, "the bytes as they were, not a repaired or re-encoded picture")
+            #expect(entry.width == 200 && entry.height == 150)
+        }
+    }
+
+    /// Cut where the first picture data starts (a BMP inside its header): nothing any
+    /// decoder can make a picture of.
+    static func headerOnly(_ whole: [UInt8], type: String) -> [UInt8] {
+        func index(of pattern: [UInt8]) -> Int {
+            (0...(whole.count - pattern.count)).first { Array(whole[$0..<($0 + pattern.count)]) == pattern } ?? 0
+        }
+        switch type {
+        case "jpeg": return Array(whole.prefix(index(of: [0xFF, 0xDA])))  // before the scan header
+        case "png": return Array(whole.prefix(index(of: Array("IDAT".utf8)) - 4))  // before the first IDAT
+        case "gif": return Array(whole.prefix(index(of: [0x2C, 0, 0, 0, 0])))  // before the image descriptor
+        case "webp": return Array(whole.prefix(20))  // the RIFF header and a chunk's header
+        // Inside a BMP's info header: with the headers whole, its loader makes a (blank)
+        // picture of the full size from them, which is shown and so is a photo.
+        default: return Array(whole.prefix(30))
+        }
+    }
+
+    @Test(
+        "a photo cut so short that nothing decodes is refused as damaged or incomplete",
+        arguments: ["jpeg", "png", "gif", "webp", "bmp"])
+    func truncatedPastShowing(type: String) throws {
+        let scratch = Scratch()
+        let cut = Self.headerOnly(try wholePhoto(type, in: scratch), type: type)
+        try #require(cut.count > 12, "the signature is there, so a decoder is asked")
+        let path = scratch.write("cut.\(type)", cut)
+        let error = try refused(path, .photoDamaged, quick: false)
+        #expect(error?.message == "The photo is damaged or incomplete: \(path)")
     }
 
     @Test("a JPEG cut off inside its header is refused by the quick check too")

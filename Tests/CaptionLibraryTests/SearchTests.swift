@@ -62,6 +62,7 @@ struct SearchTests {
         raw.execute(
             "DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
                 + "DROP TRIGGER IF EXISTS entries_text_delete; DROP TRIGGER IF EXISTS entries_text_update; "
+                + "ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
                 + "PRAGMA user_version = 1")
         #expect(raw.strings("PRAGMA user_version") == ["1"])
         let library = try Library(directory: directory)

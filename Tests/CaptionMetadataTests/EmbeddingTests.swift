@@ -164,23 +164,32 @@ struct EmbeddingTests {
         try Readers.expect(photo, title: "Port", description: "D")
     }
 
-    @Test("IPTC a photo already has is left byte for byte as it was", arguments: [PhotoFormat.jpeg, .tiff])
-    func existingIPTCIsKept(format: PhotoFormat) throws {
+    @Test(
+        "IPTC a photo already has gets the new words, in UTF-8 with its digest current; its other datasets stay",
+        arguments: [PhotoFormat.jpeg, .tiff])
+    func existingIPTCIsUpdated(format: PhotoFormat) throws {
         let scratch = Scratch()
         let photo = try Photos.file(format, in: scratch)
         _ = try Tool.run(
             "exiftool",
             [
                 "-q", "-overwrite_original", "-IPTC:ObjectName=Old", "-IPTC:Caption-Abstract=Old caption",
-                "-IPTC:Keywords=boats", photo,
+                "-IPTC:Headline=Old", "-IPTC:Keywords=boats", photo,
             ])
-        // Every IPTC dataset and Photoshop resource, the IPTC digest among them.
-        let legacy = ["-j", "-G1", "-IPTC:all", "-Photoshop:all", photo]
-        let before = try Tool.run("exiftool", legacy).stdout
-        #expect(before.contains("Old caption"))
-        try PhotoMetadata.embed(PhotoCaption(title: "New", description: "New words"), inCopyAt: photo)
-        #expect(try Tool.run("exiftool", legacy).stdout == before)
-        try Readers.expect(photo, title: "New", description: "New words")
+        try PhotoMetadata.embed(PhotoCaption(title: "New 港", description: "New words 🌅"), inCopyAt: photo)
+        let read = try Tool.run(
+            "exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]
+        ).stdout
+        let object = try #require(try Readers.firstObject(read))
+        #expect(object["IPTC:ObjectName"] as? String == "New 港")
+        #expect(object["IPTC:Caption-Abstract"] as? String == "New words 🌅")
+        #expect(object["IPTC:Headline"] as? String == "New 港", "the headline held the old title")
+        #expect(object["IPTC:CodedCharacterSet"] as? String == "UTF8")
+        #expect(object["IPTC:Keywords"] as? String == "boats")
+        let digest = try #require(object["Photoshop:IPTCDigest"] as? String)
+        #expect(digest == object["File:CurrentIPTCDigest"] as? String, "a stale digest makes readers distrust the IIM")
+        #expect(!read.contains("Old"))
+        try Readers.expect(photo, title: "New 港", description: "New words 🌅")
     }
 
     @Test(

@@ -93,6 +93,11 @@ enum Readers {
         return seen
     }
 
+    /// The first object of exiftool's `-j` output.
+    static func firstObject(_ json: String) throws -> [String: Any]? {
+        (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first
+    }
+
     /// Both readers see this title and description, and neither complains.
     static func expect(
         _ path: String, title: String?, description: String?,

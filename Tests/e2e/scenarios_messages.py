@@ -76,3 +76,30 @@ def scenario_escape_dismisses_summary(desktop):
     ui.wait_text(ui.subtitle, "Ferry")
     desktop.key("Return")
     desktop.wait_for_entries(1)
+
+
+def scenario_photo_cut_short_is_noticed_and_saved(desktop):
+    """A JPEG missing its last third (GdkPixbuf shows it with grey rows): the notification
+    says it looks incomplete, nothing blocks, and Title, Return, Subtitle, Return saves
+    its bytes exactly as they were."""
+    path = desktop.photos("harbour.jpg")[0]
+    with open(path, "rb") as photo:
+        data = photo.read()
+    cut = data[:len(data) * 2 // 3]
+    with open(path, "wb") as photo:
+        photo.write(cut)
+    ui = desktop.launch(path)
+    ui.wait_focus("Title")
+    wait_until("the notice", lambda: (ui.notification_text() or "").startswith(
+        "harbour.jpg looks incomplete (the end of the file is missing)") or None)
+    expect(ui.alert_text() is None, f"the error bar shows {ui.alert_text()!r}")
+    desktop.type("Harbour")
+    ui.wait_text(ui.title, "Harbour")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("Ferry")
+    ui.wait_text(ui.subtitle, "Ferry")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    with open(entries[0]["photo"], "rb") as stored:
+        expect(stored.read() == cut, "the library's copy differs from the photo as it was")

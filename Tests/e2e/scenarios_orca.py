@@ -188,12 +188,16 @@ def scenario_orca_delete_and_undo_in_the_library(desktop):
 
 
 def scenario_orca_menu_items_are_read_as_a_menu(desktop):
-    """F10: «Main Menu menu», then its items by name, not as push buttons."""
+    """F10: «Main Menu menu», then its items by name, not as push buttons: first where
+    captions go (radio items, the chosen one checked), then the actions."""
     orca, ui = start(desktop)
     orca.settle()
     orca.start_listening()
     desktop.key("F10")
     orca.wait_heard("Main Menu menu")
+    orca.wait_heard("In Caption's Library Only selected radio menu item")
+    for _ in range(3):
+        desktop.key("Down")
     orca.wait_heard("Export All to a Folder")
     desktop.key("Down")
     orca.wait_heard("Preferences")

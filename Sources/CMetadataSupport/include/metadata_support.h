@@ -1,7 +1,10 @@
 /* What the metadata module needs from C and C++ that Swift cannot import: silencing
- * exempi's own error printing, and a rename that never replaces a file. */
+ * exempi's own error printing, a rename that never replaces a file, and the extended
+ * attribute calls (Glibc's Swift module leaves <sys/xattr.h> out). */
 #ifndef CAPTION_METADATA_SUPPORT_H
 #define CAPTION_METADATA_SUPPORT_H
+
+#include <sys/xattr.h>
 
 #ifdef __cplusplus
 extern "C" {

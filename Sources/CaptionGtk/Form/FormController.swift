@@ -4,6 +4,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionMetadata
 import CaptionQueue
 import FocusEngine
 import Localization
@@ -17,6 +18,8 @@ final class FormController {
     private let drafts: DraftKeeper
     let photos: PhotoLoader
     let photoWords: PhotoWords
+    /// The caption into the photo file or beside it after a save, as the menu says.
+    let writer: CaptionWriter
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
     /// Codes typed in the fields become their text (CodeReplacer).
@@ -63,6 +66,7 @@ final class FormController {
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
+        writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         inputMethods = settler
         replacements = CodeReplacer(
@@ -79,7 +83,14 @@ final class FormController {
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         loadCompletions()
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+        writer.show(for: nil, format: nil)
         refresh()
+    }
+
+    /// Where captions go besides the library, from the primary menu.
+    func setDestination(_ destination: CaptionDestination) {
+        writer.destination = destination
+        writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }
 
     // MARK: Engine decisions -> widgets
@@ -275,6 +286,14 @@ final class FormController {
 
     var photoPath: String? { editing?.path ?? queue.currentPhoto?.path }
 
+    /// The user's file a caption from the form would go into: the photo on the form, or,
+    /// for an entry being edited, the file it was saved from (nil when Caption does not
+    /// know it: the photo on the form is then the library's own copy).
+    var captionTarget: String? {
+        guard let editing else { return queue.currentPhoto?.path }
+        return editing.entry.source
+    }
+
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
         PhotoChooser.present(over: window) { [weak self] paths in
@@ -353,6 +372,7 @@ final class FormController {
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
         view.photoName.text = PhotoQueue.name(of: path)
+        writer.show(for: captionTarget, format: nil)
         photos.load(path)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
@@ -363,7 +383,16 @@ final class FormController {
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
     private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
-        case .success: send(.photo(item: CaptionForm.photo, .loaded))
+        case .success(let photo):
+            writer.show(for: captionTarget, format: photo.info.format)
+            send(.photo(item: CaptionForm.photo, .loaded))
+            // Not a problem to fix: the photo counts, and the user hears why it looks grey.
+            if let notice = photo.notice {
+                let request = photos.request
+                notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
+                    self?.photos.request == request
+                }
+            }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
         onPhotoSettled?()
@@ -373,6 +402,7 @@ final class FormController {
     private func clearForm() {
         photos.clear()
         view.photoName.text = ""
+        writer.show(for: nil, format: nil)
         settingText = true
         show(.empty)
         settingText = false
@@ -416,7 +446,10 @@ final class FormController {
                 case .success(let entry) where editedID != nil:
                     self.edited(entry)
                     self.onSaved?(entry)
+                    // An edited entry's words go where its photo came from, if Caption knows.
+                    if let source = entry.source { self.writer.saved(entry, from: source, sha256: nil) }
                 case .success(let entry):
+                    self.writer.saved(entry, from: path, sha256: loaded?.sha256)
                     self.saved(entry, from: path)
                 case .failure(let error):
                     // Everything typed stays; the library says what went wrong.

@@ -19,6 +19,8 @@ struct FormView {
     let hints: [Int: Label]
     /// Under a text field holding a variable ({date}…): the words as they will be saved.
     let expansions: [Int: Label]
+    /// Under the fields: where Done puts this photo's caption (CaptionWriter).
+    let destination = Label()
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -65,6 +67,10 @@ struct FormView {
             hints[field.item] = hint
             messages.append(message)
         }
+        gtk_label_set_xalign(caption_label(destination.pointer), 0)
+        gtk_label_set_line_wrap(caption_label(destination.pointer), 1)
+        destination.addStyleClass("dim-label")
+        grid.attach(destination, column: 1, row: 2 + fields.count * 2)
         self.entries = entries
         self.hints = hints
         self.expansions = expansions

@@ -131,12 +131,16 @@ enum PhotoDecoder {
         let width = Int32(max(area.width, 1))
         let height = Int32(max(area.height, 1))
         // Scaled inside the incremental loader; where that loader fails (arithmetic-coded
-        // JPEGs: "Suspension not allowed here"), the whole-file one, scaled by fit() after.
+        // JPEGs: "Suspension not allowed here"; a GIF cut short: "Not all frames of the GIF
+        // image were loaded"), the whole-file one, scaled by fit() after. A truncated file
+        // the eighth decoder gave up on gets here too, and shows as every viewer shows it.
         var loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error)
         if loaded == nil {
             g_clear_error(&error)
             loaded = gdk_pixbuf_new_from_file(path, &error)
         }
+        // The GIF loader gives its picture of a file cut short with its warning as an error.
+        if loaded != nil { g_clear_error(&error) }
         guard let loaded else {
             let detail = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)

@@ -1,5 +1,5 @@
-// Words a photo already carries in its metadata, offered in the form's empty fields when it
-// opens, each marked with an icon saying where the words came from until they are changed.
+// Words a photo already carries in its metadata or its sidecar, offered in the form's empty
+// fields when it opens, each marked with an icon saying where they came from until changed.
 
 import CGtk
 import CaptionMetadata
@@ -30,21 +30,35 @@ final class PhotoWords {
     /// Whether the field shows words that came from the photo, untouched.
     func showsWordsFromPhoto(_ item: Int) -> Bool { marks[item] != nil }
 
-    /// Reads the photo's title and description off the main thread and offers them if
-    /// `isCurrent` still holds when they arrive.
+    /// Reads the photo's title and description off the main thread (a sidecar beside it
+    /// first, then XMP, IPTC and Exif: `CaptionFinder`) and offers them if `isCurrent`
+    /// still holds when they arrive.
     func offer(from path: String, isCurrent: @escaping @MainActor () -> Bool) {
         DispatchQueue.global(qos: .userInitiated).async {
-            let caption = PhotoMetadata.read(path)
+            let found = CaptionFinder.find(path)
             MainThread.post { [weak self] in
                 guard let self, isCurrent() else { return }
-                self.take(caption)
+                self.take(found.caption, from: found.origin)
             }
+        }
+    }
+
+    /// The icon's words: where the words came from.
+    static func source(_ origin: CaptionOrigin?) -> String {
+        switch origin {
+        case .sidecar(let path):
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return fill(tr("From the sidecar {name}"), ["name": name])
+        case .iptc: return tr("From the photo's IPTC metadata")
+        case .exif: return tr("From the photo's Exif description")
+        case .xmp, nil: return tr("From the photo's XMP metadata")
         }
     }
 
     /// Every field that is empty, or still shows the words of the photo it replaced, takes
     /// the photo's words; words the user typed are never replaced.
-    func take(_ caption: PhotoCaption) {
+    func take(_ caption: PhotoCaption, from origin: CaptionOrigin? = .xmp) {
+        let source = Self.source(origin)
         for (item, words) in [(CaptionForm.title, caption.title), (CaptionForm.subtitle, caption.description)] {
             guard let entry = entries[item] else { continue }
             // As the form would store them: a description's line breaks become spaces.
@@ -57,15 +71,15 @@ final class PhotoWords {
                     clear(item)
                 } else {
                     onSetText?(entry, offered)
-                    mark(item, offered)
+                    mark(item, offered, source)
                 }
             } else if current == offered {
-                mark(item, offered)
+                mark(item, offered, source)
             }
         }
     }
 
-    private func mark(_ item: Int, _ words: String) {
+    private func mark(_ item: Int, _ words: String, _ source: String) {
         guard let entry = entries[item] else { return }
         marks[item] = words
         let field = caption_entry(entry.pointer)
@@ -73,7 +87,7 @@ final class PhotoWords {
         gtk_entry_set_icon_activatable(field, GTK_ENTRY_ICON_SECONDARY, 0)
         // GTK gives the icon's accessible object this tooltip as its name, so a screen
         // reader says it too.
-        gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, tr("From the photo's metadata"))
+        gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, source)
     }
 
     private func clear(_ item: Int) {

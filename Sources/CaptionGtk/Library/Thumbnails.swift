@@ -33,7 +33,9 @@ enum Thumbnails {
             g_object_unref(UnsafeMutableRawPointer(cached))
         }
 
-        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, size, size, 1, nil) else { return nil }
+        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, size, size, 1, nil) ?? wholeFile(path) else {
+            return nil
+        }
         var thumbnail = loaded
         if let turned = gdk_pixbuf_apply_embedded_orientation(loaded) {
             g_object_unref(UnsafeMutableRawPointer(loaded))
@@ -41,6 +43,23 @@ enum Thumbnails {
         }
         store(thumbnail, as: file, in: folder, uri: uriText, mtime: mtime, size: Int64(info.st_size))
         return SharedObject(pointer: thumbnail)
+    }
+
+    /// Where the incremental loader fails and the whole-file one shows the photo, as the
+    /// form's preview does (a GIF cut short, an arithmetic-coded JPEG): scaled to fit here.
+    private static func wholeFile(_ path: String) -> OpaquePointer? {
+        guard let whole = gdk_pixbuf_new_from_file(path, nil) else { return nil }
+        let width = Double(gdk_pixbuf_get_width(whole))
+        let height = Double(gdk_pixbuf_get_height(whole))
+        let scale = min(1, Double(size) / max(width, height, 1))
+        guard scale < 1,
+            let scaled = gdk_pixbuf_scale_simple(
+                whole, max(1, Int32(width * scale)), max(1, Int32(height * scale)), GDK_INTERP_BILINEAR)
+        else { return whole }
+        // The EXIF orientation, which the caller applies, goes with the pixels.
+        gdk_pixbuf_copy_options(whole, scaled)
+        g_object_unref(UnsafeMutableRawPointer(whole))
+        return scaled
     }
 
     /// Writes the thumbnail under a temporary name and renames it, as the specification

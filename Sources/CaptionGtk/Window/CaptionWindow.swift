@@ -22,6 +22,8 @@ public final class CaptionWindow {
     let export: ExportController
     /// The action map holding the window's "win." actions.
     private let actions: gpointer
+    /// Where captions go besides the library (the primary menu's choice).
+    let destination: DestinationChoice
     /// Where the window's size is remembered, and the size to remember.
     private let stateFile: String
     private(set) var geometry = WindowGeometry.standard
@@ -63,6 +65,9 @@ public final class CaptionWindow {
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(window: window, library: library, notification: notification, messages: messages)
         actions = Self.actionMap(for: window)
+        destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
+        form.setDestination(destination.current)
+        destination.onChange = { [weak form] in form?.setDestination($0) }
         gtk_window_set_default(window.gtkWindow, formView.activateButton.pointer)
         Style.install()
         ColorScheme.follow()
@@ -200,6 +205,9 @@ public final class CaptionWindow {
         preferences.present()
     }
 
+    /// The window's "win." actions, for tests that activate one with a parameter.
+    var actionGroup: gpointer { actions }
+
     /// Activates one of the window's actions by name, as its shortcut would.
     public func activateAction(_ name: String) {
         g_action_group_activate_action(caption_action_group(actions), name, nil)
@@ -208,9 +216,16 @@ public final class CaptionWindow {
     /// The primary menu (F10), from the table of actions.
     private func installMenu() {
         let menu = g_menu_new()!
+        // Where captions go, first: the one setting, remembered (radio items).
+        let choices = DestinationChoice.menuSection()
+        g_menu_append_section(menu, tr("Captions Go"), UnsafeMutablePointer<GMenuModel>(choices))
+        g_object_unref(UnsafeMutableRawPointer(choices))
+        let actionsSection = g_menu_new()!
         for action in WindowAction.allCases {
-            if let label = action.menuLabel { g_menu_append(menu, label, action.detailedName) }
+            if let label = action.menuLabel { g_menu_append(actionsSection, label, action.detailedName) }
         }
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(actionsSection))
+        g_object_unref(UnsafeMutableRawPointer(actionsSection))
         menuButton.setMenu(menu)
         g_object_unref(UnsafeMutableRawPointer(menu))
         // GTK 3 builds the menu of buttons that screen readers call push buttons: they are
@@ -219,13 +234,16 @@ public final class CaptionWindow {
             let menuWidget = Widget(unchecked: caption_widget(popover))
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
+            // Where captions go is a choice of three: radio items, whose state is read. A
+            // switch (Check Spelling) is a check menu item; GTK 3's model button gives it no
+            // checked state, so its description says On or Off.
             for item in menuWidget.descendants(ofType: "GtkModelButton") {
-                // A switch (Check Spelling) is a check menu item. GTK 3's model button shows
-                // its check mark but gives its accessible no checked state, so its
-                // description says On or Off.
-                let isCheck = caption_object_get_enum(item.pointer, "role") == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
-                item.setAccessibleRole(isCheck ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
-                if isCheck { spellCheckMenuItem = item }
+                let role = caption_object_get_int(item.pointer, "role")
+                let radio = role == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
+                let check = role == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
+                item.setAccessibleRole(
+                    radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+                if check { spellCheckMenuItem = item }
             }
         }
         sayTheSwitch()

@@ -36,6 +36,9 @@ final class InAppNotification {
     }
 
     private(set) var button: ButtonKind?
+    /// A notice waiting for the notification with a button to go (see `showWhenFree`);
+    /// dropped when another notification is shown or the button is pressed.
+    private var waiting: (text: String, seconds: UInt32, stillWanted: () -> Bool)?
 
     init() {
         // GTK constructors abort rather than return NULL.
@@ -109,6 +112,7 @@ final class InAppNotification {
         _ text: String, button: ButtonKind? = nil, seconds: UInt32? = visibleSeconds, details: String? = nil,
         action: @escaping () -> Void = {}, gone: (() -> Void)? = nil
     ) {
+        waiting = nil
         finishPrevious()
         show(progress: nil)
         self.gone = gone
@@ -147,6 +151,17 @@ final class InAppNotification {
         action = nil
         finishPrevious()
         widget.revealsChild = false
+        if let waiting, waiting.stillWanted() { show(waiting.text, seconds: waiting.seconds) }
+        waiting = nil
+    }
+
+    /// Shows `text`, without a button, at once, or once the notification showing now has
+    /// gone when that one has a button or a progress bar: a notice never takes an Undo (or
+    /// an export's progress) away. `stillWanted` is asked then: the photo it is about may
+    /// have left the form meanwhile.
+    func showWhenFree(_ text: String, seconds: UInt32 = visibleSeconds, stillWanted: @escaping () -> Bool) {
+        guard isShowing, button != nil || progress != nil else { return show(text, seconds: seconds) }
+        waiting = (text, seconds, stillWanted)
     }
 
     private func finishPrevious() {
@@ -158,6 +173,8 @@ final class InAppNotification {
     private func pressButton() {
         let action = self.action
         gone = nil
+        // What the button does changes the form: a notice about what was there is stale.
+        waiting = nil
         hide()
         action?()
     }

@@ -28,6 +28,10 @@ final class MessageBar {
 
     /// The bar's close button or Escape: the form hears of it (it clears its summary).
     var onDismiss: (() -> Void)?
+    /// The button a problem may offer (write a sidecar instead), and what it does.
+    private let actionButton: Button
+    private var action: (() -> Void)?
+    static let actionResponse: Int32 = 1
 
     init(_ builder: Builder) {
         revealer = builder["summary_revealer"]
@@ -45,13 +49,44 @@ final class MessageBar {
             }
         }
         nameCloseButton(in: bar.asWidget)
-        bar.connect(.response) { [weak self] _ in self?.dismiss() }
+        // GtkInfoBar makes the button; it never returns NULL.
+        actionButton = Button(
+            unchecked: gtk_info_bar_add_button(caption_info_bar(bar.pointer), "", Self.actionResponse)!)
+        gtk_widget_set_no_show_all(actionButton.pointer, 1)
+        actionButton.isVisible = false
+        bar.connect(.response) { [weak self] response in
+            guard let self else { return }
+            let action = response == Self.actionResponse ? self.action : nil
+            self.dismiss()
+            action?()
+        }
+    }
+
+    /// The label of the button the problem offers, when it offers one.
+    var actionLabel: String? { actionButton.isVisible ? actionButton.label : nil }
+
+    /// Shows a problem with a button (its label has a mnemonic) that runs `action` and
+    /// takes the problem away.
+    func show(problem: String, actionLabel: String, action: @escaping () -> Void) {
+        self.action = action
+        actionButton.label = actionLabel
+        gtk_button_set_use_underline(caption_button(actionButton.pointer), 1)
+        actionButton.isVisible = true
+        self.problem = problem
+        refresh()
+    }
+
+    /// Presses the problem's button, as a click would.
+    func activateAction() {
+        gtk_info_bar_response(caption_info_bar(bar.pointer), Self.actionResponse)
     }
 
     var text: String? { problem ?? summary }
     var isShowing: Bool { text != nil }
 
     func show(problem: String) {
+        action = nil
+        actionButton.isVisible = false
         self.problem = problem
         refresh()
     }
@@ -59,11 +94,15 @@ final class MessageBar {
     func clearProblem() {
         guard problem != nil else { return }
         problem = nil
+        action = nil
+        actionButton.isVisible = false
         refresh()
     }
 
     func dismiss() {
         problem = nil
+        action = nil
+        actionButton.isVisible = false
         refresh()
         onDismiss?()
     }

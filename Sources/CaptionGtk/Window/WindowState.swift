@@ -1,7 +1,8 @@
-// The window's size and maximised state, remembered between runs in the user's config
-// folder (a key file: no GSettings schema to install, nothing to go missing).
+// The window's size and maximised state, and where captions go, remembered between runs in
+// the user's config folder (a key file: no GSettings schema to install, nothing to go missing).
 
 import CGtk
+import CaptionMetadata
 
 struct WindowGeometry: Equatable {
     static let standard = WindowGeometry(width: 720, height: 640, maximized: false)
@@ -42,17 +43,29 @@ enum WindowStateFile {
 
     /// Writes atomically; a failure (read-only home) only costs the remembered size.
     static func save(_ geometry: WindowGeometry, to path: String) {
-        if let slash = path.lastIndex(of: "/") {
-            g_mkdir_with_parents(String(path[..<slash]), 0o700)
+        update(path) { file in
+            g_key_file_set_integer(file, group, "width", Int32(geometry.width))
+            g_key_file_set_integer(file, group, "height", Int32(geometry.height))
+            g_key_file_set_boolean(file, group, "maximized", geometry.maximized ? 1 : 0)
         }
+    }
+
+    static let captionsGroup = "captions"
+
+    /// The primary menu's choice of where captions go; nil when none was made (or the file
+    /// holds something this version does not know).
+    static func loadDestination(_ path: String) -> CaptionDestination? {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
-        // The file's other settings (spell-checking) stay as they are.
-        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
-        g_key_file_set_integer(file, group, "width", Int32(geometry.width))
-        g_key_file_set_integer(file, group, "height", Int32(geometry.height))
-        g_key_file_set_boolean(file, group, "maximized", geometry.maximized ? 1 : 0)
-        g_key_file_save_to_file(file, path, nil)
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
+            let value = g_key_file_get_string(file, captionsGroup, "destination", nil)
+        else { return nil }
+        defer { g_free(value) }
+        return CaptionDestination(rawValue: String(cString: value))
+    }
+
+    static func saveDestination(_ destination: CaptionDestination, to path: String) {
+        update(path) { file in g_key_file_set_string(file, captionsGroup, "destination", destination.rawValue) }
     }
 
     static let formGroup = "form"
@@ -68,13 +81,20 @@ enum WindowStateFile {
         return error == nil ? on : true
     }
 
-    /// Remembers the spell-checking switch at once, keeping the rest of the file.
+    /// Remembers the spell-checking switch at once.
     static func saveSpellCheck(_ on: Bool, to path: String) {
-        if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]), 0o700) }
-        let file = g_key_file_new()
+        update(path) { file in g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0) }
+    }
+
+    /// Changes some keys and keeps the others (each setting is saved at its own moment).
+    private static func update(_ path: String, _ change: (OpaquePointer) -> Void) {
+        if let slash = path.lastIndex(of: "/") {
+            g_mkdir_with_parents(String(path[..<slash]), 0o700)
+        }
+        let file = g_key_file_new()!
         defer { g_key_file_free(file) }
         g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
-        g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0)
+        change(file)
         g_key_file_save_to_file(file, path, nil)
     }
 }

@@ -1,0 +1,123 @@
+// --add --in-place / --sidecar and --write-back: saved captions into the photo files they
+// came from, or into sidecars beside them, one line each for what was done or skipped.
+
+import CaptionLibrary
+import CaptionMetadata
+import Localization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Commands {
+    enum WriteOutcome: Equatable {
+        case written
+        /// Gone or changed since: said in one line, not an error of the run.
+        case skipped
+        case failed
+    }
+
+    /// Writes every entry of `ids` (or every entry that has a source) back. Exit status 0
+    /// when each was written or skipped (a photo gone, or changed since Caption read it,
+    /// is left alone: one line each on stderr); 1 when one could not be written, or an
+    /// entry named has no source or does not exist.
+    static func writeBack(library: String?, ids: [Int64], into: CaptionDestination) -> Int32 {
+        do {
+            let opened = try open(library)
+            var status: Int32 = 0
+            if ids.isEmpty {
+                var entries: [Entry] = []
+                try opened.forEachEntry(.oldestFirst) { entry in
+                    if entry.source != nil { entries.append(entry) }
+                    return true
+                }
+                for entry in entries where write(entry, into: into, library: opened) == .failed { status = 1 }
+                if entries.isEmpty { Console.error(tr("No saved caption knows its photo file; nothing to write")) }
+                return status
+            }
+            for id in ids {
+                guard let entry = try opened.entry(id: id) else {
+                    Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
+                    status = 1
+                    continue
+                }
+                guard entry.source != nil else {
+                    Console.error(
+                        tr("Entry {id} does not know its photo file (saved before Caption remembered it)")
+                            .replacing("{id}", with: String(id)))
+                    status = 1
+                    continue
+                }
+                if write(entry, into: into, library: opened) == .failed { status = 1 }
+            }
+            return status
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+    }
+
+    /// One entry's caption into its source, or beside it. A format that cannot hold the
+    /// caption inside gets the sidecar, and the line says so. A failure says what went
+    /// wrong, that the library still has the caption, and how to put it in a sidecar.
+    static func write(_ entry: Entry, into: CaptionDestination, library: Library) -> WriteOutcome {
+        guard let source = entry.source else { return .failed }
+        let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
+        let id = String(entry.id)
+        // A photo gone, or not what Caption read, is skipped: a sidecar beside another
+        // photo, or words in it, would be wrong.
+        var info = stat()
+        if lstat(source, &info) != 0 {
+            Console.error(
+                fill(tr("Skipped entry {id}: the photo is no longer there: {path}"), ["id": id, "path": source]))
+            return .skipped
+        }
+        do throws(WriteBackError) {
+            let result = try WriteBack.write(
+                caption, source: source, expectedSHA256: entry.sourceSHA256, to: into)
+            if into == .photo && !result.sidecarInstead {
+                _ = try? library.setSource(id: entry.id, path: source, sha256: result.sha256)
+            }
+            let paths = result.paths.joined(separator: ", ")
+            let line =
+                result.sidecarInstead
+                ? tr("Wrote entry {id} into {path} (this photo cannot hold the caption inside)")
+                : tr("Wrote entry {id} into {path}")
+            Console.out(fill(line, ["id": id, "path": paths]) + "\n")
+            return .written
+        } catch {
+            if error.kind == .changed {
+                Console.error(
+                    fill(
+                        tr("Skipped entry {id}: the photo was changed since Caption read it: {path}"),
+                        ["id": id, "path": source]))
+                return .skipped
+            }
+            Console.error(error.message)
+            var advice = tr("The caption of entry {id} is saved in the library.")
+            if into == .photo && error.sidecarMayHelp {
+                advice +=
+                    " "
+                    + tr("To put it in a sidecar beside the photo instead: caption --write-back --sidecar --id {id}")
+            }
+            Console.error(fill(advice, ["id": id]))
+            return .failed
+        }
+    }
+}
+
+/// Photo paths as the library keeps them.
+enum SourcePath {
+    /// `path` made absolute through its folder's real path; the file name itself is kept
+    /// as given, so that a symbolic link stays a link (and is refused when written).
+    static func absolute(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty, let resolved = realpath(folder, nil) else { return nil }
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return (base == "/" ? "" : base) + "/" + name
+    }
+
+}

@@ -1,0 +1,78 @@
+// One saved caption into the photo file it came from, or into a sidecar beside it: what the
+// command line's --write-back and the window's "also in the photo" share.
+
+import CaptionLibrary
+
+/// Where a caption goes besides the library.
+public enum CaptionDestination: String, Sendable, CaseIterable {
+    /// Caption's library only.
+    case library
+    /// Also into the photo file itself.
+    case photo
+    /// Also into an XMP sidecar beside the photo.
+    case sidecar
+}
+
+/// What a write-back did.
+public struct WriteBackResult: Sendable, Equatable {
+    /// The files written: the photo, or the sidecars.
+    public var paths: [String]
+    /// The caption was to go into the photo, which cannot hold it: it went into the sidecar.
+    public var sidecarInstead: Bool
+    /// The photo's SHA-256 now, for the library to remember as its source's.
+    public var sha256: String?
+}
+
+public enum WriteBack {
+    /// Writes `caption` for the photo at `source` (which must still have `expectedSHA256`
+    /// when that is given) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
+    /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). `.library` writes
+    /// nothing. Safe from any thread; the photo is as it was after any failure.
+    public static func write(
+        _ caption: PhotoCaption, source: String, expectedSHA256: String?, to destination: CaptionDestination
+    ) throws(WriteBackError) -> WriteBackResult {
+        switch destination {
+        case .library:
+            return WriteBackResult(paths: [], sidecarInstead: false, sha256: expectedSHA256)
+        case .photo:
+            do throws(WriteBackError) {
+                let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: expectedSHA256)
+                return WriteBackResult(paths: [source], sidecarInstead: false, sha256: written.sha256)
+            } catch  where error.kind == .unsupportedFormat {
+                let paths = try sidecar(caption, source: source, expectedSHA256: expectedSHA256)
+                return WriteBackResult(paths: paths, sidecarInstead: true, sha256: expectedSHA256)
+            }
+        case .sidecar:
+            let paths = try sidecar(caption, source: source, expectedSHA256: expectedSHA256)
+            return WriteBackResult(paths: paths, sidecarInstead: false, sha256: expectedSHA256)
+        }
+    }
+
+    /// The sidecar, if the photo is still the one read: words beside another photo would
+    /// be wrong.
+    private static func sidecar(
+        _ caption: PhotoCaption, source: String, expectedSHA256: String?
+    ) throws(WriteBackError) -> [String] {
+        if let expectedSHA256 {
+            let current: String?
+            switch DiskFile.read(source) {
+            case .success(let bytes): current = bytes.withUnsafeBytes { Hash.sha256($0) }
+            case .failure(let failure): throw .fromErrno(failure.code, path: source)
+            }
+            if current != expectedSHA256 {
+                throw .make(
+                    .changed, "The photo was changed by another program since Caption read it: {path}", path: source)
+            }
+        }
+        return try SidecarWriter.write(caption, besides: source)
+    }
+
+    /// Whether the photo at `path` takes the caption inside (JPEG, PNG, TIFF, WebP, GIF),
+    /// for the form to say where a caption will go; nil when it cannot be read.
+    public static func holdsCaptionInside(_ path: String) -> Bool? {
+        guard case .success(let bytes) = DiskFile.read(path), let format = Containers.format(of: bytes) else {
+            return nil
+        }
+        return format.holdsEmbeddedCaption
+    }
+}
