@@ -27,85 +27,17 @@ public final class Library: Sendable {
     /// The library folder, absolute.
     public let directory: String
     public let databasePath: String
-    let photosDirectory: String
+    let photos: PhotoFolder
     /// Internal, not private: the streaming and search extensions (Library+Scale.swift) use it.
     let database: Mutex<Database>
 
-    static let applicationID: Int64 = 0x4341_5054  // "CAPT", so another program's database is never taken for ours
     static let databaseName = "library.sqlite3"
-    static let temporaryPrefix = ".tmp-"
 
-    /// The schema, one step per version; `PRAGMA user_version` says how many have run.
-    /// Steps are only ever appended. Times are milliseconds since 1970, UTC.
-    static let migrations: [String] = [
-        """
-        CREATE TABLE entries (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            photo TEXT NOT NULL,
-            title TEXT NOT NULL,
-            subtitle TEXT NOT NULL,
-            width INTEGER NOT NULL,
-            height INTEGER NOT NULL,
-            original_name TEXT NOT NULL,
-            created INTEGER NOT NULL,
-            updated INTEGER NOT NULL
-        );
-        CREATE INDEX entries_photo ON entries (photo);
-        CREATE INDEX entries_newest ON entries (created DESC, id DESC);
-        """,
-        // Search: a full-text index of titles and subtitles whose trigram tokens find any
-        // substring of three characters or more, so Chinese and Japanese (no spaces between
-        // words) are found as readily as English. Shorter searches scan instead.
-        """
-        CREATE VIRTUAL TABLE entries_text USING fts5(
-            title, subtitle, content='entries', content_rowid='id', tokenize='trigram');
-        INSERT INTO entries_text (entries_text) VALUES ('rebuild');
-        CREATE TRIGGER entries_text_insert AFTER INSERT ON entries BEGIN
-            INSERT INTO entries_text (rowid, title, subtitle) VALUES (new.id, new.title, new.subtitle);
-        END;
-        CREATE TRIGGER entries_text_delete AFTER DELETE ON entries BEGIN
-            INSERT INTO entries_text (entries_text, rowid, title, subtitle)
-                VALUES ('delete', old.id, old.title, old.subtitle);
-        END;
-        CREATE TRIGGER entries_text_update AFTER UPDATE OF title, subtitle ON entries BEGIN
-            INSERT INTO entries_text (entries_text, rowid, title, subtitle)
-                VALUES ('delete', old.id, old.title, old.subtitle);
-            INSERT INTO entries_text (rowid, title, subtitle) VALUES (new.id, new.title, new.subtitle);
-        END;
-        """,
-        // Where each photo came from, so that its caption can be written back there later
-        // (`--write-back`), and the SHA-256 that file had when Caption last read or wrote
-        // it: a file whose content differs was changed by someone else and is left alone.
-        // Entries saved before this step have neither.
-        """
-        ALTER TABLE entries ADD COLUMN source TEXT;
-        ALTER TABLE entries ADD COLUMN source_sha256 TEXT;
-        """,
-    ]
-
-    public static var schemaVersion: Int { migrations.count }
+    public static var schemaVersion: Int { LibrarySchema.migrations.count }
 
     /// `$XDG_DATA_HOME/caption`, or `~/.local/share/caption` (XDG ignores a relative
     /// XDG_DATA_HOME).
-    public static func defaultDirectory() -> String {
-        if let value = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), value.hasPrefix("/") {
-            return value + "/caption"
-        }
-        return homeDirectory() + "/.local/share/caption"
-    }
-
-    static func homeDirectory() -> String {
-        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home }
-        var record = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        if getpwuid_r(getuid(), &record, &buffer, buffer.count, &result) == 0, let result,
-            let directory = result.pointee.pw_dir
-        {
-            return String(cString: directory)
-        }
-        return "/"
-    }
+    public static func defaultDirectory() -> String { LibraryLocation.defaultDirectory() }
 
     /// A write past the file size limit (`ulimit -f`) kills the process with SIGXFSZ by
     /// default; ignored, it fails with EFBIG and the save reports it like a full disk.
@@ -122,18 +54,18 @@ public final class Library: Sendable {
         _ = Library.fileSizeSignalIgnored
         let directory = Files.absolute(directory)
         self.directory = directory
-        photosDirectory = directory + "/photos"
+        photos = PhotoFolder(path: directory + "/photos", library: directory)
         databasePath = directory + "/" + Library.databaseName
 
         let existed = Files.isDirectory(directory)
-        if let code = POSIXFiles.makeFolders(photosDirectory, mode: 0o700) {
-            throw Library.folderError(code, directory)
+        if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
+            throw PhotoFolder.folderError(code, directory)
         }
         let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if created >= 0 {
             close(created)
         } else if errno != EEXIST {
-            throw Library.folderError(errno, directory)
+            throw PhotoFolder.folderError(errno, directory)
         }
         if !existed, let folder = Files.Folder(directory) {
             _ = folder.sync()  // the new folder's entries (photos/, the database) are durable
@@ -148,108 +80,10 @@ public final class Library: Sendable {
             guard let folder = Files.Folder(directory), folder.lockExclusive(milliseconds: Int(busyTimeout)) else {
                 throw connection.failure(SQLITE_BUSY)
             }
-            try Library.prepare(connection)
+            try LibrarySchema.prepare(connection)
         }
-        try Library.cleanUp(connection, photosDirectory: photosDirectory, directory: directory)
+        try photos.removeLeftovers(connection)
         database = Mutex(connection)
-    }
-
-    static func folderError(_ code: Int32, _ directory: String) -> LibraryError {
-        switch code {
-        case EACCES, EPERM, EROFS:
-            return .make(
-                .readOnly, "Cannot write to the library ({reason}): {folder}",
-                ["reason": POSIXFiles.reason(code), "folder": directory])
-        case ENOSPC, EDQUOT, EFBIG:
-            return .make(
-                .diskFull, "Not enough disk space for the library ({reason}): {folder}",
-                ["reason": POSIXFiles.reason(code), "folder": directory])
-        default:
-            return .make(
-                .io, "The library folder cannot be used ({reason}): {folder}",
-                ["reason": POSIXFiles.reason(code), "folder": directory])
-        }
-    }
-
-    /// Checks whose database this is before anything could write to it, then WAL mode,
-    /// full sync (a save is durable at its commit) and the migrations.
-    private static func prepare(_ db: Database) throws(LibraryError) {
-        // One read transaction, so the three describe the same moment.
-        let header = try db.prepare(
-            """
-            SELECT (SELECT application_id FROM pragma_application_id),
-                   (SELECT user_version FROM pragma_user_version),
-                   (SELECT count(*) FROM sqlite_schema)
-            """)
-        _ = try header.step()
-        let application = header.integer(0)
-        let version = header.integer(1)
-        let objects = header.integer(2)
-        _ = try header.step()
-        if application != applicationID && (application != 0 || version != 0 || objects != 0) {
-            throw .make(
-                .notALibrary, "Not a Caption library database; it was left as it is: {file}",
-                ["file": db.path])
-        }
-        if version > migrations.count {
-            throw .make(
-                .newerSchema,
-                "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
-                ["version": String(version), "file": db.path])
-        }
-        try db.execute("PRAGMA journal_mode = WAL")
-        try db.execute("PRAGMA synchronous = FULL")
-        guard version < migrations.count else { return }
-        try db.write { () throws(LibraryError) in
-            // Another process may have migrated while this one waited for the lock.
-            let current = Int(try db.integer("PRAGMA user_version"))
-            guard current < migrations.count else { return }
-            for step in migrations[current...] {
-                try db.execute(step)
-            }
-            try db.execute("PRAGMA user_version = \(migrations.count)")
-            try db.execute("PRAGMA application_id = \(applicationID)")
-        }
-    }
-
-    /// Whether a file in photos/ is one of ours: 64 hex digits and a known extension.
-    /// Read as UTF-8 bytes: `--list --json` asks it of every row.
-    static func isPhotoName(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { isPhotoName($0) }
-    }
-
-    static func isPhotoName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count > 65, bytes[64] == 0x2E else { return false }
-        for byte in bytes[0..<64] where !((48...57).contains(byte) || (97...102).contains(byte)) { return false }
-        let ext = UnsafeBufferPointer(rebasing: bytes[65...])
-        return PhotoFormat.allCases.contains { $0.fileExtension.utf8.elementsEqual(ext) }
-    }
-
-    /// Removes temporary files and unreferenced photos left by an interrupted save, when no
-    /// save is under way (otherwise the next open does it). Other files are the user's.
-    private static func cleanUp(_ db: Database, photosDirectory: String, directory: String) throws(LibraryError) {
-        guard let folder = Files.Folder(photosDirectory), folder.tryLockExclusive(),
-            let names = Files.list(photosDirectory)
-        else { return }
-        var photos: [String] = []
-        for name in names {
-            if name.hasPrefix(temporaryPrefix) {
-                unlink(photosDirectory + "/" + name)
-            } else if isPhotoName(name) {
-                photos.append(name)
-            }
-        }
-        // Every row's photo exists, so equal counts mean nothing is left over; that spares
-        // reading every row on each open of a large library.
-        let referenced = try db.integer("SELECT count(DISTINCT photo) FROM entries")
-        guard referenced != photos.count else { return }
-        var used: Set<String> = []
-        let statement = try db.prepare("SELECT DISTINCT photo FROM entries")
-        while try statement.step() { used.insert(statement.text(0)) }
-        for name in photos where !used.contains("photos/" + name) {
-            unlink(photosDirectory + "/" + name)
-        }
     }
 
     // MARK: Reading
@@ -333,18 +167,8 @@ public final class Library: Sendable {
 
     /// The same, for a library folder not open here (the window asks before opening).
     public static func photoPath(of entry: Entry, in directory: String) -> String? {
-        guard isStoredPhoto(entry.photo) else { return nil }
+        guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
         return Files.absolute(directory) + "/" + entry.photo
-    }
-
-    /// "photos/" and a name of ours: 64 hex digits and a known extension, no slash.
-    static func isStoredPhoto(_ relative: String) -> Bool {
-        var relative = relative
-        return relative.withUTF8 { bytes in
-            let prefix = "photos/".utf8
-            guard bytes.count > prefix.count, bytes.prefix(prefix.count).elementsEqual(prefix) else { return false }
-            return isPhotoName(UnsafeBufferPointer(rebasing: bytes[prefix.count...]))
-        }
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {
@@ -373,32 +197,11 @@ public final class Library: Sendable {
         _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, title: String, subtitle: String
     ) throws(LibraryError) -> Entry {
         let info = photo.info
-        guard let folder = Files.Folder(photosDirectory) else {
-            throw Library.folderError(errno, directory)
-        }
-        // Held until the row commits, so no clean-up takes the copy for an orphan.
-        folder.lockShared()
         let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
         let target = directory + "/" + name
-        // A file under its final name was synced before its rename, so it is whole; and
-        // the shared lock keeps anyone from removing it before this row commits. It is
-        // compared byte for byte all the same: something outside Caption may have replaced
-        // it, and then this copy puts the right photo back.
-        var placed = false
-        if !Files.hasContents(target, data) {
-            let temporary = try Library.writeCopy(data, into: photosDirectory, library: directory)
-            guard rename(temporary, target) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw Library.folderError(code, directory)
-            }
-            placed = true
-        }
-        // Also when the file was there: its writer may have died before syncing the folder.
-        if let code = folder.sync() {
-            throw Library.folderError(code, directory)
-        }
-
+        // The folder's shared lock is held until the row commits, so no clean-up takes the
+        // copy for an orphan.
+        let placement = try photos.place(data, at: target)
         let now = Timestamp.now()
         do {
             return try database.withLock { (db) throws(LibraryError) -> Entry in
@@ -427,35 +230,12 @@ public final class Library: Sendable {
         } catch {
             // The copy this save placed may be nobody's now; take it away unless another
             // save is under way, in which case the next open's clean-up will.
-            if placed && folder.tryLockExclusive() {
+            if placement.wrote && placement.folder.tryLockExclusive() {
                 let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, name) }
                 if uses == 0 { unlink(target) }
             }
             throw error
         }
-    }
-
-    /// Writes the photo to a new temporary file in photos/ and syncs it; returns its path.
-    private static func writeCopy(
-        _ data: UnsafeRawBufferPointer, into photos: String,
-        library: String
-    ) throws(LibraryError) -> String {
-        var descriptor: Int32 = -1
-        var temporary = ""
-        for _ in 0..<8 {
-            temporary = photos + "/" + temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if descriptor >= 0 || errno != EEXIST { break }
-        }
-        guard descriptor >= 0 else { throw folderError(errno, library) }
-        var failure = POSIXFiles.writeAll(descriptor, data)
-        if failure == nil && fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0 && failure == nil && errno != EINTR { failure = errno }
-        if let failure {
-            unlink(temporary)
-            throw folderError(failure, library)
-        }
-        return temporary
     }
 
     private static func uses(_ db: Database, _ photo: String) throws(LibraryError) -> Int64 {
@@ -518,7 +298,7 @@ public final class Library: Sendable {
         // A save of the same photo may be between its copy and its commit: wait for it
         // (briefly) so the count below sees its row. If it takes longer, the next open
         // removes the file.
-        if let folder = Files.Folder(photosDirectory), folder.lockExclusive(milliseconds: 2000) {
+        if let folder = Files.Folder(photos.path), folder.lockExclusive(milliseconds: 2000) {
             let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo)
             }
             if uses == 0, let path = photoPath(of: entry) { unlink(path) }

@@ -166,8 +166,8 @@ struct LibraryTests {
         let raw = RawDatabase(library.databasePath)
         #expect(raw.strings("PRAGMA journal_mode") == ["wal"])
         #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
-        #expect(raw.strings("PRAGMA application_id") == [String(Library.applicationID)])
-        #expect(Library.schemaVersion == Library.migrations.count)
+        #expect(raw.strings("PRAGMA application_id") == [String(LibrarySchema.applicationID)])
+        #expect(Library.schemaVersion == LibrarySchema.migrations.count)
     }
 
     @Test("a library made before sources were kept gains the columns; its entries have no source, then one when set")
