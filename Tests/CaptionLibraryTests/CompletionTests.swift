@@ -145,9 +145,13 @@ import Testing
         let index = CompletionIndex(usage)
         let clock = ContinuousClock()
         var offers: [String] = []
-        let prefix = clock.measure { offers = index.offers(for: "place 4242", now: now) }
+        // The best of three: other tests running beside this one only ever add time.
+        func best(_ query: String) -> Duration {
+            (0..<3).map { _ in clock.measure { offers = index.offers(for: query, now: now) } }.min()!
+        }
+        let prefix = best("place 4242")
         #expect(offers.count == CompletionIndex.limit)
-        let substring = clock.measure { offers = index.offers(for: "地点97", now: now) }
+        let substring = best("地点97")
         #expect(!offers.isEmpty)
         // Generous bounds for a debug build on a shared machine; the release figures are in
         // docs/performance.md.
