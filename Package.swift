@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibRaw", path: "Sources/CLibRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(
+            name: "CGspell", path: "Sources/CGspell", pkgConfig: "gspell-1",
+            providers: [.apt(["libgspell-1-dev"])]),
         .target(name: "CMetadataSupport"),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
         // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.
@@ -51,11 +54,13 @@ let package = Package(
         .target(
             name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
         .target(name: "CaptionQueue"),
+        // Less to type: code replacements and caption variables. Pure Swift.
+        .target(name: "Shorthand"),
         .target(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "POSIXFiles",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
@@ -64,7 +69,9 @@ let package = Package(
         .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
         .executableTarget(
             name: "caption-bench",
-            dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "CaptionTestSupport"],
+            dependencies: [
+                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "CaptionTestSupport", "Shorthand",
+            ],
             path: "Benchmarks/caption-bench"),
         .executableTarget(
             name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
@@ -76,6 +83,7 @@ let package = Package(
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
+        .testTarget(name: "ShorthandTests", dependencies: ["Shorthand"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(
             name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),

@@ -14,6 +14,18 @@ if CommandLine.arguments.dropFirst().first == "large" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     guard arguments.count == 2 else { fail("usage: caption-bench large FIXTURES SAMPLE-PHOTO") }
     benchLargeList(fixtures: arguments[0], photo: arguments[1])
+    benchLargeCompletion(fixtures: arguments[0])
+    exit(0)
+}
+
+// `caption-bench keystrokes`: the scripted captioning session's keystroke count alone.
+if CommandLine.arguments.dropFirst().first == "keystrokes" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    if arguments.first == "--plan" {
+        printKeystrokePlan(photos: arguments.dropFirst().first.flatMap { Int($0) } ?? 50)
+    } else {
+        reportKeystrokes()
+    }
     exit(0)
 }
 
@@ -22,5 +34,6 @@ print(
     "engine: Enter decision median \(Int(engine.enterMedianNanoseconds)) ns (p10 \(Int(engine.enterP10)), p90 \(Int(engine.enterP90))); \(Int(engine.eventsPerSecond)) events/s"
 )
 writeEngineJSON(engine)
+reportKeystrokes()
 benchSave()
 benchExport()

@@ -78,6 +78,9 @@ static inline GtkTreeModel *caption_tree_model(gpointer p) { return GTK_TREE_MOD
 static inline GtkTreeView *caption_tree_view(gpointer p) { return GTK_TREE_VIEW(p); }
 /* The form's scroller (focus adjustment) and the dark-style setting. */
 static inline GtkScrolledWindow *caption_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
+/* The Preferences window's rows and the completion offers. */
+static inline GtkListBox *caption_list_box(gpointer p) { return GTK_LIST_BOX(p); }
+static inline GtkPopover *caption_popover(gpointer p) { return GTK_POPOVER(p); }
 static inline void caption_object_set_int(gpointer object, const char *property, int value) {
     g_object_set(object, property, value, NULL);
 }

@@ -69,6 +69,12 @@ public struct TIFFDirectory {
         self.reader = reader
     }
 
+    /// Another directory of the same TIFF, at `offset` (the Exif directory a pointer tag
+    /// names); nil when it lies outside the data.
+    public func directory(at offset: Int) -> TIFFDirectory? {
+        TIFFDirectory(reader, at: offset, big: big)
+    }
+
     public static func typeSize(_ type: Int) -> Int {
         switch type {
         case 1, 2, 6, 7: return 1

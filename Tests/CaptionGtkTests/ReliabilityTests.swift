@@ -34,7 +34,7 @@ import Testing
     }
 
     static let hostileTitles = [
-        "%s%n%x%p", "%@ %1$s {item} {limit}", "<b>bold</b> &amp; <span foreground=\"red\">red</span>",
+        "%s%n%x%p", "%@ %1$s {{item}} {{limit}}", "<b>bold</b> &amp; <span foreground=\"red\">red</span>",
         "'; DROP TABLE entries; --", "Robert\"); DELETE FROM entries WHERE (\"1\"=\"1",
         "\u{202E}txt.exe \u{202D}ltr \u{200F}rlm", "مرحبا بالعالم", "港口的黄昏 · 中文", "e\u{301}\u{301} 👩‍👩‍👧‍👦 🇳🇴",
         "tab\there\u{7}bell\u{1B}[31mred", "  \u{3000}padded\u{3000}  ", "line one\nline two\r\nthree",
@@ -46,7 +46,7 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         let photo = Harness.makePhoto(in: folder, name: "hostile.jpg")
         for title in Self.hostileTitles {
-            let expected = TextNormalization.normalize(title)
+            let expected = Self.stored(title)
             let saved = caption(window, photo, title: title, subtitle: title)
             #expect(saved?.title == expected, "\(title.debugDescription)")
             #expect(saved?.subtitle == expected)
@@ -54,7 +54,27 @@ import Testing
             #expect(window.notification.text == "Saved “\(expected)”")
         }
         let stored = try Library(directory: library).entries().map(\.title).reversed()
-        #expect(Array(stored) == Self.hostileTitles.map(TextNormalization.normalize))
+        #expect(Array(stored) == Self.hostileTitles.map(Self.stored))
+    }
+
+    /// As saved: normalised, and a doubled brace is a brace (a single one would start a
+    /// caption variable such as {n}).
+    static func stored(_ typed: String) -> String {
+        TextNormalization.normalize(typed).replacing("{{", with: "{").replacing("}}", with: "}")
+    }
+
+    /// A {name} Caption does not know is said in the message bar, and nothing is saved.
+    @Test func anUnknownVariableIsAMessageNotASave() throws {
+        let library = folder + "/variables"
+        let window = try makeWindow(library: library)
+        defer { gtk_widget_destroy(window.widget) }
+        let photo = Harness.makePhoto(in: folder, name: "variables.jpg")
+        let saved = caption(window, photo, title: "%@ {item}", subtitle: "words")
+        #expect(saved == nil)
+        #expect(window.messages.text?.contains("Unknown variable {item}") == true, "\(window.messages.text ?? "")")
+        #expect(try Library(directory: library).entries().isEmpty)
+        let expanded = caption(window, photo, title: "{filename} {{item}}", subtitle: "words")
+        #expect(expanded?.title == "variables.jpg {item}")
     }
 
     /// 100,000 characters pasted into Title: the window stays responsive and says the title

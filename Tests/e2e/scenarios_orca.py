@@ -202,7 +202,7 @@ def scenario_orca_menu_items_are_read_as_a_menu(desktop):
     desktop.key("Down")
     orca.wait_heard("Export All to a Folder")
     desktop.key("Down")
-    orca.wait_heard("Keyboard Shortcuts")
+    orca.wait_heard("Preferences")
     orca.settle()
     orca.expect_not_heard("push button")
     desktop.key("Escape")
@@ -313,3 +313,40 @@ def scenario_orca_shortcuts_window_is_read_line_by_line(desktop):
     orca.start_listening()
     desktop.key("shift+Tab", "shift+Tab")
     orca.wait_heard("Search Shortcuts toggle button")
+
+
+def scenario_orca_completion_offers_are_said(desktop):
+    """Typing the start of an earlier title: Orca says how many suggestions there are;
+    Down: which one is chosen and that Enter takes it."""
+    import scenarios_shorthand
+    scenarios_shorthand.earlier(desktop, ("Brooklyn Bridge at dawn", "Fog"))
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.start_listening()
+    # One letter: Orca says the offers after echoing it; a next key at once would cut the
+    # offers short (each key's echo interrupts speech), as it does for anyone typing on.
+    desktop.type("b")
+    # Orca says a changed description of the focused field, sentence by sentence.
+    orca.wait_heard("1 suggestion: Brooklyn Bridge at dawn.")
+    orca.wait_heard("Down to choose it")
+    orca.start_listening()
+    desktop.key("Down")
+    orca.wait_heard("Suggestion 1 of 1: Brooklyn Bridge at dawn.")
+    orca.wait_heard("Enter takes it")
+
+
+def scenario_orca_code_replacement_and_its_undo_are_said(desktop):
+    """A code and a space: Orca says the text the code became; Ctrl+Z: the code put back."""
+    import scenarios_shorthand
+    scenarios_shorthand.codes(desktop, "=bb\tBrooklyn Bridge\n")
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.start_listening()
+    desktop.type("=bb ")
+    orca.wait_heard("Brooklyn Bridge.")
+    orca.wait_heard("Z takes it back")  # Orca says «Ctrl Z»
+    orca.start_listening()
+    desktop.key("ctrl+z")
+    orca.wait_heard("is back")

@@ -25,6 +25,9 @@ typealias RowHandler = @MainActor (Int) -> Void
 typealias FilesHandler = @MainActor ([String]) -> Void
 /// Returns true to stop the emission: the text is not inserted.
 typealias InsertHandler = @MainActor (String) -> Bool
+/// After an insertion: the text and where the cursor stands after it (characters); returns
+/// where it should stand instead, when the handler changed the text around it.
+typealias InsertedHandler = @MainActor (String, Int32) -> Int32?
 /// Returns true when the event was used (a window's close is then refused).
 typealias EventHandler = @MainActor () -> Bool
 
@@ -53,6 +56,8 @@ extension Signal where Handler == PointerHandler {
     /// GSimpleAction's activate, whose argument is the parameter.
     static var actionActivate: Self { Self("activate") }
     static func notify(_ property: String) -> Self { Self("notify::" + property) }
+    /// GtkListBox's row-activated; the argument is the GtkListBoxRow.
+    static var listRowActivated: Self { Self("row-activated") }
     /// An AtkObject's focused child changed (a tree view's cursor cell); the argument is it.
     static var activeDescendantChanged: Self { Self("active-descendant-changed") }
     /// GSettings' changed, for one key; the argument is the key's name.
@@ -62,6 +67,12 @@ extension Signal where Handler == PointerHandler {
 /// GtkEditable's insert-text: (editable, text, length, position, user data).
 extension Signal where Handler == InsertHandler {
     static var insertText: Self { Self("insert-text") }
+}
+
+/// insert-text once the text is in (connected after the entry's own handler): the handler
+/// may change the text and move the position the entry then puts its cursor at.
+extension Signal where Handler == InsertedHandler {
+    static var textInserted: Self { Self("insert-text") }
 }
 
 /// (widget, GdkEvent *, user data) -> gboolean, for events whose details do not matter.
@@ -197,6 +208,25 @@ extension GObjectConvertible {
             }
         }
         attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<InsertedHandler>, _ body: @escaping InsertedHandler) {
+        let callback:
+            @convention(c) (gpointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?, gpointer?) -> Void =
+                {
+                    _, text, length, position, data in
+                    guard let text, let position else { return }
+                    let inserted =
+                        length < 0
+                        ? String(cString: text)
+                        : String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self)
+                    let handler: ClosureBox<InsertedHandler> = box(data)
+                    nonisolated(unsafe) let cursor = position
+                    if let moved = MainActor.assumeIsolated({ handler.body(inserted, cursor.pointee) }) {
+                        cursor.pointee = moved
+                    }
+                }
+        attach(signal.name, after: true, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<EventHandler>, _ body: @escaping EventHandler) {

@@ -8,6 +8,7 @@ import CaptionMetadata
 import CaptionQueue
 import FocusEngine
 import Localization
+import Shorthand
 
 @MainActor
 final class FormController {
@@ -21,6 +22,14 @@ final class FormController {
     let writer: CaptionWriter
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
+    /// Codes typed in the fields become their text (CodeReplacer).
+    let replacements: CodeReplacer
+    /// Earlier captions offered under the field being typed in.
+    let completion: CompletionOffers
+    /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
+    let variables = CaptionVariables()
+    /// Misspelt words marked in the fields, with suggestions in their context menu.
+    let spelling: SpellCheck
     private let window: Window
     private let header: HeaderBar
     private let messages: MessageBar
@@ -58,10 +67,21 @@ final class FormController {
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
-        inputMethods = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        inputMethods = settler
+        replacements = CodeReplacer(
+            table: ReplacementStore.load(), entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        // Made before the form's own handlers are connected: the offers are up to date when
+        // the form reads them on the same keystroke.
+        completion = CompletionOffers(entries: view.entries, composing: { settler.composition(in: $0) != nil })
+        spelling = SpellCheck(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
+        completion.onChange = { [weak self] in self?.refresh() }
+        replacements.onReplaced = { [weak self] entry, match, undone in self?.said(entry, match, undone: undone) }
+        variables.onFacts = { [weak self] in self?.refresh() }
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
+        loadCompletions()
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         writer.show(for: nil, format: nil)
         refresh()
@@ -77,14 +97,19 @@ final class FormController {
 
     private func handle(_ input: FormInput) -> Bool {
         switch input {
+        // An Enter that accepts a completion offer does only that.
+        case .event(.enter) where completion.acceptOnEnter(): break
         case .event(let event):
             if case .focus(let item) = event {
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
+                // What a code became is said once, with its field; not on coming back to it.
+                if item != replacementNote?.item { replacementNote = nil }
             }
             send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
+            replacementNote = nil
             if !arriving { arrivedPhoto = nil }
             messages.clearProblem()
             send(.edit(item: item, text: text))
@@ -99,6 +124,10 @@ final class FormController {
             return  // the save in flight answers this press
         }
         if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
+        // Enter (or a save) right after a code replaces it, as a space would.
+        if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
+            replacements.replaceAtCursor(of: entry)
+        }
         let decision = engine.handle(event)
         apply(decision)
         refresh()
@@ -164,9 +193,42 @@ final class FormController {
             .joined(separator: ". ")
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
         let quiet = engine.summary != nil ? saidBySummary : nil
-        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet)
+        // Besides the engine's words, a field says its offers and what its variables become.
+        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [self] item in
+            let note = replacementNote?.item == item ? replacementNote?.words : nil
+            return (expansionWords(for: item), [note, completion.description(for: item)].compactMap { $0 }.first)
+        }
         messages.details = details
         messages.summary = engine.summary
+    }
+
+    /// What the last code replacement did, said with its field until the next change.
+    private var replacementNote: (item: Int, words: String)?
+
+    private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
+        guard let item = view.entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
+        let words =
+            undone
+            ? tr("{code} is back").replacing("{code}", with: match.code)
+            : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
+                .replacing("{text}", with: match.text)
+        replacementNote = (item, words)
+        refresh()
+    }
+
+    /// Under a field holding a variable: "Saved as: …", or why it cannot be saved.
+    private func expansionWords(for item: Int) -> String? {
+        guard let entry = view.entries[item], Variables.appear(in: entry.text) else { return nil }
+        switch CaptionVariables.expand(entry.text, facts: photoFacts) {
+        case .success(let words): return tr("Saved as: {words}").replacing("{words}", with: words)
+        case .failure(let message): return message.text
+        }
+    }
+
+    /// What the variables stand for on the photo now on the form.
+    private var photoFacts: PhotoFacts? {
+        guard let path = photoPath else { return nil }
+        return variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
     }
 
     // MARK: The words on the form
@@ -176,7 +238,32 @@ final class FormController {
     }
 
     private func setText(_ entry: TextEntry, _ text: String) {
-        inputMethods.whileFormSetsText { entry.text = text }
+        inputMethods.whileFormSetsText {
+            replacements.whileFormSetsText { completion.whileFormSetsText { entry.text = text } }
+        }
+    }
+
+    /// The text field with the focus, if any.
+    private var focusedEntry: TextEntry? {
+        view.entries.values.first { $0.pointer == window.focus }
+    }
+
+    /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
+    func undoReplacement() -> Bool {
+        replacements.undo(focus: window.focus)
+    }
+
+    /// Reads every earlier title and subtitle for the offers, on the library's queue.
+    private func loadCompletions() {
+        library.perform(
+            { library throws(LibraryError) in
+                (CompletionIndex(try library.usage(of: .title)), CompletionIndex(try library.usage(of: .subtitle)))
+            },
+            completion: { [weak self] result in
+                // Without the library's words the form still works; the offers start empty.
+                guard case .success(let (titles, subtitles)) = result else { return }
+                self?.completion.use(titles: titles, subtitles: subtitles)
+            })
     }
 
     /// Commits any open composition into its field, as it shows (see InputMethodSettler).
@@ -298,6 +385,7 @@ final class FormController {
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in
             self?.photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
         }
+        variables.read(path) { [weak self] in self?.photos.request == request }
     }
 
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
@@ -340,8 +428,19 @@ final class FormController {
 
     private func save(_ submission: Submission) {
         guard let path = photoPath else { return }
-        let title = submission.values[CaptionForm.title]
-        let subtitle = submission.values[CaptionForm.subtitle]
+        // Variables become the photo's values; one that cannot is said, and nothing is saved.
+        var values: [Int: String] = [:]
+        for item in [CaptionForm.title, CaptionForm.subtitle] {
+            switch CaptionVariables.expand(submission.values[item], facts: photoFacts) {
+            case .success(let words): values[item] = words
+            case .failure(let message):
+                messages.show(problem: message.text)
+                focus(item)
+                return
+            }
+        }
+        let title = values[CaptionForm.title] ?? ""
+        let subtitle = values[CaptionForm.subtitle] ?? ""
         guard let editedID = editing?.entry.id else {
             return saveAndMoveOn(QueuedPhoto(path: path, title: title, subtitle: subtitle))
         }
@@ -436,6 +535,7 @@ final class FormController {
 
     private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
         lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
+        completion.record(title: entry.title, subtitle: entry.subtitle)
         // The photo left the queue when Done was pressed; the form shows the next one.
         notification.show(
             tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
@@ -454,6 +554,7 @@ final class FormController {
             completion: { [weak self] result in
                 guard let self else { return }
                 if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+                self.completion.forget(title: entry.title, subtitle: entry.subtitle)
                 self.keepWords()
                 self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
                 self.showCurrentPhoto()
@@ -521,6 +622,11 @@ final class FormController {
         let others = queue.photosWithoutWords
         // Incomplete words: the same messages as a save, and nothing saved.
         guard engine.isComplete, !others.isEmpty else { return send(.submit) }
+        // Variables ({date}, {filename}…) would need each photo's own values, which only the
+        // photo on the form has read: the batch refuses them rather than save them as typed.
+        guard !engine.normalizedValues.contains(where: Variables.appear(in:)) else {
+            return messages.show(problem: tr("Caption the rest of the queue the same takes words without variables"))
+        }
         keepWords()
         let values = engine.normalizedValues
         let title = values[CaptionForm.title]
@@ -602,6 +708,7 @@ final class FormController {
         // Each caption also goes where the menu says, as a single save's does.
         for (entry, path) in zip(entries, outcome.savedPaths) {
             writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.sha256 : nil)
+            completion.record(title: entry.title, subtitle: entry.subtitle)
         }
         if !entries.isEmpty {
             lastSaved = words
@@ -625,6 +732,7 @@ final class FormController {
             completion: { [weak self] result in
                 guard let self else { return }
                 if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+                for entry in entries { self.completion.forget(title: entry.title, subtitle: entry.subtitle) }
                 if self.editing == nil { self.keepWords() }
                 self.queue.restore(before)
                 if self.editing == nil { self.showCurrentPhoto() }

@@ -20,6 +20,8 @@ struct FormView {
     let hints: [Int: Label]
     /// Per text item: "112 / 120" under the hint, once the text passes 80 % of its limit.
     let counters: [Int: Label]
+    /// Under a text field holding a variable ({date}…): the words as they will be saved.
+    let expansions: [Int: Label]
     /// Under the fields: where Done puts this photo's caption (CaptionWriter).
     let destination = Label()
 
@@ -35,6 +37,7 @@ struct FormView {
         var entries: [Int: TextEntry] = [:]
         var hints: [Int: Label] = [:]
         var counters: [Int: Label] = [:]
+        var expansions: [Int: Label] = [:]
         var messages = [Self.messageLabel()]
         grid.attach(messages[0], column: 1, row: 1)
         for (index, field) in fields.enumerated() {
@@ -60,12 +63,20 @@ struct FormView {
             grid.attach(label, column: 0, row: row)
             grid.attach(entry, column: 1, row: row)
             grid.attach(hint, column: 2, row: row)
-            grid.attach(message, column: 1, row: row + 1)
+            let expansion = Self.messageLabel()
+            expansion.removeStyleClass("caption-message")
+            expansion.addStyleClass("dim-label")
+            gtk_label_set_selectable(caption_label(expansion.pointer), 0)
+            let under = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
+            under.packStart(message)
+            under.packStart(expansion)
+            grid.attach(under, column: 1, row: row + 1)
             // Beside the field, under the hint: in the message's row, so that the form
             // grows no wider for it.
             grid.attach(counter, column: 2, row: row + 1)
             entries[field.item] = entry
             counters[field.item] = counter
+            expansions[field.item] = expansion
             hints[field.item] = hint
             messages.append(message)
         }
@@ -76,6 +87,7 @@ struct FormView {
         self.entries = entries
         self.hints = hints
         self.counters = counters
+        self.expansions = expansions
         self.messages = messages
         grid.showAll()
     }
@@ -94,7 +106,12 @@ struct FormView {
     /// messages (also as the fields' accessible descriptions). The handles set only what
     /// changed. `quiet` is an item whose message the summary says, left out of its
     /// description. Returns what the message bar's description says besides its summary.
-    func render(_ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?) -> String {
+    /// `notes` gives a text field's other words: its variables' expansion (also shown under
+    /// it) and its completion offers or the last code replacement.
+    func render(
+        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?,
+        notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
+    ) -> String {
         let label = engine.wording.label(engine.label)
         activateButton.label = label
         for (item, hint) in hints {
@@ -117,8 +134,13 @@ struct FormView {
             let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
             let said = item == quiet ? nil : message
             let length = renderCounter(engine, item)
-            widget.accessibleDescription = ([said, photo, length] + alsoMissing + [enter]).compactMap { $0 }
-                .joined(separator: ". ")
+            let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
+            widget.accessibleDescription = ([said, photo, length] + alsoMissing + [expansion, offers, enter])
+                .compactMap { $0 }.joined(separator: ". ")
+            if let label = expansions[item] {
+                label.text = expansion ?? ""
+                label.isVisible = expansion != nil
+            }
             if message == nil { widget.removeStyleClass("error") } else { widget.addStyleClass("error") }
         }
         // The summary names only the photo while it is missing; the bar's description

@@ -129,7 +129,7 @@ enum PhotoChooser {
 
     /// Shows a native chooser and hands over what was chosen, if anything; the chooser is
     /// let go once it answers.
-    private static func presentNative(_ chooser: OpaquePointer, _ chosen: @escaping @MainActor ([String]) -> Void) {
+    static func presentNative(_ chooser: OpaquePointer, _ chosen: @escaping @MainActor ([String]) -> Void) {
         let object = UnsafeMutableRawPointer(chooser)
         object.connect(.response) { response in
             defer { g_object_unref(object) }

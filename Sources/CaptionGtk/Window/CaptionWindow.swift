@@ -142,7 +142,17 @@ public final class CaptionWindow {
 
     private func installActions() {
         for action in WindowAction.allCases where action != .quit {
-            let simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+            let simple: UnsafeMutableRawPointer
+            if action == .spellCheck {
+                // A switch: its state is whether spell-checking is on, remembered.
+                let on = WindowStateFile.spellCheck(stateFile)
+                form.spelling.isOn = on
+                simple = UnsafeMutableRawPointer(
+                    g_simple_action_new_stateful(action.rawValue, nil, g_variant_new_boolean(on ? 1 : 0))!)
+                spellCheckAction = simple
+            } else {
+                simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+            }
             simple.connect(.actionActivate) { [weak self] _ in self?.perform(action) }
             g_action_map_add_action(caption_action_map(actions), OpaquePointer(simple))
             g_object_unref(simple)
@@ -154,7 +164,8 @@ public final class CaptionWindow {
         case .save: form.send(.submit)
         case .open: form.choosePhoto()
         case .dismiss: messages.dismiss()
-        case .undo: _ = notification.activateUndo()
+        // Right after a code was replaced, Ctrl+Z puts the code back; else it undoes a save.
+        case .undo: if !form.undoReplacement() { _ = notification.activateUndo() }
         case .reuseField: onForm { $0.reuseLastCaption(both: false) }
         case .reuseCaption: onForm { $0.reuseLastCaption(both: true) }
         case .captionRest: onForm { $0.captionRestTheSame() }
@@ -166,6 +177,8 @@ public final class CaptionWindow {
         case .library: if isShowingLibrary { showForm() } else { showLibrary() }
         case .search: showLibrary(searching: true)
         case .export: export.chooseFolder()
+        case .preferences: showPreferences()
+        case .spellCheck: toggleSpellCheck()
         case .quit: break  // the application's
         }
     }
@@ -173,6 +186,31 @@ public final class CaptionWindow {
     /// An action of the form's words, while the form shows; the library's view has none.
     private func onForm(_ action: (FormController) -> Void) {
         if isShowingLibrary { window.errorBell() } else { action(form) }
+    }
+
+    /// The spell-checking switch's action, whose state is the switch.
+    private var spellCheckAction: UnsafeMutableRawPointer?
+
+    private func toggleSpellCheck() {
+        let on = !form.spelling.isOn
+        form.spelling.isOn = on
+        if let spellCheckAction {
+            g_simple_action_set_state(OpaquePointer(spellCheckAction), g_variant_new_boolean(on ? 1 : 0))
+        }
+        WindowStateFile.saveSpellCheck(on, to: stateFile)
+        sayTheSwitch()
+    }
+
+    /// The Preferences window, one at a time: a second Ctrl+comma brings it forward.
+    private(set) var preferences: PreferencesWindow?
+
+    func showPreferences() {
+        if let preferences { return preferences.window.present() }
+        let preferences = PreferencesWindow(over: window, table: form.replacements.table)
+        preferences.onChange = { [weak self] table in self?.form.replacements.table = table }
+        preferences.onClose = { [weak self] in self?.preferences = nil }
+        self.preferences = preferences
+        preferences.present()
     }
 
     /// The window's "win." actions, for tests that activate one with a parameter.
@@ -204,12 +242,26 @@ public final class CaptionWindow {
             let menuWidget = Widget(unchecked: caption_widget(popover))
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
-            // Where captions go is a choice of three: radio items, whose state is read.
+            // Where captions go is a choice of three: radio items, whose state is read. A
+            // switch (Check Spelling) is a check menu item; GTK 3's model button gives it no
+            // checked state, so its description says On or Off.
             for item in menuWidget.descendants(ofType: "GtkModelButton") {
-                let radio = caption_object_get_int(item.pointer, "role") == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
-                item.setAccessibleRole(radio ? ATK_ROLE_RADIO_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+                let role = caption_object_get_int(item.pointer, "role")
+                let radio = role == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
+                let check = role == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
+                item.setAccessibleRole(
+                    radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+                if check { spellCheckMenuItem = item }
             }
         }
+        sayTheSwitch()
+    }
+
+    /// The main menu's Check Spelling item, whose description says whether it is on.
+    private var spellCheckMenuItem: Widget?
+
+    private func sayTheSwitch() {
+        spellCheckMenuItem?.accessibleDescription = form.spelling.isOn ? tr("On") : tr("Off")
     }
 
     /// Keys no widget took: Ctrl+V where no field pastes (the photo or the activate button

@@ -24,6 +24,9 @@ enum WindowAction: String, CaseIterable {
     case library
     case search
     case export
+    case preferences
+    /// A switch: its menu entry shows a check mark.
+    case spellCheck = "spell-check"
     case dismiss
     case showMenu = "show-menu"
     case showShortcuts = "show-shortcuts"
@@ -48,6 +51,8 @@ enum WindowAction: String, CaseIterable {
         case .library: ["<Control>l"]
         case .search: ["<Control>f"]
         case .export: ["<Control>e"]
+        case .preferences: ["<Control>comma"]
+        case .spellCheck: []
         case .showMenu: ["F10"]
         case .showShortcuts: ["<Control>question"]
         case .about: ["F1"]
@@ -63,6 +68,8 @@ enum WindowAction: String, CaseIterable {
         switch self {
         case .captionRest: tr("Caption the _Rest of the Queue the Same")
         case .export: tr("_Export All to a Folder…")
+        case .preferences: tr("_Preferences")
+        case .spellCheck: tr("Check _Spelling")
         case .showShortcuts: tr("_Keyboard Shortcuts")
         case .about: tr("_About Caption")
         default: nil
@@ -82,11 +89,12 @@ enum WindowAction: String, CaseIterable {
         case .previousPhoto: (.photos, tr("Previous photo in the queue"))
         case .library: (.library, tr("Show the library, or go back to the form"))
         case .search: (.library, tr("Search the library"))
+        case .preferences: (.general, tr("Preferences: code replacements"))
         case .showMenu: (.general, tr("Main menu"))
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
         case .about: (.general, tr("About Caption"))
         case .quit: (.general, tr("Quit"))
-        case .dismiss, .captionRest: nil
+        case .dismiss, .captionRest, .spellCheck: nil
         }
     }
 }
@@ -94,12 +102,13 @@ enum WindowAction: String, CaseIterable {
 /// Keys that belong to widgets rather than to actions (Enter is the entry's activate, Ctrl+V
 /// the entry's paste): listed in the shortcuts window beside the actions.
 enum WidgetKey: CaseIterable {
-    case enter, back, paste, escape, delete
+    case enter, back, offers, paste, escape, delete
 
     var accelerator: String {
         switch self {
         case .enter: "Return"
         case .back: "<Shift>Return"
+        case .offers: "Down Up"
         case .paste: "<Control>v"
         case .escape: "Escape"
         case .delete: "Delete"
@@ -110,6 +119,7 @@ enum WidgetKey: CaseIterable {
         switch self {
         case .enter: (.captioning, tr("Next field, or save when everything is filled"))
         case .back: (.captioning, tr("Previous field"))
+        case .offers: (.captioning, tr("Choose an earlier caption offered under the field; Enter takes it"))
         case .escape: (.captioning, tr("Hide the message"))
         case .paste: (.photos, tr("Paste a photo"))
         case .delete: (.library, tr("Delete the selected entry"))

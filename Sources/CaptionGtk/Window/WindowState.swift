@@ -68,6 +68,24 @@ enum WindowStateFile {
         update(path) { file in g_key_file_set_string(file, captionsGroup, "destination", destination.rawValue) }
     }
 
+    static let formGroup = "form"
+
+    /// Whether spell-checking is on: true unless it was turned off.
+    static func spellCheck(_ path: String) -> Bool {
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return true }
+        var error: UnsafeMutablePointer<GError>?
+        let on = g_key_file_get_boolean(file, formGroup, "spell-check", &error) != 0
+        defer { g_clear_error(&error) }
+        return error == nil ? on : true
+    }
+
+    /// Remembers the spell-checking switch at once.
+    static func saveSpellCheck(_ on: Bool, to path: String) {
+        update(path) { file in g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0) }
+    }
+
     /// Changes some keys and keeps the others (each setting is saved at its own moment).
     private static func update(_ path: String, _ change: (OpaquePointer) -> Void) {
         if let slash = path.lastIndex(of: "/") {

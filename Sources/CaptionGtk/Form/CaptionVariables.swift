@@ -1,0 +1,77 @@
+// The caption variables on the form: what the photo on it says about itself (its Exif, read
+// off the main thread when it arrives), the expansion of {date}, {camera}… shown under a
+// field that holds one, and the words as they will be saved (Shorthand.Variables expands).
+
+import CaptionQueue
+import Dispatch
+import Localization
+import PhotoFormats
+import Shorthand
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@MainActor
+final class CaptionVariables {
+    /// The Exif of the photo on the form, once read; nil while it is being read.
+    private(set) var capture: (path: String, facts: CaptureFacts)?
+    /// The facts arrived: the form shows the expansion again.
+    var onFacts: (() -> Void)?
+
+    /// Reads the photo's Exif off the main thread; `isCurrent` says whether it is still
+    /// the photo on the form when the answer comes.
+    func read(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
+        capture = nil
+        DispatchQueue.global(qos: .userInitiated).async {
+            let facts = Self.facts(at: path)
+            MainThread.post { [weak self] in
+                guard let self, isCurrent() else { return }
+                self.capture = (path, facts)
+                self.onFacts?()
+            }
+        }
+    }
+
+    /// The Exif is in the first 128 KB of every camera file Caption takes (JPEG's APP1 comes
+    /// first; TIFF-based RAWs put IFD0 near the start): no need to read a whole photo.
+    nonisolated static func facts(at path: String) -> CaptureFacts {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return .none }
+        defer { Glibc.close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 128 << 10)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return .none }
+        return bytes.withUnsafeBytes { CaptureFacts.read(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// What the variables of the photo at `path` stand for; nil until its Exif is read.
+    func facts(path: String, position: Int?) -> PhotoFacts? {
+        guard let capture, capture.path == path else { return nil }
+        return PhotoFacts(
+            captured: capture.facts.captured, camera: capture.facts.camera, lens: capture.facts.lens,
+            fileName: PhotoQueue.name(of: path), position: position)
+    }
+
+    /// `text` as it will be saved, or the message saying why it cannot be.
+    static func expand(_ text: String, facts: PhotoFacts?) -> Result<String, Message> {
+        guard Variables.appear(in: text) else { return .success(text) }
+        guard let facts else { return .failure(Message(text: tr("The photo's details are still being read"))) }
+        switch Variables.expand(text, facts: facts) {
+        case .success(let expanded): return .success(expanded)
+        case .failure(.unknown(let name)):
+            return .failure(
+                Message(
+                    text: tr("Unknown variable {{name}}: use {date}, {time}, {camera}, {lens}, {filename} or {n}")
+                        .replacing("{{name}}", with: "{" + name + "}")))
+        case .failure(.missing(let name)):
+            return .failure(
+                Message(
+                    text: tr("This photo has no value for {{name}}").replacing("{{name}}", with: "{" + name + "}")))
+        }
+    }
+
+    struct Message: Error, Equatable {
+        let text: String
+    }
+}

@@ -1,0 +1,225 @@
+// Completion offers under a field: earlier titles or subtitles that match what is typed
+// (CompletionIndex decides which, and in what order), in a popover that never takes the
+// focus from the field. Down and Up move in the list, Enter or Tab accepts the offer chosen
+// and does nothing else, Escape closes it; with no offer chosen, Enter and Tab do what they
+// always do. Keys that belong to an input method's composition stay the input method's.
+//
+// Not GtkEntryCompletion: its popup takes Enter for itself without telling the form, so an
+// Enter that accepts could not be kept from also moving on, and it pops up over a pinyin
+// composition (docs/decisions.md).
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Localization
+
+@MainActor
+final class CompletionOffers {
+    private(set) var titles = CompletionIndex()
+    private(set) var subtitles = CompletionIndex()
+    private let entries: [Int: TextEntry]
+    /// Whether a field shows a composition now: its keys are then the input method's.
+    private let composing: (TextEntry) -> Bool
+    private let popover: Widget
+    private let list: Widget
+    /// The field the offers are for, the offers, and the one chosen (nil: none yet).
+    private(set) var field: Int?
+    private(set) var offers: [String] = []
+    private(set) var chosen: Int?
+    /// Set while the offers themselves put words in a field.
+    private var accepting = false
+    /// Set while the form puts words into a field itself: no offers for those.
+    private var formSetsText = false
+    /// What is shown changed: the form says it to screen readers with the field.
+    var onChange: (() -> Void)?
+
+    init(entries: [Int: TextEntry], composing: @escaping (TextEntry) -> Bool) {
+        self.entries = entries
+        self.composing = composing
+        list = Widget(unchecked: gtk_list_box_new())
+        gtk_list_box_set_selection_mode(caption_list_box(list.pointer), GTK_SELECTION_SINGLE)
+        list.accessibleName = tr("Earlier captions")
+        // A placeholder parent: each field's popover is re-pointed at the field it serves.
+        popover = Widget(unchecked: gtk_popover_new(entries[CaptionForm.title]?.pointer))
+        gtk_popover_set_modal(caption_popover(popover.pointer), 0)
+        gtk_popover_set_position(caption_popover(popover.pointer), GTK_POS_BOTTOM)
+        gtk_container_add(caption_container(popover.pointer), list.pointer)
+        // No name of its own: Orca announces a named panel as it appears, and then takes it
+        // for the focus and no longer says the field's description, where the offers are told.
+        list.connect(.listRowActivated) { [weak self] row in
+            guard let row else { return }
+            self?.accept(Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))))
+        }
+        for (item, entry) in entries { watch(item, entry) }
+    }
+
+    /// Whether the library's values have arrived.
+    private(set) var loaded = false
+    /// Saves and undos made before they arrived, applied to them when they do.
+    private var early: [(title: String, subtitle: String, time: Timestamp?)] = []
+
+    /// Adopts the library's values, read off the main thread; what was saved or undone
+    /// meanwhile is applied on top.
+    func use(titles: CompletionIndex, subtitles: CompletionIndex) {
+        self.titles = titles
+        self.subtitles = subtitles
+        loaded = true
+        for change in early {
+            if let time = change.time {
+                record(title: change.title, subtitle: change.subtitle, at: time)
+            } else {
+                forget(title: change.title, subtitle: change.subtitle)
+            }
+        }
+        early = []
+    }
+
+    /// A saved caption: its words are offered from now on. Undo of the save forgets them.
+    func record(title: String, subtitle: String, at time: Timestamp = .now()) {
+        guard loaded else { return early.append((title, subtitle, time)) }
+        titles.record(title, at: time)
+        subtitles.record(subtitle, at: time)
+    }
+
+    func forget(title: String, subtitle: String) {
+        guard loaded else { return early.append((title, subtitle, nil)) }
+        titles.forget(title)
+        subtitles.forget(subtitle)
+    }
+
+    private func index(for item: Int) -> CompletionIndex? {
+        switch item {
+        case CaptionForm.title: titles
+        case CaptionForm.subtitle: subtitles
+        default: nil
+        }
+    }
+
+    private func watch(_ item: Int, _ entry: TextEntry) {
+        entry.connect(.changed) { [weak self] in
+            guard let self, !self.accepting else { return }
+            if self.formSetsText { return self.close() }
+            self.update(item, entry)
+        }
+        // Before the entry's own handler, so Down, Up and Tab do not move the cursor or the
+        // focus while an offer list is open; never during a composition.
+        entry.connect(.keyPress, after: false) { [weak self] event in
+            guard let self, self.field == item, !self.offers.isEmpty, !self.composing(entry) else { return false }
+            return self.key(event)
+        }
+        entry.connect(.notify("has-focus")) { [weak self] _ in
+            guard let self, self.field == item, !entry.hasFocus else { return }
+            self.close()
+        }
+    }
+
+    /// Runs `body`, which sets a field's text: it offers nothing.
+    func whileFormSetsText(_ body: () -> Void) {
+        formSetsText = true
+        defer { formSetsText = false }
+        body()
+    }
+
+    private func update(_ item: Int, _ entry: TextEntry) {
+        guard entry.hasFocus, let index = index(for: item) else { return close() }
+        let offers = index.offers(for: entry.text, now: Timestamp.now())
+        guard !offers.isEmpty else { return close() }
+        show(offers, for: item, under: entry)
+    }
+
+    private func show(_ offers: [String], for item: Int, under entry: TextEntry) {
+        let changedField = field != item
+        field = item
+        self.offers = offers
+        chosen = nil
+        for child in list.children { gtk_widget_destroy(child.pointer) }
+        for offer in offers {
+            let label = Label(offer)
+            gtk_label_set_xalign(caption_label(label.pointer), 0)
+            gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_END)
+            gtk_label_set_max_width_chars(caption_label(label.pointer), 60)
+            for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(label.pointer, 6) }
+            gtk_list_box_insert(caption_list_box(list.pointer), label.pointer, -1)
+        }
+        for row in list.children { gtk_widget_set_can_focus(row.pointer, 0) }
+        gtk_list_box_unselect_all(caption_list_box(list.pointer))
+        if changedField { gtk_popover_set_relative_to(caption_popover(popover.pointer), entry.pointer) }
+        popover.showAll()
+        onChange?()
+    }
+
+    func close() {
+        guard field != nil else { return }
+        field = nil
+        offers = []
+        chosen = nil
+        gtk_widget_hide(popover.pointer)
+        onChange?()
+    }
+
+    /// Down, Up, Tab and Escape while offers show. Returns whether the key was used.
+    private func key(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
+        let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SHIFT_MASK.rawValue
+        guard event.pointee.state & modifiers == 0 else { return false }
+        switch Keys.value(event) {
+        case GDK_KEY_Down, GDK_KEY_KP_Down:
+            choose(chosen.map { ($0 + 1) % offers.count } ?? 0)
+        case GDK_KEY_Up, GDK_KEY_KP_Up:
+            choose(chosen.map { ($0 + offers.count - 1) % offers.count } ?? offers.count - 1)
+        case GDK_KEY_Escape:
+            close()
+        case GDK_KEY_Tab, GDK_KEY_KP_Tab:
+            guard let chosen else {
+                close()
+                return false
+            }  // Tab moves on, as always
+            accept(chosen)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func choose(_ index: Int) {
+        chosen = index
+        if let row = gtk_list_box_get_row_at_index(caption_list_box(list.pointer), Int32(index)) {
+            gtk_list_box_select_row(caption_list_box(list.pointer), row)
+        }
+        onChange?()
+    }
+
+    /// Enter in a field: accepts the chosen offer, and then Enter does nothing else.
+    /// Returns false when no offer is chosen (Enter then does what the button says).
+    func acceptOnEnter() -> Bool {
+        guard let chosen else {
+            close()
+            return false
+        }
+        accept(chosen)
+        return true
+    }
+
+    private func accept(_ index: Int) {
+        guard let field, let entry = entries[field], offers.indices.contains(index) else { return }
+        let offer = offers[index]
+        accepting = true
+        entry.text = offer
+        gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
+        accepting = false
+        close()
+    }
+
+    /// What a screen reader hears with the field, while offers show: how many, and the
+    /// one chosen.
+    func description(for item: Int) -> String? {
+        guard field == item, !offers.isEmpty else { return nil }
+        if let chosen {
+            return tr("Suggestion {index} of {count}: {text}. Enter takes it").replacing(
+                "{index}", with: String(chosen + 1)
+            ).replacing("{count}", with: String(offers.count)).replacing("{text}", with: offers[chosen])
+        }
+        return offers.count == 1
+            ? tr("1 suggestion: {text}. Down to choose it").replacing("{text}", with: offers[0])
+            : tr("{count} suggestions. Down to choose one").replacing("{count}", with: String(offers.count))
+    }
+}

@@ -1,0 +1,65 @@
+// What the camera recorded about a photo, read from its Exif: when it was taken, the camera
+// and the lens. For the caption variables ({date}, {time}, {camera}, {lens}).
+
+public struct CaptureFacts: Sendable, Equatable {
+    /// DateTimeOriginal as written: "2024:05:17 14:03:22".
+    public var captured: String?
+    /// Make and Model, with the make left out when the model already names it
+    /// ("Canon EOS R5", not "Canon Canon EOS R5").
+    public var camera: String?
+    public var lens: String?
+
+    public init(captured: String? = nil, camera: String? = nil, lens: String? = nil) {
+        self.captured = captured
+        self.camera = camera
+        self.lens = lens
+    }
+
+    public static let none = CaptureFacts()
+
+    static let make = 271, model = 272, dateTime = 306, exifPointer = 34665
+    static let dateTimeOriginal = 36867, lensModel = 42036
+
+    /// The facts in a JPEG's Exif (APP1) or in a TIFF-based file (TIFF, DNG and the RAWs
+    /// built on TIFF); none for anything else or damaged Exif.
+    public static func read(_ bytes: UnsafeRawBufferPointer) -> CaptureFacts {
+        let reader = ByteReader(bytes)
+        if reader.matches([0xFF, 0xD8]) {
+            guard let headers = JPEGSegments.headers(reader) else { return .none }
+            let exifMark: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+            for segment in headers.segments where segment.marker == 0xE1 {
+                let payload = segment.payload
+                guard payload.count > 6, reader.matches(exifMark, at: payload.lowerBound) else { continue }
+                let tiff = UnsafeRawBufferPointer(rebasing: bytes[(payload.lowerBound + 6)..<payload.upperBound])
+                return fromTIFF(tiff)
+            }
+            return .none
+        }
+        return fromTIFF(bytes)
+    }
+
+    static func fromTIFF(_ bytes: UnsafeRawBufferPointer) -> CaptureFacts {
+        guard let ifd0 = TIFFDirectory.first(bytes) else { return .none }
+        let exif = ifd0.integer(exifPointer).flatMap { ifd0.directory(at: $0) }
+        let make = clean(ifd0.text(make))
+        let model = clean(ifd0.text(model))
+        var camera = model
+        if let make, let model, !model.lowercased().hasPrefix(make.lowercased().split(separator: " ").first ?? "") {
+            camera = make + " " + model
+        } else if model == nil {
+            camera = make
+        }
+        return CaptureFacts(
+            captured: clean(exif?.text(dateTimeOriginal)) ?? clean(ifd0.text(dateTime)), camera: camera,
+            lens: clean(exif?.text(lensModel)))
+    }
+
+    /// Exif text without its NUL padding and blanks; nil when nothing is left.
+    static func clean(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let kept = text.unicodeScalars.filter { $0 != "\0" }
+        let trimmed = String(String.UnicodeScalarView(kept)).split(separator: " ", omittingEmptySubsequences: true)
+            .joined(separator: " ")
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

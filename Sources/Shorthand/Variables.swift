@@ -1,0 +1,142 @@
+// Variables in a caption: `{date}`, `{time}`, `{camera}`, `{lens}`, `{filename}` and `{n}`,
+// expanded from the photo when the caption is saved. Pure: the form shows the expansion as
+// it will be saved, and the save uses the same.
+
+/// What a photo tells about itself, for the variables.
+public struct PhotoFacts: Sendable, Equatable {
+    /// Exif DateTimeOriginal as the camera wrote it: "2024:05:17 14:03:22" (local time,
+    /// with no zone: it is shown as written).
+    public var captured: String?
+    public var camera: String?
+    public var lens: String?
+    public var fileName: String
+    /// The photo's place in the queue, from 1.
+    public var position: Int?
+
+    public init(
+        captured: String? = nil, camera: String? = nil, lens: String? = nil, fileName: String, position: Int? = nil
+    ) {
+        self.captured = captured
+        self.camera = camera
+        self.lens = lens
+        self.fileName = fileName
+        self.position = position
+    }
+}
+
+public enum Variables {
+    /// Every name, in the order the documentation gives them.
+    public static let names = ["date", "time", "camera", "lens", "filename", "n"]
+
+    /// Why a field cannot be expanded: a name Caption does not know, or one this photo has
+    /// no value for (no capture time in its Exif, no lens recorded).
+    public enum Problem: Error, Sendable, Equatable {
+        case unknown(name: String)
+        case missing(name: String)
+    }
+
+    /// A piece of a field: text as it is, or a `{name}`. `{{` and `}}` are a brace as text,
+    /// so a caption can say "{n}" literally by typing "{{n}}".
+    enum Piece: Equatable {
+        case text(String)
+        case variable(String)
+    }
+
+    static func pieces(of text: String) -> [Piece] {
+        let scalars = Array(text.unicodeScalars)
+        var pieces: [Piece] = []
+        var plain = String.UnicodeScalarView()
+        var index = 0
+        func flush() {
+            if !plain.isEmpty { pieces.append(.text(String(plain))) }
+            plain = String.UnicodeScalarView()
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if (scalar == "{" || scalar == "}") && next == scalar {
+                plain.append(scalar)
+                index += 2
+                continue
+            }
+            guard scalar == "{" else {
+                plain.append(scalar)
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < scalars.count, scalars[end].properties.isAlphabetic, scalars[end].isASCII { end += 1 }
+            if end < scalars.count, scalars[end] == "}", end > index + 1 {
+                flush()
+                var name = String.UnicodeScalarView()
+                name.append(contentsOf: scalars[(index + 1)..<end])
+                pieces.append(.variable(String(name)))
+                index = end + 1
+            } else {
+                plain.append(scalar)
+                index += 1
+            }
+        }
+        flush()
+        return pieces
+    }
+
+    /// Whether saving changes `text`: it holds a `{name}` or a doubled brace. Only then does
+    /// the form show what will be saved.
+    public static func appear(in text: String) -> Bool {
+        guard text.unicodeScalars.contains(where: { $0 == "{" || $0 == "}" }) else { return false }
+        return pieces(of: text) != [.text(text)]
+    }
+
+    /// `text` with every variable replaced by the photo's value, or the first problem.
+    public static func expand(_ text: String, facts: PhotoFacts) -> Result<String, Problem> {
+        guard text.unicodeScalars.contains(where: { $0 == "{" || $0 == "}" }) else { return .success(text) }
+        var out = ""
+        for piece in pieces(of: text) {
+            switch piece {
+            case .text(let plain): out += plain
+            case .variable(let name):
+                guard names.contains(name) else { return .failure(.unknown(name: name)) }
+                guard let value = value(name, facts), !value.isEmpty else { return .failure(.missing(name: name)) }
+                out += value
+            }
+        }
+        return .success(out)
+    }
+
+    static func value(_ name: String, _ facts: PhotoFacts) -> String? {
+        switch name {
+        case "date": return facts.captured.flatMap(date)
+        case "time": return facts.captured.flatMap(time)
+        case "camera": return facts.camera
+        case "lens": return facts.lens
+        case "filename": return facts.fileName
+        case "n": return facts.position.map(String.init)
+        default: return nil
+        }
+    }
+
+    /// "2024:05:17 14:03:22" -> "2024-05-17" (ISO 8601, the same in every language).
+    static func date(_ exif: String) -> String? {
+        let parts = exifParts(exif)
+        guard parts.count >= 3 else { return nil }
+        return parts[0] + "-" + parts[1] + "-" + parts[2]
+    }
+
+    /// "2024:05:17 14:03:22" -> "14:03" (24-hour).
+    static func time(_ exif: String) -> String? {
+        let parts = exifParts(exif)
+        guard parts.count >= 5 else { return nil }
+        return parts[3] + ":" + parts[4]
+    }
+
+    /// The numbers of an Exif date and time, checked for shape: "YYYY:MM:DD HH:MM:SS".
+    /// Cameras that do not know the time write blanks or zeros: no date then.
+    private static func exifParts(_ exif: String) -> [String] {
+        let parts = exif.split(whereSeparator: { $0 == ":" || $0 == " " }).map(String.init)
+        guard parts.count >= 5, parts[0].count == 4, parts[0] != "0000",
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { return [] }
+        return parts
+    }
+}

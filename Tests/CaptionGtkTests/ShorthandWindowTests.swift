@@ -1,0 +1,284 @@
+// Typing less, in the real window: code replacements and their Undo, completion offers from
+// what was saved (Enter that accepts one does only that), the spell-checking switch, and the
+// Preferences window's import.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Foundation
+import Shorthand
+import Testing
+
+@testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct ShorthandWindowTests {
+    let folder = Harness.temporaryDirectory("caption-shorthand")
+
+    func makeWindow(_ name: String) throws -> CaptionWindow {
+        try Harness.makeWindow(library: folder + "/" + name, stateFile: folder + "/" + name + ".ini")
+    }
+
+    /// Types `text` key by key through the window, as the X server would deliver it.
+    func type(_ window: CaptionWindow, _ text: String) {
+        for scalar in text.unicodeScalars {
+            Harness.press(window, keyval: Int32(gdk_unicode_to_keyval(scalar.value)))
+        }
+    }
+
+    func title(_ window: CaptionWindow) -> String { Harness.text(window.form.view.titleEntry.pointer) }
+
+    @Test func aCodeThenASpaceBecomesItsTextAndUndoPutsTheCodeBack() throws {
+        let window = try makeWindow("codes")
+        defer { gtk_widget_destroy(window.widget) }
+        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "codes.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "At =bb ")
+        #expect(title(window) == "At Brooklyn Bridge ")
+        #expect(gtk_editable_get_position(OpaquePointer(window.form.view.titleEntry.objectPointer)) == 19)
+        window.activateAction("undo")
+        Harness.settle()
+        #expect(title(window) == "At =bb ")
+        // Once more: nothing left to take back, and Ctrl+Z does not touch the words.
+        window.activateAction("undo")
+        Harness.settle()
+        #expect(title(window) == "At =bb ")
+    }
+
+    @Test func typingAfterAReplacementLeavesItForUndo() throws {
+        let window = try makeWindow("codes-later")
+        defer { gtk_widget_destroy(window.widget) }
+        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "later.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "=bb, x")
+        #expect(title(window) == "Brooklyn Bridge, x")
+        #expect(!window.form.undoReplacement())
+        #expect(title(window) == "Brooklyn Bridge, x")
+    }
+
+    @Test func wordsPutInWholeAndUnknownCodesStayAsTheyAre() throws {
+        let window = try makeWindow("codes-whole")
+        defer { gtk_widget_destroy(window.widget) }
+        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "whole.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        // A paste or the form's own words arrive whole: no code ends where they begin.
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "=bb ")
+        Harness.settle()
+        #expect(title(window) == "=bb ")
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "")
+        type(window, "=zz ")
+        #expect(title(window) == "=zz ")
+    }
+
+    @Test func enterAfterACodeReplacesItAndMovesOn() throws {
+        let window = try makeWindow("codes-enter")
+        defer { gtk_widget_destroy(window.widget) }
+        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "enter.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "=bb")
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        Harness.settle()
+        #expect(title(window) == "Brooklyn Bridge")
+        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
+    }
+
+    /// Saves the form's words and waits for the save.
+    func save(_ window: CaptionWindow) -> Entry? {
+        var saved: Entry?
+        window.form.onSaved = { saved = $0 }
+        window.activateAction("save")
+        _ = Harness.spin { saved != nil }
+        return saved
+    }
+
+    @Test func whatWasSavedIsOfferedAndEnterTakesTheOfferWithoutMovingOn() throws {
+        let window = try makeWindow("offers")
+        defer { gtk_widget_destroy(window.widget) }
+        let photos = ["o1.jpg", "o2.jpg"].map { Harness.makePhoto(in: folder, name: $0) }
+        Harness.waitForPhoto(window) { window.form.enqueue(photos) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Harbour at dusk")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Ferry")
+        #expect(save(window)?.title == "Harbour at dusk")
+        _ = Harness.spin { window.form.photos.loadedPhoto != nil }
+        window.form.view.titleEntry.grabFocus()
+        Harness.settle()
+        type(window, "har")
+        #expect(window.form.completion.offers == ["Harbour at dusk"])
+        #expect(window.form.view.titleEntry.accessibleDescription.contains("1 suggestion: Harbour at dusk"))
+        Harness.press(window, keyval: GDK_KEY_Down)
+        #expect(window.form.completion.chosen == 0)
+        #expect(window.form.view.titleEntry.accessibleDescription.contains("Suggestion 1 of 1: Harbour at dusk"))
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        Harness.settle()
+        #expect(title(window) == "Harbour at dusk")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer, "Enter moved on")
+        #expect(try Library(directory: folder + "/offers").entries().count == 1, "Enter saved")
+        #expect(window.form.completion.offers.isEmpty)
+        // The next Enter does what the button says.
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        Harness.settle()
+        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
+    }
+
+    @Test func tabTakesTheChosenOfferAndUpWrapsToTheLast() throws {
+        let window = try makeWindow("offers-tab")
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(Harness.spin { window.form.completion.loaded })
+        let now = Timestamp.now()
+        window.form.completion.use(
+            titles: CompletionIndex([
+                FieldUsage(text: "Harbour", count: 3, lastUsed: now), FieldUsage(text: "Hill", count: 1, lastUsed: now),
+            ]),
+            subtitles: CompletionIndex())
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "tab.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "h")
+        #expect(window.form.completion.offers == ["Harbour", "Hill"])
+        Harness.press(window, keyval: GDK_KEY_Up)
+        #expect(window.form.completion.chosen == 1)
+        Harness.press(window, keyval: GDK_KEY_Tab)
+        #expect(title(window) == "Hill")
+        #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer, "Tab moved on")
+        // With no offer chosen, Tab moves on as always.
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "")
+        type(window, "h")
+        Harness.press(window, keyval: GDK_KEY_Tab)
+        #expect(Harness.focusedWidget(window) != window.form.view.titleEntry.pointer)
+    }
+
+    @Test func escapeClosesTheOffersAndEnterWithNoneChosenMovesOn() throws {
+        let window = try makeWindow("offers-escape")
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(Harness.spin { window.form.completion.loaded })
+        window.form.completion.use(
+            titles: CompletionIndex([FieldUsage(text: "Harbour", count: 1, lastUsed: .now())]),
+            subtitles: CompletionIndex())
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "esc.jpg")) }
+        window.form.view.titleEntry.grabFocus()
+        type(window, "h")
+        #expect(window.form.completion.offers == ["Harbour"])
+        Harness.press(window, keyval: GDK_KEY_Escape)
+        #expect(window.form.completion.offers.isEmpty)
+        type(window, "a")
+        #expect(window.form.completion.offers == ["Harbour"])
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        Harness.settle()
+        #expect(title(window) == "ha")
+        #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
+        #expect(window.form.completion.offers.isEmpty, "the offers stayed open after focus left")
+    }
+
+    @Test func savesBeforeTheLibrarysWordsArriveAreKept() throws {
+        try Harness.start()
+        let offers = CompletionOffers(entries: [:], composing: { _ in false })
+        offers.record(title: "Early", subtitle: "Bird")
+        offers.record(title: "Gone", subtitle: "Soon")
+        offers.forget(title: "Gone", subtitle: "Soon")
+        offers.use(
+            titles: CompletionIndex([FieldUsage(text: "Earlier", count: 1, lastUsed: .now())]),
+            subtitles: CompletionIndex())
+        #expect(Set(offers.titles.offers(for: "e", now: .now())) == ["Early", "Earlier"])
+        #expect(offers.titles.offers(for: "g", now: .now()).isEmpty)
+        #expect(offers.subtitles.offers(for: "b", now: .now()) == ["Bird"])
+    }
+
+    @Test func undoOfASaveTakesItsWordsOutOfTheOffers() throws {
+        let window = try makeWindow("offers-undo")
+        defer { gtk_widget_destroy(window.widget) }
+        Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "u.jpg")) }
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Quay")
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Boats")
+        #expect(save(window) != nil)
+        #expect(window.form.completion.titles.offers(for: "q", now: .now()) == ["Quay"])
+        window.activateAction("undo")
+        _ = Harness.spin { title(window) == "Quay" }
+        #expect(window.form.completion.titles.offers(for: "q", now: .now()).isEmpty)
+    }
+
+    @Test func theSpellCheckSwitchIsRememberedWithTheWindowSize() throws {
+        let state = folder + "/spell.ini"
+        let window = try Harness.makeWindow(library: folder + "/spell", stateFile: state)
+        #expect(window.form.spelling.isOn)
+        window.activateAction("spell-check")
+        #expect(!window.form.spelling.isOn)
+        #expect(!WindowStateFile.spellCheck(state))
+        window.close()  // writes the window size into the same file
+        gtk_widget_destroy(window.widget)
+        #expect(!WindowStateFile.spellCheck(state), "saving the size forgot the switch")
+        let again = try Harness.makeWindow(library: folder + "/spell", stateFile: state)
+        defer { gtk_widget_destroy(again.widget) }
+        #expect(!again.form.spelling.isOn)
+        again.activateAction("spell-check")
+        #expect(again.form.spelling.isOn)
+        #expect(WindowStateFile.spellCheck(state))
+    }
+
+    @Test func aPhotoMechanicFileIsImportedAndWritten() throws {
+        let window = try makeWindow("preferences")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/preferences-replacements.tsv"
+        let preferences = PreferencesWindow(over: window.window, table: ReplacementTable(), path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        var told: ReplacementTable?
+        preferences.onChange = { told = $0 }
+        let file = folder + "/pm.txt"
+        try "CC2\tAaron Barnum\nbroken line\nDD14\tKen Pierce\n".write(toFile: file, atomically: true, encoding: .utf8)
+        preferences.importFile(file)
+        #expect(preferences.table.rows.map(\.code) == ["=CC2", "=DD14"])
+        #expect(told == preferences.table)
+        #expect(preferences.status.text.contains("Imported 2 codes"))
+        #expect(preferences.status.text.contains("2"), "the passed-over line is named")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(ReplacementFile.read(written).table == preferences.table)
+    }
+
+    @Test func removingARowRemovesItsCodeFromTheFile() throws {
+        let window = try makeWindow("preferences-remove")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/remove-replacements.tsv"
+        let table = ReplacementTable([Replacement(code: "=a", text: "One"), Replacement(code: "=b", text: "Two")])
+        let preferences = PreferencesWindow(over: window.window, table: table, path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        preferences.present()
+        Harness.settle()
+        func all(_ widget: Widget) -> [Widget] { [widget] + widget.children.flatMap(all) }
+        let remove = try #require(all(preferences.window.asWidget).first { $0.accessibleName == "Remove the code" })
+        gtk_widget_activate(remove.pointer)
+        Harness.pump(milliseconds: 300)
+        #expect(preferences.table.rows == [Replacement(code: "=b", text: "Two")])
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(ReplacementFile.read(written).table == preferences.table)
+    }
+
+    @Test func aFileWithoutCodesOrUnreadableSaysSoAndChangesNothing() throws {
+        let window = try makeWindow("preferences-bad")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/bad-replacements.tsv"
+        let preferences = PreferencesWindow(over: window.window, table: ReplacementTable(), path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        let empty = folder + "/empty.txt"
+        try "no tabs here\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        preferences.importFile(empty)
+        #expect(preferences.status.text.contains("holds no codes"))
+        preferences.importFile(folder + "/missing.txt")
+        #expect(preferences.status.text == "The file cannot be read")
+        let latin1 = folder + "/latin1.txt"
+        try Data([0x61, 0x09, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        preferences.importFile(latin1)
+        #expect(preferences.status.text == "The file cannot be read")
+        #expect(preferences.table.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aMissingOrUnreadableReplacementsFileGivesAnEmptyTable() throws {
+        #expect(ReplacementStore.load(folder + "/nothing-here.tsv").isEmpty)
+        let damaged = folder + "/damaged.tsv"
+        try Data([0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: damaged))
+        #expect(ReplacementStore.load(damaged).isEmpty)
+        #expect(ReplacementStore.save(ReplacementTable(), to: "/proc/no/such/folder/replacements.tsv") != nil)
+    }
+}
