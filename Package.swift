@@ -60,7 +60,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand", "CGspell",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The window benchmarks of `make bench`: start-up (also with 100,000 entries), Enter latency and the photo preview.
+"""The window benchmarks of `make bench`: start-up (also with 100,000 entries), Enter latency, the photo preview and photo-to-photo.
 
 Run under build-aux/with-display (a private Xvfb with -noreset, a throwaway D-Bus
 session, private XDG folders). Every program is timed from outside through the X server
@@ -34,6 +34,8 @@ TARGETS = {
     "preview_over_floor": 1.2,
     "preview_over_full": 0.35,
     "stall_ms": 16.0,
+    "queue_p50_ms": 16.0,
+    "queue_p99_ms": 33.0,
 }
 
 
@@ -288,6 +290,51 @@ class Runner:
             result["programs"][name] = entry
         return result
 
+    # --- photo to photo ---
+
+    def queue(self):
+        """A queue of 24 MP JPEGs captioned in a row: Done to the next photo painted. Each
+        program captions the whole queue once a round, the programs interleaved."""
+        folder = os.path.join(self.args.fixtures, "queue")
+        photos = sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".jpg"))
+        names = ["caption", "baseline"] if self.args.baseline else ["caption"]
+        samples = {name: [] for name in names}
+        for round_index in range(self.args.queue_rounds):
+            for step in range(len(names)):
+                name = names[(round_index + step) % len(names)]
+                binary = self.args.caption if name == "caption" else self.args.baseline
+                data_home = self.fresh_data_home("queue")
+                self.forget_app_state(data_home)
+                figures = self.probe_run("queue", ["--photos", str(len(photos)), "--dwell-ms",
+                                                   str(self.args.dwell_ms), "--x", "0.5", "--y", "0.3"],
+                                         [binary] + photos, {"XDG_DATA_HOME": data_home})
+                self.check_queue_saved(binary, data_home, len(photos) - 1)
+                samples[name] += figures["latencies_ms"]
+        result = {"photos": len(photos), "bytes": sum(os.path.getsize(path) for path in photos) // len(photos),
+                  "rounds": self.args.queue_rounds, "dwell_ms": self.args.dwell_ms, "programs": {}}
+        for name in names:
+            latencies = samples[name]
+            result["programs"][name] = {
+                "p50_ms": round(percentile_rank(latencies, 50), 3),
+                "p90_ms": round(percentile_rank(latencies, 90), 3),
+                "p99_ms": round(percentile_rank(latencies, 99), 3),
+                "max_ms": round(max(latencies), 3),
+                "latencies_ms": latencies,
+            }
+        return result
+
+    def check_queue_saved(self, binary, data_home, count):
+        """The words typed after each Done went to the fields they were meant for: Title had
+        the focus when the next photo came."""
+        environment = dict(os.environ, XDG_DATA_HOME=data_home)
+        listed = subprocess.run([binary, "--list", "--json"], env=environment, capture_output=True, text=True,
+                                check=True).stdout
+        entries = json.loads(listed)
+        words = {(entry["title"], entry["subtitle"]) for entry in entries}
+        if len(entries) != count or words != {("t", "s")}:
+            raise SystemExit(f"bench: the queue run saved {len(entries)} entries (expected {count}) "
+                             f"with the words {sorted(words)[:3]}")
+
     def caption_preview_home(self):
         data_home = self.fresh_data_home("preview")
         self.forget_app_state(data_home)
@@ -359,6 +406,13 @@ def print_report(report):
               f"({caption['over_floor']['p25']:.2f}–{caption['over_floor']['p75']:.2f})")
         print(f"{'caption / full decode':24}{caption['over_full_decode']['median']:8.3f} "
               f"({caption['over_full_decode']['p25']:.2f}–{caption['over_full_decode']['p75']:.2f})")
+    queue = report.get("queue")
+    if queue:
+        print(f"\nPhoto to photo: a queue of {queue['photos']} 24 MP JPEGs ({queue['bytes'] / 1e6:.1f} MB each), "
+              f"Done to the next photo painted, {queue['rounds']} round(s), {queue['dwell_ms']} ms on each photo")
+        for name, entry in queue["programs"].items():
+            print(f"{name:24}p50 {entry['p50_ms']:7.2f} ms   p90 {entry['p90_ms']:7.2f}   p99 {entry['p99_ms']:7.2f}"
+                  f"   max {entry['max_ms']:7.2f}   ({len(entry['latencies_ms'])} photos)")
     preview = report.get("preview")
     if start and "paint_over_baseline" in start["programs"]["caption_empty"]:
         print("\nAgainst the baseline build, round by round: median (p25–p75)")
@@ -399,6 +453,10 @@ def print_report(report):
             stall = report[key]["programs"]["caption"]["longest_stall_ms"]
             rows.append((f"{kind}: longest stall ≤ {TARGETS['stall_ms']} ms", stall["median"], TARGETS["stall_ms"]))
             rows.append((f"{kind}: worst round's stall ≤ {TARGETS['stall_ms']} ms", stall["max"], TARGETS["stall_ms"]))
+    if queue:
+        caption = queue["programs"]["caption"]
+        rows.append((f"photo to photo p50 ≤ {TARGETS['queue_p50_ms']} ms", caption["p50_ms"], TARGETS["queue_p50_ms"]))
+        rows.append((f"photo to photo p99 ≤ {TARGETS['queue_p99_ms']} ms", caption["p99_ms"], TARGETS["queue_p99_ms"]))
     report["targets"] = []
     for label, value, limit in rows:
         met = value <= limit if not label.endswith("< 1") else value < limit
@@ -426,8 +484,12 @@ def main():
                         help="rounds with the 24 MP HEIC and the 45 MP DNG")
     parser.add_argument("--tail-ms", type=int, default=1000,
                         help="how long after the preview shows stalls are still watched for")
+    parser.add_argument("--queue-rounds", type=int, default=1,
+                        help="times each program captions the whole queue of 24 MP JPEGs")
+    parser.add_argument("--dwell-ms", type=int, default=1500,
+                        help="time spent on each photo of the queue before Done")
     parser.add_argument("--baseline", help="another release build of caption, measured beside this one")
-    parser.add_argument("--only", default="startup,startup_large,enter,preview,preview_smooth,preview_heic,preview_raw",
+    parser.add_argument("--only", default="startup,startup_large,enter,preview,preview_smooth,preview_heic,preview_raw,queue",
                         help="comma-separated sections")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
@@ -441,7 +503,7 @@ def main():
     runner = Runner(args, build_tools(args.out))
     report = {"machine": machine(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     sections = args.only.split(",")
-    for section in ("startup", "startup_large", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw"):
+    for section in ("startup", "startup_large", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw", "queue"):
         if section in sections:
             began = time.monotonic()
             report[section] = getattr(runner, section)()

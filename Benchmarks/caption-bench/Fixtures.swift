@@ -1,4 +1,5 @@
-// What the window benchmarks need made first: 24-megapixel JPEGs, a HEIC, a 45 MP DNG and large libraries.
+// What the window benchmarks need made first: 24-megapixel JPEGs (one, and a queue of 50), a HEIC, a 45 MP DNG
+// and large libraries.
 
 import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
@@ -13,8 +14,13 @@ import Foundation
 /// photo's size (about 9 MB) and decoding cost, where entropy decoding, which no scaling
 /// in the decoder can skip, takes most of the time; `smooth`, the same without the noise
 /// (0.4 MB), shows the other end. The magenta lets the preview benchmark tell from
-/// outside, by one pixel, that the photo is on screen.
-func makePreviewJPEG(at path: String, smooth: Bool = false, width: Int = 6000, height: Int = 4000) {
+/// outside, by one pixel, that the photo is on screen. `green` makes it green instead, and
+/// `seed` another noise, so that a queue of them differs from photo to photo; `noise` is
+/// the grain's height (48: 9.3 MB; 32: about 7.5 MB, a 24 MP camera JPEG's usual size).
+func makePreviewJPEG(
+    at path: String, smooth: Bool = false, width: Int = 6000, height: Int = 4000, green: Bool = false,
+    seed: UInt32 = 2024, noise grain: UInt32 = 48
+) {
     // gdk_pixbuf_new returns NULL only when the pixels cannot be allocated.
     guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)) else {
         fail("cannot allocate a \(width)×\(height) image")
@@ -23,15 +29,15 @@ func makePreviewJPEG(at path: String, smooth: Bool = false, width: Int = 6000, h
     // The pixels of a pixbuf just made are never NULL.
     let pixels = gdk_pixbuf_get_pixels(pixbuf)!
     let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-    var state: UInt32 = 2024
-    let base: [UInt32] = [208, 24, 208]
+    var state = seed
+    let base: [UInt32] = green ? [24, 208, 24] : [208, 24, 208]
     for y in 0..<height {
         let row = pixels + y * stride
         for x in 0..<width {
             state = state &* 1_664_525 &+ 1_013_904_223
             let shade = smooth ? UInt32(x * 16 / width + y * 16 / height) : UInt32((x / 40 + y / 40) % 16)
             for channel in 0..<3 {
-                let noise = smooth ? 24 : (state >> (8 * UInt32(channel) + 4)) % 48
+                let noise = smooth ? 24 : (state >> (8 * UInt32(channel) + 4)) % grain
                 row[x * 3 + channel] = UInt8(truncatingIfNeeded: min(255, base[channel] + shade + noise))
             }
         }
@@ -59,7 +65,8 @@ func makeLibrary(dataHome: String, count: Int, photo: String) {
 
 /// `caption-bench fixtures FOLDER SAMPLE`: makes FOLDER/preview-24mp.jpg, its smooth twin
 /// preview-24mp-smooth.jpg, FOLDER/data-10000 and FOLDER/data-100000 (data homes holding
-/// libraries of 10,000 and 100,000 entries), unless already there.
+/// libraries of 10,000 and 100,000 entries) and the queue of FOLDER/queue (below), unless
+/// already there.
 func makeFixtures(_ arguments: [String]) {
     guard arguments.count == 2 else { fail("usage: caption-bench fixtures FOLDER SAMPLE-PHOTO") }
     let folder = arguments[0]
@@ -94,6 +101,7 @@ func makeFixtures(_ arguments: [String]) {
         rename(dng + ".part", dng)
         unlink(preview)
     }
+    makeQueue(in: folder + "/queue")
     makeLargeLibrary(dataHome: folder + "/data-100000", count: largeCount, photo: sample)
     let dataHome = folder + "/data-10000"
     // The mark is written last, so a run cut short is made again rather than half used.
@@ -103,4 +111,27 @@ func makeFixtures(_ arguments: [String]) {
         makeLibrary(dataHome: dataHome, count: 10_000, photo: sample)
         Array("10000\n".utf8).withUnsafeBytes { writeFile(complete, $0) }
     }
+}
+
+/// How many photos the photo-to-photo benchmark captions in a row.
+let queueLength = 50
+
+/// FOLDER/queue-01.jpg … queue-50.jpg: 24 MP camera-like JPEGs of about 7.5 MB, magenta
+/// and green in turn (so that the benchmark sees from one pixel that the next photo is on
+/// the screen), each with its own noise, so that no two files are alike.
+func makeQueue(in folder: String) {
+    let complete = folder + ".complete"
+    guard fileSize(complete) == 0 else { return }
+    removeTree(folder)
+    _ = run(["/bin/mkdir", "-p", folder])
+    for index in 1...queueLength {
+        let photo = folder + "/" + queuePhotoName(index)
+        makePreviewJPEG(at: photo + ".part", green: index % 2 == 0, seed: UInt32(index) * 7919, noise: 32)
+        rename(photo + ".part", photo)
+    }
+    Array("\(queueLength)\n".utf8).withUnsafeBytes { writeFile(complete, $0) }
+}
+
+func queuePhotoName(_ index: Int) -> String {
+    index < 10 ? "queue-0\(index).jpg" : "queue-\(index).jpg"
 }

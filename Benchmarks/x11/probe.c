@@ -1,4 +1,4 @@
-/* Times a GTK program from outside, through the X server: first paint, Enter latency and photo preview. */
+/* Times a GTK program from outside, through the X server: first paint, Enter latency, photo preview and photo-to-photo. */
 
 /*
  * probe start   [--settle-ms N] [--x F --y F] -- PROGRAM ARG...
@@ -21,6 +21,13 @@
  *     the window is pinged (_NET_WM_PING, which GDK answers from the main loop) one ping
  *     at a time, a millisecond apart; the longest round trip is the longest main-loop
  *     stall (or the X server's: a user waits on either).
+ * probe queue   --photos N [--dwell-ms N] --x F --y F -- PROGRAM PHOTO...
+ *     PROGRAM starts with a queue of N photos, magenta and green in turn. Once the first is
+ *     painted, for each photo: types "t" (Title), Return, "s" (Subtitle), waits --dwell-ms
+ *     (a person reads and types for longer), then presses Return (Done) and times it until
+ *     the pixel at (F×width, F×height) turns the next photo's colour. The words land where
+ *     they belong only if Title had the focus when the next photo came: the caller checks
+ *     the library for N-1 entries titled "t" with the subtitle "s".
  *
  * Every mode prints one JSON object on stdout and ends the program (SIGTERM, then SIGKILL).
  * Watching X instead of instrumenting the program means peers (yad, zenity) and the C
@@ -348,6 +355,89 @@ static int shows_photo(double fx, double fy)
     return red > 160 && blue > 160 && green < 100;
 }
 
+/* Whether the pixel at (x, y) of the target is the generated queue's green. */
+static int shows_green(double fx, double fy)
+{
+    unsigned long pixel = pixel_at(fx, fy);
+    int red = (pixel >> 16) & 0xff, green = (pixel >> 8) & 0xff, blue = pixel & 0xff;
+    return green > 160 && red < 100 && blue < 100;
+}
+
+/* Whether the queue's photo `index` (0-based: even magenta, odd green) is on the screen. */
+static int shows_queue_photo(int index, double fx, double fy)
+{
+    return index % 2 == 0 ? shows_photo(fx, fy) : shows_green(fx, fy);
+}
+
+/* Presses and releases one key through XTest, then lets the window answer it. */
+static void type_key(KeySym symbol)
+{
+    KeyCode code = XKeysymToKeycode(display, symbol);
+    XTestFakeKeyEvent(display, code, True, CurrentTime);
+    XTestFakeKeyEvent(display, code, False, CurrentTime);
+    XFlush(display);
+    wait_quiet(40, 2000);
+}
+
+static int run_queue(char **argv, int photos, double dwell, double fx, double fy)
+{
+    spawn(argv);
+    wait_first_paint(20000);
+    XEvent event;
+    double deadline = now_ms() + 30000;
+    while (!shows_queue_photo(0, fx, fy)) {
+        if (now_ms() > deadline)
+            die("the first photo never showed");
+        if (next_event(&event, 50))
+            handle(&event);
+    }
+    wait_quiet(500, 10000);
+    XSetInputFocus(display, target, RevertToParent, CurrentTime);
+    XFlush(display);
+    wait_quiet(300, 10000);
+    KeyCode enter = XKeysymToKeycode(display, XK_Return);
+    int transitions = photos - 1, missed = 0;
+    double *latencies = calloc(transitions > 0 ? transitions : 1, sizeof *latencies);
+    for (int index = 0; index < transitions; index++) {
+        type_key(XK_t);
+        type_key(XK_Return);
+        type_key(XK_s);
+        /* Time to read, think and type: the app may use it to get the next photo ready. */
+        usleep((useconds_t)(dwell * 1000));
+        wait_quiet(40, 2000);
+        XTestFakeKeyEvent(display, enter, True, CurrentTime);
+        XFlush(display);
+        double pressed = now_ms();
+        latencies[index] = -1;
+        while (now_ms() - pressed < 5000) {
+            if (next_event(&event, 5000 - (now_ms() - pressed)) && handle(&event) &&
+                shows_queue_photo(index + 1, fx, fy)) {
+                latencies[index] = now_ms() - pressed;
+                break;
+            }
+        }
+        XTestFakeKeyEvent(display, enter, False, CurrentTime);
+        XFlush(display);
+        if (latencies[index] < 0) {
+            missed++;
+            latencies[index] = 5000;
+            /* Out of step: the rest would measure nothing. */
+            transitions = index + 1;
+            break;
+        }
+        wait_quiet(40, 2000);
+    }
+    /* Lets the last save reach the library before the program is ended. */
+    wait_quiet(1000, 10000);
+    finish();
+    printf("{\"photos\": %d, \"missed\": %d, \"latencies_ms\": [", photos, missed);
+    for (int index = 0; index < transitions; index++)
+        printf("%s%.3f", index ? ", " : "", latencies[index]);
+    printf("]}\n");
+    free(latencies);
+    return missed > 0;
+}
+
 static void send_open(GDBusConnection *bus, const char *app_id, const char *uri)
 {
     char path[256];
@@ -432,7 +522,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: probe start [--settle-ms N] [--x F --y F] -- PROGRAM ARG...\n"
                     "       probe enter --presses N -- PROGRAM ARG...\n"
-                    "       probe preview --open URI --app-id ID --x F --y F [--tail-ms N] -- PROGRAM ARG...\n");
+                    "       probe preview --open URI --app-id ID --x F --y F [--tail-ms N] -- PROGRAM ARG...\n"
+                    "       probe queue --photos N [--dwell-ms N] --x F --y F -- PROGRAM PHOTO...\n");
     exit(2);
 }
 
@@ -441,8 +532,8 @@ int main(int argc, char **argv)
     if (argc < 2)
         usage();
     const char *mode = argv[1], *uri = NULL, *app_id = NULL;
-    int presses = 200;
-    double fx = 0.5, fy = 0.3, tail = 1000, settle = 0;
+    int presses = 200, photos = 0;
+    double fx = 0.5, fy = 0.3, tail = 1000, settle = 0, dwell = 1500;
     int index = 2;
     for (; index < argc && strcmp(argv[index], "--") != 0; index += 2) {
         if (index + 1 >= argc)
@@ -462,6 +553,10 @@ int main(int argc, char **argv)
             tail = atof(value);
         else if (!strcmp(option, "--settle-ms"))
             settle = atof(value);
+        else if (!strcmp(option, "--photos"))
+            photos = atoi(value);
+        else if (!strcmp(option, "--dwell-ms"))
+            dwell = atof(value);
         else
             usage();
     }
@@ -488,6 +583,11 @@ int main(int argc, char **argv)
         if (!uri || !app_id)
             usage();
         return run_preview(program, uri, app_id, fx, fy, tail);
+    }
+    if (!strcmp(mode, "queue")) {
+        if (photos < 2)
+            usage();
+        return run_queue(program, photos, dwell, fx, fy);
     }
     usage();
 }

@@ -29,6 +29,13 @@ public struct PhotoQueue: Equatable, Sendable {
 
     public var currentPhoto: QueuedPhoto? { current.map { photos[$0] } }
 
+    /// The photos either side of the current one, the next first: what a save or Ctrl+Page
+    /// Down shows next, then what Ctrl+Page Up shows. Empty with no current photo.
+    public var neighbours: [String] {
+        guard let current else { return [] }
+        return [current + 1, current - 1].filter(photos.indices.contains).map { photos[$0].path }
+    }
+
     /// "2 of 5", or nil while there is at most one photo (nothing to count).
     public var position: (index: Int, count: Int)? {
         guard let current, photos.count > 1 else { return nil }
@@ -80,9 +87,37 @@ public struct PhotoQueue: Equatable, Sendable {
 
     /// An undone save comes back as the current photo, in front of the one being worked on.
     public mutating func restore(_ photo: QueuedPhoto) {
+        restore([photo])
+    }
+
+    /// Photos saved together and undone come back in front of the one being worked on, in
+    /// their order, the first of them current.
+    public mutating func restore(_ restored: [QueuedPhoto]) {
+        guard !restored.isEmpty else { return }
         let index = current ?? photos.count
-        photos.insert(photo, at: index)
+        photos.insert(contentsOf: restored, at: index)
         current = index
+    }
+
+    /// Photos saved together leave the queue. The current photo, if it went, gives way to
+    /// the first one left after it, or else to the last one left.
+    public mutating func remove(_ paths: Set<String>) {
+        var kept: [QueuedPhoto] = []
+        var newCurrent: Int?
+        for (index, photo) in photos.enumerated() where !paths.contains(photo.path) {
+            if newCurrent == nil, let current, index >= current { newCurrent = kept.count }
+            kept.append(photo)
+        }
+        photos = kept
+        current = kept.isEmpty ? nil : (newCurrent ?? kept.count - 1)
+    }
+
+    /// The photos that have no words typed for them, besides the current one: what
+    /// "Caption the rest of the queue the same" gives the current photo's words to.
+    public var photosWithoutWords: [QueuedPhoto] {
+        photos.enumerated().filter { index, photo in
+            index != current && photo.title.isEmpty && photo.subtitle.isEmpty
+        }.map(\.element)
     }
 }
 

@@ -213,6 +213,8 @@ import Testing
         type(window, window.form.view.subtitleEntry.pointer, "One")
         Harness.waitForPhoto(window) { pressEnter(window) }
         #expect(window.form.photos.loadedPhoto?.notice == .incomplete, "the second photo is on the form")
+        // The next photo is on the form at once; the save's notification follows.
+        #expect(Harness.spin { !window.form.isSaving })
         #expect(window.notification.text == "Saved “First”")
         #expect(window.notification.button == .undo)
         return window

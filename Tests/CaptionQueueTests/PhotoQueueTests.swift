@@ -15,6 +15,44 @@ import Testing
         #expect(queue.position.map { [$0.index, $0.count] } == [1, 4])
     }
 
+    @Test func neighboursAreTheNextThenThePreviousPhoto() {
+        var queue = PhotoQueue()
+        #expect(queue.neighbours.isEmpty)
+        _ = queue.append(["a"])
+        #expect(queue.neighbours.isEmpty)
+        _ = queue.append(["b", "c"])
+        #expect(queue.neighbours == ["b"])
+        _ = queue.move(by: 1)
+        #expect(queue.neighbours == ["c", "a"])
+        _ = queue.move(by: 1)
+        #expect(queue.neighbours == ["b"])
+        // A save takes the current photo out: its neighbours become each other's.
+        _ = queue.move(by: -1)
+        queue.removeCurrent()
+        #expect(queue.currentPhoto?.path == "c")
+        #expect(queue.neighbours == ["a"])
+    }
+
+    @Test func photosSavedTogetherLeaveAndComeBackInFrontInOrder() {
+        var queue = PhotoQueue()
+        _ = queue.append(["a", "b", "c", "d", "e"])
+        _ = queue.move(by: 1)
+        queue.keep(title: "Bridge", subtitle: "Dusk")
+        #expect(queue.photosWithoutWords.map(\.path) == ["a", "c", "d", "e"])
+        queue.remove(["b", "c", "e"])
+        #expect(queue.photos.map(\.path) == ["a", "d"])
+        #expect(queue.currentPhoto?.path == "d", "the first one left after the current one")
+        queue.restore([QueuedPhoto(path: "b", title: "Bridge", subtitle: "Dusk"), QueuedPhoto(path: "c")])
+        #expect(queue.photos.map(\.path) == ["a", "b", "c", "d"])
+        #expect(queue.currentPhoto == QueuedPhoto(path: "b", title: "Bridge", subtitle: "Dusk"))
+        // With nothing left after the current photo, the last one left becomes current.
+        queue.remove(["b", "c", "d"])
+        #expect(queue.currentPhoto?.path == "a")
+        queue.remove(["a"])
+        #expect(queue.currentPhoto == nil)
+        #expect(queue.photos.isEmpty)
+    }
+
     @Test func oneOfOneShowsNoPosition() {
         var queue = PhotoQueue()
         _ = queue.append(["a"])

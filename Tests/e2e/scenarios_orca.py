@@ -198,6 +198,8 @@ def scenario_orca_menu_items_are_read_as_a_menu(desktop):
     orca.wait_heard("In Caption's Library Only selected radio menu item")
     for _ in range(3):
         desktop.key("Down")
+    orca.wait_heard("Caption the Rest of the Queue the Same")
+    desktop.key("Down")
     orca.wait_heard("Export All to a Folder")
     desktop.key("Down")
     orca.wait_heard("Preferences")

@@ -311,10 +311,10 @@ final class FormController {
         if let message = incoming.message { messages.show(problem: message) }
         let paths = incoming.photos
         guard !paths.isEmpty else { return }
-        RecentFiles.add(paths)
         if queue.append(paths) {
             arrive { showCurrentPhoto() }
         } else {
+            if editing == nil { photos.decodeAhead(queue.neighbours) }
             refreshPosition()
         }
     }
@@ -322,7 +322,6 @@ final class FormController {
     /// Puts a photo on the form in place of the current one, keeping the words typed.
     func openPhoto(_ path: String) {
         settleInputMethod()
-        RecentFiles.add([path])
         queue.replaceCurrent(with: path)
         arrive {
             load(path)
@@ -371,12 +370,21 @@ final class FormController {
     /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is
     /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
+        // A photo joins the recent files when it is on the form, not when it joins the
+        // queue: a folder of a thousand would otherwise flood the list (and cost GTK's
+        // recent manager some 5–10 MB), and the list would name photos never looked at.
+        if editing == nil { RecentFiles.add([path]) }
         view.photoName.text = PhotoQueue.name(of: path)
         writer.show(for: captionTarget, format: nil)
         photos.load(path)
+        // What comes next: the queue's photo once an edit is done, else its neighbours.
+        photos.decodeAhead(editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours)
         send(.photo(item: CaptionForm.photo, .loading))
         let request = photos.request
-        photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
+        // The photo's own words are read once its frame is drawn, for the same reason.
+        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in
+            self?.photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
+        }
         variables.read(path) { [weak self] in self?.photos.request == request }
     }
 
@@ -389,9 +397,15 @@ final class FormController {
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
             if let notice = photo.notice {
                 let request = photos.request
-                notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
-                    self?.photos.request == request
+                let show = { [weak self] in
+                    guard let self else { return }
+                    self.notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
+                        self?.photos.request == request
+                    }
                 }
+                // A save still on its way will show "Saved" with its Undo: the notice waits
+                // behind that, as behind one already showing.
+                if isSaving { noticeAfterSave = show } else { show() }
             }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
@@ -427,30 +441,24 @@ final class FormController {
         }
         let title = values[CaptionForm.title] ?? ""
         let subtitle = values[CaptionForm.subtitle] ?? ""
+        guard let editedID = editing?.entry.id else {
+            return saveAndMoveOn(QueuedPhoto(path: path, title: title, subtitle: subtitle))
+        }
         isSaving = true
         view.activateButton.isSensitive = false
-        let loaded = photos.loadedPhoto
         // Editing a saved entry updates its words; its photo is already in the library.
-        let editedID = editing?.entry.id
         library.perform(
-            { library throws(LibraryError) in
-                if let editedID { return try library.update(id: editedID, title: title, subtitle: subtitle) }
-                if let loaded { return try library.add(loaded, title: title, subtitle: subtitle) }
-                return try library.add(photoAt: path, title: title, subtitle: subtitle)
-            },
+            { library throws(LibraryError) in try library.update(id: editedID, title: title, subtitle: subtitle) },
             completion: { [weak self] result in
                 guard let self else { return }
                 self.isSaving = false
                 self.view.activateButton.isSensitive = true
                 switch result {
-                case .success(let entry) where editedID != nil:
+                case .success(let entry):
                     self.edited(entry)
                     self.onSaved?(entry)
                     // An edited entry's words go where its photo came from, if Caption knows.
                     if let source = entry.source { self.writer.saved(entry, from: source, sha256: nil) }
-                case .success(let entry):
-                    self.writer.saved(entry, from: path, sha256: loaded?.sha256)
-                    self.saved(entry, from: path)
                 case .failure(let error):
                     // Everything typed stays; the library says what went wrong.
                     self.messages.show(problem: error.message)
@@ -458,11 +466,77 @@ final class FormController {
             })
     }
 
-    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
-        // The saved photo leaves the queue; the next one, if any, takes its place.
+    /// Photos whose save is on its way, with their words: they have left the queue, and
+    /// stay in the draft until the library has them.
+    private var savingPhotos: [QueuedPhoto] = []
+
+    /// Saves the queue's photo and shows the next one at once, Title focused, while the save
+    /// goes on (copying and syncing a camera photo takes longer than a frame). When the save
+    /// fails, the photo and its words come back on the form in front of the next one (whose
+    /// words are kept), with the library's message: nothing typed is lost.
+    private func saveAndMoveOn(_ photo: QueuedPhoto) {
+        let loaded = photos.loadedPhoto
+        isSaving = true
+        savingPhotos.append(photo)
         queue.removeCurrent()
-        completion.record(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
+        // Once the next photo's frame is drawn: writing and syncing the copy would otherwise
+        // take a core from the main thread and the X server while they paint it.
+        unstored.append((photo, loaded))
+        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
+    }
+
+    /// The notice of the photo now on the form, held while a save is on its way.
+    private var noticeAfterSave: (() -> Void)?
+
+    /// Once no save is on its way, the notice that waited for it.
+    private func showNoticeAfterSave() {
+        guard !isSaving, let notice = noticeAfterSave else { return }
+        noticeAfterSave = nil
+        notice()
+    }
+
+    /// Saves waiting for the next frame before they go to the library's queue.
+    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?)] = []
+
+    /// Hands every waiting save to the library's queue now; quitting calls this before it
+    /// waits for that queue, so that a Done just before Ctrl+Q is saved.
+    func storeWaiting() {
+        let waiting = unstored
+        unstored = []
+        for (photo, loaded) in waiting { store(photo, loaded: loaded) }
+    }
+
+    private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?) {
+        library.perform(
+            { library throws(LibraryError) in
+                if let loaded { return try library.add(loaded, title: photo.title, subtitle: photo.subtitle) }
+                return try library.add(photoAt: photo.path, title: photo.title, subtitle: photo.subtitle)
+            },
+            completion: { [weak self] result in
+                guard let self else { return }
+                if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
+                self.isSaving = !self.savingPhotos.isEmpty
+                switch result {
+                case .success(let entry):
+                    self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
+                    self.saved(entry, from: photo.path)
+                case .failure(let error):
+                    self.settleInputMethod()
+                    if self.editing == nil { self.keepWords() }
+                    self.queue.restore(photo)
+                    if self.editing == nil { self.showCurrentPhoto() }
+                    self.messages.show(problem: error.message)
+                }
+                self.showNoticeAfterSave()
+                self.keepDraft()
+            })
+    }
+
+    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
+        lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
+        completion.record(title: entry.title, subtitle: entry.subtitle)
+        // The photo left the queue when Done was pressed; the form shows the next one.
         notification.show(
             tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
             details: FormSpeech.nextPhoto(queue)
@@ -474,6 +548,7 @@ final class FormController {
     /// the form in front of whatever the user moved on to (whose words are kept).
     private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
         settleInputMethod()
+        lastSaved = nil  // the library's newest entry is the last caption again
         library.perform(
             { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
             completion: { [weak self] result in
@@ -486,6 +561,184 @@ final class FormController {
                 // Said, since the form changing under the focus is not.
                 self.notification.show(
                     tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+            })
+    }
+
+    // MARK: Reuse: the last caption again, the same caption for the rest
+
+    /// The words of the last caption saved or updated here; nil until then (or after its
+    /// save was undone), when the library's newest entry is asked for instead.
+    private var lastSaved: FormWords?
+
+    /// Ctrl+D: the focused field takes the same field of the last saved caption; `both`
+    /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
+    /// and Enter say what comes next; focus stays where it is.
+    func reuseLastCaption(both: Bool) {
+        settleInputMethod()
+        let items =
+            both ? view.entries.keys.sorted() : [engine.focus].compactMap { $0 }.filter { view.entries[$0] != nil }
+        guard !items.isEmpty else { return window.errorBell() }
+        withLastSaved { [weak self] words in
+            guard let self else { return }
+            guard let words else {
+                self.window.errorBell()
+                return self.messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
+            }
+            for item in items {
+                guard let entry = self.view.entries[item] else { continue }
+                self.setText(entry, words[item])
+                // The cursor after the words, to go on typing.
+                gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
+            }
+        }
+    }
+
+    /// Hands `body` the last saved caption's words: this session's, else the library's
+    /// newest entry's (read on the library's queue), else nil.
+    private func withLastSaved(_ body: @escaping @MainActor (FormWords?) -> Void) {
+        if let lastSaved { return body(lastSaved) }
+        library.perform(
+            { library throws(LibraryError) in try library.entries(after: nil, limit: 1).first },
+            completion: { [weak self] result in
+                let newest = (try? result.get())?.flatMap { $0 }.map {
+                    FormWords(title: $0.title, subtitle: $0.subtitle)
+                }
+                body(self?.lastSaved ?? newest)
+            })
+    }
+
+    /// The batch of "Caption the rest of the queue the same" on its way, for tests.
+    private(set) var captioningRest: WorkProgress?
+    /// Tests wait on this: what the batch saved, and the photos it could not.
+    var onRestCaptioned: (([CaptionLibrary.Entry], [String]) -> Void)?
+
+    /// The words on the form go with the photo on the form and with every other photo of
+    /// the queue that has no words of its own, saved in one step on the library's queue,
+    /// with a progress bar and Cancel, and one Undo for all. Photos with words of their own
+    /// keep them and stay; a photo that cannot be saved comes back to the queue, named.
+    func captionRestTheSame() {
+        settleInputMethod()
+        guard editing == nil, captioningRest == nil, queue.currentPhoto != nil else { return window.errorBell() }
+        let others = queue.photosWithoutWords
+        // Incomplete words: the same messages as a save, and nothing saved.
+        guard engine.isComplete, !others.isEmpty else { return send(.submit) }
+        // Variables ({date}, {filename}…) would need each photo's own values, which only the
+        // photo on the form has read: the batch refuses them rather than save them as typed.
+        guard !engine.normalizedValues.contains(where: Variables.appear(in:)) else {
+            return messages.show(problem: tr("Caption the rest of the queue the same takes words without variables"))
+        }
+        keepWords()
+        let values = engine.normalizedValues
+        let title = values[CaptionForm.title]
+        let subtitle = values[CaptionForm.subtitle]
+        // As the queue had them, for Undo; then as they are being saved, for the draft.
+        guard let current = queue.currentPhoto else { return }
+        let before = queue.photos.filter { $0 == current || others.contains($0) }
+        let batch = before.map { QueuedPhoto(path: $0.path, title: title, subtitle: subtitle) }
+        let loaded = photos.loadedPhoto
+        let progress = WorkProgress(total: batch.count)
+        captioningRest = progress
+        isSaving = true
+        savingPhotos += batch
+        queue.remove(Set(batch.map(\.path)))
+        showCurrentPhoto()
+        let panel = ProgressPanel(progress: progress, title: tr("Captioning the rest…"))
+        notification.show(progress: panel)
+        let currentPath = current.path
+        library.perform(
+            { library throws(LibraryError) in
+                var saved: [CaptionLibrary.Entry] = []
+                var savedPaths: [String] = []
+                var failed: [(path: String, message: String)] = []
+                for photo in batch where !progress.isCancelled {
+                    do throws(LibraryError) {
+                        // The photo that was on the form is already read and checked.
+                        if photo.path == currentPath, let loaded {
+                            saved.append(try library.add(loaded, title: title, subtitle: subtitle))
+                        } else {
+                            saved.append(try library.add(photoAt: photo.path, title: title, subtitle: subtitle))
+                        }
+                        savedPaths.append(photo.path)
+                    } catch {
+                        failed.append((photo.path, error.message))
+                    }
+                    progress.advance()
+                }
+                return RestCaptioned(
+                    saved: saved, savedPaths: savedPaths, failed: failed.map(\.path), messages: failed.map(\.message))
+            },
+            completion: { [weak self] result in
+                panel.stop()
+                guard let self else { return }
+                self.notification.show(progress: nil)
+                self.captioningRest = nil
+                self.savingPhotos.removeAll { batch.contains($0) }
+                self.isSaving = !self.savingPhotos.isEmpty
+                let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
+                self.restCaptioned(
+                    outcome, before: before, words: FormWords(title: title, subtitle: subtitle),
+                    loaded: (currentPath, loaded?.sha256))
+                if case .failure(let error) = result { self.messages.show(problem: error.message) }
+                self.showNoticeAfterSave()
+                self.keepDraft()
+            })
+    }
+
+    /// What the batch did: the photos it did not save (failed or cancelled) come back to
+    /// the queue as they were; the rest can be undone together.
+    private func restCaptioned(
+        _ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords,
+        loaded: (path: String, sha256: String?)
+    ) {
+        let savedPaths = Set(outcome.savedPaths)
+        let unsaved = before.filter { !savedPaths.contains($0.path) }
+        if !unsaved.isEmpty {
+            if editing == nil { keepWords() }
+            queue.restore(unsaved)
+            if editing == nil { showCurrentPhoto() }
+        }
+        if !outcome.failed.isEmpty {
+            let names = zip(outcome.failed, outcome.messages).map { PhotoQueue.name(of: $0) + ": " + $1 }
+            messages.show(
+                problem: tr("{count} photos could not be saved and are back in the queue: {names}")
+                    .replacing("{count}", with: String(outcome.failed.count))
+                    .replacing("{names}", with: names.joined(separator: "; ")))
+        }
+        let entries = outcome.saved
+        // Each caption also goes where the menu says, as a single save's does.
+        for (entry, path) in zip(entries, outcome.savedPaths) {
+            writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.sha256 : nil)
+            completion.record(title: entry.title, subtitle: entry.subtitle)
+        }
+        if !entries.isEmpty {
+            lastSaved = words
+            notification.show(
+                tr("Captioned {count} photos “{title}”").replacing("{count}", with: String(entries.count))
+                    .replacing("{title}", with: words.title), button: .undo,
+                details: FormSpeech.nextPhoto(queue)
+            ) { [weak self] in self?.undoRest(entries, before: before.filter { savedPaths.contains($0.path) }) }
+        }
+        onRestCaptioned?(entries, unsaved.map(\.path))
+    }
+
+    /// Undo of the batch: its entries leave the library, and its photos come back in front,
+    /// with the words they had before (the photo that was on the form, its words).
+    private func undoRest(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
+        settleInputMethod()
+        lastSaved = nil
+        let ids = entries.map(\.id)
+        library.perform(
+            { library throws(LibraryError) in for id in ids { _ = try library.remove(id: id) } },
+            completion: { [weak self] result in
+                guard let self else { return }
+                if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+                for entry in entries { self.completion.forget(title: entry.title, subtitle: entry.subtitle) }
+                if self.editing == nil { self.keepWords() }
+                self.queue.restore(before)
+                if self.editing == nil { self.showCurrentPhoto() }
+                self.notification.show(
+                    tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
+                self.onRestCaptioned?([], before.map(\.path))
             })
     }
 
@@ -508,6 +761,7 @@ final class FormController {
     /// The update is in the library: back to the queue's photo.
     private func edited(_ entry: CaptionLibrary.Entry) {
         editing = nil
+        lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
         if queue.currentPhoto == nil { refreshPosition() }
         notification.show(tr("Updated “{title}”").replacing("{title}", with: entry.title))
@@ -518,7 +772,12 @@ final class FormController {
 
     /// The form's unsaved state. While a saved entry is being edited, the form holds its
     /// words, not the queue's (kept in the queue when the edit began).
-    var draft: Draft { Draft(queue, words: editing == nil ? words : nil) }
+    var draft: Draft {
+        // Photos still being saved stay in the draft: a crash mid-save loses no words.
+        let kept = PhotoQueue(
+            photos: savingPhotos + queue.photos, current: queue.current.map { $0 + savingPhotos.count })
+        return Draft(kept, words: editing == nil ? words : nil)
+    }
 
     private func keepDraft() {
         drafts.keep(draft)
@@ -584,4 +843,14 @@ final class FormController {
             received, to: { [weak self] paths in self?.enqueue(paths) },
             failure: { [weak self] problem in self?.messages.show(problem: problem) })
     }
+}
+
+/// What "Caption the rest of the queue the same" did on the library's queue.
+struct RestCaptioned: Sendable {
+    let saved: [CaptionLibrary.Entry]
+    /// The photos of `saved`, in the same order.
+    let savedPaths: [String]
+    /// The photos that could not be saved, and why.
+    let failed: [String]
+    let messages: [String]
 }

@@ -1,5 +1,6 @@
 // The form's widgets: the photo row and the activate button from window.ui, the preview, and
-// a row per text field (label, entry, Enter hint, inline message) made from FormField.
+// a row per text field (label, entry, Enter hint, inline message, length counter) made from
+// FormField.
 
 import CGtk
 import FocusEngine
@@ -17,6 +18,8 @@ struct FormView {
     /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
     let messages: [Label]
     let hints: [Int: Label]
+    /// Per text item: "112 / 120" under the hint, once the text passes 80 % of its limit.
+    let counters: [Int: Label]
     /// Under a text field holding a variable ({date}…): the words as they will be saved.
     let expansions: [Int: Label]
     /// Under the fields: where Done puts this photo's caption (CaptionWriter).
@@ -33,6 +36,7 @@ struct FormView {
         let grid: Grid = builder["fields"]
         var entries: [Int: TextEntry] = [:]
         var hints: [Int: Label] = [:]
+        var counters: [Int: Label] = [:]
         var expansions: [Int: Label] = [:]
         var messages = [Self.messageLabel()]
         grid.attach(messages[0], column: 1, row: 1)
@@ -51,6 +55,11 @@ struct FormView {
             gtk_label_set_xalign(caption_label(hint.pointer), 0)
             hint.addStyleClass("dim-label")
             let message = Self.messageLabel()
+            let counter = Label()
+            gtk_label_set_xalign(caption_label(counter.pointer), 0)
+            counter.addStyleClass("dim-label")
+            counter.addStyleClass("caption-counter")
+            gtk_widget_set_no_show_all(counter.pointer, 1)
             grid.attach(label, column: 0, row: row)
             grid.attach(entry, column: 1, row: row)
             grid.attach(hint, column: 2, row: row)
@@ -62,7 +71,11 @@ struct FormView {
             under.packStart(message)
             under.packStart(expansion)
             grid.attach(under, column: 1, row: row + 1)
+            // Beside the field, under the hint: in the message's row, so that the form
+            // grows no wider for it.
+            grid.attach(counter, column: 2, row: row + 1)
             entries[field.item] = entry
+            counters[field.item] = counter
             expansions[field.item] = expansion
             hints[field.item] = hint
             messages.append(message)
@@ -73,6 +86,7 @@ struct FormView {
         grid.attach(destination, column: 1, row: 2 + fields.count * 2)
         self.entries = entries
         self.hints = hints
+        self.counters = counters
         self.expansions = expansions
         self.messages = messages
         grid.showAll()
@@ -119,11 +133,10 @@ struct FormView {
             // sends focus to its button: the button also says what else is missing.
             let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
             let said = item == quiet ? nil : message
+            let length = renderCounter(engine, item)
             let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
-            widget.accessibleDescription = ([said, photo] + alsoMissing + [expansion, offers, enter]).compactMap {
-                $0
-            }
-            .joined(separator: ". ")
+            widget.accessibleDescription = ([said, photo, length] + alsoMissing + [expansion, offers, enter])
+                .compactMap { $0 }.joined(separator: ". ")
             if let label = expansions[item] {
                 label.text = expansion ?? ""
                 label.isVisible = expansion != nil
@@ -133,6 +146,20 @@ struct FormView {
         // The summary names only the photo while it is missing; the bar's description
         // says the rest, for a screen reader announcing it.
         return engine.message(for: CaptionForm.photo) != nil ? missing.joined(separator: ". ") : ""
+    }
+
+    /// Shows or hides the length counter of `item`; returns what a screen reader says of it
+    /// with the field ("112 of 120 characters"), nil while it is hidden.
+    private func renderCounter(_ engine: FocusEngine, _ item: Int) -> String? {
+        guard let label = counters[item] else { return nil }
+        let counter = engine.lengthCounter(for: item)
+        label.isVisible = counter != nil
+        guard let counter else { return nil }
+        label.text = tr("{count} / {limit}").replacing("{count}", with: String(counter.count))
+            .replacing("{limit}", with: String(counter.limit))
+        if counter.isOver { label.addStyleClass("error") } else { label.removeStyleClass("error") }
+        return tr("{count} of {limit} characters").replacing("{count}", with: String(counter.count))
+            .replacing("{limit}", with: String(counter.limit))
     }
 
     /// The widget that stands for each engine item, in form order.

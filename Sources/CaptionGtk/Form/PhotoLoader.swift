@@ -1,5 +1,6 @@
-// The photo on the form: decoded off the main thread at the size the preview shows, then
-// checked whole (what a save stores), each answer dropped when a newer photo replaced it.
+// The photo on the form: decoded off the main thread at the size the preview shows (or taken
+// ready from the photos decoded ahead), then checked whole (what a save stores), each answer
+// dropped when a newer photo replaced it.
 
 import CGtk
 import CaptionLibrary
@@ -16,6 +17,11 @@ final class PhotoLoader {
     private(set) var request = 0
     private var path: String?
     private var largerDecodeScheduled = false
+    /// The previews of the queue's photos either side of this one, decoded ahead.
+    let prefetch = PreviewPrefetch()
+    /// The request whose photo has been checked (or failed): decoding ahead waits for it,
+    /// so that it never takes a core from the photo the user is looking at.
+    private var settledRequest = -1
     /// The verdict on the photo: it counts, or why not.
     var onSettled: ((Result<LoadedPhoto, LibraryError>) -> Void)?
 
@@ -24,21 +30,37 @@ final class PhotoLoader {
         preview.onNeedsLargerDecode = { [weak self] _ in self?.scheduleLargerDecode() }
     }
 
-    /// Starts loading a photo: decoded at the size the preview shows, then checked whole.
+    /// Starts loading a photo: shown at once when it was decoded ahead, else decoded at the
+    /// size the preview shows; then checked whole.
     func load(_ path: String) {
         loadedPhoto = nil
         request += 1
         self.path = path
         preview.clear()
-        decode(path, request: request, area: preview.wantedArea, settles: true)
+        let area = preview.wantedArea
+        if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
+            // Shown in this very turn of the main loop: the next frame has it.
+            preview.show(ready, area: area, name: PhotoQueue.name(of: path))
+            checkOncePainted(path, request: request)
+        } else {
+            decode(path, request: request, area: area, settles: true)
+        }
     }
 
-    /// No photo: answers still on their way are dropped.
+    /// No photo: answers still on their way are dropped, and so is what was decoded ahead.
     func clear() {
         loadedPhoto = nil
         request += 1
         path = nil
         preview.clear()
+        prefetch.clear()
+    }
+
+    /// The photos to decode ahead (the queue's next and previous), once the photo on the
+    /// form has been checked; any other decoded ahead is let go now.
+    func decodeAhead(_ paths: [String]) {
+        prefetch.want(paths, area: preview.wantedArea, scale: preview.scaleFactor)
+        if settledRequest == request { prefetch.start() }
     }
 
     /// Decodes for the preview, then (for a newly chosen photo) checks the whole file, so
@@ -96,11 +118,13 @@ final class PhotoLoader {
 
     private func settle(_ result: Result<LoadedPhoto, LibraryError>, request: Int) {
         guard request == self.request else { return }
+        settledRequest = request
         switch result {
         case .success(let photo): loadedPhoto = photo
         case .failure: preview.clear()
         }
         onSettled?(result)
+        prefetch.start()
     }
 
     /// The window grew: decode again, sharper, once resizing has paused.

@@ -265,6 +265,18 @@ final class PhotoPreview {
 
     var hasPhoto: Bool { surface != nil }
 
+    /// The colour of the shown photo's middle pixel as 0xRRGGBB (tests tell photos apart by it).
+    var middlePixel: UInt32? {
+        guard let surface, let data = cairo_image_surface_get_data(surface) else { return nil }
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        cairo_surface_flush(surface)
+        // CAIRO_FORMAT_RGB24 or ARGB32: one native-endian 32-bit word a pixel.
+        let word = UnsafeRawPointer(data + (height / 2) * stride + (width / 2) * 4).load(as: UInt32.self)
+        return word & 0xFF_FFFF
+    }
+
     /// Runs `job` after the next frame that paints the photo (not inside the paint).
     func afterNextPaint(_ job: @escaping MainThread.Job) {
         afterPaint.append(job)

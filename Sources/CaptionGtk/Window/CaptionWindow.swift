@@ -166,6 +166,9 @@ public final class CaptionWindow {
         case .dismiss: messages.dismiss()
         // Right after a code was replaced, Ctrl+Z puts the code back; else it undoes a save.
         case .undo: if !form.undoReplacement() { _ = notification.activateUndo() }
+        case .reuseField: onForm { $0.reuseLastCaption(both: false) }
+        case .reuseCaption: onForm { $0.reuseLastCaption(both: true) }
+        case .captionRest: onForm { $0.captionRestTheSame() }
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
         case .showShortcuts: showShortcuts()
@@ -178,6 +181,11 @@ public final class CaptionWindow {
         case .spellCheck: toggleSpellCheck()
         case .quit: break  // the application's
         }
+    }
+
+    /// An action of the form's words, while the form shows; the library's view has none.
+    private func onForm(_ action: (FormController) -> Void) {
+        if isShowingLibrary { window.errorBell() } else { action(form) }
     }
 
     /// The spell-checking switch's action, whose state is the switch.
@@ -400,6 +408,7 @@ public final class CaptionWindow {
     /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
     func close() {
         notification.hide()
+        form.storeWaiting()
         library.drain()
         // Words still being composed when the app quit (Ctrl+Q) go into the draft.
         form.settleInputMethod()

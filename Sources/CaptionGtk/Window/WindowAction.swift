@@ -13,6 +13,12 @@ enum WindowAction: String, CaseIterable {
     case save
     case open
     case undo
+    /// Ctrl+D: the focused field takes the same field of the last saved caption.
+    case reuseField = "reuse-field"
+    /// Ctrl+Shift+D: both fields take the last saved caption's words.
+    case reuseCaption = "reuse-caption"
+    /// The words on the form go with every photo of the queue that has none of its own.
+    case captionRest = "caption-rest"
     case nextPhoto = "next-photo"
     case previousPhoto = "previous-photo"
     case library
@@ -36,6 +42,10 @@ enum WindowAction: String, CaseIterable {
         case .save: ["<Control>s", "<Control>Return", "<Control>KP_Enter"]
         case .open: ["<Control>o"]
         case .undo: ["<Control>z"]
+        case .reuseField: ["<Control>d"]
+        case .reuseCaption: ["<Control><Shift>d"]
+        // A menu entry, not a key: it saves a whole queue in one step.
+        case .captionRest: []
         case .nextPhoto: ["<Control>Page_Down"]
         case .previousPhoto: ["<Control>Page_Up"]
         case .library: ["<Control>l"]
@@ -56,6 +66,7 @@ enum WindowAction: String, CaseIterable {
     /// The entry in the primary menu, if it has one.
     var menuLabel: String? {
         switch self {
+        case .captionRest: tr("Caption the _Rest of the Queue the Same")
         case .export: tr("_Export All to a Folder…")
         case .preferences: tr("_Preferences")
         case .spellCheck: tr("Check _Spelling")
@@ -70,6 +81,8 @@ enum WindowAction: String, CaseIterable {
         switch self {
         case .save: (.captioning, tr("Save"))
         case .undo: (.captioning, tr("Undo the last save"))
+        case .reuseField: (.captioning, tr("Fill the field with the last saved caption’s"))
+        case .reuseCaption: (.captioning, tr("Fill both fields with the last saved caption"))
         case .open: (.photos, tr("Choose photos"))
         case .export: (.photos, tr("Export every entry to a folder"))
         case .nextPhoto: (.photos, tr("Next photo in the queue"))
@@ -81,7 +94,7 @@ enum WindowAction: String, CaseIterable {
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
         case .about: (.general, tr("About Caption"))
         case .quit: (.general, tr("Quit"))
-        case .dismiss, .spellCheck: nil
+        case .dismiss, .captionRest, .spellCheck: nil
         }
     }
 }
