@@ -22,14 +22,11 @@ final class FormController {
     let writer: CaptionWriter
     /// The fields' open compositions, committed before the form is read or changes.
     private let inputMethods: InputMethodSettler
-    /// Codes typed in the fields become their text (CodeReplacer).
-    let replacements: CodeReplacer
-    /// Earlier captions offered under the field being typed in.
-    let completion: CompletionOffers
-    /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
-    let variables = CaptionVariables()
-    /// Misspelt words marked in the fields, with suggestions in their context menu.
-    let spelling: SpellCheck
+    /// Code replacements, offers, variables and spell-checking in the fields.
+    let aids: TypingAids
+    var replacements: CodeReplacer { aids.replacements }
+    var completion: CompletionOffers { aids.completion }
+    var spelling: SpellCheck { aids.spelling }
     private let window: Window
     private let header: HeaderBar
     private let messages: MessageBar
@@ -69,19 +66,12 @@ final class FormController {
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         inputMethods = settler
-        replacements = CodeReplacer(
-            table: ReplacementStore.load(), entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
-        // Made before the form's own handlers are connected: the offers are up to date when
-        // the form reads them on the same keystroke.
-        completion = CompletionOffers(entries: view.entries, composing: { settler.composition(in: $0) != nil })
-        spelling = SpellCheck(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        aids = TypingAids(entries: view.entries, composing: { settler.composition(in: $0) != nil })
         photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
-        completion.onChange = { [weak self] in self?.refresh() }
-        replacements.onReplaced = { [weak self] entry, match, undone in self?.said(entry, match, undone: undone) }
-        variables.onFacts = { [weak self] in self?.refresh() }
+        aids.onChange = { [weak self] in self?.refresh() }
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
-        loadCompletions()
+        aids.loadCompletions(from: library)
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         writer.show(for: nil, format: nil)
         refresh()
@@ -103,13 +93,12 @@ final class FormController {
             if case .focus(let item) = event {
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
-                // What a code became is said once, with its field; not on coming back to it.
-                if item != replacementNote?.item { replacementNote = nil }
+                aids.focusMoved(to: item)
             }
             send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
-            replacementNote = nil
+            aids.typed()
             if !arriving { arrivedPhoto = nil }
             messages.clearProblem()
             send(.edit(item: item, text: text))
@@ -194,41 +183,18 @@ final class FormController {
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
         let quiet = engine.summary != nil ? saidBySummary : nil
         // Besides the engine's words, a field says its offers and what its variables become.
-        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [self] item in
-            let note = replacementNote?.item == item ? replacementNote?.words : nil
-            return (expansionWords(for: item), [note, completion.description(for: item)].compactMap { $0 }.first)
+        let facts = photoFacts
+        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [aids] item in
+            aids.notes(for: item, facts: facts)
         }
         messages.details = details
         messages.summary = engine.summary
     }
 
-    /// What the last code replacement did, said with its field until the next change.
-    private var replacementNote: (item: Int, words: String)?
-
-    private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
-        guard let item = view.entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
-        let words =
-            undone
-            ? tr("{code} is back").replacing("{code}", with: match.code)
-            : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
-                .replacing("{text}", with: match.text)
-        replacementNote = (item, words)
-        refresh()
-    }
-
-    /// Under a field holding a variable: "Saved as: …", or why it cannot be saved.
-    private func expansionWords(for item: Int) -> String? {
-        guard let entry = view.entries[item], Variables.appear(in: entry.text) else { return nil }
-        switch CaptionVariables.expand(entry.text, facts: photoFacts) {
-        case .success(let words): return tr("Saved as: {words}").replacing("{words}", with: words)
-        case .failure(let message): return message.text
-        }
-    }
-
     /// What the variables stand for on the photo now on the form.
     private var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }
-        return variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
+        return aids.variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
     }
 
     // MARK: The words on the form
@@ -238,9 +204,7 @@ final class FormController {
     }
 
     private func setText(_ entry: TextEntry, _ text: String) {
-        inputMethods.whileFormSetsText {
-            replacements.whileFormSetsText { completion.whileFormSetsText { entry.text = text } }
-        }
+        inputMethods.whileFormSetsText { aids.whileFormSetsText { entry.text = text } }
     }
 
     /// The text field with the focus, if any.
@@ -251,19 +215,6 @@ final class FormController {
     /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
     func undoReplacement() -> Bool {
         replacements.undo(focus: window.focus)
-    }
-
-    /// Reads every earlier title and subtitle for the offers, on the library's queue.
-    private func loadCompletions() {
-        library.perform(
-            { library throws(LibraryError) in
-                (CompletionIndex(try library.usage(of: .title)), CompletionIndex(try library.usage(of: .subtitle)))
-            },
-            completion: { [weak self] result in
-                // Without the library's words the form still works; the offers start empty.
-                guard case .success(let (titles, subtitles)) = result else { return }
-                self?.completion.use(titles: titles, subtitles: subtitles)
-            })
     }
 
     /// Commits any open composition into its field, as it shows (see InputMethodSettler).
@@ -385,7 +336,7 @@ final class FormController {
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in
             self?.photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
         }
-        variables.read(path) { [weak self] in self?.photos.request == request }
+        aids.variables.read(path) { [weak self] in self?.photos.request == request }
     }
 
     /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.

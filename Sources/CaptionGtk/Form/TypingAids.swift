@@ -1,0 +1,93 @@
+// What saves typing in the form's fields: code replacements, offers from earlier captions,
+// variables and spell-checking, and what each says to a screen reader with its field.
+
+import CGtk
+import CaptionLibrary
+import Localization
+import Shorthand
+
+@MainActor
+final class TypingAids {
+    /// Codes typed in the fields become their text (CodeReplacer).
+    let replacements: CodeReplacer
+    /// Earlier captions offered under the field being typed in.
+    let completion: CompletionOffers
+    /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
+    let variables = CaptionVariables()
+    /// Misspelt words marked in the fields, with suggestions in their context menu.
+    let spelling: SpellCheck
+    private let entries: [Int: TextEntry]
+    /// What the last code replacement did, said with its field until the next change.
+    private var replacementNote: (item: Int, words: String)?
+    /// Something the fields say changed: the form shows it again.
+    var onChange: (() -> Void)?
+
+    /// Made before the form's own handlers are connected, so that the offers are up to date
+    /// when the form reads them on the same keystroke.
+    init(entries: [Int: TextEntry], composing: @escaping @MainActor (TextEntry) -> Bool) {
+        self.entries = entries
+        let ordered = entries.sorted { $0.key < $1.key }.map(\.value)
+        replacements = CodeReplacer(table: ReplacementStore.load(), entries: ordered)
+        completion = CompletionOffers(entries: entries, composing: composing)
+        spelling = SpellCheck(entries: ordered)
+        completion.onChange = { [weak self] in self?.onChange?() }
+        replacements.onReplaced = { [weak self] entry, match, undone in self?.said(entry, match, undone: undone) }
+        variables.onFacts = { [weak self] in self?.onChange?() }
+    }
+
+    /// Reads every earlier title and subtitle for the offers, on the library's queue.
+    func loadCompletions(from library: LibraryAccess) {
+        library.perform(
+            { library throws(LibraryError) in
+                (CompletionIndex(try library.usage(of: .title)), CompletionIndex(try library.usage(of: .subtitle)))
+            },
+            completion: { [weak self] result in
+                // Without the library's words the form still works; the offers start empty.
+                guard case .success(let (titles, subtitles)) = result else { return }
+                self?.completion.use(titles: titles, subtitles: subtitles)
+            })
+    }
+
+    /// The form sets a field's text: none of the aids takes it for typing.
+    func whileFormSetsText(_ body: () -> Void) {
+        replacements.whileFormSetsText { completion.whileFormSetsText(body) }
+    }
+
+    /// Focus moved to `item`: what a code became is said once, with its field, not on
+    /// coming back to it.
+    func focusMoved(to item: Int?) {
+        if item != replacementNote?.item { replacementNote = nil }
+    }
+
+    func typed() {
+        replacementNote = nil
+    }
+
+    private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
+        guard let item = entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
+        let words =
+            undone
+            ? tr("{code} is back").replacing("{code}", with: match.code)
+            : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
+                .replacing("{text}", with: match.text)
+        replacementNote = (item, words)
+        onChange?()
+    }
+
+    /// What a field says besides the engine's words: under it, what its variables become
+    /// ("Saved as: …", or why it cannot be saved); with it, its offers or a replacement.
+    func notes(for item: Int, facts: PhotoFacts?) -> (expansion: String?, offers: String?) {
+        let note = replacementNote?.item == item ? replacementNote?.words : nil
+        return (
+            expansionWords(for: item, facts: facts), [note, completion.description(for: item)].compactMap { $0 }.first
+        )
+    }
+
+    private func expansionWords(for item: Int, facts: PhotoFacts?) -> String? {
+        guard let entry = entries[item], Variables.appear(in: entry.text) else { return nil }
+        switch CaptionVariables.expand(entry.text, facts: facts) {
+        case .success(let words): return tr("Saved as: {words}").replacing("{words}", with: words)
+        case .failure(let message): return message.text
+        }
+    }
+}
