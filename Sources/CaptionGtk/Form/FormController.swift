@@ -1,6 +1,6 @@
-// The form: widgets bound to the focus engine. GTK signals become engine events; the
-// engine's decisions are applied here, and nowhere else decides what Enter does. It owns the
-// queue of photos, the photo loading, the draft and saving.
+// The form: the photo on it and the words typed for it. It owns the queue of photos, the
+// photo loading, the draft and the decisions about what the form shows after a save;
+// FormBinding binds the fields to the focus engine, FormSaves makes the library writes.
 
 import CGtk
 import CaptionLibrary
@@ -11,17 +11,17 @@ import Localization
 import Shorthand
 
 @MainActor
-final class FormController {
+final class FormController: FormBindingOwner {
     let view: FormView
-    private(set) var engine: FocusEngine
-    private let library: LibraryAccess
+    /// The fields and the engine: what Enter does, what the fields say.
+    private let binding: FormBinding
+    /// Saves, updates and their undo, on the library's queue.
+    private let saves: FormSaves
     private let drafts: DraftKeeper
     let photos: PhotoLoader
     let photoWords: PhotoWords
     /// The caption into the photo file or beside it after a save, as the menu says.
     let writer: CaptionWriter
-    /// The fields' open compositions, committed before the form is read or changes.
-    private let inputMethods: InputMethodSettler
     /// Code replacements, offers, variables and spell-checking in the fields.
     let aids: TypingAids
     var replacements: CodeReplacer { aids.replacements }
@@ -36,10 +36,6 @@ final class FormController {
     /// A saved entry open in the form for editing, with its photo in the library. The queue
     /// waits meanwhile, its words kept.
     private var editing: (entry: Entry, path: String)?
-    /// A save is in flight: further submits wait for it instead of saving twice.
-    private(set) var isSaving = false
-    /// Set while the form itself changes an entry's text, so that it is not taken for typing.
-    private var settingText = false
 
     /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
     var presentChooser: (() -> Void)?
@@ -48,33 +44,34 @@ final class FormController {
     /// Tests wait on these; the app ignores them.
     var onSaved: ((CaptionLibrary.Entry) -> Void)?
     var onPhotoSettled: (() -> Void)?
+    /// What "Caption the rest the same" saved, and the photos it could not.
+    var onRestCaptioned: (([CaptionLibrary.Entry], [String]) -> Void)?
 
     init(
         view: FormView, library: LibraryAccess, window: Window, header: HeaderBar, messages: MessageBar,
         notification: InAppNotification
     ) {
         self.view = view
-        self.library = library
         self.window = window
         self.header = header
         self.messages = messages
         self.notification = notification
-        engine = CaptionForm.engine(Wording(translate: { tr($0) }))
         drafts = DraftKeeper(directory: library.directory)
         photos = PhotoLoader(preview: view.preview)
         photoWords = PhotoWords(entries: view.entries)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
-        inputMethods = settler
         aids = TypingAids(entries: view.entries, composing: { settler.composition(in: $0) != nil })
-        photoWords.onSetText = { [weak self] entry, text in self?.setText(entry, text) }
+        binding = FormBinding(
+            view: view, window: window, header: header, messages: messages, inputMethods: settler, aids: aids)
+        saves = FormSaves(library: library, writer: writer, completion: aids.completion)
+        binding.owner = self
+        photoWords.onSetText = { [weak self] entry, text in self?.binding.setText(entry, text) }
         photos.onSettled = { [weak self] result in self?.photoSettled(result) }
-        aids.onChange = { [weak self] in self?.refresh() }
-        FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
+        aids.onChange = { [weak self] in self?.binding.refresh() }
         aids.loadCompletions(from: library)
-        messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         writer.show(for: nil, format: nil)
-        refresh()
+        binding.refresh()
     }
 
     /// Where captions go besides the library, from the primary menu.
@@ -83,150 +80,27 @@ final class FormController {
         writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }
 
-    // MARK: Engine decisions -> widgets
+    // MARK: The fields (FormBinding's)
 
-    private func handle(_ input: FormInput) -> Bool {
-        switch input {
-        // An Enter that accepts a completion offer does only that.
-        case .event(.enter) where completion.acceptOnEnter(): break
-        case .event(let event):
-            if case .focus(let item) = event {
-                if item != saidBySummary { saidBySummary = nil }
-                if !arriving { arrivedPhoto = nil }
-                aids.focusMoved(to: item)
-            }
-            send(event)
-        case .typed(let item, let text):
-            guard !settingText else { return true }
-            aids.typed()
-            if !arriving { arrivedPhoto = nil }
-            messages.clearProblem()
-            send(.edit(item: item, text: text))
-        case .paste: return pastePhoto()
-        }
-        return true
-    }
-
+    var engine: FocusEngine { binding.engine }
+    var words: FormWords { binding.words }
     /// Feeds one event to the engine and applies what it decides.
-    func send(_ event: FormEvent) {
-        if isSaving, event == .submit || event == .enter || event == .activate, engine.label == .done {
-            return  // the save in flight answers this press
-        }
-        if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
-        // Enter (or a save) right after a code replaces it, as a space would.
-        if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
-            replacements.replaceAtCursor(of: entry)
-        }
-        let decision = engine.handle(event)
-        apply(decision)
-        refresh()
-        keepDraft()
-    }
-
-    private func apply(_ decision: FormDecision) {
-        switch decision {
-        case .nothing, .waitForPhoto:
-            break
-        case .focus(let item):
-            focus(item)
-        case .reject(let item):
-            messages.clearProblem()
-            focus(item)
-            saidBySummary = item
-        case .choosePhoto:
-            choosePhoto()
-        case .save(let submission):
-            save(submission)
-        }
-    }
-
-    func focus(_ item: Int?) {
-        guard !holdingFocus else { return }
-        let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
-        if !widget.hasFocus { widget.grabFocus() }
-    }
-
-    /// Set while the form changes wholesale (an entry opened for editing): the focus moves
-    /// the engine decides on the way are not made, so that one deliberate move follows.
-    /// A screen reader merges focus moves a few milliseconds apart and says a stale one.
-    private var holdingFocus = false
-
-    func withoutFocusMoves(_ body: () -> Void) {
-        let held = holdingFocus
-        holdingFocus = true
-        body()
-        holdingFocus = held
-    }
-
-    /// The field a failed submit sent focus to, while focus stays there: the summary's
-    /// alert says its message, so the field's description does not say it a second time.
-    private var saidBySummary: Int?
-
-    /// A photo the user just put on the form (chose, dropped, skipped to), named by the
-    /// focused field until focus moves or typing starts: nothing else says which photo came.
-    private var arrivedPhoto: String?
-    private var arriving = false
-
-    private func arrive(_ body: () -> Void) {
-        arriving = true
-        arrivedPhoto = queue.currentPhoto.flatMap {
-            FormSpeech.photoDescription(name: PhotoQueue.name(of: $0.path), position: positionText)
-        }
-        body()
-        arriving = false
-    }
-
-    /// Shows the engine's state; runs on every keystroke and focus change.
-    private func refresh() {
-        let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing != nil)].compactMap { $0 }
-            .joined(separator: ". ")
-        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
-        let quiet = engine.summary != nil ? saidBySummary : nil
-        // Besides the engine's words, a field says its offers and what its variables become.
-        let facts = photoFacts
-        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [aids] item in
-            aids.notes(for: item, facts: facts)
-        }
-        messages.details = details
-        messages.summary = engine.summary
-    }
+    func send(_ event: FormEvent) { binding.send(event) }
+    func focus(_ item: Int?) { binding.focus(item) }
+    /// The engine's focus moves are not made while `body` changes the form wholesale.
+    func withoutFocusMoves(_ body: () -> Void) { binding.withoutFocusMoves(body) }
+    /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
+    func undoReplacement() -> Bool { binding.undoReplacement() }
+    /// Commits any open composition; every action that reads or changes the form calls it.
+    func settleInputMethod() { binding.settleInputMethod() }
+    var isSaving: Bool { saves.isSaving }
+    var isEditing: Bool { editing != nil }
+    func formChanged() { keepDraft() }
 
     /// What the variables stand for on the photo now on the form.
-    private var photoFacts: PhotoFacts? {
+    var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }
         return aids.variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
-    }
-
-    // MARK: The words on the form
-
-    var words: FormWords {
-        FormWords(view.entries.mapValues(\.text))
-    }
-
-    private func setText(_ entry: TextEntry, _ text: String) {
-        inputMethods.whileFormSetsText { aids.whileFormSetsText { entry.text = text } }
-    }
-
-    /// The text field with the focus, if any.
-    private var focusedEntry: TextEntry? {
-        view.entries.values.first { $0.pointer == window.focus }
-    }
-
-    /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
-    func undoReplacement() -> Bool {
-        replacements.undo(focus: window.focus)
-    }
-
-    /// Commits any open composition into its field, as it shows (see InputMethodSettler).
-    /// Every action that reads the form or changes what it shows calls this first.
-    func settleInputMethod() {
-        inputMethods.settle(focus: window.focus)
-    }
-
-    /// Puts words on the form as if typed (the engine hears of them), without the mark of
-    /// the photo's words.
-    private func show(_ words: FormWords) {
-        for (item, entry) in view.entries { setText(entry, words[item]) }
     }
 
     private func keepWords() {
@@ -263,7 +137,7 @@ final class FormController {
         let paths = incoming.photos
         guard !paths.isEmpty else { return }
         if queue.append(paths) {
-            arrive { showCurrentPhoto() }
+            binding.arrive(arrival) { showCurrentPhoto() }
         } else {
             if editing == nil { photos.decodeAhead(queue.neighbours) }
             refreshPosition()
@@ -274,7 +148,7 @@ final class FormController {
     func openPhoto(_ path: String) {
         settleInputMethod()
         queue.replaceCurrent(with: path)
-        arrive {
+        binding.arrive(arrival) {
             load(path)
             refreshPosition()
         }
@@ -286,7 +160,7 @@ final class FormController {
         settleInputMethod()
         keepWords()
         guard queue.move(by: step) else { return window.errorBell() }
-        arrive { showCurrentPhoto() }
+        binding.arrive(arrival) { showCurrentPhoto() }
     }
 
     /// Shows the queue's current photo with its words, as if it had just arrived: messages
@@ -297,7 +171,7 @@ final class FormController {
         // would say the button.
         withoutFocusMoves {
             send(.clear)
-            show(FormWords(title: photo.title, subtitle: photo.subtitle))
+            binding.show(FormWords(title: photo.title, subtitle: photo.subtitle))
             load(photo.path)
         }
         focus(engine.focus)
@@ -307,8 +181,15 @@ final class FormController {
     /// "2 of 5" under the window title while there is more than one photo.
     private func refreshPosition() {
         header.subtitle = positionText
-        refresh()
+        binding.refresh()
         keepDraft()
+    }
+
+    /// The photo now on the form, said with the field focused as it arrives.
+    private var arrival: String? {
+        queue.currentPhoto.flatMap {
+            FormSpeech.photoDescription(name: PhotoQueue.name(of: $0.path), position: positionText)
+        }
     }
 
     private var positionText: String? {
@@ -356,7 +237,7 @@ final class FormController {
                 }
                 // A save still on its way will show "Saved" with its Undo: the notice waits
                 // behind that, as behind one already showing.
-                if isSaving { noticeAfterSave = show } else { show() }
+                saves.whenIdle(show)
             }
         case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
         }
@@ -368,16 +249,14 @@ final class FormController {
         photos.clear()
         view.photoName.text = ""
         writer.show(for: nil, format: nil)
-        settingText = true
-        show(.empty)
-        settingText = false
+        binding.empty()
         send(.clear)
         refreshPosition()
     }
 
     // MARK: Saving
 
-    private func save(_ submission: Submission) {
+    func save(_ submission: Submission) {
         guard let path = photoPath else { return }
         // Variables become the photo's values; one that cannot is said, and nothing is saved.
         var values: [Int: String] = [:]
@@ -392,134 +271,78 @@ final class FormController {
         }
         let title = values[CaptionForm.title] ?? ""
         let subtitle = values[CaptionForm.subtitle] ?? ""
-        guard let editedID = editing?.entry.id else {
+        guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, title: title, subtitle: subtitle))
         }
-        isSaving = true
         view.activateButton.isSensitive = false
-        // Editing a saved entry updates its words; its photo is already in the library.
-        library.perform(
-            { library throws(LibraryError) in try library.update(id: editedID, title: title, subtitle: subtitle) },
-            completion: { [weak self] result in
-                guard let self else { return }
-                self.isSaving = false
-                self.view.activateButton.isSensitive = true
-                switch result {
-                case .success(let entry):
-                    self.edited(entry)
-                    self.onSaved?(entry)
-                    // An edited entry's words go where its photo came from, if Caption knows.
-                    if let source = entry.source { self.writer.saved(entry, from: source, sha256: nil) }
-                case .failure(let error):
-                    // Everything typed stays; the library says what went wrong.
-                    self.messages.show(problem: error.message)
-                }
-            })
+        saves.update(edited, title: title, subtitle: subtitle) { [weak self] result in
+            guard let self else { return }
+            self.view.activateButton.isSensitive = true
+            switch result {
+            case .success(let entry):
+                self.edited(entry)
+                self.onSaved?(entry)
+            case .failure(let error):
+                // Everything typed stays; the library says what went wrong.
+                self.messages.show(problem: error.message)
+            }
+        }
     }
-
-    /// Photos whose save is on its way, with their words: they have left the queue, and
-    /// stay in the draft until the library has them.
-    private var savingPhotos: [QueuedPhoto] = []
 
     /// Saves the queue's photo and shows the next one at once, Title focused, while the save
     /// goes on (copying and syncing a camera photo takes longer than a frame). When the save
     /// fails, the photo and its words come back on the form in front of the next one (whose
     /// words are kept), with the library's message: nothing typed is lost.
     private func saveAndMoveOn(_ photo: QueuedPhoto) {
-        let loaded = photos.loadedPhoto
-        isSaving = true
-        savingPhotos.append(photo)
+        saves.add(photo, loaded: photos.loadedPhoto) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let entry):
+                // The photo left the queue when Done was pressed; the form shows the next one.
+                self.notification.show(
+                    tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
+                    details: FormSpeech.nextPhoto(self.queue)
+                ) { [weak self] in self?.undo(entry, from: photo.path) }
+                self.onSaved?(entry)
+            case .failure(let error):
+                self.settleInputMethod()
+                self.giveBack([photo])
+                self.messages.show(problem: error.message)
+            }
+            self.keepDraft()
+        }
         queue.removeCurrent()
         showCurrentPhoto()
-        // Once the next photo's frame is drawn: writing and syncing the copy would otherwise
-        // take a core from the main thread and the X server while they paint it.
-        unstored.append((photo, loaded))
-        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
     }
 
-    /// The notice of the photo now on the form, held while a save is on its way.
-    private var noticeAfterSave: (() -> Void)?
+    /// Hands every waiting save to the library's queue now (quitting, before it waits).
+    func storeWaiting() { saves.storeWaiting() }
 
-    /// Once no save is on its way, the notice that waited for it.
-    private func showNoticeAfterSave() {
-        guard !isSaving, let notice = noticeAfterSave else { return }
-        noticeAfterSave = nil
-        notice()
-    }
-
-    /// Saves waiting for the next frame before they go to the library's queue.
-    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?)] = []
-
-    /// Hands every waiting save to the library's queue now; quitting calls this before it
-    /// waits for that queue, so that a Done just before Ctrl+Q is saved.
-    func storeWaiting() {
-        let waiting = unstored
-        unstored = []
-        for (photo, loaded) in waiting { store(photo, loaded: loaded) }
-    }
-
-    private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?) {
-        library.perform(
-            { library throws(LibraryError) in
-                if let loaded { return try library.add(loaded, title: photo.title, subtitle: photo.subtitle) }
-                return try library.add(photoAt: photo.path, title: photo.title, subtitle: photo.subtitle)
-            },
-            completion: { [weak self] result in
-                guard let self else { return }
-                if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
-                self.isSaving = !self.savingPhotos.isEmpty
-                switch result {
-                case .success(let entry):
-                    self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
-                    self.saved(entry, from: photo.path)
-                case .failure(let error):
-                    self.settleInputMethod()
-                    if self.editing == nil { self.keepWords() }
-                    self.queue.restore(photo)
-                    if self.editing == nil { self.showCurrentPhoto() }
-                    self.messages.show(problem: error.message)
-                }
-                self.showNoticeAfterSave()
-                self.keepDraft()
-            })
-    }
-
-    private func saved(_ entry: CaptionLibrary.Entry, from path: String) {
-        lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
-        completion.record(title: entry.title, subtitle: entry.subtitle)
-        // The photo left the queue when Done was pressed; the form shows the next one.
-        notification.show(
-            tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
-            details: FormSpeech.nextPhoto(queue)
-        ) { [weak self] in self?.undo(entry, from: path) }
-        onSaved?(entry)
+    /// Photos whose save failed or was undone come back in front of the queue; the words
+    /// on the form stay with the photo they were typed for.
+    private func giveBack(_ photos: [QueuedPhoto]) {
+        if editing == nil { keepWords() }
+        queue.restore(photos)
+        if editing == nil { showCurrentPhoto() }
     }
 
     /// Undo of a save: the entry leaves the library, and its photo and words come back to
     /// the form in front of whatever the user moved on to (whose words are kept).
     private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
         settleInputMethod()
-        lastSaved = nil  // the library's newest entry is the last caption again
-        library.perform(
-            { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
-            completion: { [weak self] result in
-                guard let self else { return }
-                if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-                self.completion.forget(title: entry.title, subtitle: entry.subtitle)
-                self.keepWords()
-                self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
-                self.showCurrentPhoto()
-                // Said, since the form changing under the focus is not.
-                self.notification.show(
-                    tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
-            })
+        saves.undo(entry) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+            self.keepWords()
+            self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
+            self.showCurrentPhoto()
+            // Said, since the form changing under the focus is not.
+            self.notification.show(
+                tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+        }
     }
 
     // MARK: Reuse: the last caption again, the same caption for the rest
-
-    /// The words of the last caption saved or updated here; nil until then (or after its
-    /// save was undone), when the library's newest entry is asked for instead.
-    private var lastSaved: FormWords?
 
     /// Ctrl+D: the focused field takes the same field of the last saved caption; `both`
     /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
@@ -529,7 +352,7 @@ final class FormController {
         let items =
             both ? view.entries.keys.sorted() : [engine.focus].compactMap { $0 }.filter { view.entries[$0] != nil }
         guard !items.isEmpty else { return window.errorBell() }
-        withLastSaved { [weak self] words in
+        saves.withLastSaved { [weak self] words in
             guard let self else { return }
             guard let words else {
                 self.window.errorBell()
@@ -537,31 +360,12 @@ final class FormController {
             }
             for item in items {
                 guard let entry = self.view.entries[item] else { continue }
-                self.setText(entry, words[item])
+                self.binding.setText(entry, words[item])
                 // The cursor after the words, to go on typing.
                 gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
             }
         }
     }
-
-    /// Hands `body` the last saved caption's words: this session's, else the library's
-    /// newest entry's (read on the library's queue), else nil.
-    private func withLastSaved(_ body: @escaping @MainActor (FormWords?) -> Void) {
-        if let lastSaved { return body(lastSaved) }
-        library.perform(
-            { library throws(LibraryError) in try library.entries(after: nil, limit: 1).first },
-            completion: { [weak self] result in
-                let newest = (try? result.get())?.flatMap { $0 }.map {
-                    FormWords(title: $0.title, subtitle: $0.subtitle)
-                }
-                body(self?.lastSaved ?? newest)
-            })
-    }
-
-    /// The batch of "Caption the rest of the queue the same" on its way, for tests.
-    private(set) var captioningRest: WorkProgress?
-    /// Tests wait on this: what the batch saved, and the photos it could not.
-    var onRestCaptioned: (([CaptionLibrary.Entry], [String]) -> Void)?
 
     /// The words on the form go with the photo on the form and with every other photo of
     /// the queue that has no words of its own, saved in one step on the library's queue,
@@ -569,7 +373,9 @@ final class FormController {
     /// keep them and stay; a photo that cannot be saved comes back to the queue, named.
     func captionRestTheSame() {
         settleInputMethod()
-        guard editing == nil, captioningRest == nil, queue.currentPhoto != nil else { return window.errorBell() }
+        guard editing == nil, saves.captioningRest == nil, let current = queue.currentPhoto else {
+            return window.errorBell()
+        }
         let others = queue.photosWithoutWords
         // Incomplete words: the same messages as a save, and nothing saved.
         guard engine.isComplete, !others.isEmpty else { return send(.submit) }
@@ -580,74 +386,32 @@ final class FormController {
         }
         keepWords()
         let values = engine.normalizedValues
-        let title = values[CaptionForm.title]
-        let subtitle = values[CaptionForm.subtitle]
+        let words = FormWords(title: values[CaptionForm.title], subtitle: values[CaptionForm.subtitle])
         // As the queue had them, for Undo; then as they are being saved, for the draft.
-        guard let current = queue.currentPhoto else { return }
         let before = queue.photos.filter { $0 == current || others.contains($0) }
-        let batch = before.map { QueuedPhoto(path: $0.path, title: title, subtitle: subtitle) }
-        let loaded = photos.loadedPhoto
-        let progress = WorkProgress(total: batch.count)
-        captioningRest = progress
-        isSaving = true
-        savingPhotos += batch
+        let batch = before.map { QueuedPhoto(path: $0.path, title: words.title, subtitle: words.subtitle) }
+        let panel = ProgressPanel(progress: WorkProgress(total: batch.count), title: tr("Captioning the rest…"))
+        saves.captionRest(batch, words: words, loaded: (current.path, photos.loadedPhoto), progress: panel.progress) {
+            [weak self] result in
+            panel.stop()
+            guard let self else { return }
+            self.notification.show(progress: nil)
+            let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
+            self.restCaptioned(outcome, before: before, words: words)
+            if case .failure(let error) = result { self.messages.show(problem: error.message) }
+            self.keepDraft()
+        }
         queue.remove(Set(batch.map(\.path)))
         showCurrentPhoto()
-        let panel = ProgressPanel(progress: progress, title: tr("Captioning the rest…"))
         notification.show(progress: panel)
-        let currentPath = current.path
-        library.perform(
-            { library throws(LibraryError) in
-                var saved: [CaptionLibrary.Entry] = []
-                var savedPaths: [String] = []
-                var failed: [(path: String, message: String)] = []
-                for photo in batch where !progress.isCancelled {
-                    do throws(LibraryError) {
-                        // The photo that was on the form is already read and checked.
-                        if photo.path == currentPath, let loaded {
-                            saved.append(try library.add(loaded, title: title, subtitle: subtitle))
-                        } else {
-                            saved.append(try library.add(photoAt: photo.path, title: title, subtitle: subtitle))
-                        }
-                        savedPaths.append(photo.path)
-                    } catch {
-                        failed.append((photo.path, error.message))
-                    }
-                    progress.advance()
-                }
-                return RestCaptioned(
-                    saved: saved, savedPaths: savedPaths, failed: failed.map(\.path), messages: failed.map(\.message))
-            },
-            completion: { [weak self] result in
-                panel.stop()
-                guard let self else { return }
-                self.notification.show(progress: nil)
-                self.captioningRest = nil
-                self.savingPhotos.removeAll { batch.contains($0) }
-                self.isSaving = !self.savingPhotos.isEmpty
-                let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
-                self.restCaptioned(
-                    outcome, before: before, words: FormWords(title: title, subtitle: subtitle),
-                    loaded: (currentPath, loaded?.sha256))
-                if case .failure(let error) = result { self.messages.show(problem: error.message) }
-                self.showNoticeAfterSave()
-                self.keepDraft()
-            })
     }
 
     /// What the batch did: the photos it did not save (failed or cancelled) come back to
     /// the queue as they were; the rest can be undone together.
-    private func restCaptioned(
-        _ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords,
-        loaded: (path: String, sha256: String?)
-    ) {
+    private func restCaptioned(_ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords) {
         let savedPaths = Set(outcome.savedPaths)
         let unsaved = before.filter { !savedPaths.contains($0.path) }
-        if !unsaved.isEmpty {
-            if editing == nil { keepWords() }
-            queue.restore(unsaved)
-            if editing == nil { showCurrentPhoto() }
-        }
+        giveBack(unsaved)
         if !outcome.failed.isEmpty {
             let names = zip(outcome.failed, outcome.messages).map { PhotoQueue.name(of: $0) + ": " + $1 }
             messages.show(
@@ -656,13 +420,7 @@ final class FormController {
                     .replacing("{names}", with: names.joined(separator: "; ")))
         }
         let entries = outcome.saved
-        // Each caption also goes where the menu says, as a single save's does.
-        for (entry, path) in zip(entries, outcome.savedPaths) {
-            writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.sha256 : nil)
-            completion.record(title: entry.title, subtitle: entry.subtitle)
-        }
         if !entries.isEmpty {
-            lastSaved = words
             notification.show(
                 tr("Captioned {count} photos “{title}”").replacing("{count}", with: String(entries.count))
                     .replacing("{title}", with: words.title), button: .undo,
@@ -676,21 +434,14 @@ final class FormController {
     /// with the words they had before (the photo that was on the form, its words).
     private func undoRest(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
         settleInputMethod()
-        lastSaved = nil
-        let ids = entries.map(\.id)
-        library.perform(
-            { library throws(LibraryError) in for id in ids { _ = try library.remove(id: id) } },
-            completion: { [weak self] result in
-                guard let self else { return }
-                if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-                for entry in entries { self.completion.forget(title: entry.title, subtitle: entry.subtitle) }
-                if self.editing == nil { self.keepWords() }
-                self.queue.restore(before)
-                if self.editing == nil { self.showCurrentPhoto() }
-                self.notification.show(
-                    tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
-                self.onRestCaptioned?([], before.map(\.path))
-            })
+        saves.undoRest(entries) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+            self.giveBack(before)
+            self.notification.show(
+                tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
+            self.onRestCaptioned?([], before.map(\.path))
+        }
     }
 
     // MARK: Editing a saved entry
@@ -701,7 +452,7 @@ final class FormController {
         if editing == nil { keepWords() }
         editing = (entry, path)
         send(.clear)
-        show(FormWords(title: entry.title, subtitle: entry.subtitle))
+        binding.show(FormWords(title: entry.title, subtitle: entry.subtitle))
         load(path)
         let editingWords = tr("Editing “{title}”").replacing("{title}", with: entry.title)
         header.subtitle = editingWords
@@ -712,7 +463,6 @@ final class FormController {
     /// The update is in the library: back to the queue's photo.
     private func edited(_ entry: CaptionLibrary.Entry) {
         editing = nil
-        lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
         if queue.currentPhoto == nil { refreshPosition() }
         notification.show(tr("Updated “{title}”").replacing("{title}", with: entry.title))
@@ -725,8 +475,8 @@ final class FormController {
     /// words, not the queue's (kept in the queue when the edit began).
     var draft: Draft {
         // Photos still being saved stay in the draft: a crash mid-save loses no words.
-        let kept = PhotoQueue(
-            photos: savingPhotos + queue.photos, current: queue.current.map { $0 + savingPhotos.count })
+        let saving = saves.savingPhotos
+        let kept = PhotoQueue(photos: saving + queue.photos, current: queue.current.map { $0 + saving.count })
         return Draft(kept, words: editing == nil ? words : nil)
     }
 
@@ -770,7 +520,7 @@ final class FormController {
         self.queue = queue
         guard let loose else { return showCurrentPhoto() }
         clearForm()
-        show(loose)
+        binding.show(loose)
         refreshPosition()
     }
 
@@ -794,14 +544,4 @@ final class FormController {
             received, to: { [weak self] paths in self?.enqueue(paths) },
             failure: { [weak self] problem in self?.messages.show(problem: problem) })
     }
-}
-
-/// What "Caption the rest of the queue the same" did on the library's queue.
-struct RestCaptioned: Sendable {
-    let saved: [CaptionLibrary.Entry]
-    /// The photos of `saved`, in the same order.
-    let savedPaths: [String]
-    /// The photos that could not be saved, and why.
-    let failed: [String]
-    let messages: [String]
 }

@@ -1,0 +1,206 @@
+// The form's fields bound to the focus engine: GTK signals become engine events, and the
+// engine's decisions are applied here; nowhere else decides what Enter does.
+
+import CGtk
+import CaptionLibrary
+import FocusEngine
+import Localization
+import Shorthand
+
+/// What the binding asks of the form around it: the decisions that reach beyond the fields
+/// (a photo to choose, words to save), and what the fields say about the photo.
+@MainActor
+protocol FormBindingOwner: AnyObject {
+    /// A save is in flight: a Done pressed meanwhile is answered by it.
+    var isSaving: Bool { get }
+    /// A saved entry is on the form: Enter says it updates.
+    var isEditing: Bool { get }
+    /// What the variables stand for on the photo now on the form.
+    var photoFacts: PhotoFacts? { get }
+    func choosePhoto()
+    func save(_ submission: Submission)
+    /// Ctrl+V in a field: whether a photo was pasted instead of text.
+    func pastePhoto() -> Bool
+    /// An event went through the engine: what the form holds may have changed.
+    func formChanged()
+}
+
+@MainActor
+final class FormBinding {
+    private(set) var engine: FocusEngine
+    weak var owner: FormBindingOwner?
+    private let view: FormView
+    private let window: Window
+    private let header: HeaderBar
+    private let messages: MessageBar
+    private let aids: TypingAids
+    /// The fields' open compositions, committed before the form is read or changes.
+    private let inputMethods: InputMethodSettler
+    /// Set while the form itself changes an entry's text, so that it is not taken for typing.
+    private var settingText = false
+
+    init(
+        view: FormView, window: Window, header: HeaderBar, messages: MessageBar, inputMethods: InputMethodSettler,
+        aids: TypingAids
+    ) {
+        self.view = view
+        self.window = window
+        self.header = header
+        self.messages = messages
+        self.inputMethods = inputMethods
+        self.aids = aids
+        engine = CaptionForm.engine(Wording(translate: { tr($0) }))
+        FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
+        messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+    }
+
+    // MARK: Engine decisions -> widgets
+
+    private func handle(_ input: FormInput) -> Bool {
+        switch input {
+        // An Enter that accepts a completion offer does only that.
+        case .event(.enter) where aids.completion.acceptOnEnter(): break
+        case .event(let event):
+            if case .focus(let item) = event {
+                if item != saidBySummary { saidBySummary = nil }
+                if !arriving { arrivedPhoto = nil }
+                aids.focusMoved(to: item)
+            }
+            send(event)
+        case .typed(let item, let text):
+            guard !settingText else { return true }
+            aids.typed()
+            if !arriving { arrivedPhoto = nil }
+            messages.clearProblem()
+            send(.edit(item: item, text: text))
+        case .paste: return owner?.pastePhoto() ?? false
+        }
+        return true
+    }
+
+    /// Feeds one event to the engine and applies what it decides.
+    func send(_ event: FormEvent) {
+        if owner?.isSaving == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
+            return  // the save in flight answers this press
+        }
+        if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
+        // Enter (or a save) right after a code replaces it, as a space would.
+        if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
+            aids.replacements.replaceAtCursor(of: entry)
+        }
+        let decision = engine.handle(event)
+        apply(decision)
+        refresh()
+        owner?.formChanged()
+    }
+
+    private func apply(_ decision: FormDecision) {
+        switch decision {
+        case .nothing, .waitForPhoto:
+            break
+        case .focus(let item):
+            focus(item)
+        case .reject(let item):
+            messages.clearProblem()
+            focus(item)
+            saidBySummary = item
+        case .choosePhoto:
+            owner?.choosePhoto()
+        case .save(let submission):
+            owner?.save(submission)
+        }
+    }
+
+    func focus(_ item: Int?) {
+        guard !holdingFocus else { return }
+        let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
+        if !widget.hasFocus { widget.grabFocus() }
+    }
+
+    /// Set while the form changes wholesale (an entry opened for editing): the focus moves
+    /// the engine decides on the way are not made, so that one deliberate move follows.
+    /// A screen reader merges focus moves a few milliseconds apart and says a stale one.
+    private var holdingFocus = false
+
+    func withoutFocusMoves(_ body: () -> Void) {
+        let held = holdingFocus
+        holdingFocus = true
+        body()
+        holdingFocus = held
+    }
+
+    // MARK: What a screen reader hears
+
+    /// The field a failed submit sent focus to, while focus stays there: the summary's
+    /// alert says its message, so the field's description does not say it a second time.
+    private var saidBySummary: Int?
+
+    /// A photo the user just put on the form (chose, dropped, skipped to), named by the
+    /// focused field until focus moves or typing starts: nothing else says which photo came.
+    private var arrivedPhoto: String?
+    private var arriving = false
+
+    /// Runs `body`, which puts a photo on the form; `photo` ("b.jpg, 2 of 3") is said with
+    /// the field focused on the way.
+    func arrive(_ photo: String?, _ body: () -> Void) {
+        arriving = true
+        arrivedPhoto = photo
+        body()
+        arriving = false
+    }
+
+    /// Shows the engine's state; runs on every keystroke and focus change.
+    func refresh() {
+        let editing = owner?.isEditing ?? false
+        let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing)].compactMap { $0 }
+            .joined(separator: ". ")
+        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
+        let quiet = engine.summary != nil ? saidBySummary : nil
+        // Besides the engine's words, a field says its offers and what its variables become.
+        let facts = owner?.photoFacts
+        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [aids] item in
+            aids.notes(for: item, facts: facts)
+        }
+        messages.details = details
+        messages.summary = engine.summary
+    }
+
+    // MARK: The words on the form
+
+    var words: FormWords {
+        FormWords(view.entries.mapValues(\.text))
+    }
+
+    func setText(_ entry: TextEntry, _ text: String) {
+        inputMethods.whileFormSetsText { aids.whileFormSetsText { entry.text = text } }
+    }
+
+    /// Puts words on the form as if typed (the engine hears of them), without the mark of
+    /// the photo's words.
+    func show(_ words: FormWords) {
+        for (item, entry) in view.entries { setText(entry, words[item]) }
+    }
+
+    /// Empties the fields without the engine hearing of it as typing; `.clear` follows.
+    func empty() {
+        settingText = true
+        show(.empty)
+        settingText = false
+    }
+
+    /// The text field with the focus, if any.
+    private var focusedEntry: TextEntry? {
+        view.entries.values.first { $0.pointer == window.focus }
+    }
+
+    /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
+    func undoReplacement() -> Bool {
+        aids.replacements.undo(focus: window.focus)
+    }
+
+    /// Commits any open composition into its field, as it shows (see InputMethodSettler).
+    /// Every action that reads the form or changes what it shows calls this first.
+    func settleInputMethod() {
+        inputMethods.settle(focus: window.focus)
+    }
+}
