@@ -188,6 +188,30 @@ final class FormBinding {
         settingText = false
     }
 
+    /// Ctrl+D: the focused field takes the same field of the last saved caption; `both`
+    /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
+    /// and Enter say what comes next; focus stays where it is. `lastSaved` hands over the
+    /// last saved caption's words (FormSaves.withLastSaved).
+    func reuseLastCaption(both: Bool, from lastSaved: (@escaping @MainActor (FormWords?) -> Void) -> Void) {
+        settleInputMethod()
+        let items =
+            both ? view.entries.keys.sorted() : [engine.focus].compactMap { $0 }.filter { view.entries[$0] != nil }
+        guard !items.isEmpty else { return window.errorBell() }
+        lastSaved { [weak self] words in
+            guard let self else { return }
+            guard let words else {
+                self.window.errorBell()
+                return self.messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
+            }
+            for item in items {
+                guard let entry = self.view.entries[item] else { continue }
+                self.setText(entry, words[item])
+                // The cursor after the words, to go on typing.
+                gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
+            }
+        }
+    }
+
     /// The text field with the focus, if any.
     private var focusedEntry: TextEntry? {
         view.entries.values.first { $0.pointer == window.focus }

@@ -11,15 +11,19 @@ import Localization
 import Shorthand
 
 @MainActor
-final class FormController: FormBindingOwner {
+final class FormController: FormBindingOwner, QueueHolder {
     let view: FormView
     /// The fields and the engine: what Enter does, what the fields say.
     private let binding: FormBinding
     /// Saves, updates and their undo, on the library's queue.
     private let saves: FormSaves
+    /// Caption the rest of the queue the same.
+    private let rest: RestOfQueue
     private let drafts: DraftKeeper
-    let photos: PhotoLoader
-    let photoWords: PhotoWords
+    /// The photo on the form.
+    private let shown: FormPhoto
+    var photos: PhotoLoader { shown.loader }
+    var photoWords: PhotoWords { shown.words }
     /// The caption into the photo file or beside it after a save, as the menu says.
     let writer: CaptionWriter
     /// Code replacements, offers, variables and spell-checking in the fields.
@@ -57,17 +61,22 @@ final class FormController: FormBindingOwner {
         self.messages = messages
         self.notification = notification
         drafts = DraftKeeper(directory: library.directory)
-        photos = PhotoLoader(preview: view.preview)
-        photoWords = PhotoWords(entries: view.entries)
+        let loader = PhotoLoader(preview: view.preview)
+        let photoWords = PhotoWords(entries: view.entries)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
         aids = TypingAids(entries: view.entries, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
             view: view, window: window, header: header, messages: messages, inputMethods: settler, aids: aids)
         saves = FormSaves(library: library, writer: writer, completion: aids.completion)
+        shown = FormPhoto(
+            view: view, loader: loader, words: photoWords, binding: binding, writer: writer, aids: aids,
+            notification: notification, saves: saves)
+        rest = RestOfQueue(saves: saves, notification: notification, messages: messages)
         binding.owner = self
-        photoWords.onSetText = { [weak self] entry, text in self?.binding.setText(entry, text) }
-        photos.onSettled = { [weak self] result in self?.photoSettled(result) }
+        rest.holder = self
+        rest.onDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
+        shown.onSettled = { [weak self] in self?.onPhotoSettled?() }
         aids.onChange = { [weak self] in self?.binding.refresh() }
         aids.loadCompletions(from: library)
         writer.show(for: nil, format: nil)
@@ -199,56 +208,15 @@ final class FormController: FormBindingOwner {
         }
     }
 
-    /// Starts loading a photo: it counts at once (a fast typist goes on to Title) and is
-    /// checked and decoded off the main thread at the size the preview shows.
     private func load(_ path: String) {
-        // A photo joins the recent files when it is on the form, not when it joins the
-        // queue: a folder of a thousand would otherwise flood the list (and cost GTK's
-        // recent manager some 5–10 MB), and the list would name photos never looked at.
-        if editing == nil { RecentFiles.add([path]) }
-        view.photoName.text = PhotoQueue.name(of: path)
-        writer.show(for: captionTarget, format: nil)
-        photos.load(path)
         // What comes next: the queue's photo once an edit is done, else its neighbours.
-        photos.decodeAhead(editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours)
-        send(.photo(item: CaptionForm.photo, .loading))
-        let request = photos.request
-        // The photo's own words are read once its frame is drawn, for the same reason.
-        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in
-            self?.photoWords.offer(from: path) { [weak self] in self?.photos.request == request }
-        }
-        aids.variables.read(path) { [weak self] in self?.photos.request == request }
-    }
-
-    /// The photo's verdict: it counts (and a waiting submit goes on), or its message shows.
-    private func photoSettled(_ result: Result<LoadedPhoto, LibraryError>) {
-        switch result {
-        case .success(let photo):
-            writer.show(for: captionTarget, format: photo.info.format)
-            send(.photo(item: CaptionForm.photo, .loaded))
-            // Not a problem to fix: the photo counts, and the user hears why it looks grey.
-            if let notice = photo.notice {
-                let request = photos.request
-                let show = { [weak self] in
-                    guard let self else { return }
-                    self.notification.showWhenFree(notice.beforeSaving(photo.path), seconds: 10) { [weak self] in
-                        self?.photos.request == request
-                    }
-                }
-                // A save still on its way will show "Saved" with its Undo: the notice waits
-                // behind that, as behind one already showing.
-                saves.whenIdle(show)
-            }
-        case .failure(let error): send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
-        }
-        onPhotoSettled?()
+        let ahead = editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours
+        shown.load(path, target: captionTarget, ahead: ahead, recent: editing == nil)
     }
 
     /// Empties the form when no photo is left to caption.
     private func clearForm() {
-        photos.clear()
-        view.photoName.text = ""
-        writer.show(for: nil, format: nil)
+        shown.clear()
         binding.empty()
         send(.clear)
         refreshPosition()
@@ -301,7 +269,7 @@ final class FormController: FormBindingOwner {
                 // The photo left the queue when Done was pressed; the form shows the next one.
                 self.notification.show(
                     tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
-                    details: FormSpeech.nextPhoto(self.queue)
+                    details: self.nextPhoto
                 ) { [weak self] in self?.undo(entry, from: photo.path) }
                 self.onSaved?(entry)
             case .failure(let error):
@@ -320,7 +288,8 @@ final class FormController: FormBindingOwner {
 
     /// Photos whose save failed or was undone come back in front of the queue; the words
     /// on the form stay with the photo they were typed for.
-    private func giveBack(_ photos: [QueuedPhoto]) {
+    func giveBack(_ photos: [QueuedPhoto]) {
+        guard !photos.isEmpty else { return }
         if editing == nil { keepWords() }
         queue.restore(photos)
         if editing == nil { showCurrentPhoto() }
@@ -344,38 +313,16 @@ final class FormController: FormBindingOwner {
 
     // MARK: Reuse: the last caption again, the same caption for the rest
 
-    /// Ctrl+D: the focused field takes the same field of the last saved caption; `both`
-    /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
-    /// and Enter say what comes next; focus stays where it is.
-    func reuseLastCaption(both: Bool) {
-        settleInputMethod()
-        let items =
-            both ? view.entries.keys.sorted() : [engine.focus].compactMap { $0 }.filter { view.entries[$0] != nil }
-        guard !items.isEmpty else { return window.errorBell() }
-        saves.withLastSaved { [weak self] words in
-            guard let self else { return }
-            guard let words else {
-                self.window.errorBell()
-                return self.messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
-            }
-            for item in items {
-                guard let entry = self.view.entries[item] else { continue }
-                self.binding.setText(entry, words[item])
-                // The cursor after the words, to go on typing.
-                gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
-            }
-        }
-    }
+    /// Ctrl+D (Ctrl+Shift+D with `both`): the last saved caption's words again.
+    func reuseLastCaption(both: Bool) { binding.reuseLastCaption(both: both, from: saves.withLastSaved) }
 
     /// The words on the form go with the photo on the form and with every other photo of
     /// the queue that has no words of its own, saved in one step on the library's queue,
-    /// with a progress bar and Cancel, and one Undo for all. Photos with words of their own
-    /// keep them and stay; a photo that cannot be saved comes back to the queue, named.
+    /// with a progress bar and Cancel, and one Undo for all (RestOfQueue). Photos with words
+    /// of their own keep them and stay; a photo that cannot be saved comes back, named.
     func captionRestTheSame() {
         settleInputMethod()
-        guard editing == nil, saves.captioningRest == nil, let current = queue.currentPhoto else {
-            return window.errorBell()
-        }
+        guard editing == nil, !rest.isRunning, queue.currentPhoto != nil else { return window.errorBell() }
         let others = queue.photosWithoutWords
         // Incomplete words: the same messages as a save, and nothing saved.
         guard engine.isComplete, !others.isEmpty else { return send(.submit) }
@@ -387,62 +334,18 @@ final class FormController: FormBindingOwner {
         keepWords()
         let values = engine.normalizedValues
         let words = FormWords(title: values[CaptionForm.title], subtitle: values[CaptionForm.subtitle])
-        // As the queue had them, for Undo; then as they are being saved, for the draft.
+        guard let current = queue.currentPhoto else { return }
+        // As the queue had them, for Undo.
         let before = queue.photos.filter { $0 == current || others.contains($0) }
-        let batch = before.map { QueuedPhoto(path: $0.path, title: words.title, subtitle: words.subtitle) }
-        let panel = ProgressPanel(progress: WorkProgress(total: batch.count), title: tr("Captioning the rest…"))
-        saves.captionRest(batch, words: words, loaded: (current.path, photos.loadedPhoto), progress: panel.progress) {
-            [weak self] result in
-            panel.stop()
-            guard let self else { return }
-            self.notification.show(progress: nil)
-            let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
-            self.restCaptioned(outcome, before: before, words: words)
-            if case .failure(let error) = result { self.messages.show(problem: error.message) }
-            self.keepDraft()
-        }
-        queue.remove(Set(batch.map(\.path)))
+        rest.start(before, words: words, loaded: (current.path, photos.loadedPhoto))
+    }
+
+    func takeOut(_ photos: [QueuedPhoto]) {
+        queue.remove(Set(photos.map(\.path)))
         showCurrentPhoto()
-        notification.show(progress: panel)
     }
 
-    /// What the batch did: the photos it did not save (failed or cancelled) come back to
-    /// the queue as they were; the rest can be undone together.
-    private func restCaptioned(_ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords) {
-        let savedPaths = Set(outcome.savedPaths)
-        let unsaved = before.filter { !savedPaths.contains($0.path) }
-        giveBack(unsaved)
-        if !outcome.failed.isEmpty {
-            let names = zip(outcome.failed, outcome.messages).map { PhotoQueue.name(of: $0) + ": " + $1 }
-            messages.show(
-                problem: tr("{count} photos could not be saved and are back in the queue: {names}")
-                    .replacing("{count}", with: String(outcome.failed.count))
-                    .replacing("{names}", with: names.joined(separator: "; ")))
-        }
-        let entries = outcome.saved
-        if !entries.isEmpty {
-            notification.show(
-                tr("Captioned {count} photos “{title}”").replacing("{count}", with: String(entries.count))
-                    .replacing("{title}", with: words.title), button: .undo,
-                details: FormSpeech.nextPhoto(queue)
-            ) { [weak self] in self?.undoRest(entries, before: before.filter { savedPaths.contains($0.path) }) }
-        }
-        onRestCaptioned?(entries, unsaved.map(\.path))
-    }
-
-    /// Undo of the batch: its entries leave the library, and its photos come back in front,
-    /// with the words they had before (the photo that was on the form, its words).
-    private func undoRest(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
-        settleInputMethod()
-        saves.undoRest(entries) { [weak self] result in
-            guard let self else { return }
-            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-            self.giveBack(before)
-            self.notification.show(
-                tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
-            self.onRestCaptioned?([], before.map(\.path))
-        }
-    }
+    var nextPhoto: String? { FormSpeech.nextPhoto(queue) }
 
     // MARK: Editing a saved entry
 

@@ -1,0 +1,97 @@
+// "Caption the rest of the queue the same", once the form has chosen the photos and the
+// words: the batch's progress bar with Cancel, what it did in words, and one Undo for all.
+
+import CaptionLibrary
+import CaptionQueue
+import Localization
+
+/// What the batch asks of the form that holds the queue.
+@MainActor
+protocol QueueHolder: AnyObject {
+    /// The photos leave the queue while they are saved; the form shows what is left.
+    func takeOut(_ photos: [QueuedPhoto])
+    /// Photos not saved, or whose save was undone, come back in front of the queue.
+    func giveBack(_ photos: [QueuedPhoto])
+    /// "Next photo: b.jpg, 1 of 2.": said with the outcome, since the form changed.
+    var nextPhoto: String? { get }
+    func settleInputMethod()
+    /// The queue changed: the draft follows.
+    func formChanged()
+}
+
+@MainActor
+final class RestOfQueue {
+    weak var holder: QueueHolder?
+    private let saves: FormSaves
+    private let notification: InAppNotification
+    private let messages: MessageBar
+    /// Tests wait on this: what the batch saved (or, after Undo, nothing), and the photos
+    /// that came back to the queue.
+    var onDone: (([CaptionLibrary.Entry], [String]) -> Void)?
+
+    init(saves: FormSaves, notification: InAppNotification, messages: MessageBar) {
+        self.saves = saves
+        self.notification = notification
+        self.messages = messages
+    }
+
+    /// A batch is on its way: one at a time.
+    var isRunning: Bool { saves.captioningRest != nil }
+
+    /// Saves `before` (the photos as the queue had them, kept for Undo) with `words`.
+    /// `loaded` is the photo that was on the form, already read and checked.
+    func start(_ before: [QueuedPhoto], words: FormWords, loaded: (path: String, photo: LoadedPhoto?)) {
+        // As they are being saved, for the draft.
+        let batch = before.map { QueuedPhoto(path: $0.path, title: words.title, subtitle: words.subtitle) }
+        let panel = ProgressPanel(progress: WorkProgress(total: batch.count), title: tr("Captioning the rest…"))
+        saves.captionRest(batch, words: words, loaded: loaded, progress: panel.progress) { [weak self] result in
+            panel.stop()
+            guard let self else { return }
+            self.notification.show(progress: nil)
+            let outcome = (try? result.get()) ?? RestCaptioned(saved: [], savedPaths: [], failed: [], messages: [])
+            self.finished(outcome, before: before, words: words)
+            if case .failure(let error) = result { self.messages.show(problem: error.message) }
+            self.holder?.formChanged()
+        }
+        holder?.takeOut(batch)
+        notification.show(progress: panel)
+    }
+
+    /// What the batch did: the photos it did not save (failed or cancelled) come back to
+    /// the queue as they were; the rest can be undone together.
+    private func finished(_ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords) {
+        let savedPaths = Set(outcome.savedPaths)
+        let unsaved = before.filter { !savedPaths.contains($0.path) }
+        holder?.giveBack(unsaved)
+        if !outcome.failed.isEmpty {
+            let names = zip(outcome.failed, outcome.messages).map { PhotoQueue.name(of: $0) + ": " + $1 }
+            messages.show(
+                problem: tr("{count} photos could not be saved and are back in the queue: {names}")
+                    .replacing("{count}", with: String(outcome.failed.count))
+                    .replacing("{names}", with: names.joined(separator: "; ")))
+        }
+        let entries = outcome.saved
+        if !entries.isEmpty {
+            notification.show(
+                tr("Captioned {count} photos “{title}”").replacing("{count}", with: String(entries.count))
+                    .replacing("{title}", with: words.title), button: .undo,
+                details: holder?.nextPhoto
+            ) { [weak self] in self?.undo(entries, before: before.filter { savedPaths.contains($0.path) }) }
+        }
+        onDone?(entries, unsaved.map(\.path))
+    }
+
+    /// Undo of the batch: its entries leave the library, and its photos come back in front,
+    /// with the words they had before (the photo that was on the form, its words).
+    private func undo(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
+        holder?.settleInputMethod()
+        saves.undoRest(entries) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+            self.holder?.giveBack(before)
+            self.notification.show(
+                tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
+            self.onDone?([], before.map(\.path))
+        }
+    }
+}
