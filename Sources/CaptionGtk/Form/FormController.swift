@@ -1,8 +1,8 @@
-// The form: the photo on it and the words typed for it. It owns the queue of photos, the
-// photo loading, the draft and the decisions about what the form shows after a save;
-// FormBinding binds the fields to the focus engine, FormSaves makes the library writes.
+// The form: which photo is on it and what is typed for it. It holds the queue and the entry
+// being edited, and decides what the form shows; FormBinding binds the fields to the focus
+// engine, FormPhoto loads the photo, FormSaves makes the library writes, QueueSaving says
+// what a save did (with its Undo), and FormDrafts keeps the draft across runs.
 
-import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue
@@ -11,15 +11,15 @@ import Localization
 import Shorthand
 
 @MainActor
-final class FormController: FormBindingOwner, QueueHolder {
+final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     let view: FormView
     /// The fields and the engine: what Enter does, what the fields say.
     private let binding: FormBinding
     /// Saves, updates and their undo, on the library's queue.
     private let saves: FormSaves
-    /// Caption the rest of the queue the same.
-    private let rest: RestOfQueue
-    private let drafts: DraftKeeper
+    /// What a save of the queue's photos did, and its Undo.
+    private let queueSaving: QueueSaving
+    private let drafts: FormDrafts
     /// The photo on the form.
     private let shown: FormPhoto
     var photos: PhotoLoader { shown.loader }
@@ -60,7 +60,7 @@ final class FormController: FormBindingOwner, QueueHolder {
         self.header = header
         self.messages = messages
         self.notification = notification
-        drafts = DraftKeeper(directory: library.directory)
+        drafts = FormDrafts(directory: library.directory, window: window, notification: notification)
         let loader = PhotoLoader(preview: view.preview)
         let photoWords = PhotoWords(entries: view.entries)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
@@ -72,10 +72,12 @@ final class FormController: FormBindingOwner, QueueHolder {
         shown = FormPhoto(
             view: view, loader: loader, words: photoWords, binding: binding, writer: writer, aids: aids,
             notification: notification, saves: saves)
-        rest = RestOfQueue(saves: saves, notification: notification, messages: messages)
+        queueSaving = QueueSaving(saves: saves, notification: notification, messages: messages)
         binding.owner = self
-        rest.holder = self
-        rest.onDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
+        queueSaving.holder = self
+        drafts.holder = self
+        queueSaving.onSaved = { [weak self] in self?.onSaved?($0) }
+        queueSaving.onRestDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
         shown.onSettled = { [weak self] in self?.onPhotoSettled?() }
         aids.onChange = { [weak self] in self?.binding.refresh() }
         aids.loadCompletions(from: library)
@@ -102,6 +104,7 @@ final class FormController: FormBindingOwner, QueueHolder {
     func undoReplacement() -> Bool { binding.undoReplacement() }
     /// Commits any open composition; every action that reads or changes the form calls it.
     func settleInputMethod() { binding.settleInputMethod() }
+    /// A save is in flight: a further Done waits for it instead of saving twice.
     var isSaving: Bool { saves.isSaving }
     var isEditing: Bool { editing != nil }
     func formChanged() { keepDraft() }
@@ -258,27 +261,10 @@ final class FormController: FormBindingOwner, QueueHolder {
     }
 
     /// Saves the queue's photo and shows the next one at once, Title focused, while the save
-    /// goes on (copying and syncing a camera photo takes longer than a frame). When the save
-    /// fails, the photo and its words come back on the form in front of the next one (whose
-    /// words are kept), with the library's message: nothing typed is lost.
+    /// goes on (copying and syncing a camera photo takes longer than a frame; QueueSaving
+    /// says what it did, and gives the photo back if it fails).
     private func saveAndMoveOn(_ photo: QueuedPhoto) {
-        saves.add(photo, loaded: photos.loadedPhoto) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let entry):
-                // The photo left the queue when Done was pressed; the form shows the next one.
-                self.notification.show(
-                    tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
-                    details: self.nextPhoto
-                ) { [weak self] in self?.undo(entry, from: photo.path) }
-                self.onSaved?(entry)
-            case .failure(let error):
-                self.settleInputMethod()
-                self.giveBack([photo])
-                self.messages.show(problem: error.message)
-            }
-            self.keepDraft()
-        }
+        queueSaving.save(photo, loaded: photos.loadedPhoto)
         queue.removeCurrent()
         showCurrentPhoto()
     }
@@ -295,22 +281,6 @@ final class FormController: FormBindingOwner, QueueHolder {
         if editing == nil { showCurrentPhoto() }
     }
 
-    /// Undo of a save: the entry leaves the library, and its photo and words come back to
-    /// the form in front of whatever the user moved on to (whose words are kept).
-    private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
-        settleInputMethod()
-        saves.undo(entry) { [weak self] result in
-            guard let self else { return }
-            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-            self.keepWords()
-            self.queue.restore(QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle))
-            self.showCurrentPhoto()
-            // Said, since the form changing under the focus is not.
-            self.notification.show(
-                tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
-        }
-    }
-
     // MARK: Reuse: the last caption again, the same caption for the rest
 
     /// Ctrl+D (Ctrl+Shift+D with `both`): the last saved caption's words again.
@@ -318,11 +288,11 @@ final class FormController: FormBindingOwner, QueueHolder {
 
     /// The words on the form go with the photo on the form and with every other photo of
     /// the queue that has no words of its own, saved in one step on the library's queue,
-    /// with a progress bar and Cancel, and one Undo for all (RestOfQueue). Photos with words
+    /// with a progress bar and Cancel, and one Undo for all (QueueSaving). Photos with words
     /// of their own keep them and stay; a photo that cannot be saved comes back, named.
     func captionRestTheSame() {
         settleInputMethod()
-        guard editing == nil, !rest.isRunning, queue.currentPhoto != nil else { return window.errorBell() }
+        guard editing == nil, !queueSaving.isRunning, queue.currentPhoto != nil else { return window.errorBell() }
         let others = queue.photosWithoutWords
         // Incomplete words: the same messages as a save, and nothing saved.
         guard engine.isComplete, !others.isEmpty else { return send(.submit) }
@@ -337,7 +307,7 @@ final class FormController: FormBindingOwner, QueueHolder {
         guard let current = queue.currentPhoto else { return }
         // As the queue had them, for Undo.
         let before = queue.photos.filter { $0 == current || others.contains($0) }
-        rest.start(before, words: words, loaded: (current.path, photos.loadedPhoto))
+        queueSaving.captionRest(before, words: words, loaded: (current.path, photos.loadedPhoto))
     }
 
     func takeOut(_ photos: [QueuedPhoto]) {
@@ -384,51 +354,31 @@ final class FormController: FormBindingOwner, QueueHolder {
     }
 
     private func keepDraft() {
-        drafts.keep(draft)
+        drafts.keep()
     }
 
-    var draftKeeper: DraftKeeper { drafts }
+    var draftKeeper: DraftKeeper { drafts.keeper }
 
-    /// Brings back the draft of an earlier run, saying so, with a way to throw it away.
-    /// Returns whether there was one.
+    /// Brings back the draft of an earlier run (FormDrafts); returns whether there was one.
     @discardableResult
-    func restoreDraft() -> Bool {
-        guard let saved = drafts.store.load(), !saved.isEmpty else { return false }
-        drafts.adopt(saved)
-        show(saved)
-        // Longer than other notifications: it greets the user as the window opens, before
-        // they may have looked; and after the focused field has been read.
-        window.whenActive(delay: 400) { [weak self] in
-            self?.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
-                [weak self] in self?.discardDraft()
-            }
-        }
-        return true
-    }
+    func restoreDraft() -> Bool { drafts.restore() }
 
-    /// Discard is a button press, never a stray key, and even then it can be undone.
-    func discardDraft() {
-        let discarded = draft
-        queue = PhotoQueue()
-        clearForm()
-        notification.show(tr("Unsaved captions discarded"), button: .undo) { [weak self] in
-            self?.show(discarded)
-            self?.keepDraft()
-        }
-    }
+    func discardDraft() { drafts.discard() }
 
-    /// Puts a draft on the form.
-    private func show(_ draft: Draft) {
+    func flushDraft() { drafts.flush() }
+
+    /// Puts a draft on the form; nil empties the form and the queue.
+    func put(_ draft: Draft?) {
+        guard let draft else {
+            queue = PhotoQueue()
+            return clearForm()
+        }
         let (queue, loose) = draft.queueAndLooseWords
         self.queue = queue
         guard let loose else { return showCurrentPhoto() }
         clearForm()
         binding.show(loose)
         refreshPosition()
-    }
-
-    func flushDraft() {
-        drafts.flush()
     }
 
     // MARK: Photos from elsewhere: paste and drops

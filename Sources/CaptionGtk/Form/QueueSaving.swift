@@ -1,5 +1,6 @@
-// "Caption the rest of the queue the same", once the form has chosen the photos and the
-// words: the batch's progress bar with Cancel, what it did in words, and one Undo for all.
+// Photos of the queue on their way to the library, once the form has moved on: the one
+// that was on the form (Done), or the rest with the same words (with a progress bar and
+// Cancel). What each save did, in words, and its Undo.
 
 import CaptionLibrary
 import CaptionQueue
@@ -19,15 +20,19 @@ protocol QueueHolder: AnyObject {
     func formChanged()
 }
 
+/// The library writes themselves are FormSaves'; this decides what the form says of them.
+
 @MainActor
-final class RestOfQueue {
+final class QueueSaving {
     weak var holder: QueueHolder?
     private let saves: FormSaves
     private let notification: InAppNotification
     private let messages: MessageBar
+    /// A photo of the queue is in the library (tests wait on it).
+    var onSaved: ((CaptionLibrary.Entry) -> Void)?
     /// Tests wait on this: what the batch saved (or, after Undo, nothing), and the photos
     /// that came back to the queue.
-    var onDone: (([CaptionLibrary.Entry], [String]) -> Void)?
+    var onRestDone: (([CaptionLibrary.Entry], [String]) -> Void)?
 
     init(saves: FormSaves, notification: InAppNotification, messages: MessageBar) {
         self.saves = saves
@@ -35,12 +40,53 @@ final class RestOfQueue {
         self.messages = messages
     }
 
+    // MARK: The photo that was on the form
+
+    /// Saves the photo that was on the form, which has left the queue meanwhile. When the
+    /// save fails, the photo and its words come back on the form in front of the next one
+    /// (whose words are kept), with the library's message: nothing typed is lost.
+    func save(_ photo: QueuedPhoto, loaded: LoadedPhoto?) {
+        saves.add(photo, loaded: loaded) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let entry):
+                // The photo left the queue when Done was pressed; the form shows the next one.
+                self.notification.show(
+                    tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
+                    details: self.holder?.nextPhoto
+                ) { [weak self] in self?.undo(entry, from: photo.path) }
+                self.onSaved?(entry)
+            case .failure(let error):
+                self.holder?.settleInputMethod()
+                self.holder?.giveBack([photo])
+                self.messages.show(problem: error.message)
+            }
+            self.holder?.formChanged()
+        }
+    }
+
+    /// Undo of a save: the entry leaves the library, and its photo and words come back to
+    /// the form in front of whatever the user moved on to (whose words are kept).
+    private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
+        holder?.settleInputMethod()
+        saves.undo(entry) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
+            self.holder?.giveBack([QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle)])
+            // Said, since the form changing under the focus is not.
+            self.notification.show(
+                tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+        }
+    }
+
+    // MARK: The rest of the queue, the same
+
     /// A batch is on its way: one at a time.
     var isRunning: Bool { saves.captioningRest != nil }
 
     /// Saves `before` (the photos as the queue had them, kept for Undo) with `words`.
     /// `loaded` is the photo that was on the form, already read and checked.
-    func start(_ before: [QueuedPhoto], words: FormWords, loaded: (path: String, photo: LoadedPhoto?)) {
+    func captionRest(_ before: [QueuedPhoto], words: FormWords, loaded: (path: String, photo: LoadedPhoto?)) {
         // As they are being saved, for the draft.
         let batch = before.map { QueuedPhoto(path: $0.path, title: words.title, subtitle: words.subtitle) }
         let panel = ProgressPanel(progress: WorkProgress(total: batch.count), title: tr("Captioning the rest…"))
@@ -76,14 +122,14 @@ final class RestOfQueue {
                 tr("Captioned {count} photos “{title}”").replacing("{count}", with: String(entries.count))
                     .replacing("{title}", with: words.title), button: .undo,
                 details: holder?.nextPhoto
-            ) { [weak self] in self?.undo(entries, before: before.filter { savedPaths.contains($0.path) }) }
+            ) { [weak self] in self?.undoRest(entries, before: before.filter { savedPaths.contains($0.path) }) }
         }
-        onDone?(entries, unsaved.map(\.path))
+        onRestDone?(entries, unsaved.map(\.path))
     }
 
     /// Undo of the batch: its entries leave the library, and its photos come back in front,
     /// with the words they had before (the photo that was on the form, its words).
-    private func undo(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
+    private func undoRest(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
         holder?.settleInputMethod()
         saves.undoRest(entries) { [weak self] result in
             guard let self else { return }
@@ -91,7 +137,7 @@ final class RestOfQueue {
             self.holder?.giveBack(before)
             self.notification.show(
                 tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
-            self.onDone?([], before.map(\.path))
+            self.onRestDone?([], before.map(\.path))
         }
     }
 }

@@ -1,0 +1,64 @@
+// The form's draft across runs: written as the form changes (DraftKeeper), brought back at
+// the next start with a word saying so, and thrown away only by a button, with Undo.
+
+import CaptionLibrary
+import Localization
+
+/// What the drafts ask of the form that holds the queue and the words.
+@MainActor
+protocol DraftHolder: AnyObject {
+    /// The form's unsaved state now.
+    var draft: Draft { get }
+    /// Puts a draft on the form; nil empties the form and the queue.
+    func put(_ draft: Draft?)
+}
+
+@MainActor
+final class FormDrafts {
+    let keeper: DraftKeeper
+    weak var holder: DraftHolder?
+    private let window: Window
+    private let notification: InAppNotification
+
+    init(directory: String, window: Window, notification: InAppNotification) {
+        keeper = DraftKeeper(directory: directory)
+        self.window = window
+        self.notification = notification
+    }
+
+    /// The form changed: its draft is written soon.
+    func keep() {
+        if let draft = holder?.draft { keeper.keep(draft) }
+    }
+
+    /// Brings back the draft of an earlier run, saying so, with a way to throw it away.
+    /// Returns whether there was one.
+    func restore() -> Bool {
+        guard let saved = keeper.store.load(), !saved.isEmpty else { return false }
+        keeper.adopt(saved)
+        holder?.put(saved)
+        // Longer than other notifications: it greets the user as the window opens, before
+        // they may have looked; and after the focused field has been read.
+        window.whenActive(delay: 400) { [weak self] in
+            self?.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
+                [weak self] in self?.discard()
+            }
+        }
+        return true
+    }
+
+    /// Discard is a button press, never a stray key, and even then it can be undone.
+    func discard() {
+        guard let discarded = holder?.draft else { return }
+        holder?.put(nil)
+        notification.show(tr("Unsaved captions discarded"), button: .undo) { [weak self] in
+            self?.holder?.put(discarded)
+            self?.keep()
+        }
+    }
+
+    /// Writes what is pending now and waits for it: closing and quitting call this.
+    func flush() {
+        keeper.flush()
+    }
+}
