@@ -16,6 +16,9 @@ final class ProgressPanel {
     private var timer: SourceHandle?
     /// Tests and screen readers: the last text shown ("1,234 of 100,001").
     private(set) var text = ""
+    /// The panel's widgets were destroyed (the window closed while the work ran): the work's
+    /// completion, which holds the panel, must not touch them.
+    private(set) var isDestroyed = false
 
     /// `title` says what the work is ("Exporting"); the bar's text says how far it is.
     init(progress: WorkProgress, title: String) {
@@ -32,6 +35,10 @@ final class ProgressPanel {
         widget.packStart(bar, expand: true)
         widget.packStart(cancelButton)
         cancelButton.connect(.clicked) { [weak self] in self?.cancel() }
+        widget.connect(.destroy) { [weak self] in
+            self?.isDestroyed = true
+            self?.timer?.cancel()
+        }
         refresh()
         timer = MainThread.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
     }
@@ -39,12 +46,14 @@ final class ProgressPanel {
     /// Cancel: the work stops before its next item; the button says it was heard.
     func cancel() {
         progress.cancel()
+        guard !isDestroyed else { return }
         cancelButton.isSensitive = false
     }
 
     /// Shows how far the work is; false once stopped (ends the timer).
     @discardableResult
     private func refresh() -> Bool {
+        guard !isDestroyed else { return false }
         let progressBar = caption_progress_bar(bar.pointer)
         if progress.total > 0 {
             gtk_progress_bar_set_fraction(progressBar, progress.fraction)
