@@ -711,6 +711,7 @@ final class FormController {
 
     /// The update is in the library: back to the queue's photo.
     private func edited(_ entry: CaptionLibrary.Entry) {
+        if let old = editing?.entry { aids.completionSource?.updated(from: old, to: entry) }
         editing = nil
         lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
         showCurrentPhoto()
