@@ -109,7 +109,9 @@ import Testing
         var outcome: ([Entry], [String])?
         window.form.onRestCaptioned = { outcome = ($0, $1) }
         let button = try startBatch(window, paths)
-        // What Orca says of it, and Tab stops at it.
+        // What Orca says as the notification appears, and of the button; Tab stops at it.
+        #expect(window.notification.text == "Captioning the rest…")
+        #expect(window.notification.details == "Press Alt+C to cancel.")
         #expect(button.accessibleName == "Cancel")
         #expect(gtk_widget_get_can_focus(button.pointer) != 0)
         gtk_button_clicked(caption_button(button.pointer))
@@ -131,6 +133,7 @@ import Testing
         #expect(cancelButton(window) == nil)
         #expect(window.notification.text == "Captioned \(entries.count) photos “Pier”")
         #expect(window.notification.button == .undo)
+        #expect(window.notification.details.hasSuffix("Press Ctrl+Z to undo."))
         #expect(window.form.photoPath.map(Set(unsaved).contains) == true, "the form shows a photo not saved")
 
         outcome = nil

@@ -13,6 +13,8 @@ final class ProgressPanel {
     let bar: Widget
     let cancelButton: Button
     let progress: WorkProgress
+    /// What the work is ("Exporting…").
+    let title: String
     private var timer: SourceHandle?
     /// Tests and screen readers: the last text shown ("1,234 of 100,001").
     private(set) var text = ""
@@ -30,8 +32,10 @@ final class ProgressPanel {
         gtk_widget_set_valign(bar.pointer, GTK_ALIGN_CENTER)
         gtk_widget_set_size_request(bar.pointer, 220, -1)
         bar.accessibleName = title
+        self.title = title
         cancelButton = Button(mnemonic: tr("_Cancel"))
-        widget.packStart(Label(title))
+        // The title is the notification's own label (InAppNotification), which names it
+        // for a screen reader as it appears.
         widget.packStart(bar, expand: true)
         widget.packStart(cancelButton)
         cancelButton.connect(.clicked) { [weak self] in self?.cancel() }
