@@ -57,6 +57,23 @@ func runQueueWait() -> Double {
     return fields.count > 1 ? (Double(fields[1]) ?? 0) / 1e9 : 0
 }
 
+let tracing = getenv("CAPTION_BENCH_TRACE") != nil
+
+/// Seconds the X server (build-aux/with-display exports XVFB_PID) has run on a CPU and
+/// waited for one, from its /proc schedstat; 0 without it.
+func serverCPU() -> Double { serverSchedule(field: 0) }
+func serverWait() -> Double { serverSchedule(field: 1) }
+func serverSchedule(field: Int) -> Double {
+    guard let pid = getenv("XVFB_PID").map({ String(cString: $0) }),
+        let file = fopen("/proc/\(pid)/schedstat", "r")
+    else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return 0 }
+    let fields = String(cString: line).split(separator: " ")
+    return fields.count > field ? (Double(fields[field]) ?? 0) / 1e9 : 0
+}
+
 /// The longest main-loop iteration's own CPU time in the last `scroll`.
 nonisolated(unsafe) var longestCPU = 0.0
 
@@ -93,6 +110,25 @@ func makeLibrary(count: Int) -> String {
         exit(1)
     }
     return directory
+}
+
+/// A temporary library of `count` entries with the same photos and words as the newest of
+/// the library in `directory`: the same rows on screen as that library's first page.
+func makeLibrary(newest count: Int, of directory: String) -> String {
+    var template = Array("/tmp/caption-view-bench-XXXXXX".utf8CString)
+    let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    do {
+        let source = try Library(directory: directory)
+        let copy = try Library(directory: folder + "/library")
+        for entry in try source.entries(after: nil, limit: count).reversed() {
+            guard let photo = source.photoPath(of: entry) else { continue }
+            _ = try copy.add(photoAt: photo, title: entry.title, subtitle: entry.subtitle)
+        }
+    } catch {
+        print("cannot make the library: \(error.message)")
+        exit(1)
+    }
+    return folder + "/library"
 }
 
 @MainActor
@@ -270,21 +306,32 @@ func scroll(_ bench: Bench) -> Double {
     let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(bench.window.libraryList))!
     var longest = 0.0
     var last = now()
+    // What the main thread and the X server did over a gap, for the trace: the whole gap
+    // (the scroll between iterations included), not only the iteration.
+    var cpuAtLast = threadCPU()
+    var waitAtLast = runQueueWait()
+    var serverAtLast = serverCPU()
+    var serverWaitAtLast = serverWait()
     func iterate(for seconds: Double) {
         let end = now() + seconds
         while now() < end {
             let cpuBefore = threadCPU()
-            let waitBefore = runQueueWait()
             g_main_context_iteration(nil, 0)
             let time = now()
             longest = max(longest, time - last)
             longestCPU = max(longestCPU, threadCPU() - cpuBefore)
-            if getenv("CAPTION_BENCH_TRACE") != nil && time - last > 0.02 {
-                print(
-                    "stall \(rounded((time - last) * 1000)) ms (main thread on CPU \(rounded((threadCPU() - cpuBefore) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitBefore) * 1000)) ms) at \(bench.window.libraryRowCount) rows"
-                )
+            if tracing {
+                if time - last > 0.02 {
+                    print(
+                        "stall \(rounded((time - last) * 1000)) ms: main thread on CPU \(rounded((threadCPU() - cpuAtLast) * 1000)) ms, waiting for a CPU \(rounded((runQueueWait() - waitAtLast) * 1000)) ms; X server on CPU \(rounded((serverCPU() - serverAtLast) * 1000)) ms, waiting \(rounded((serverWait() - serverWaitAtLast) * 1000)) ms; at \(bench.window.libraryRowCount) rows"
+                    )
+                }
+                cpuAtLast = threadCPU()
+                waitAtLast = runQueueWait()
+                serverAtLast = serverCPU()
+                serverWaitAtLast = serverWait()
             }
-            last = time
+            last = now()
         }
     }
     gtk_adjustment_set_value(adjustment, 0)

@@ -23,7 +23,7 @@ final class Database {
     var commits: Int64 { commitCount.load(ordering: .relaxed) }
     /// The search index of the library as of `searchIndexKey`, built on demand.
     var searchIndex: SearchIndex?
-    var searchIndexKey: (Int64, Int64)?
+    var searchIndexKey: ContentVersion?
 
     init(path: String, folder: String, busyTimeout: Int32) throws(LibraryError) {
         self.path = path

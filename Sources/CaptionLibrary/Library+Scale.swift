@@ -121,11 +121,21 @@ extension Library {
         try entries(after: nil, limit: 1).first.map(EntryCursor.init)
     }
 
+    /// Where the library's contents stand: it changes with every commit, this connection's
+    /// or another's, so what was read at one version is still current while it stays.
+    public func contentVersion() throws(LibraryError) -> ContentVersion {
+        try database.withLock { (db) throws(LibraryError) -> ContentVersion in try Library.contentVersion(db) }
+    }
+
+    private static func contentVersion(_ db: Database) throws(LibraryError) -> ContentVersion {
+        ContentVersion(others: try db.integer("PRAGMA data_version"), own: db.commits)
+    }
+
     /// The search index as of now: made again only after something changed the library
     /// (this connection's commits or another's).
     public func searchIndex() throws(LibraryError) -> SearchIndex {
         try database.withLock { (db) throws(LibraryError) -> SearchIndex in
-            let key = (try db.integer("PRAGMA data_version"), db.commits)
+            let key = try Library.contentVersion(db)
             if let index = db.searchIndex, let known = db.searchIndexKey, known == key { return index }
             let statement = try db.prepare("SELECT id, title, subtitle FROM entries ORDER BY created DESC, id DESC")
             var builder = SearchIndex.Builder()
@@ -147,6 +157,13 @@ extension Library {
         if query.isEmpty { return Listing(query: query, ids: nil) }
         return Listing(query: query, ids: try searchIndex().matches(query))
     }
+}
+
+/// `PRAGMA data_version` counts other connections' commits and not this one's, which
+/// `Database` counts itself: together they change with every commit.
+public struct ContentVersion: Equatable, Sendable {
+    let others: Int64
+    let own: Int64
 }
 
 /// A list of entries read a page at a time: the whole library by cursor, or a search's

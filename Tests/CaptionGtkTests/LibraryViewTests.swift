@@ -173,6 +173,33 @@ import Testing
         #expect(Harness.spin(seconds: 5) { window.libraryController.view.entries.first?.title == "From elsewhere" })
     }
 
+    @Test func theViewOpensAgainAsItWasLeftUnlessTheLibraryChanged() throws {
+        _ = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let list = window.libraryController.view.treeView
+        func model() -> OpaquePointer? { gtk_tree_view_get_model(caption_tree_view(list)) }
+        showLibrary(window) { window.activateAction("library") }
+        Harness.press(window, keyval: GDK_KEY_Down)
+        Harness.press(window, keyval: GDK_KEY_Down)
+        let left = model()
+        window.activateAction("library")  // back to the form
+        #expect(!window.isShowingLibrary)
+        showLibrary(window) { window.activateAction("library") }
+        #expect(model() == left, "nothing changed, yet the list was made again")
+        #expect(window.libraryController.view.selectedRow == 2)
+        #expect(Harness.focusedWidget(window) == list)
+
+        // Another connection's save, while the form shows: the list loads again.
+        window.activateAction("library")
+        let photo = Harness.makePhoto(width: 77, in: folder, name: "meanwhile.jpg")
+        _ = try Library(directory: directory).add(photoAt: photo, title: "Meanwhile", subtitle: "elsewhere")
+        showLibrary(window) { window.activateAction("library") }
+        #expect(model() != left)
+        #expect(window.libraryController.view.entries.first?.title == "Meanwhile")
+        #expect(window.libraryController.view.entries.count == Self.captions.count + 1)
+    }
+
     @Test func thumbnailsAreMadeAndCachedForOtherAppsToo() throws {
         let library = try makeLibrary(Self.captions)
         let window = try makeWindow()

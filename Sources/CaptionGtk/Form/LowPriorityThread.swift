@@ -1,5 +1,8 @@
 // Background work that must never compete with the main thread: a thread of its own, niced.
 
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -37,5 +40,30 @@ enum LowPriorityThread {
         } else {
             job.takeRetainedValue().body()
         }
+    }
+}
+
+/// A serial queue on one long-lived thread at the lower priority, for a stream of small jobs
+/// where a thread each would cost more than the work: thumbnails while the user scrolls.
+/// A dispatch queue's pooled threads cannot be niced, and at normal priority thumbnails
+/// for a fast scroll took the CPU from the main thread and the display server on a
+/// two-core machine (docs/performance.md).
+final class LowPriorityQueue: Sendable {
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let waiting = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    func async(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        if !started.exchange(true, ordering: .relaxed) {
+            LowPriorityThread.run { [self] in
+                while true {
+                    waiting.wait()
+                    let next = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    next?()
+                }
+            }
+        }
+        waiting.signal()
     }
 }

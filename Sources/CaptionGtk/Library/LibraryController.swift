@@ -19,6 +19,9 @@ final class LibraryController {
     /// processes' changes while it shows.
     private var counter: Int64?
     private var poll: SourceHandle?
+    /// The library's contents as of the list's last load: the view opens again as it was
+    /// left (scrolled, selected, thumbnails made) when nothing changed since.
+    private var loadedVersion: ContentVersion?
     /// Deleted entries waiting for their Undo to expire before they leave the library.
     private var pendingDeletions: [CaptionLibrary.Entry] = []
     /// The list takes focus once the entries it is to show have arrived.
@@ -67,7 +70,7 @@ final class LibraryController {
             poll?.cancel()
             return
         }
-        reload()
+        reloadIfChanged()
         guard poll?.isActive != true else { return }
         poll = MainThread.every(seconds: 1) { [weak self] in
             self?.checkForChanges()
@@ -96,6 +99,20 @@ final class LibraryController {
             })
     }
 
+    /// Shows the list as it was left, as views of GNOME's apps do when one switches back
+    /// to them, unless the library changed meanwhile (a save in the form, another
+    /// process): then it loads again. Either way the old list shows until the answer.
+    private func reloadIfChanged() {
+        guard let known = loadedVersion, madeView?.listing != nil else { return reload() }
+        library.perform(
+            { library throws(LibraryError) in try library.contentVersion() },
+            completion: { [weak self] result in
+                guard let self else { return }
+                guard case .success(let version) = result, version == known else { return self.reload() }
+                self.shownAsLeft()
+            })
+    }
+
     /// Loads the first page of the entries that match the search, newest first, as
     /// `caption --list` lists them; the rest come a page at a time (`loadMore`). Each call
     /// supersedes the one before: a query overtaken before it ran is skipped on the library
@@ -105,22 +122,25 @@ final class LibraryController {
         let searches = view.searches
         let ticket = searches.next()
         library.perform(
-            { library throws(LibraryError) -> (Int64, Listing, [CaptionLibrary.Entry])? in
+            { library throws(LibraryError) -> (Int64, ContentVersion, Listing, [CaptionLibrary.Entry])? in
                 guard searches.isCurrent(ticket) else { return nil }
+                let version = try library.contentVersion()
                 var listing = try library.listing(matching: query)
                 let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
-                return (try library.changeCounter(), listing, page)
+                return (try library.changeCounter(), version, listing, page)
             },
             completion: { [weak self] result in
                 guard let self, searches.isCurrent(ticket) else { return }  // a newer search is on its way
                 switch result {
                 case .success(nil):
                     return
-                case .success(let (counter, listing, entries)?):
+                case .success(let (counter, version, listing, entries)?):
                     self.counter = counter
+                    self.loadedVersion = version
                     self.show(entries, query: query, listing: listing)
                     if query.isEmpty { self.prepareSearch() }
                 case .failure(let error):
+                    self.loadedVersion = nil
                     self.view.show([], emptyText: error.message)
                 }
                 self.onShown?()
@@ -175,6 +195,11 @@ final class LibraryController {
             shown.isEmpty
             ? empty
             : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(matches))
+        settle()
+    }
+
+    /// What waits for the list: an entry to select, the focus.
+    private func settle() {
         if let id = selectWhenLoaded {
             selectWhenLoaded = nil
             view.select(id: id)
@@ -183,8 +208,14 @@ final class LibraryController {
             focusListWhenLoaded = false
             // An empty library has no list to focus: the search field takes focus, and
             // says the library is empty.
-            if shown.isEmpty { view.focusSearch() } else { view.focusList() }
+            if view.entries.isEmpty { view.focusSearch() } else { view.focusList() }
         }
+    }
+
+    /// The list shown as it was left is the one to show.
+    private func shownAsLeft() {
+        settle()
+        onShown?()
     }
 
     /// An entry updated in the form: shown selected.

@@ -47,7 +47,8 @@ final class LibraryView {
     private var requested: Set<Int64> = []
     /// Bumped by every `show`, so a thumbnail made for an older list is not put in a new one.
     private var generation = 0
-    private let thumbnailQueue = DispatchQueue(label: "io.github.caption_app.Caption.thumbnails")
+    /// One for every window: thumbnails are made one at a time, below the main thread.
+    private static let thumbnailQueue = LowPriorityQueue()
     /// The first row on screen, for the thumbnail queue to skip rows left far behind.
     private let thumbnailFocus = AtomicRow()
     nonisolated static let displaySize: Int32 = 72
@@ -306,10 +307,14 @@ final class LibraryView {
         guard !entries.isEmpty, gtk_tree_view_get_visible_range(caption_tree_view(treeView), &start, &end) != 0 else {
             return
         }
-        let first = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
-        let last = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? first
+        // The tree view may still answer for the model it had before a `show` (its range
+        // is updated when it is next laid out): rows past the list's end are not there.
+        let shownFirst = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
+        let shownLast = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? shownFirst
         start.map { gtk_tree_path_free($0) }
         end.map { gtk_tree_path_free($0) }
+        let first = min(shownFirst, entries.count - 1)
+        let last = min(max(shownLast, first), entries.count - 1)
 
         if hasMore && !loadingMore && last + Self.prefetchRows * 3 >= entries.count { onNeedMore?() }
         thumbnailFocus.store(first)
@@ -320,7 +325,7 @@ final class LibraryView {
             thumbnailed.remove(id)
         }
         // What is on screen first, then a few rows below and above it.
-        let visible = Array(first...min(last, entries.count - 1))
+        let visible = Array(first...last)
         let below = Array(min(entries.count, last + 1)..<min(entries.count, last + 1 + Self.prefetchRows))
         let above = Array(max(0, first - Self.prefetchRows)..<first).reversed()
         let focus = thumbnailFocus
@@ -331,7 +336,7 @@ final class LibraryView {
             }
             requested.insert(entry.id)
             let generation = self.generation
-            thumbnailQueue.async {
+            Self.thumbnailQueue.async {
                 // Scrolled far past it meanwhile (a fling, End): not worth making now; a
                 // later pass asks again if it comes back into view.
                 let current = focus.load()
