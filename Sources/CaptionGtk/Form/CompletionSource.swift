@@ -4,7 +4,8 @@
 // view is applied here; and when another process (another Caption, `caption --add`) has
 // written to the library, the offers are read again, off the main thread. That is noticed
 // by the library's data version, asked when a field takes the focus and, while typing, at
-// most once a second: no timer runs while nobody types.
+// most once a second (the keys typed within the second are followed by one check as it
+// ends): no timer runs while nobody types.
 
 import CGtk
 import CaptionLibrary
@@ -40,16 +41,24 @@ final class CompletionSource {
     /// Reads every earlier title and subtitle, on the library's queue.
     func load() { check() }
 
-    /// Typing: the library is asked again once the interval has passed.
+    /// A check asked for by typing too soon after the last one, due when the interval ends.
+    private var deferred: SourceHandle?
+
+    /// Typing: the library is asked at once if the interval has passed, else when it ends,
+    /// so that the last keys typed are followed too.
     private func checkWhileTyping() {
-        guard g_get_monotonic_time() - lastCheck >= Self.typingInterval else { return }
-        check()
+        let since = g_get_monotonic_time() - lastCheck
+        guard since < Self.typingInterval else { return check() }
+        guard deferred?.isActive != true else { return }
+        let wait = UInt32((Self.typingInterval - since) / 1000) + 1
+        deferred = MainThread.after(milliseconds: wait) { [weak self] in self?.check() }
     }
 
     /// Asks the library whether another process changed it since the offers were read; if
     /// so (or they never were), reads them again. The data version is read before the
     /// values, so a commit between the two is read again next time rather than missed.
     func check() {
+        deferred?.cancel()
         guard !checking else { return }
         checking = true
         lastCheck = g_get_monotonic_time()
