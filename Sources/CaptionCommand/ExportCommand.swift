@@ -3,14 +3,10 @@
 import CaptionLibrary
 import CaptionMetadata
 import Localization
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// Set by SIGINT while an export runs; the export stops before its next photo.
-private let interrupted = Atomic<Bool>(false)
 
 extension Commands {
     /// Exit status of an export stopped by Ctrl+C (SIGINT): 128 + 2, as a shell reports a
@@ -26,10 +22,9 @@ extension Commands {
     /// the exit status is 130.
     static func export(library: String?, folder: String, ids: [Int64], sidecar: Bool) -> Int32 {
         let progress = WorkProgress()
-        let terminal = TerminalProgress(enabled: isatty(2) == 1, progress: progress)
-        interrupted.store(false, ordering: .relaxed)
-        let previous = catchInterrupt()
-        defer { restoreInterrupt(previous) }
+        let terminal = TerminalProgress(enabled: isatty(2) == 1, progress: progress, label: tr("Exporting {progress}"))
+        let interruption = Interruption.catch()
+        defer { interruption.restore() }
         do {
             let opened = try open(library)
             let report = { (photo: ExportedPhoto) in
@@ -48,7 +43,7 @@ extension Commands {
                             values))
                 }
                 // Checked after each photo is placed, so the next one is never started.
-                if interrupted.load(ordering: .relaxed) { progress.cancel() }
+                if interruption.isRequested { progress.cancel() }
                 terminal.update()
             }
             let summary: Exporter.Summary
@@ -91,31 +86,6 @@ extension Commands {
         }
     }
 
-    /// SIGINT sets `interrupted` instead of killing the process; SA_RESTART keeps the
-    /// photo being written from seeing EINTR. A second Ctrl+C still stops a run at once
-    /// (SA_RESETHAND): files are written under temporary names, so even then none is left
-    /// cut short under its own name.
-    /// A SIGINT ignored from the start (a background job of a script) stays ignored.
-    private static func catchInterrupt() -> sigaction {
-        var previous = sigaction()
-        sigaction(SIGINT, nil, &previous)
-        // SIG_IGN is the handler address 1.
-        if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) == 1 {
-            return previous
-        }
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interrupted.store(true, ordering: .relaxed) }
-        action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, &previous)
-        return previous
-    }
-
-    private static func restoreInterrupt(_ previous: sigaction) {
-        var previous = previous
-        sigaction(SIGINT, &previous, nil)
-    }
-
     /// `{key}` replaced in one pass, so that a file name holding "{sidecar}" stays as it is.
     private static func fill(_ template: String, _ values: [String: String]) -> String {
         var result = ""
@@ -129,18 +99,21 @@ extension Commands {
     }
 }
 
-/// "Exporting 1,234 of 100,001" on standard error, rewritten in place at most ten times a
-/// second, only when standard error is a terminal (so logs and pipes get nothing extra),
+/// "Exporting 1,234 of 100,001" (or another label's words) on standard error, rewritten in
+/// place at most ten times a second, only when standard error is a terminal (so logs and pipes get nothing extra),
 /// and erased before anything else is printed and at the end.
 final class TerminalProgress {
     private let enabled: Bool
     private let progress: WorkProgress
+    /// What is being done, with `{progress}` where "1,234 of 100,001" goes.
+    private let label: String
     private var shown = false
     private var last = 0.0
 
-    init(enabled: Bool, progress: WorkProgress) {
+    init(enabled: Bool, progress: WorkProgress, label: String) {
         self.enabled = enabled
         self.progress = progress
+        self.label = label
     }
 
     func update() {
@@ -149,7 +122,7 @@ final class TerminalProgress {
         guard now - last >= 0.1 else { return }
         last = now
         shown = true
-        Console.errorText("\r" + tr("Exporting {progress}").replacing("{progress}", with: progress.text) + "\u{1B}[K")
+        Console.errorText("\r" + label.replacing("{progress}", with: progress.text) + "\u{1B}[K")
     }
 
     func clear() {

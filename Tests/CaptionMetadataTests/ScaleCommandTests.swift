@@ -1,6 +1,6 @@
 // The command line at a photographer's scale: --list --json streamed as one valid document
-// in flat memory, and --export showing progress on a terminal (only there) and stopping
-// cleanly at Ctrl+C or a cancel, every file whole or not written.
+// in flat memory, and --export and --write-back showing progress on a terminal (only
+// there) and stopping cleanly at Ctrl+C or a cancel, every file whole or not written.
 
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionTestSupport
@@ -168,6 +168,91 @@ struct ScaleCommandTests {
             #expect(size > original.count / 2, "\(name) is whole")
             #expect(PhotoMetadata.read(out + "/" + name).title != nil, "\(name) carries its caption")
         }
+    }
+
+    /// A library of `count` entries, each from a JPEG of its own in `scratch` that it
+    /// knows as its source (as `--add` records it).
+    func libraryWithSources(_ scratch: Scratch, count: Int) throws -> (directory: String, photos: [String]) {
+        let directory = scratch.file("sourced-\(count)")
+        let library = try Library(directory: directory)
+        var photos: [String] = []
+        for index in 0..<count {
+            let photo = try Photos.file(.jpeg, in: scratch, name: "source-\(index).jpg", seed: UInt32(index + 1))
+            let entry = try library.add(photoAt: photo, title: "Title \(index)", subtitle: "Subtitle \(index)")
+            try library.setSource(id: entry.id, path: photo, sha256: Photos.sha256(ofFile: photo))
+            photos.append(photo)
+        }
+        return (directory, photos)
+    }
+
+    @Test("--write-back shows “Writing captions N of TOTAL” on stderr when it is a terminal, and erases it")
+    func writeBackShowsProgressOnATerminal() throws {
+        let scratch = Scratch()
+        let (directory, photos) = try libraryWithSources(scratch, count: 30)
+        let (status, terminal) = try runOnTerminal(["--library", directory, "--write-back", "--sidecar"])
+        #expect(status == 0)
+        #expect(terminal.contains("Writing captions 1 of 30"), "\(terminal.debugDescription)")
+        #expect(terminal.hasSuffix("\r\u{1B}[K"), "the line is erased at the end")
+        #expect(photos.allSatisfy { FileManager.default.fileExists(atPath: $0 + ".xmp") })
+        let quiet = try Caption.run(["--library", directory, "--write-back", "--sidecar"])
+        #expect(quiet.status == 0 && quiet.stderr == "", "nothing extra off a terminal: \(quiet.stderr)")
+    }
+
+    @Test("Ctrl+C (SIGINT) stops --write-back before the next photo: exit 130, every photo captioned or untouched")
+    func interruptStopsTheWriteBackCleanly() throws {
+        let scratch = Scratch()
+        let count = 300
+        let (directory, photos) = try libraryWithSources(scratch, count: count)
+        let before = photos.map { Photos.sha256(ofFile: $0) }
+        let process = Process()
+        // As for --export above: SIGINT as a terminal's shell gives it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [
+            "-c",
+            "import os, signal, sys\n"
+                + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
+                + "os.execv(sys.argv[1], sys.argv[1:])\n",
+            Caption.binary, "--library", directory, "--write-back",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANGUAGE"] = "C"
+        environment["LC_ALL"] = "C.UTF-8"
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += chunk
+        }
+        process.interrupt()
+        printed += stdout.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count >= 1 && lines.count < count, "stopped part-way: \(lines.count) of \(count)")
+        #expect(
+            complaint.hasPrefix("caption: write-back stopped: \(lines.count) of \(count) captions written"),
+            "\(complaint)")
+        // Oldest first: the photos reported carry their words, every other one is as it was.
+        for (index, photo) in photos.enumerated() {
+            if index < lines.count {
+                #expect(lines[index] == "Wrote entry \(index + 1) into \(photo)")
+                #expect(
+                    PhotoMetadata.read(photo) == PhotoCaption(title: "Title \(index)", description: "Subtitle \(index)")
+                )
+            } else {
+                #expect(Photos.sha256(ofFile: photo) == before[index], "\(photo) untouched")
+            }
+        }
+        #expect(!scratch.names(in: scratch.path).contains { $0.hasPrefix(".") }, "no temporary file left")
     }
 
     @Test("a cancelled export stops before the next photo and reports how far it came")
