@@ -18,6 +18,15 @@ if CommandLine.arguments.dropFirst().first == "large" {
     exit(0)
 }
 
+// `caption-bench completion FIXTURES`: completion at 100,000 entries alone.
+if CommandLine.arguments.dropFirst().first == "completion" {
+    guard let fixtures = CommandLine.arguments.dropFirst(2).first else {
+        fail("usage: caption-bench completion FIXTURES")
+    }
+    benchLargeCompletion(fixtures: fixtures)
+    exit(0)
+}
+
 // `caption-bench keystrokes`: the scripted captioning session's keystroke count alone.
 if CommandLine.arguments.dropFirst().first == "keystrokes" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))

@@ -350,3 +350,62 @@ def scenario_orca_code_replacement_and_its_undo_are_said(desktop):
     orca.start_listening()
     desktop.key("ctrl+z")
     orca.wait_heard("is back")
+
+
+def scenario_orca_length_counter_is_said(desktop):
+    """Past 80 % of Title's 120 characters, Orca says the count with each character typed
+    («100 of 120 characters»), once; and with the field when focus comes back to it."""
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    desktop.type("x" * 95)
+    ui.wait_text(ui.title, "x" * 95)
+    orca.settle()
+    orca.start_listening()
+    # 96 characters are 80 %: no count yet.
+    desktop.type("x")
+    ui.wait_text(ui.title, "x" * 96)
+    orca.settle()
+    orca.expect_not_heard("of 120 characters")
+    desktop.type("xxx")
+    ui.wait_text(ui.title, "x" * 99)
+    orca.settle()
+    orca.start_listening()
+    desktop.type("y")
+    orca.wait_heard("100 of 120 characters")
+    orca.settle()
+    orca.expect_heard_once("100 of 120 characters")
+    # Away and back: the count is said with the field.
+    desktop.key("Return")
+    orca.wait_heard("Subtitle text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Return")
+    orca.wait_heard("Title text.")
+    orca.wait_heard("100 of 120 characters")
+
+
+def scenario_orca_caption_the_rest_says_how_to_cancel(desktop):
+    """Caption the Rest of the Queue the Same on a long queue: as the progress shows, Orca
+    says the work and the key that cancels it; after Alt+C, what was saved and how to undo
+    it."""
+    import scenarios_reuse
+    photos = scenarios_reuse.large_photos(desktop, 30)
+    orca, ui = start(desktop, *photos)
+    orca.wait_heard("Title text.")
+    desktop.type("Pier")
+    desktop.key("Return")
+    desktop.type("Morning")
+    desktop.key("F10")
+    desktop.key("Down", "Down", "Down")
+    ui.wait_focus("Caption the Rest of the Queue the Same")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("notification Captioning the rest")
+    orca.wait_heard("Press Alt plus C to cancel.")
+    desktop.key("alt+c")
+    # However many were saved before Cancel took: said with the notification that replaces
+    # the progress.
+    orca.wait_heard("notification Captioned ", timeout=TIMEOUT * 3)
+    orca.wait_heard("Press Ctrl plus Z to undo.")

@@ -7,6 +7,22 @@ import os
 from harness import expect, wait_until
 
 
+def large_photos(desktop, count):
+    """`count` distinct photos of 1600 × 1200 pixels of noise (a camera photo's work for the
+    library: read, hashed, decoded whole, copied), made with GdkPixbuf: the sample photo
+    saves too fast for a person to press Cancel during a batch."""
+    import gi
+    gi.require_version("GdkPixbuf", "2.0")
+    from gi.repository import GdkPixbuf, GLib
+    width, height = 1600, 1200
+    pixels = GLib.Bytes.new(os.urandom(width * height * 3))
+    pixbuf = GdkPixbuf.Pixbuf.new_from_bytes(pixels, GdkPixbuf.Colorspace.RGB, False, 8, width, height, width * 3)
+    sample = os.path.join(desktop.root, "large.jpg")
+    pixbuf.savev(sample, "jpeg", ["quality"], ["90"])
+    desktop.sample_photo = sample
+    return desktop.photos(*(f"p{index:02}.jpg" for index in range(count)))
+
+
 def save_first(desktop, ui, title, subtitle):
     """Captions the photo on the form by keys and waits for the library to have it."""
     ui.wait_focus("Title")
@@ -113,3 +129,50 @@ def scenario_the_length_counter_shows_and_is_read(desktop):
     desktop.key("ctrl+a", "BackSpace")
     ui.wait_text(ui.title, "")
     wait_until("the counter to go", lambda: not ui.all(role="label", name="99 / 120", showing=True) or None)
+
+
+def scenario_caption_the_rest_stops_at_cancel_by_keys(desktop):
+    """While the rest of a long queue is saved, Alt+C presses the progress panel's Cancel (a
+    named button Tab also reaches): the batch stops between photos; the photos saved are
+    in the library with the words, the others back in the queue; Ctrl+Z takes back the
+    ones saved."""
+    count = 30
+    photos = large_photos(desktop, count)
+    ui = desktop.launch(*photos)
+    ui.wait_focus("Title")
+    desktop.type("Pier")
+    ui.wait_text(ui.title, "Pier")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("Morning")
+    ui.wait_text(ui.subtitle, "Morning")
+    desktop.key("F10")
+    ui.wait_focus("In Caption's Library Only")
+    desktop.key("Down", "Down", "Down")
+    ui.wait_focus("Caption the Rest of the Queue the Same")
+    desktop.key("Return")
+    cancel = ui.find("the progress panel's Cancel", role="push button", name="Cancel", showing=True)
+    expect(ui._has(cancel, "focusable"), "Cancel cannot take the focus")
+    wait_until("the first photos saved", lambda: len(desktop.entries()) >= 1 or None)
+    desktop.key("alt+c")
+    wait_until("the notification of what was saved",
+               lambda: (ui.notification_text() or "").startswith("Captioned ") or None)
+    entries = desktop.entries()
+    saved = len(entries)
+    print(f"{saved} of {count} saved before Cancel")
+    expect(0 < saved < count, f"{saved} of {count} saved: Cancel came too late or did nothing")
+    expect(ui.notification_text() == f"Captioned {saved} photos “Pier”", f"notification: {ui.notification_text()!r}")
+    expect(all(e["title"] == "Pier" and e["subtitle"] == "Morning" for e in entries), "other words were saved")
+    expect(not ui.all(role="push button", name="Cancel", showing=True), "the progress panel stayed")
+    # The photos not saved are the queue now, the first of them on the form, without words.
+    wait_until(f"the header to say 1 of {count - saved}",
+               lambda: ui.all(role="label", name=f"1 of {count - saved}", showing=True))
+    first_unsaved = sorted(set(os.path.basename(p) for p in photos) - {e["originalName"] for e in entries})[0]
+    ui.find("the first photo not saved on the form", role="image", name=f"Photo: {first_unsaved}")
+    ui.wait_text(ui.title, "")
+    desktop.key("ctrl+z")
+    desktop.wait_for_entries(0)
+    wait_until(f"the header to say 1 of {count}", lambda: ui.all(role="label", name=f"1 of {count}", showing=True))
+    ui.find("the first photo back on the form", role="image", name="Photo: p00.jpg")
+    ui.wait_text(ui.title, "Pier")
+    ui.wait_text(ui.subtitle, "Morning")

@@ -355,3 +355,37 @@ def scenario_spell_check_switch_in_the_main_menu(desktop):
     time.sleep(SETTLE)
     expect(_menu(ui, "Spelling Suggestions…") is None, "spelling suggestions with spell-checking off")
     desktop.key("Escape")
+
+
+def scenario_completion_follows_another_process_and_the_library_view(desktop):
+    """With the window open, `caption --add` from a terminal saves "Ferry at dawn": typing
+    "fer" offers it. An earlier title changed in the library view (Ctrl+L, Enter on it, new
+    words, Enter to Done) is offered as it is now, and no longer as it was."""
+    earlier(desktop, ("Harbour at dusk", "Fog"))
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    earlier(desktop, ("Ferry at dawn", "Pier"))
+    desktop.type("fer")
+    wait_description(ui, ui.title, "1 suggestion: Ferry at dawn")
+    desktop.key("Escape", "ctrl+a", "BackSpace")
+    ui.wait_text(ui.title, "")
+    # The library view, newest first: Down to the harbour, Enter opens it in the form.
+    desktop.key("ctrl+l")
+    time.sleep(SETTLE)
+    desktop.key("Down", "Return")
+    ui.wait_text(ui.title, "Harbour at dusk")
+    desktop.key("ctrl+a")
+    desktop.type("Lighthouse at dusk")
+    ui.wait_text(ui.title, "Lighthouse at dusk")
+    desktop.key("Return")
+    wait_until("the update", lambda: any(e["title"] == "Lighthouse at dusk" for e in desktop.entries()) or None)
+    desktop.key("ctrl+l")
+    ui.wait_focus("Title")
+    desktop.type("har")
+    ui.wait_text(ui.title, "har")
+    time.sleep(SETTLE)
+    expect("suggestion" not in (ui.description(ui.title) or ""),
+           f"the old title is still offered: {ui.description(ui.title)!r}")
+    desktop.key("ctrl+a", "BackSpace")
+    desktop.type("lig")
+    wait_description(ui, ui.title, "1 suggestion: Lighthouse at dusk")

@@ -36,6 +36,8 @@ extension Signal where Handler == VoidHandler {
     static var activate: Self { Self("activate") }
     static var changed: Self { Self("changed") }
     static var clicked: Self { Self("clicked") }
+    /// A widget is being destroyed: handles to it must no longer be used.
+    static var destroy: Self { Self("destroy") }
     static var pasteClipboard: Self { Self("paste-clipboard") }
     static var stopSearch: Self { Self("stop-search") }
     static var valueChanged: Self { Self("value-changed") }

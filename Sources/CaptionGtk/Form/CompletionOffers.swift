@@ -30,6 +30,9 @@ final class CompletionOffers {
     private var accepting = false
     /// Set while the form puts words into a field itself: no offers for those.
     private var formSetsText = false
+    /// The field the user is typing in (not the form setting its words, not an offer just
+    /// taken or closed with Escape): new values read from the library are offered for it.
+    private var typedIn: Int?
     /// What is shown changed: the form says it to screen readers with the field.
     var onChange: (() -> Void)?
 
@@ -59,7 +62,7 @@ final class CompletionOffers {
     private var early: [(title: String, subtitle: String, time: Timestamp?)] = []
 
     /// Adopts the library's values, read off the main thread; what was saved or undone
-    /// meanwhile is applied on top.
+    /// meanwhile is applied on top. The field being typed in offers from them at once.
     func use(titles: CompletionIndex, subtitles: CompletionIndex) {
         self.titles = titles
         self.subtitles = subtitles
@@ -72,6 +75,7 @@ final class CompletionOffers {
             }
         }
         early = []
+        if let item = typedIn, let entry = entries[item], entry.hasFocus { update(item, entry) }
     }
 
     /// A saved caption: its words are offered from now on. Undo of the save forgets them.
@@ -98,7 +102,11 @@ final class CompletionOffers {
     private func watch(_ item: Int, _ entry: TextEntry) {
         entry.connect(.changed) { [weak self] in
             guard let self, !self.accepting else { return }
-            if self.formSetsText { return self.close() }
+            if self.formSetsText {
+                self.typedIn = nil
+                return self.close()
+            }
+            self.typedIn = item
             self.update(item, entry)
         }
         // Before the entry's own handler, so Down, Up and Tab do not move the cursor or the
@@ -167,6 +175,7 @@ final class CompletionOffers {
         case GDK_KEY_Up, GDK_KEY_KP_Up:
             choose(chosen.map { ($0 + offers.count - 1) % offers.count } ?? offers.count - 1)
         case GDK_KEY_Escape:
+            typedIn = nil
             close()
         case GDK_KEY_Tab, GDK_KEY_KP_Tab:
             guard let chosen else {
@@ -202,6 +211,7 @@ final class CompletionOffers {
     private func accept(_ index: Int) {
         guard let field, let entry = entries[field], offers.indices.contains(index) else { return }
         let offer = offers[index]
+        typedIn = nil
         accepting = true
         entry.text = offer
         gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)

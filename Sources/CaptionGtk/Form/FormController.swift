@@ -335,6 +335,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// The update is in the library: back to the queue's photo.
     private func edited(_ entry: CaptionLibrary.Entry) {
+        if let old = editing?.entry { aids.completionSource?.updated(from: old, to: entry) }
         editing = nil
         showCurrentPhoto()
         if queue.currentPhoto == nil { refreshPosition() }

@@ -35,17 +35,16 @@ final class TypingAids {
         variables.onFacts = { [weak self] in self?.onChange?() }
     }
 
-    /// Reads every earlier title and subtitle for the offers, on the library's queue.
+    /// Where the offers come from, kept in step with the library; made with the library.
+    private(set) var completionSource: CompletionSource?
+
+    /// Reads every earlier title and subtitle for the offers, on the library's queue, and
+    /// follows the library's changes from then on.
     func loadCompletions(from library: LibraryAccess) {
-        library.perform(
-            { library throws(LibraryError) in
-                (CompletionIndex(try library.usage(of: .title)), CompletionIndex(try library.usage(of: .subtitle)))
-            },
-            completion: { [weak self] result in
-                // Without the library's words the form still works; the offers start empty.
-                guard case .success(let (titles, subtitles)) = result else { return }
-                self?.completion.use(titles: titles, subtitles: subtitles)
-            })
+        let source = CompletionSource(
+            offers: completion, library: library, entries: entries.sorted { $0.key < $1.key }.map(\.value))
+        completionSource = source
+        source.load()
     }
 
     /// The form sets a field's text: none of the aids takes it for typing.

@@ -37,6 +37,8 @@ final class LibraryController {
     /// Tests and the view benchmark wait for a load, and for each further page.
     var onShown: (() -> Void)?
     var onPage: (() -> Void)?
+    /// A deleted entry has left the library: its Undo expired and the deletion committed.
+    var onRemoved: ((CaptionLibrary.Entry) -> Void)?
 
     init(page: Box, library: LibraryAccess, notification: InAppNotification, messages: MessageBar) {
         self.page = page
@@ -252,7 +254,11 @@ final class LibraryController {
             completion: { [weak self] result in
                 guard let self else { return }
                 self.pendingDeletions.removeAll { $0.id == entry.id }
-                if case .failure(let error) = result { self.messages.show(problem: error.message) }
+                switch result {
+                // With its words as the library held them when it went.
+                case .success(let removed): self.onRemoved?(removed)
+                case .failure(let error): self.messages.show(problem: error.message)
+                }
             })
     }
 }

@@ -110,6 +110,8 @@ public final class CaptionWindow {
             self?.showLibrary()
             self?.libraryController.select(entry)
         }
+        // The offers follow: a deleted entry's words are offered no more.
+        libraryController.onRemoved = { [weak self] entry in self?.form.aids.completionSource?.removed(entry) }
     }
 
     /// The view switcher's labels ellipsize when the header is narrow (caption.css drops

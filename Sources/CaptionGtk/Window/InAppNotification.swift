@@ -16,7 +16,7 @@ final class InAppNotification {
     /// or replaced by the next one.
     private var gone: (() -> Void)?
     private var timeout: SourceHandle?
-    /// Holds a progress panel, in place of the label, while long work runs.
+    /// Holds a progress panel, after the label (the work's title), while long work runs.
     private var progressSlot: Box
     private(set) var progress: ProgressPanel?
     static let visibleSeconds: UInt32 = 6
@@ -104,6 +104,9 @@ final class InAppNotification {
 
     var text: String { label.text }
 
+    /// What a screen reader says after the text: what comes next, the key for the button.
+    var details: String { frame.accessibleDescription }
+
     /// Shows `text`, with a button that runs `action` when there is one. It goes after
     /// `seconds`, or stays (nil) until replaced or hidden: an export in progress.
     /// `details` is said to screen readers after the text (the notification's accessible
@@ -132,18 +135,43 @@ final class InAppNotification {
         timeout = seconds.map { MainThread.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
     }
 
-    /// Shows `panel` in place of the text, until the next notification or nil takes it away.
+    /// Shows `panel` beside its title, until the next notification or nil takes it away. A
+    /// screen reader hears the title as the notification appears, and how to cancel.
     func show(progress panel: ProgressPanel?) {
-        if let old = progress { gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer) }
+        if let old = progress {
+            gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer)
+            // The work is over: its title goes too, unless the outcome is shown at once
+            // (which cancels this).
+            timeout?.cancel()
+            timeout = MainThread.after(milliseconds: 0) { [weak self] in self?.hide() }
+        }
         progress = panel
-        label.isVisible = panel == nil
         guard let panel else { return }
         finishPrevious()
+        let fill = {
+            self.label.text = panel.title
+            // Alt and the Cancel button's mnemonic, in the user's language.
+            self.frame.accessibleDescription = tr("Press {keys} to cancel.").replacing(
+                "{keys}", with: Self.mnemonicKeys(of: panel.cancelButton))
+            // A button of the notification it replaces (Undo) no longer applies, by key either.
+            self.button = nil
+            self.action = nil
+            self.actionButton.isVisible = false
+        }
+        if isShowing { replaceContent(fill) } else { fill() }
         progressSlot.packStart(panel.widget, expand: true)
         panel.widget.showAll()
-        actionButton.isVisible = false
         timeout?.cancel()
         widget.revealsChild = true
+    }
+
+    /// "Alt+C" for a button labelled "_Cancel" (or "取消(_C)"), as GTK names keys.
+    private static func mnemonicKeys(of button: Button) -> String {
+        guard let label = button.binChild.flatMap({ Label(UnsafeMutableRawPointer($0.pointer)) }) else { return "" }
+        let keyval = gtk_label_get_mnemonic_keyval(caption_label(label.pointer))
+        guard let name = gtk_accelerator_get_label(keyval, GDK_MOD1_MASK) else { return "" }
+        defer { g_free(name) }
+        return String(cString: name)
     }
 
     func hide() {

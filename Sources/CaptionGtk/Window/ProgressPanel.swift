@@ -13,9 +13,14 @@ final class ProgressPanel {
     let bar: Widget
     let cancelButton: Button
     let progress: WorkProgress
+    /// What the work is ("Exporting…").
+    let title: String
     private var timer: SourceHandle?
     /// Tests and screen readers: the last text shown ("1,234 of 100,001").
     private(set) var text = ""
+    /// The panel's widgets were destroyed (the window closed while the work ran): the work's
+    /// completion, which holds the panel, must not touch them.
+    private(set) var isDestroyed = false
 
     /// `title` says what the work is ("Exporting"); the bar's text says how far it is.
     init(progress: WorkProgress, title: String) {
@@ -27,11 +32,17 @@ final class ProgressPanel {
         gtk_widget_set_valign(bar.pointer, GTK_ALIGN_CENTER)
         gtk_widget_set_size_request(bar.pointer, 220, -1)
         bar.accessibleName = title
+        self.title = title
         cancelButton = Button(mnemonic: tr("_Cancel"))
-        widget.packStart(Label(title))
+        // The title is the notification's own label (InAppNotification), which names it
+        // for a screen reader as it appears.
         widget.packStart(bar, expand: true)
         widget.packStart(cancelButton)
         cancelButton.connect(.clicked) { [weak self] in self?.cancel() }
+        widget.connect(.destroy) { [weak self] in
+            self?.isDestroyed = true
+            self?.timer?.cancel()
+        }
         refresh()
         timer = MainThread.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
     }
@@ -39,12 +50,14 @@ final class ProgressPanel {
     /// Cancel: the work stops before its next item; the button says it was heard.
     func cancel() {
         progress.cancel()
+        guard !isDestroyed else { return }
         cancelButton.isSensitive = false
     }
 
     /// Shows how far the work is; false once stopped (ends the timer).
     @discardableResult
     private func refresh() -> Bool {
+        guard !isDestroyed else { return false }
         let progressBar = caption_progress_bar(bar.pointer)
         if progress.total > 0 {
             gtk_progress_bar_set_fraction(progressBar, progress.fraction)
