@@ -106,8 +106,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func settleInputMethod() { binding.settleInputMethod() }
     /// A save is in flight: a further Done waits for it instead of saving twice.
     var isSaving: Bool { saves.isSaving }
+    /// The batch of "Caption the rest of the queue the same" on its way, for tests.
+    var captioningRest: WorkProgress? { saves.captioningRest }
     var isEditing: Bool { editing != nil }
-    func formChanged() { keepDraft() }
+    func formChanged() { drafts.keep() }
 
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? {
@@ -194,7 +196,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private func refreshPosition() {
         header.subtitle = positionText
         binding.refresh()
-        keepDraft()
+        drafts.keep()
     }
 
     /// The photo now on the form, said with the field focused as it arrives.
@@ -352,10 +354,6 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         let saving = saves.savingPhotos
         let kept = PhotoQueue(photos: saving + queue.photos, current: queue.current.map { $0 + saving.count })
         return Draft(kept, words: editing == nil ? words : nil)
-    }
-
-    private func keepDraft() {
-        drafts.keep()
     }
 
     var draftKeeper: DraftKeeper { drafts.keeper }
