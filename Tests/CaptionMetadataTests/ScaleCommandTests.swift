@@ -113,26 +113,22 @@ struct ScaleCommandTests {
         #expect(outcome.stdout.split(separator: "\n").count == 50)
     }
 
-    @Test(
-        "Ctrl+C (SIGINT) stops --export before the next photo: exit 130, every photo written whole, the rest not at all"
-    )
-    func interruptStopsTheExportCleanly() throws {
-        let scratch = Scratch()
-        let count = 2_000
-        let directory = try library(scratch, count: count)
-        let out = scratch.file("out")
+    /// Runs caption with ARGUMENTS and gives it SIGINT once it has printed its first line
+    /// on standard output; returns the finished process, all it printed, and its stderr.
+    /// Through Python, which gives caption SIGINT as a terminal's shell would (default
+    /// action, unblocked; the test runner may have changed both) and then becomes it.
+    func interruptAfterFirstLine(_ arguments: [String]) throws -> (Process, Data, String) {
         let process = Process()
-        // Through Python, which gives caption SIGINT as a terminal's shell would (default
-        // action, unblocked; the test runner may have changed both) and then becomes it.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            "import os, signal, sys\n"
-                + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
-                + "os.execv(sys.argv[1], sys.argv[1:])\n",
-            Caption.binary, "--library", directory, "--export", out,
-        ]
+        process.arguments =
+            [
+                "-c",
+                "import os, signal, sys\n"
+                    + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+                    + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
+                    + "os.execv(sys.argv[1], sys.argv[1:])\n",
+                Caption.binary,
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LANGUAGE"] = "C"
         environment["LC_ALL"] = "C.UTF-8"
@@ -142,7 +138,6 @@ struct ScaleCommandTests {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        // Wait for the first photo, then interrupt.
         var printed = Data()
         while !printed.contains(UInt8(ascii: "\n")) {
             let chunk = stdout.fileHandleForReading.availableData
@@ -153,6 +148,18 @@ struct ScaleCommandTests {
         printed += stdout.fileHandleForReading.readDataToEndOfFile()
         let complaint = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return (process, printed, complaint)
+    }
+
+    @Test(
+        "Ctrl+C (SIGINT) stops --export before the next photo: exit 130, every photo written whole, the rest not at all"
+    )
+    func interruptStopsTheExportCleanly() throws {
+        let scratch = Scratch()
+        let count = 2_000
+        let directory = try library(scratch, count: count)
+        let out = scratch.file("out")
+        let (process, printed, complaint) = try interruptAfterFirstLine(["--library", directory, "--export", out])
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
@@ -204,36 +211,7 @@ struct ScaleCommandTests {
         let count = 300
         let (directory, photos) = try libraryWithSources(scratch, count: count)
         let before = photos.map { Photos.sha256(ofFile: $0) }
-        let process = Process()
-        // As for --export above: SIGINT as a terminal's shell gives it.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c",
-            "import os, signal, sys\n"
-                + "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
-                + "os.execv(sys.argv[1], sys.argv[1:])\n",
-            Caption.binary, "--library", directory, "--write-back",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANGUAGE"] = "C"
-        environment["LC_ALL"] = "C.UTF-8"
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        var printed = Data()
-        while !printed.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed += chunk
-        }
-        process.interrupt()
-        printed += stdout.fileHandleForReading.readDataToEndOfFile()
-        let complaint = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (process, printed, complaint) = try interruptAfterFirstLine(["--library", directory, "--write-back"])
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
