@@ -23,12 +23,11 @@ let package = Package(
         .systemLibrary(
             name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0",
             providers: [.apt(["libexempi-dev"])]),
-        .systemLibrary(
-            name: "CLibRaw", path: "Sources/CLibRaw", pkgConfig: "libraw_r",
-            providers: [.apt(["libraw-dev"])]),
-        .systemLibrary(
-            name: "CGspell", path: "Sources/CGspell", pkgConfig: "gspell-1",
-            providers: [.apt(["libgspell-1-dev"])]),
+        // LibRaw and gspell are opened when first needed (dlopen), not linked, so that they
+        // cost start-up nothing: their modules name no library to link, and gspell's types
+        // are declared in its shim. LibRaw's header is read for its types and its version.
+        .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport"),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
         // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.

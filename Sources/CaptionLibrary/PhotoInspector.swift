@@ -236,8 +236,11 @@ public enum PhotoInspector {
             ])
     }
 
-    /// The accepted format of these first bytes, or the error saying why not.
-    static func recognise(_ head: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoFormat {
+    /// The accepted format of these first bytes, or the error saying why not. `rawAvailable`
+    /// is asked for RAW photos only, since asking opens LibRaw.
+    static func recognise(
+        _ head: UnsafeRawBufferPointer, path: String, rawAvailable: () -> Bool = { RawPhoto.isAvailable }
+    ) throws(LibraryError) -> PhotoFormat {
         switch PhotoFormat.sniff(head) {
         case nil:
             if PhotoFormat.looksLikeVector(head) {
@@ -254,7 +257,9 @@ public enum PhotoInspector {
                 .unsupportedFormat, "{format} photos are not supported: no decoder for them here: {path}",
                 ["format": name, "path": path])
         case .photo(let format):
-            if !format.isRaw, !format.pixbufLoaders.contains(where: Decoder.installed.contains) {
+            let decodable =
+                format.isRaw ? rawAvailable() : format.pixbufLoaders.contains(where: Decoder.installed.contains)
+            if !decodable {
                 throw LibraryError.make(
                     .noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
                     ["format": format.displayName, "path": path])

@@ -11,6 +11,9 @@ import POSIXFiles
 #endif
 
 public enum RawPhoto {
+    /// Whether LibRaw can be opened (it is opened on the first RAW photo, not at start).
+    static var isAvailable: Bool { caption_raw_available() != 0 }
+
     /// The size a RAW's directories give, turned as the camera was held; nil when LibRaw
     /// cannot open it.
     static func size(path: String) -> (width: Int, height: Int)? {
@@ -54,7 +57,7 @@ public enum RawPhoto {
     private static func pixbuf(
         _ image: UnsafeMutablePointer<libraw_processed_image_t>, flip: Int32, fitting area: (width: Int, height: Int)
     ) -> OpaquePointer? {
-        defer { libraw_dcraw_clear_mem(image) }
+        defer { caption_raw_free(image) }
         let data = caption_raw_image_data(image)
         let count = Int(image.pointee.data_size)
         var pixbuf: OpaquePointer?

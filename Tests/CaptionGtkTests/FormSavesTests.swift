@@ -15,7 +15,7 @@ import Testing
 
     /// A FormSaves of its own over a window's library, writer and offers.
     func saves(_ window: CaptionWindow) -> FormSaves {
-        FormSaves(library: window.library, writer: window.form.writer, completion: window.form.completion)
+        FormSaves(library: window.library, writer: window.form.writer, completion: window.form.aids.completion)
     }
 
     func close(_ window: CaptionWindow) {

@@ -31,7 +31,7 @@ import Testing
     /// A window on `library` whose offers have been read, with two photos queued.
     func makeWindow(_ library: String) throws -> CaptionWindow {
         let window = try Harness.makeWindow(library: library, stateFile: folder + "/window.ini")
-        #expect(Harness.spin { window.form.completion.loaded }, "the offers were never read")
+        #expect(Harness.spin { window.form.aids.completion.loaded }, "the offers were never read")
         let photos = (0..<2).map { _ in Harness.makePhoto(in: folder, name: "\(UUID().uuidString).jpg") }
         Harness.waitForPhoto(window) { window.form.enqueue(photos) }
         return window
@@ -67,11 +67,11 @@ import Testing
         gtk_entry_set_text(caption_entry(title.pointer), "")
         Harness.settle()
         type(window, text)
-        return window.form.completion.offers
+        return window.form.aids.completion.offers
     }
 
     func titleOffers(_ window: CaptionWindow, _ typed: String) -> [String] {
-        window.form.completion.titles.offers(for: typed, now: .now())
+        window.form.aids.completion.titles.offers(for: typed, now: .now())
     }
 
     @Test func aTitleChangedInTheLibraryViewIsOfferedAsItIsNow() throws {
@@ -95,7 +95,7 @@ import Testing
         #expect(titleOffers(window, "har").isEmpty, "the old title is still offered")
         #expect(titleOffers(window, "lig") == ["Lighthouse at dusk"])
         // The subtitle did not change: still offered once.
-        #expect(window.form.completion.subtitles.offers(for: "the", now: .now()) == ["The last ferry"])
+        #expect(window.form.aids.completion.subtitles.offers(for: "the", now: .now()) == ["The last ferry"])
         // In the form, as the user types.
         window.activateAction("library")  // back to the form
         Harness.settle()
@@ -136,7 +136,7 @@ import Testing
         Harness.settle()
         #expect(try Library(directory: library).entries().map(\.title) == ["Hill"])
         #expect(titleOffers(window, "har").isEmpty)
-        #expect(window.form.completion.subtitles.offers(for: "the", now: .now()).isEmpty)
+        #expect(window.form.aids.completion.subtitles.offers(for: "the", now: .now()).isEmpty)
         #expect(titleOffers(window, "hi") == ["Hill"])
         window.activateAction("library")  // back to the form
         Harness.settle()
@@ -167,7 +167,7 @@ import Testing
             "--library", library, "--add", photo, "--title", "Ferry at dawn", "--subtitle", "From the pier",
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(window.form.completion.offers == ["Ferry at noon"], "read before anything was typed")
+        #expect(window.form.aids.completion.offers == ["Ferry at noon"], "read before anything was typed")
         // Typing again asks the library (within the second after the last question, once it
         // has passed); the offers follow without another key.
         reads = []
@@ -175,8 +175,8 @@ import Testing
         Harness.settle()
         type(window, "r")
         #expect(Harness.spin { reads.contains(true) }, "the library was not read again")
-        #expect(window.form.completion.offers == ["Ferry at dawn", "Ferry at noon"])
-        #expect(window.form.completion.subtitles.offers(for: "from", now: .now()) == ["From the pier"])
+        #expect(window.form.aids.completion.offers == ["Ferry at dawn", "Ferry at noon"])
+        #expect(window.form.aids.completion.subtitles.offers(for: "from", now: .now()) == ["From the pier"])
     }
 
     @Test func anotherProcessesRemoveIsFollowedWhenAFieldTakesTheFocus() throws {

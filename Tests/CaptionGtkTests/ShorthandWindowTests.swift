@@ -31,7 +31,7 @@ import Testing
     @Test func aCodeThenASpaceBecomesItsTextAndUndoPutsTheCodeBack() throws {
         let window = try makeWindow("codes")
         defer { gtk_widget_destroy(window.widget) }
-        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        window.form.replacementTable = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "codes.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "At =bb ")
@@ -49,7 +49,7 @@ import Testing
     @Test func typingAfterAReplacementLeavesItForUndo() throws {
         let window = try makeWindow("codes-later")
         defer { gtk_widget_destroy(window.widget) }
-        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        window.form.replacementTable = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "later.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "=bb, x")
@@ -61,7 +61,7 @@ import Testing
     @Test func wordsPutInWholeAndUnknownCodesStayAsTheyAre() throws {
         let window = try makeWindow("codes-whole")
         defer { gtk_widget_destroy(window.widget) }
-        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        window.form.replacementTable = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "whole.jpg")) }
         window.form.view.titleEntry.grabFocus()
         // A paste or the form's own words arrive whole: no code ends where they begin.
@@ -76,7 +76,7 @@ import Testing
     @Test func enterAfterACodeReplacesItAndMovesOn() throws {
         let window = try makeWindow("codes-enter")
         defer { gtk_widget_destroy(window.widget) }
-        window.form.replacements.table = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
+        window.form.replacementTable = ReplacementTable([Replacement(code: "=bb", text: "Brooklyn Bridge")])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "enter.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "=bb")
@@ -107,17 +107,17 @@ import Testing
         window.form.view.titleEntry.grabFocus()
         Harness.settle()
         type(window, "har")
-        #expect(window.form.completion.offers == ["Harbour at dusk"])
+        #expect(window.form.aids.completion.offers == ["Harbour at dusk"])
         #expect(window.form.view.titleEntry.accessibleDescription.contains("1 suggestion: Harbour at dusk"))
         Harness.press(window, keyval: GDK_KEY_Down)
-        #expect(window.form.completion.chosen == 0)
+        #expect(window.form.aids.completion.chosen == 0)
         #expect(window.form.view.titleEntry.accessibleDescription.contains("Suggestion 1 of 1: Harbour at dusk"))
         caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
         Harness.settle()
         #expect(title(window) == "Harbour at dusk")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer, "Enter moved on")
         #expect(try Library(directory: folder + "/offers").entries().count == 1, "Enter saved")
-        #expect(window.form.completion.offers.isEmpty)
+        #expect(window.form.aids.completion.offers.isEmpty)
         // The next Enter does what the button says.
         caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
         Harness.settle()
@@ -127,9 +127,9 @@ import Testing
     @Test func tabTakesTheChosenOfferAndUpWrapsToTheLast() throws {
         let window = try makeWindow("offers-tab")
         defer { gtk_widget_destroy(window.widget) }
-        #expect(Harness.spin { window.form.completion.loaded })
+        #expect(Harness.spin { window.form.aids.completion.loaded })
         let now = Timestamp.now()
-        window.form.completion.use(
+        window.form.aids.completion.use(
             titles: CompletionIndex([
                 FieldUsage(text: "Harbour", count: 3, lastUsed: now), FieldUsage(text: "Hill", count: 1, lastUsed: now),
             ]),
@@ -137,9 +137,9 @@ import Testing
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "tab.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "h")
-        #expect(window.form.completion.offers == ["Harbour", "Hill"])
+        #expect(window.form.aids.completion.offers == ["Harbour", "Hill"])
         Harness.press(window, keyval: GDK_KEY_Up)
-        #expect(window.form.completion.chosen == 1)
+        #expect(window.form.aids.completion.chosen == 1)
         Harness.press(window, keyval: GDK_KEY_Tab)
         #expect(title(window) == "Hill")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer, "Tab moved on")
@@ -153,23 +153,23 @@ import Testing
     @Test func escapeClosesTheOffersAndEnterWithNoneChosenMovesOn() throws {
         let window = try makeWindow("offers-escape")
         defer { gtk_widget_destroy(window.widget) }
-        #expect(Harness.spin { window.form.completion.loaded })
-        window.form.completion.use(
+        #expect(Harness.spin { window.form.aids.completion.loaded })
+        window.form.aids.completion.use(
             titles: CompletionIndex([FieldUsage(text: "Harbour", count: 1, lastUsed: .now())]),
             subtitles: CompletionIndex())
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "esc.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "h")
-        #expect(window.form.completion.offers == ["Harbour"])
+        #expect(window.form.aids.completion.offers == ["Harbour"])
         Harness.press(window, keyval: GDK_KEY_Escape)
-        #expect(window.form.completion.offers.isEmpty)
+        #expect(window.form.aids.completion.offers.isEmpty)
         type(window, "a")
-        #expect(window.form.completion.offers == ["Harbour"])
+        #expect(window.form.aids.completion.offers == ["Harbour"])
         caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
         Harness.settle()
         #expect(title(window) == "ha")
         #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)
-        #expect(window.form.completion.offers.isEmpty, "the offers stayed open after focus left")
+        #expect(window.form.aids.completion.offers.isEmpty, "the offers stayed open after focus left")
     }
 
     @Test func savesBeforeTheLibrarysWordsArriveAreKept() throws {
@@ -193,10 +193,10 @@ import Testing
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Quay")
         gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Boats")
         #expect(save(window) != nil)
-        #expect(window.form.completion.titles.offers(for: "q", now: .now()) == ["Quay"])
+        #expect(window.form.aids.completion.titles.offers(for: "q", now: .now()) == ["Quay"])
         window.activateAction("undo")
         _ = Harness.spin { title(window) == "Quay" }
-        #expect(window.form.completion.titles.offers(for: "q", now: .now()).isEmpty)
+        #expect(window.form.aids.completion.titles.offers(for: "q", now: .now()).isEmpty)
     }
 
     @Test func theSpellCheckSwitchIsRememberedWithTheWindowSize() throws {

@@ -136,6 +136,32 @@ struct ExternalFormatTests {
         #expect(gdk_pixbuf_get_width(pixbuf) == 160 && gdk_pixbuf_get_height(pixbuf) == 120)
         #expect(RawPhoto.preview(path: scratch.file("none.dng"), fitting: (100, 100)) == nil)
     }
+
+    @Test("a RAW is refused with 'no decoder' when LibRaw cannot be opened, and other formats never open it")
+    func rawWithoutLibRaw() throws {
+        let scratch = Scratch()
+        let path = try ExternalPhotos.make(.dng, in: scratch.path, width: 320, height: 240)
+        let head = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var asked = 0
+        let missing = { () -> Bool in
+            asked += 1
+            return false
+        }
+        do {
+            _ = try head.withUnsafeBytes { try PhotoInspector.recognise($0, path: path, rawAvailable: missing) }
+            Issue.record("a RAW was accepted without LibRaw")
+        } catch let error as LibraryError {
+            #expect(error.kind == .noDecoder)
+            #expect(error.message == "DNG photos cannot be read here: no decoder for them is installed: \(path)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        #expect(asked == 1)
+        let jpeg = Array(Photos.jpeg().prefix(32))
+        #expect(
+            try jpeg.withUnsafeBytes { try PhotoInspector.recognise($0, path: "x", rawAvailable: missing) } == .jpeg)
+        #expect(asked == 1)
+    }
 }
 
 @Suite("New formats, damaged")

@@ -65,6 +65,7 @@ check "caption-debuginfo holds the debug information of the program's build id" 
 
 rpm -qp --requires "$rpm" >"$work/requires"
 for wanted in 'libgtk-3\.so\.0' 'libsqlite3\.so\.0' 'libexempi\.so\.[0-9]+' \
+    'libraw_r\.so\.[0-9]+' 'libgspell-1\.so\.2' \
     'webp-pixbuf-loader' 'heif-pixbuf-loader' 'avif-pixbuf-loader'; do
     check "rpm -qp --requires names $wanted" sh -c "cat '$work/requires' | grep -E '^$wanted(\(|\$)'"
 done

@@ -353,6 +353,22 @@ final class SourceHandle {
     }
 }
 
+extension GObjectConvertible {
+    /// Runs `job` once, after the first frame that drew this widget, at low priority: work
+    /// that the first frame does not need (spell-checking, the offers) then costs start-up
+    /// nothing. A plain idle would not do: one runs while the X server maps the window,
+    /// which is before the first frame.
+    @MainActor
+    func afterFirstDraw(_ job: @escaping MainThread.Job) {
+        var posted = false
+        connect(.draw) { _ in
+            guard !posted else { return }
+            posted = true
+            MainThread.post(priority: G_PRIORITY_LOW, job)
+        }
+    }
+}
+
 /// Runs code on the GTK main thread. Work done elsewhere (decoding, saving) reports back
 /// through this: the main actor's own queue is never drained while gtk_main runs (see
 /// NOTES), so Task { @MainActor } would wait forever; a GLib idle source runs on the loop.

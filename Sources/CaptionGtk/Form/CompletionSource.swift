@@ -3,9 +3,9 @@
 // happen (CompletionOffers.record, forget); an entry updated or deleted from the library
 // view is applied here; and when another process (another Caption, `caption --add`) has
 // written to the library, the offers are read again, off the main thread. That is noticed
-// by the library's data version, asked when a field takes the focus and, while typing, at
-// most once a second (the keys typed within the second are followed by one check as it
-// ends): no timer runs while nobody types.
+// by the library's data version, asked after a field takes the focus (once its frame is
+// drawn) and, while typing, at most once a second (the keys typed within the second are
+// followed by one check as it ends): no timer runs while nobody types.
 
 import CGtk
 import CaptionLibrary
@@ -31,15 +31,25 @@ final class CompletionSource {
         self.offers = offers
         self.library = library
         for entry in entries {
+            // Enter moves the focus, and its frame is what a person waits for: the check
+            // goes after it, at low priority, so that the key's repaint never carries it.
             entry.connect(.notify("has-focus")) { [weak self] _ in
-                if entry.hasFocus { self?.check() }
+                guard entry.hasFocus else { return }
+                MainThread.post(priority: G_PRIORITY_LOW) { self?.check() }
             }
             entry.connect(.changed) { [weak self] in self?.checkWhileTyping() }
         }
     }
 
+    /// Whether the offers are being followed: not before `load`, which waits for the
+    /// window's first frame, so that a field taking the focus does not read them earlier.
+    private var loading = false
+
     /// Reads every earlier title and subtitle, on the library's queue.
-    func load() { check() }
+    func load() {
+        loading = true
+        check()
+    }
 
     /// A check asked for by typing too soon after the last one, due when the interval ends.
     private var deferred: SourceHandle?
@@ -59,7 +69,7 @@ final class CompletionSource {
     /// values, so a commit between the two is read again next time rather than missed.
     func check() {
         deferred?.cancel()
-        guard !checking else { return }
+        guard loading, !checking else { return }
         checking = true
         lastCheck = g_get_monotonic_time()
         let known = readAt

@@ -28,8 +28,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     let writer: CaptionWriter
     /// Code replacements, offers, variables and spell-checking in the fields.
     let aids: TypingAids
-    var replacements: CodeReplacer { aids.replacements }
-    var completion: CompletionOffers { aids.completion }
+    /// The code replacements the fields use; Preferences changes them.
+    var replacementTable: ReplacementTable {
+        get { aids.replacements.table }
+        set { aids.replacements.table = newValue }
+    }
     var spelling: SpellCheck { aids.spelling }
     private let window: Window
     private let header: HeaderBar
@@ -334,6 +337,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         // The header's subtitle is not read when it changes: the notification is.
         notification.show(editingWords, details: tr("Enter updates the entry"))
     }
+
+    /// An entry deleted from the library view has left it (its Undo expired).
+    func removedFromLibrary(_ entry: CaptionLibrary.Entry) { aids.completionSource?.removed(entry) }
 
     /// The update is in the library: back to the queue's photo.
     private func edited(_ entry: CaptionLibrary.Entry) {

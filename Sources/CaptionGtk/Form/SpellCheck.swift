@@ -11,32 +11,31 @@ final class SpellCheck {
     private let entries: [TextEntry]
     private var fields: [OpaquePointer] = []
     private var started = false
+    /// gspell's functions, once it is opened.
+    private var gspell: caption_gspell?
 
     /// gspell's first checker loads enchant and the language's dictionary, which cost
     /// start-up about a fifth of its time and 6 MB in front of the first frame (`make
     /// bench`): the fields are set up once the first of them has been drawn, after that
-    /// frame (as the recent files are: an idle alone runs while the window is mapped).
+    /// frame.
     init(entries: [TextEntry]) {
         self.entries = entries
-        entries.first?.pointer.connect(.draw) { [weak self] _ in
-            guard let self, !self.started, !self.startPosted else { return }
-            self.startPosted = true
-            MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.start() }
-        }
+        entries.first?.pointer.afterFirstDraw { [weak self] in self?.start() }
     }
-
-    private var startPosted = false
 
     /// Sets the fields up now, if they are not yet.
     func start() {
         guard !started else { return }
         started = true
+        // Without gspell (not installed), the fields work as they are, unchecked.
+        guard let gspell = caption_gspell()?.pointee else { return }
+        self.gspell = gspell
         fields = entries.compactMap { (entry) -> OpaquePointer? in
             // The GspellEntry belongs to the GtkEntry and lives as long as it does.
-            guard let spell = gspell_entry_get_from_gtk_entry(caption_entry(entry.pointer)) else { return nil }
+            guard let spell = gspell.entry_get_from_gtk_entry?(caption_entry(entry.pointer)) else { return nil }
             // A checker for the locale's language (gspell_language_get_default) on the
             // entry's buffer, and inline checking on.
-            gspell_entry_basic_setup(spell)
+            gspell.entry_basic_setup?(spell)
             return spell
         }
         if !isOn { apply() }
@@ -49,7 +48,7 @@ final class SpellCheck {
 
     private func apply() {
         for field in fields {
-            gspell_entry_set_inline_spell_checking(field, isOn ? 1 : 0)
+            gspell?.entry_set_inline_spell_checking?(field, isOn ? 1 : 0)
         }
     }
 }

@@ -111,7 +111,7 @@ public final class CaptionWindow {
             self?.libraryController.select(entry)
         }
         // The offers follow: a deleted entry's words are offered no more.
-        libraryController.onRemoved = { [weak self] entry in self?.form.aids.completionSource?.removed(entry) }
+        libraryController.onRemoved = { [weak self] entry in self?.form.removedFromLibrary(entry) }
     }
 
     /// The view switcher's labels ellipsize when the header is narrow (caption.css drops
@@ -208,8 +208,8 @@ public final class CaptionWindow {
 
     func showPreferences() {
         if let preferences { return preferences.window.present() }
-        let preferences = PreferencesWindow(over: window, table: form.replacements.table)
-        preferences.onChange = { [weak self] table in self?.form.replacements.table = table }
+        let preferences = PreferencesWindow(over: window, table: form.replacementTable)
+        preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
         preferences.onClose = { [weak self] in self?.preferences = nil }
         self.preferences = preferences
         preferences.present()
