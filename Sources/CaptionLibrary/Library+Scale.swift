@@ -162,7 +162,8 @@ extension Library {
 /// `PRAGMA data_version` counts other connections' commits and not this one's, which
 /// `Database` counts itself: together they change with every commit.
 public struct ContentVersion: Equatable, Sendable {
-    let others: Int64
+    /// Changes with other connections' (other processes') commits only.
+    public let others: Int64
     let own: Int64
 }
 

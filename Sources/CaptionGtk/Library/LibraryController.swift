@@ -15,13 +15,11 @@ final class LibraryController {
     /// Made the first time it is needed: its list, search and styles would otherwise cost
     /// the first paint some 10 ms for a view that is not shown.
     private var madeView: LibraryView?
-    /// The change counter the view last loaded at, and the poll that watches for other
-    /// processes' changes while it shows.
-    private var counter: Int64?
-    private var poll: SourceHandle?
     /// The library's contents as of the list's last load: the view opens again as it was
-    /// left (scrolled, selected, thumbnails made) when nothing changed since.
+    /// left (scrolled, selected, thumbnails made) when nothing changed since, and the poll
+    /// reloads it when another process changed them while it shows.
     private var loadedVersion: ContentVersion?
+    private var poll: SourceHandle?
     /// Deleted entries waiting for their Undo to expire before they leave the library.
     private var pendingDeletions: [CaptionLibrary.Entry] = []
     /// The list takes focus once the entries it is to show have arrived.
@@ -90,11 +88,11 @@ final class LibraryController {
     }
 
     private func checkForChanges() {
-        let known = counter
+        let known = loadedVersion?.others
         library.perform(
             { library throws(LibraryError) in try library.changeCounter() },
             completion: { [weak self] result in
-                guard let self, case .success(let counter) = result, counter != known else { return }
+                guard let self, case .success(let others) = result, others != known else { return }
                 self.reload()
             })
     }
@@ -122,20 +120,19 @@ final class LibraryController {
         let searches = view.searches
         let ticket = searches.next()
         library.perform(
-            { library throws(LibraryError) -> (Int64, ContentVersion, Listing, [CaptionLibrary.Entry])? in
+            { library throws(LibraryError) -> (ContentVersion, Listing, [CaptionLibrary.Entry])? in
                 guard searches.isCurrent(ticket) else { return nil }
                 let version = try library.contentVersion()
                 var listing = try library.listing(matching: query)
                 let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
-                return (try library.changeCounter(), version, listing, page)
+                return (version, listing, page)
             },
             completion: { [weak self] result in
                 guard let self, searches.isCurrent(ticket) else { return }  // a newer search is on its way
                 switch result {
                 case .success(nil):
                     return
-                case .success(let (counter, version, listing, entries)?):
-                    self.counter = counter
+                case .success(let (version, listing, entries)?):
                     self.loadedVersion = version
                     self.show(entries, query: query, listing: listing)
                     if query.isEmpty { self.prepareSearch() }
