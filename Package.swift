@@ -20,12 +20,12 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
-        .systemLibrary(
-            name: "CExempi", path: "Sources/CExempi", pkgConfig: "exempi-2.0",
-            providers: [.apt(["libexempi-dev"])]),
-        // LibRaw and gspell are opened when first needed (dlopen), not linked, so that they
-        // cost start-up nothing: their modules name no library to link, and gspell's types
-        // are declared in its shim. LibRaw's header is read for its types and its version.
+        // exempi, LibRaw and gspell are opened when first needed (dlopen), not linked, so
+        // that they cost start-up nothing: their modules name no library to link (and no
+        // pkg-config package, whose flags would link it), and gspell's types are declared in
+        // its shim. exempi's and LibRaw's headers are read for their types and constants.
+        // exempi's opener is compiled C, so that the program has one table of its functions.
+        .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport"),

@@ -54,6 +54,7 @@ public enum Exporter {
         progress: WorkProgress? = nil,
         exported: (ExportedPhoto) -> Void = { _ in }
     ) throws(LibraryError) -> [ExportedPhoto] {
+        Exempi.open()
         var results: [ExportedPhoto] = []
         var remaining = entries[...]
         progress?.setTotal(entries.count)
@@ -92,6 +93,7 @@ public enum Exporter {
         progress: WorkProgress = WorkProgress(),
         exported: (ExportedPhoto) -> Void = { _ in }
     ) throws(LibraryError) -> Summary {
+        Exempi.open()
         let total = try library.count()
         progress.setTotal(total)
         guard total > 0, let last = try library.newestCursor() else {

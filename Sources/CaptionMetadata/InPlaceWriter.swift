@@ -48,6 +48,7 @@ public enum InPlaceWriter {
     public static func write(
         _ caption: PhotoCaption, into path: String, expectedSHA256: String? = nil
     ) throws(WriteBackError) -> WrittenPhoto {
+        Exempi.open()
         // Past the file size limit a write raises SIGXFSZ; ignored, it fails with EFBIG.
         signal(SIGXFSZ, SIG_IGN)
         var info = stat()

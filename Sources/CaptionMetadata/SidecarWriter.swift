@@ -30,6 +30,7 @@ public enum SidecarWriter {
     /// that is a symbolic link, or holds XMP that does not parse, is left alone and said
     /// so: it is the user's data.
     public static func write(_ caption: PhotoCaption, besides photo: String) throws(WriteBackError) -> [String] {
+        Exempi.open()
         signal(SIGXFSZ, SIG_IGN)
         var info = stat()
         guard lstat(photo, &info) == 0 else { throw .fromErrno(errno, path: photo) }

@@ -3,7 +3,12 @@
 
 import CExempi
 import CMetadataSupport
+import Localization
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Every exempi call goes through `locked`. exempi promises thread-local error codes but not
 /// that the XMP Toolkit's global state (the namespace registry, the file handlers'
@@ -15,14 +20,39 @@ enum Exempi {
     static func locked<Value: Sendable, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         var outcome: Result<Value, Failure>?
         state.withLock { initialised in
-            if !initialised {
-                caption_silence_cxx_stderr()
-                initialised = xmp_init()
-            }
+            initialise(&initialised)
             outcome = Result { () throws(Failure) -> Value in try body() }
         }
         // withLock always runs its closure.
         return try outcome!.get()
+    }
+
+    /// Opens exempi now if it is not open yet. The writers call it before they make their
+    /// first file, so that a missing exempi (`unavailable`) leaves nothing behind.
+    static func open() {
+        state.withLock { initialise(&$0) }
+    }
+
+    private static func initialise(_ initialised: inout Bool) {
+        guard !initialised else { return }
+        if let failure = caption_exempi_open() { unavailable(String(cString: failure)) }
+        caption_silence_cxx_stderr()
+        initialised = xmp_init()
+    }
+
+    /// exempi is opened on first use (see its shim), and every package of Caption depends
+    /// on it; without it no photo's words can be read or written, and going on would show
+    /// photos without their words and refuse every save to a photo one by one. So, as the
+    /// dynamic linker did when exempi was linked, one line says what is missing and the
+    /// program stops; what was typed is in the draft already (`DraftStore`).
+    private static func unavailable(_ reason: String) -> Never {
+        let line = fill(
+            tr(
+                "cannot read or write photos’ metadata: the exempi library could not be opened ({reason}); reinstalling Caption should bring it back"
+            ), ["reason": reason])
+        let bytes = Array(("caption: " + line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        exit(1)
     }
 
     /// The error of the last exempi call on this thread (exempi keeps it per thread): one

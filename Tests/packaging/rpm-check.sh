@@ -75,6 +75,14 @@ check "rpm -qp --requires names every library the program links" sh -c "
         grep -qF \"\$library(\" '$work/requires' || { echo \"not required: \$library\"; missing=1; }
     done
     exit \$missing"
+check "rpm -qp --requires names every library the program opens (dlopen)" sh -c "
+    missing=0
+    opened=\$(strings -a '$binary' | grep -oE 'lib(exempi|raw_r|gspell-1)\.so\.[0-9]+\$' | sort -u)
+    [ \$(echo \"\$opened\" | wc -w) -eq 3 ] || { echo \"the program names \$opened\"; exit 1; }
+    for library in \$opened; do
+        grep -qF \"\$library(\" '$work/requires' || { echo \"not required: \$library\"; missing=1; }
+    done
+    exit \$missing"
 
 # The source package: the spec as make-spec writes it from this tree, and the tarball.
 rpm2cpio "$srpm" | (cd "$work" && mkdir source && cd source && cpio -i --quiet)
