@@ -59,7 +59,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles", "Threads",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
@@ -81,6 +81,7 @@ let package = Package(
             path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         .testTarget(name: "ShorthandTests", dependencies: ["Shorthand"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.

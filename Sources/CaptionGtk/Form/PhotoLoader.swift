@@ -7,6 +7,7 @@ import CaptionLibrary
 import CaptionQueue
 import Dispatch
 import Localization
+import Threads
 
 @MainActor
 final class PhotoLoader {

@@ -3,6 +3,7 @@
 
 import CGtk
 import POSIXFiles
+import Threads
 
 @MainActor
 final class PreviewPrefetch {

@@ -6,6 +6,7 @@ import CaptionLibrary
 import Dispatch
 import Localization
 import Synchronization
+import Threads
 
 @MainActor
 final class LibraryView {

@@ -13,7 +13,7 @@ import Synchronization
 /// may not capture anything.)
 private let niceness: Int32 = 10
 
-enum LowPriorityThread {
+public enum LowPriorityThread {
     private final class Job {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -21,7 +21,7 @@ enum LowPriorityThread {
 
     /// Runs `body` on a new, detached thread at the lower priority. A pooled thread (a
     /// dispatch queue's) is never niced: it could not be raised again for the next work.
-    static func run(_ body: @escaping @Sendable () -> Void) {
+    public static func run(_ body: @escaping @Sendable () -> Void) {
         let job = Unmanaged.passRetained(Job(body))
         var thread = pthread_t()
         let started = pthread_create(
@@ -47,13 +47,15 @@ enum LowPriorityThread {
 /// where a thread each would cost more than the work: thumbnails while the user scrolls.
 /// A dispatch queue's pooled threads cannot be niced, and at normal priority thumbnails
 /// for a fast scroll took the CPU from the main thread and the display server on a
-/// two-core machine (docs/performance.md).
-final class LowPriorityQueue: Sendable {
+/// two-core machine (docs/performance.md, the library view).
+public final class LowPriorityQueue: Sendable {
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let waiting = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
 
-    func async(_ job: @escaping @Sendable () -> Void) {
+    public init() {}
+
+    public func async(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         if !started.exchange(true, ordering: .relaxed) {
             LowPriorityThread.run { [self] in
