@@ -269,7 +269,7 @@ struct Window: WidgetHandle {
 
     var gtkWindow: UnsafeMutablePointer<GtkWindow> { caption_window(pointer) }
     func present() { gtk_window_present(gtkWindow) }
-    var focus: UnsafeMutablePointer<GtkWidget>? { gtk_window_get_focus(gtkWindow) }
+    var focus: Widget? { gtk_window_get_focus(gtkWindow).map(Widget.init(unchecked:)) }
 
     var isActive: Bool { gtk_window_is_active(gtkWindow) != 0 }
 

@@ -77,9 +77,9 @@ final class CodeReplacer {
 
     /// Ctrl+Z: puts the code back if the last replacement is still as it was made. Returns
     /// whether it did (else Ctrl+Z undoes a save, as before).
-    func undo(focus: UnsafeMutablePointer<GtkWidget>?) -> Bool {
+    func undo(focus: Widget?) -> Bool {
         guard let last, let entry = entries.first(where: { $0.objectPointer == last.entry }),
-            entry.pointer == focus, let text = last.match.undone(in: entry.text)
+            entry.pointer == focus?.pointer, let text = last.match.undone(in: entry.text)
         else { return false }
         let editable = OpaquePointer(entry.objectPointer)
         let cursor = Int(gtk_editable_get_position(editable))

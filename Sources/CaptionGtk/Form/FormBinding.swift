@@ -214,7 +214,7 @@ final class FormBinding {
 
     /// The text field with the focus, if any.
     private var focusedEntry: TextEntry? {
-        view.entries.values.first { $0.pointer == window.focus }
+        view.entries.values.first { $0.pointer == window.focus?.pointer }
     }
 
     /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.

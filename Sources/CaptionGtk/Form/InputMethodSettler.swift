@@ -60,8 +60,8 @@ final class InputMethodSettler {
 
     /// Commits any open composition into its field, as it shows: the focused field's, and
     /// any other that still shows one.
-    func settle(focus: UnsafeMutablePointer<GtkWidget>?) {
-        for entry in entries where entry.pointer == focus || composition(in: entry) != nil {
+    func settle(focus: Widget?) {
+        for entry in entries where entry.pointer == focus?.pointer || composition(in: entry) != nil {
             settle(entry)
         }
     }
