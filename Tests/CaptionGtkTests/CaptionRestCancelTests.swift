@@ -32,17 +32,6 @@ import Testing
             }
     }
 
-    func close(_ window: CaptionWindow) {
-        Harness.pump(milliseconds: 300)
-        window.notification.hide()
-        gtk_widget_destroy(window.widget)
-    }
-
-    func type(_ entry: TextEntry, _ text: String) {
-        gtk_entry_set_text(caption_entry(entry.pointer), text)
-        Harness.settle()
-    }
-
     /// The progress panel's Cancel as it is on screen: a button in the notification, found
     /// by its label, not through the panel's handle.
     func cancelButton(_ window: CaptionWindow) -> Button? {
@@ -58,11 +47,11 @@ import Testing
         Harness.waitForPhoto(window) { window.form.enqueue(paths) }
         Harness.waitForPhoto(window) { window.activateAction("next-photo") }
         Harness.waitForPhoto(window) { window.activateAction("next-photo") }
-        type(window.form.view.titleEntry, "Its own")
+        Harness.type(window.form.view.titleEntry, "Its own")
         Harness.waitForPhoto(window) { window.activateAction("previous-photo") }
         Harness.waitForPhoto(window) { window.activateAction("previous-photo") }
-        type(window.form.view.titleEntry, "Pier")
-        type(window.form.view.subtitleEntry, "Morning")
+        Harness.type(window.form.view.titleEntry, "Pier")
+        Harness.type(window.form.view.subtitleEntry, "Morning")
         // The photo with words of its own comes on the form as the batch starts.
         Harness.waitForPhoto(window) { window.activateAction("caption-rest") }
         let progress = try #require(window.form.captioningRest, "the batch did not start")
@@ -104,7 +93,7 @@ import Testing
     @Test func cancelStopsTheRestBetweenPhotosAndEveryPhotoIsSavedOrBackWithItsWords() throws {
         let library = folder + "/button"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let paths = try photos("b")
         var outcome: ([Entry], [String])?
         window.form.onRestCaptioned = { outcome = ($0, $1) }
@@ -150,7 +139,7 @@ import Testing
     @Test func altCPressesCancelFromTheKeyboard() throws {
         let library = folder + "/keys"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let paths = try photos("k")
         var outcome: ([Entry], [String])?
         window.form.onRestCaptioned = { outcome = ($0, $1) }

@@ -105,6 +105,21 @@ enum Harness {
         for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}
     }
 
+    /// Closes a window a test made. What is still on its way to the form (a photo's words,
+    /// its check) arrives first, and the notification goes down before the window: its
+    /// timer would otherwise hide a destroyed widget during a later test.
+    static func close(_ window: CaptionWindow, after milliseconds: Int = 300) {
+        pump(milliseconds: milliseconds)
+        window.notification.hide()
+        gtk_widget_destroy(window.widget)
+    }
+
+    /// Sets a field's text, as typing it would, and lets the form hear of it.
+    static func type(_ entry: TextEntry, _ text: String) {
+        gtk_entry_set_text(caption_entry(entry.pointer), text)
+        settle()
+    }
+
     /// A scratch folder for the rest of the test run, removed when the process ends.
     static func temporaryDirectory(_ name: String = "caption-test") -> String {
         ScratchFolders.keep(Scratch(name)).path

@@ -37,12 +37,6 @@ import Testing
         return window
     }
 
-    func close(_ window: CaptionWindow) {
-        Harness.pump(milliseconds: 300)
-        window.notification.hide()
-        gtk_widget_destroy(window.widget)
-    }
-
     func showLibrary(_ window: CaptionWindow, _ action: () -> Void) {
         var shown = false
         window.onLibraryShown = { shown = true }
@@ -77,7 +71,7 @@ import Testing
     @Test func aTitleChangedInTheLibraryViewIsOfferedAsItIsNow() throws {
         let library = try makeLibrary("edit", [("Harbour at dusk", "The last ferry"), ("Hill", "Fog")])
         let window = try makeWindow(library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         #expect(offers(window, typing: "har") == ["Harbour at dusk"])
         // Enter on the newest entry ("Hill"), then on the next: the harbour.
         showLibrary(window) { window.activateAction("library") }
@@ -106,7 +100,7 @@ import Testing
     @Test func aTitleSharedWithAnotherEntryStaysOfferedAfterOneIsChanged() throws {
         let library = try makeLibrary("shared", [("Harbour", "One"), ("Harbour", "Two")])
         let window = try makeWindow(library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         showLibrary(window) { window.activateAction("library") }
         var settled = false
         window.form.onPhotoSettled = { settled = true }
@@ -124,7 +118,7 @@ import Testing
     @Test func aDeletedEntrysWordsAreOfferedNoMoreOnceItsUndoHasExpired() throws {
         let library = try makeLibrary("delete", [("Harbour at dusk", "The last ferry"), ("Hill", "Fog")])
         let window = try makeWindow(library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         showLibrary(window) { window.activateAction("library") }
         Harness.press(window, keyval: GDK_KEY_Down)
         Harness.press(window, keyval: GDK_KEY_Delete)
@@ -146,7 +140,7 @@ import Testing
     @Test func anotherProcessesAddIsOfferedAsTheUserTypes() throws {
         let library = try makeLibrary("elsewhere", [("Harbour at dusk", "The last ferry")])
         let window = try makeWindow(library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let source = try #require(window.form.aids.completionSource)
         var reads: [Bool] = []
         source.onChecked = { reads.append($0) }
@@ -182,7 +176,7 @@ import Testing
     @Test func anotherProcessesRemoveIsFollowedWhenAFieldTakesTheFocus() throws {
         let library = try makeLibrary("removed", [("Harbour at dusk", "The last ferry"), ("Hill", "Fog")])
         let window = try makeWindow(library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let harbour = try #require(try Library(directory: library).entries().last)
         let removed = try Caption.run(["--library", library, "--remove", String(harbour.id)])
         #expect(removed.status == 0, "\(removed.stderr)")

@@ -35,15 +35,6 @@ import Testing
         }
     }
 
-    /// Lets what is still on its way to the form (the photo's words, its check) arrive
-    /// before the window goes, and takes its notification down first: the notification's
-    /// timer would otherwise hide a destroyed widget during a later test.
-    func close(_ window: CaptionWindow) {
-        Harness.pump(milliseconds: 500)
-        window.notification.hide()
-        gtk_widget_destroy(window.widget)
-    }
-
     /// A window with `paths` queued, the first photo checked and the next decoded ahead.
     func queueWindow(_ paths: [String], library: String) throws -> CaptionWindow {
         let window = try Harness.makeWindow(library: folder + "/" + library)
@@ -62,7 +53,7 @@ import Testing
             makePhoto("done-3.jpg", colour: 0x1818D0),
         ]
         let window = try queueWindow(paths, library: "done")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         #expect(near(window.form.photos.preview.middlePixel, 0xD018D0))
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Harbour")
         gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Dusk")
@@ -90,7 +81,7 @@ import Testing
         defer { chmod(library, 0o700) }
         let paths = [makePhoto("fail-1.jpg", colour: 0xD018D0), makePhoto("fail-2.jpg", colour: 0x18D018)]
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         Harness.waitForPhoto(window) { window.form.enqueue(paths) }
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Kept")
         gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Also kept")
@@ -116,7 +107,7 @@ import Testing
         let library = folder + "/quit"
         let paths = [makePhoto("quit-1.jpg", colour: 0xD018D0), makePhoto("quit-2.jpg", colour: 0x18D018)]
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         Harness.waitForPhoto(window) { window.form.enqueue(paths) }
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Last one")
         gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Before quitting")
@@ -129,7 +120,7 @@ import Testing
     @Test func skippingShowsTheNeighbourDecodedAheadAtOnce() throws {
         let paths = [makePhoto("skip-1.jpg", colour: 0xD018D0), makePhoto("skip-2.jpg", colour: 0x18D018)]
         let window = try queueWindow(paths, library: "skip")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         var ready: [String] = []
         window.form.photos.prefetch.onReady = { ready.append($0) }
         window.activateAction("next-photo")
@@ -145,7 +136,7 @@ import Testing
     @Test func aPhotoChangedSinceItWasDecodedAheadIsDecodedAgain() throws {
         let paths = [makePhoto("change-1.jpg", colour: 0xD018D0), makePhoto("change-2.jpg", colour: 0x18D018)]
         let window = try queueWindow(paths, library: "change")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         // The same name, other pixels.
         _ = makePhoto("change-2.jpg", colour: 0x1818D0)
         let decodesBefore = window.form.photos.prefetch.decodesStarted
@@ -162,7 +153,7 @@ import Testing
     @Test func aPhotoRewrittenInPlaceIsDecodedAgain() throws {
         let paths = [makePhoto("inplace-1.jpg", colour: 0xD018D0), makePhoto("inplace-2.jpg", colour: 0x18D018)]
         let window = try queueWindow(paths, library: "inplace")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         // Rewritten byte for byte, through the same inode: only the times move.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
         usleep(20_000)
@@ -177,7 +168,7 @@ import Testing
     @Test func previewsDecodedAheadStayAtTwo() throws {
         let paths = (1...6).map { makePhoto("bound-\($0).jpg", colour: $0 % 2 == 0 ? 0x18D018 : 0xD018D0) }
         let window = try queueWindow(paths, library: "bound")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         for _ in 0..<4 {
             Harness.waitForPhoto(window) { window.activateAction("next-photo") }
             #expect(Harness.spin { window.form.photos.prefetch.count == 2 })
@@ -209,9 +200,9 @@ import Testing
             Harness.waitForPhoto(warmUp) { warmUp.form.skip(by: step) }
             #expect(Harness.spin { warmUp.form.photos.prefetch.count >= 1 })
         }
-        close(warmUp)
+        Harness.close(warmUp, after: 500)
         let window = try Harness.makeWindow(library: folder + "/many")
-        defer { close(window) }
+        defer { Harness.close(window, after: 500) }
         Harness.waitForPhoto(window) { window.form.enqueue([first]) }
         Harness.settle()
         let one = steadyResidentBytes()

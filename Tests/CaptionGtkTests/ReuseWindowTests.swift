@@ -18,19 +18,6 @@ import Testing
         names.enumerated().map { Harness.makePhoto(width: 60 + Int32($0.offset), in: folder, name: $0.element) }
     }
 
-    /// Takes the notification down before the window goes: its timer would otherwise hide
-    /// a destroyed widget during a later test.
-    func close(_ window: CaptionWindow) {
-        Harness.pump(milliseconds: 300)
-        window.notification.hide()
-        gtk_widget_destroy(window.widget)
-    }
-
-    func type(_ entry: TextEntry, _ text: String) {
-        gtk_entry_set_text(caption_entry(entry.pointer), text)
-        Harness.settle()
-    }
-
     func focus(_ entry: TextEntry) {
         gtk_widget_grab_focus(entry.pointer)
         Harness.settle()
@@ -40,8 +27,8 @@ import Testing
     func save(_ window: CaptionWindow, _ title: String, _ subtitle: String) {
         var saved = false
         window.form.onSaved = { _ in saved = true }
-        type(window.form.view.titleEntry, title)
-        type(window.form.view.subtitleEntry, subtitle)
+        Harness.type(window.form.view.titleEntry, title)
+        Harness.type(window.form.view.subtitleEntry, subtitle)
         window.activateAction("save")
         #expect(Harness.spin { saved }, "the save never finished")
         window.form.onSaved = nil
@@ -56,7 +43,7 @@ import Testing
 
     @Test func ctrlDFillsTheFocusedFieldWithTheSameFieldOfTheLastSave() throws {
         let window = try Harness.makeWindow(library: folder + "/field")
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("f1.jpg", "f2.jpg")) }
         save(window, "Brooklyn Bridge", "From the Manhattan side")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
@@ -79,7 +66,7 @@ import Testing
     @Test func ctrlShiftDFillsBothFieldsAndEnterThenSaves() throws {
         let library = folder + "/both"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("b1.jpg", "b2.jpg")) }
         save(window, "Harbour", "The last ferry")
         window.activateAction("reuse-caption")
@@ -101,7 +88,7 @@ import Testing
         _ = try stored.add(photoAt: photos("old1.jpg")[0], title: "Older", subtitle: "First")
         _ = try stored.add(photoAt: photos("old2.jpg")[0], title: "Newest", subtitle: "Second")
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("n1.jpg")) }
         focus(window.form.view.subtitleEntry)
         window.activateAction("reuse-field")
@@ -111,9 +98,9 @@ import Testing
 
     @Test func withNothingSavedCtrlDSaysSoAndChangesNothing() throws {
         let window = try Harness.makeWindow(library: folder + "/nothing")
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("e1.jpg")) }
-        type(window.form.view.titleEntry, "Typed")
+        Harness.type(window.form.view.titleEntry, "Typed")
         window.activateAction("reuse-caption")
         #expect(Harness.spin { window.messages.text != nil })
         #expect(window.messages.text == "No caption saved yet: Ctrl+D repeats the last one saved")
@@ -122,7 +109,7 @@ import Testing
 
     @Test func ctrlDWithoutAFocusedFieldChangesNothing() throws {
         let window = try Harness.makeWindow(library: folder + "/button")
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("c1.jpg", "c2.jpg")) }
         save(window, "Saved", "Before")
         gtk_widget_grab_focus(window.form.view.activateButton.pointer)
@@ -138,17 +125,17 @@ import Testing
     @Test func theRestOfTheQueueIsSavedTheSameAndOneUndoBringsItAllBack() throws {
         let library = folder + "/rest"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let paths = photos("r1.jpg", "r2.jpg", "r3.jpg", "r4.jpg")
         Harness.waitForPhoto(window) { window.form.enqueue(paths) }
         // The third photo has words of its own: they stay, and so does it.
         Harness.waitForPhoto(window) { window.activateAction("next-photo") }
         Harness.waitForPhoto(window) { window.activateAction("next-photo") }
-        type(window.form.view.titleEntry, "Its own")
+        Harness.type(window.form.view.titleEntry, "Its own")
         Harness.waitForPhoto(window) { window.activateAction("previous-photo") }
         Harness.waitForPhoto(window) { window.activateAction("previous-photo") }
-        type(window.form.view.titleEntry, "Brooklyn Bridge")
-        type(window.form.view.subtitleEntry, "At dusk")
+        Harness.type(window.form.view.titleEntry, "Brooklyn Bridge")
+        Harness.type(window.form.view.subtitleEntry, "At dusk")
         var outcome: ([Entry], [String])?
         window.form.onRestCaptioned = { outcome = ($0, $1) }
         window.activateAction("caption-rest")
@@ -176,9 +163,9 @@ import Testing
     @Test func theRestWithIncompleteWordsSavesNothingAndSaysWhatIsMissing() throws {
         let library = folder + "/incomplete"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("i1.jpg", "i2.jpg")) }
-        type(window.form.view.titleEntry, "Only a title")
+        Harness.type(window.form.view.titleEntry, "Only a title")
         window.activateAction("caption-rest")
         Harness.pump(milliseconds: 200)
         #expect(window.messages.text == "Subtitle required")
@@ -190,14 +177,14 @@ import Testing
     @Test func aPhotoTheRestCannotSaveComesBackAndIsNamed() throws {
         let library = folder + "/damaged"
         let window = try Harness.makeWindow(library: library)
-        defer { close(window) }
+        defer { Harness.close(window) }
         let good = photos("d1.jpg", "d2.jpg")
         // A JPEG's signature, then nothing a decoder can use.
         let damaged = folder + "/damaged.jpg"
         try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 600)).write(to: URL(fileURLWithPath: damaged))
         Harness.waitForPhoto(window) { window.form.enqueue([good[0], damaged, good[1]]) }
-        type(window.form.view.titleEntry, "Pier")
-        type(window.form.view.subtitleEntry, "Morning")
+        Harness.type(window.form.view.titleEntry, "Pier")
+        Harness.type(window.form.view.subtitleEntry, "Morning")
         var outcome: ([Entry], [String])?
         window.form.onRestCaptioned = { outcome = ($0, $1) }
         window.activateAction("caption-rest")
@@ -219,13 +206,13 @@ import Testing
 
     @Test func pastEightyPercentOfTheLimitACounterShowsAndIsRead() throws {
         let window = try Harness.makeWindow(library: folder + "/counter")
-        defer { close(window) }
+        defer { Harness.close(window) }
         let title = window.form.view.titleEntry
         focus(title)
-        type(title, String(repeating: "a", count: 96))
+        Harness.type(title, String(repeating: "a", count: 96))
         #expect(!counter(window, CaptionForm.title).isVisible)
         #expect(window.form.view.titleEntry.accessibleDescription.contains("characters") == false)
-        type(title, String(repeating: "a", count: 112))
+        Harness.type(title, String(repeating: "a", count: 112))
         #expect(counter(window, CaptionForm.title).isVisible)
         #expect(counter(window, CaptionForm.title).text == "112 / 120")
         #expect(!hasClass(counter(window, CaptionForm.title), "error"))
@@ -233,13 +220,13 @@ import Testing
             window.form.view.titleEntry.accessibleDescription.contains("112 of 120 characters"),
             "\(window.form.view.titleEntry.accessibleDescription)")
         #expect(!counter(window, CaptionForm.subtitle).isVisible)
-        type(title, String(repeating: "长", count: 121))
+        Harness.type(title, String(repeating: "长", count: 121))
         #expect(counter(window, CaptionForm.title).text == "121 / 120")
         #expect(hasClass(counter(window, CaptionForm.title), "error"))
-        type(title, "short")
+        Harness.type(title, "short")
         #expect(!counter(window, CaptionForm.title).isVisible)
         // The subtitle counts against its own limit.
-        type(window.form.view.subtitleEntry, String(repeating: "b", count: 200))
+        Harness.type(window.form.view.subtitleEntry, String(repeating: "b", count: 200))
         #expect(counter(window, CaptionForm.subtitle).text == "200 / 240")
     }
 }
