@@ -508,6 +508,25 @@ class Window:
 
     # -- waits ----------------------------------------------------------------------
 
+    def fill(self, title, subtitle):
+        """Title, Return, subtitle, by keys: a caption's steps up to the last Return."""
+        self.wait_focus("Title")
+        self.desktop.type(title)
+        self.wait_text(self.title, title)
+        self.desktop.key("Return")
+        self.wait_focus("Subtitle")
+        self.desktop.type(subtitle)
+        self.wait_text(self.subtitle, subtitle)
+
+    def caption_the_rest_the_same(self):
+        """F10, past where captions go (three radio items), to the first of the menu's
+        actions, and Return."""
+        self.desktop.key("F10")
+        self.wait_focus("In Caption's Library Only")
+        self.desktop.key("Down", "Down", "Down")
+        self.wait_focus("Caption the Rest of the Queue the Same")
+        self.desktop.key("Return")
+
     def wait_focus(self, name):
         try:
             return wait_until(f"focus on {name!r}", lambda: self.focused_name() == name or None)

@@ -7,13 +7,7 @@ from harness import expect, wait_until
 
 def caption_photo(desktop, ui, title, subtitle, *, saved_before):
     """Title, Return, subtitle, Return: the steps a person repeats for every photo."""
-    ui.wait_focus("Title")
-    desktop.type(title)
-    ui.wait_text(ui.title, title)
-    desktop.key("Return")
-    ui.wait_focus("Subtitle")
-    desktop.type(subtitle)
-    ui.wait_text(ui.subtitle, subtitle)
+    ui.fill(title, subtitle)
     desktop.key("Return")
     entries = desktop.wait_for_entries(saved_before + 1)
     expect(entries[-1]["title"] == title and entries[-1]["subtitle"] == subtitle,
@@ -72,13 +66,7 @@ def scenario_shift_enter_goes_back(desktop):
     """Shift+Enter goes to the previous field, wrapping to the photo button; the words
     stay; Return then goes on again, to the first field still empty."""
     ui = desktop.launch(*desktop.photos("a.jpg"))
-    ui.wait_focus("Title")
-    desktop.type("Harbour")
-    ui.wait_text(ui.title, "Harbour")
-    desktop.key("Return")
-    ui.wait_focus("Subtitle")
-    desktop.type("Ferry")
-    ui.wait_text(ui.subtitle, "Ferry")
+    ui.fill("Harbour", "Ferry")
     desktop.key("shift+Return")
     ui.wait_focus("Title")
     # Both fields are filled, so Enter in Title would now save: the label says so.

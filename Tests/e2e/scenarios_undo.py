@@ -7,13 +7,7 @@ def scenario_undo_of_a_save(desktop):
     """Ctrl+Z while "Saved “…”" shows takes the entry out of the library, and the words
     and the photo come back to the (empty) form."""
     ui = desktop.launch(*desktop.photos("a.jpg"))
-    ui.wait_focus("Title")
-    desktop.type("Harbour")
-    ui.wait_text(ui.title, "Harbour")
-    desktop.key("Return")
-    ui.wait_focus("Subtitle")
-    desktop.type("Ferry")
-    ui.wait_text(ui.subtitle, "Ferry")
+    ui.fill("Harbour", "Ferry")
     desktop.key("Return")
     desktop.wait_for_entries(1)
     wait_until("the notification", lambda: ui.notification_text() == "Saved “Harbour”" or None)
