@@ -1,7 +1,6 @@
 // Background work that must never compete with the main thread: a thread of its own, niced.
 
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -48,20 +47,26 @@ public enum LowPriorityThread {
 /// A dispatch queue's pooled threads cannot be niced, and at normal priority thumbnails
 /// for a fast scroll took the CPU from the main thread and the display server on a
 /// two-core machine (docs/performance.md, the library view).
-public final class LowPriorityQueue: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+public final class LowPriorityQueue: @unchecked Sendable {
+    // `jobs` and `started` are read and written only under `lock`.
+    private let lock = Lock()
+    private var jobs: [@Sendable () -> Void] = []
+    private var started = false
     private let waiting = DispatchSemaphore(value: 0)
-    private let started = Atomic<Bool>(false)
 
     public init() {}
 
     public func async(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
-        if !started.exchange(true, ordering: .relaxed) {
+        let start = lock.withLock {
+            jobs.append(job)
+            defer { started = true }
+            return !started
+        }
+        if start {
             LowPriorityThread.run { [self] in
                 while true {
                     waiting.wait()
-                    let next = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    let next = lock.withLock { jobs.isEmpty ? nil : jobs.removeFirst() }
                     next?()
                 }
             }

@@ -1,0 +1,30 @@
+// A mutex that ThreadSanitizer can see, for state shared between threads.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// pthread's mutex behind a class, so that it has a fixed address. Synchronization's
+/// `Mutex` locks with futexes inside a module built without ThreadSanitizer's
+/// instrumentation, so `make test-sanitizers` reported the accesses it orders as races;
+/// pthread's mutex it intercepts, and sees the order.
+public final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
