@@ -48,7 +48,6 @@ public final class CaptionWindow {
         gtk_window_set_titlebar(window.gtkWindow, header.pointer)
         let overlay: Widget = builder["overlay"]
         gtk_overlay_add_overlay(caption_overlay(overlay.pointer), notification.widget.pointer)
-        window.afterFirstDraw { [weak notification] in notification?.prepare() }
         let page: Box = builder["page"]
         gtk_container_add(caption_container(window.pointer), page.pointer)
         window.connect(.draw) { _ in RecentFiles.windowPainted() }

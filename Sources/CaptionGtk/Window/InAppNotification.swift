@@ -7,27 +7,17 @@ import Localization
 @MainActor
 final class InAppNotification {
     let widget: Revealer
-    /// What shows inside the revealer, made anew for each notification (see `makeContent`).
-    private struct Content {
-        var frame: Widget
-        var label: Label
-        var actionButton: Button
-        var closeButton: Button
-        /// Holds a progress panel, after the label (the work's title), while long work runs.
-        var progressSlot: Box
-    }
-    /// Made after the window's first frame (`prepare`), or by the first notification if it
-    /// comes sooner: nothing of it is on screen at start-up, and made and styled with the
-    /// window it was 6.8 M instructions (1.5 %) of the main thread's work before the first
-    /// frame (callgrind; docs/performance.md). Not left to the first notification: made as
-    /// it appeared, a progress notification once went unannounced by Orca (the e2e
-    /// scenario orca_caption_the_rest_says_how_to_cancel; it passed on its retry).
-    private var made: Content?
+    private var frame: Widget
+    private var label: Label
+    private var actionButton: Button
+    private var closeButton: Button
     private var action: (() -> Void)?
     /// Runs when the notification goes without its button pressed: timed out, closed,
     /// or replaced by the next one.
     private var gone: (() -> Void)?
     private var timeout: SourceHandle?
+    /// Holds a progress panel, after the label (the work's title), while long work runs.
+    private var progressSlot: Box
     private(set) var progress: ProgressPanel?
     static let visibleSeconds: UInt32 = 6
 
@@ -55,27 +45,17 @@ final class InAppNotification {
         widget = Revealer(unchecked: gtk_revealer_new())
         gtk_widget_set_halign(widget.pointer, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(widget.pointer, GTK_ALIGN_START)
-    }
-
-    /// Makes the content now, hidden: see `made`.
-    func prepare() { _ = content }
-
-    /// The content, made and put in place on first use.
-    private var content: Content {
-        if let made { return made }
-        let content = Self.makeContent()
-        gtk_container_add(caption_container(widget.pointer), content.frame.pointer)
-        content.frame.showAll()
-        connect(content)
-        made = content
-        return content
+        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
+        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        widget.showAll()
+        connect()
     }
 
     /// The notification's frame, made anew for every notification: a screen reader
     /// announces a notification as it appears, and ignores the text of one already showing
     /// changing (Orca: "Ignoring event type due to role"), so a second "Saved" within the
     /// seconds the first shows would go unsaid.
-    private static func makeContent() -> Content {
+    private static func makeContent() -> (Widget, Label, Button, Button, Box) {
         let frame = Widget(unchecked: gtk_frame_new(nil))
         frame.addStyleClass("app-notification")
         frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
@@ -99,35 +79,33 @@ final class InAppNotification {
         // labels it cannot yet see on screen).
         atk_object_add_relationship(frame.accessible, ATK_RELATION_LABELLED_BY, label.accessible)
         atk_object_add_relationship(label.accessible, ATK_RELATION_LABEL_FOR, frame.accessible)
-        return Content(
-            frame: frame, label: label, actionButton: actionButton, closeButton: close, progressSlot: progressSlot)
+        return (frame, label, actionButton, close, progressSlot)
     }
 
-    private func connect(_ content: Content) {
-        content.actionButton.connect(.clicked) { [weak self] in self?.pressButton() }
-        content.closeButton.connect(.clicked) { [weak self] in self?.hide() }
+    private func connect() {
+        actionButton.connect(.clicked) { [weak self] in self?.pressButton() }
+        closeButton.connect(.clicked) { [weak self] in self?.hide() }
     }
 
     /// Puts a new frame in place of the one showing (see makeContent), once `fill` has put
     /// its words in: a screen reader reads it the moment it shows.
     private func replaceContent(_ fill: () -> Void) {
-        gtk_container_remove(caption_container(widget.pointer), content.frame.pointer)
-        let fresh = Self.makeContent()
-        made = fresh
+        gtk_container_remove(caption_container(widget.pointer), frame.pointer)
+        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
         fill()
-        gtk_widget_show(fresh.frame.pointer)
-        for child in fresh.frame.children { child.showAll() }
-        fresh.actionButton.isVisible = button != nil
-        gtk_container_add(caption_container(widget.pointer), fresh.frame.pointer)
-        connect(fresh)
+        gtk_widget_show(frame.pointer)
+        for child in frame.children { child.showAll() }
+        actionButton.isVisible = button != nil
+        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        connect()
     }
 
     var isShowing: Bool { widget.revealsChild }
 
-    var text: String { made?.label.text ?? "" }
+    var text: String { label.text }
 
     /// What a screen reader says after the text: what comes next, the key for the button.
-    var details: String { made?.frame.accessibleDescription ?? "" }
+    var details: String { frame.accessibleDescription }
 
     /// Shows `text`, with a button that runs `action` when there is one. It goes after
     /// `seconds`, or stays (nil) until replaced or hidden: an export in progress.
@@ -142,14 +120,13 @@ final class InAppNotification {
         show(progress: nil)
         self.gone = gone
         let fill = {
-            let content = self.content
-            content.label.text = text
+            self.label.text = text
             var spoken = details.map { [$0] } ?? []
             if button == .undo { spoken.append(tr("Press Ctrl+Z to undo.")) }
-            content.frame.accessibleDescription = spoken.joined(separator: " ")
+            self.frame.accessibleDescription = spoken.joined(separator: " ")
             self.button = button
-            if let button { content.actionButton.label = button.label }
-            content.actionButton.isVisible = button != nil
+            if let button { self.actionButton.label = button.label }
+            self.actionButton.isVisible = button != nil
         }
         if isShowing { replaceContent(fill) } else { fill() }
         self.action = action
@@ -162,7 +139,7 @@ final class InAppNotification {
     /// screen reader hears the title as the notification appears, and how to cancel.
     func show(progress panel: ProgressPanel?) {
         if let old = progress {
-            gtk_container_remove(caption_container(content.progressSlot.pointer), old.widget.pointer)
+            gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer)
             // The work is over: its title goes too, unless the outcome is shown at once
             // (which cancels this).
             timeout?.cancel()
@@ -172,18 +149,17 @@ final class InAppNotification {
         guard let panel else { return }
         finishPrevious()
         let fill = {
-            let content = self.content
-            content.label.text = panel.title
+            self.label.text = panel.title
             // Alt and the Cancel button's mnemonic, in the user's language.
-            content.frame.accessibleDescription = tr("Press {keys} to cancel.").replacing(
+            self.frame.accessibleDescription = tr("Press {keys} to cancel.").replacing(
                 "{keys}", with: Self.mnemonicKeys(of: panel.cancelButton))
             // A button of the notification it replaces (Undo) no longer applies, by key either.
             self.button = nil
             self.action = nil
-            content.actionButton.isVisible = false
+            self.actionButton.isVisible = false
         }
         if isShowing { replaceContent(fill) } else { fill() }
-        content.progressSlot.packStart(panel.widget, expand: true)
+        progressSlot.packStart(panel.widget, expand: true)
         panel.widget.showAll()
         timeout?.cancel()
         widget.revealsChild = true
@@ -238,5 +214,5 @@ final class InAppNotification {
         return true
     }
 
-    var buttonLabel: String { made?.actionButton.label ?? "" }
+    var buttonLabel: String { actionButton.label }
 }
