@@ -54,7 +54,13 @@ struct WriteBackTests {
         #expect(title.count == 120)
         let everything = try Tool.run("exiftool", ["-a", "-G1", "-j", path])
         #expect(everything.status == 0)
-        #expect(!everything.stdout.contains("OLD"), "exiftool finds old words: \(path)")
+        let object = try #require(try Readers.firstObject(everything.stdout))
+        // The file's name and folder are not its metadata; a scratch folder's random
+        // suffix can spell "OLD" (it did once, in CI).
+        let oldTags = object.filter { key, value in
+            key != "SourceFile" && !key.hasPrefix("System:") && "\(value)".contains("OLD")
+        }
+        #expect(oldTags.isEmpty, "exiftool finds old words in \(path): \(oldTags)")
         let exiv2 = try Tool.run("exiv2", ["-pa", path])
         #expect(!exiv2.stdout.contains("OLD"), "exiv2 finds old words: \(exiv2.stdout)")
         // Not even as bytes no field points at any more (exempi leaves replaced values behind).
@@ -65,7 +71,6 @@ struct WriteBackTests {
             }
             #expect(!found, "the file's bytes still hold old words: \(path)")
         }
-        let object = try #require(try Readers.firstObject(everything.stdout))
         #expect(object["XMP-dc:Title"] as? String == title)
         #expect(object["XMP-dc:Description"] as? String == subtitle)
         let seen = try Readers.exiv2(path)
