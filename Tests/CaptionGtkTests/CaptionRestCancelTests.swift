@@ -86,7 +86,7 @@ import Testing
             #expect((item.title, item.subtitle) == words, "\(name) came back with \(item.title) / \(item.subtitle)")
         }
         // The draft on disk says the same as the window.
-        window.form.flushDraft()
+        window.form.drafts.flush()
         #expect(DraftStore(directory: library).load() == draft)
     }
 

@@ -51,6 +51,12 @@ final class CompletionSource {
         check()
     }
 
+    /// The window is going: a read on its way is dropped, and none starts.
+    func stop() {
+        loading = false
+        deferred?.cancel()
+    }
+
     /// A check asked for by typing too soon after the last one, due when the interval ends.
     private var deferred: SourceHandle?
 
@@ -85,6 +91,7 @@ final class CompletionSource {
             completion: { [weak self] result in
                 guard let self else { return }
                 self.checking = false
+                guard self.loading else { return }  // stopped meanwhile
                 // Without the library's words the form still works: the offers stay as they are.
                 guard case .success(let read?) = result else {
                     self.onChecked?(false)

@@ -17,6 +17,8 @@ final class DraftKeeper {
     private var pending: Draft?
     private var timer: SourceHandle?
     private(set) var lastWritten: Draft?
+    /// Set when the window goes: its last words are written, and nothing after.
+    private var stopped = false
     /// Tests count writes; a failed write is reported here too.
     var onWritten: ((Result<Draft, LibraryError>) -> Void)?
 
@@ -25,7 +27,13 @@ final class DraftKeeper {
     }
 
     func keep(_ draft: Draft) {
-        guard draft != lastWritten || pending != nil else { return }
+        guard !stopped, draft != lastWritten || pending != nil else { return }
+        // An empty form that has written nothing removes nothing: the draft on disk is an
+        // earlier run's, there to be restored (and thrown away only by Discard).
+        if draft.isEmpty && lastWritten == nil {
+            pending = nil
+            return
+        }
         pending = draft
         if timer?.isActive != true {
             timer = MainThread.after(milliseconds: Self.interval) { [weak self] in self?.write() }
@@ -42,6 +50,12 @@ final class DraftKeeper {
         timer?.cancel()
         write()
         queue.sync {}
+    }
+
+    /// The window is gone: what is pending is written now, and nothing is kept after.
+    func stop() {
+        flush()
+        stopped = true
     }
 
     private func write() {

@@ -38,6 +38,8 @@ final class FormBinding {
     private let inputMethods: InputMethodSettler
     /// Set while the form itself changes an entry's text, so that it is not taken for typing.
     private var settingText = false
+    /// Set when the window goes: nothing reaches the engine or the fields after.
+    private var stopped = false
 
     init(
         view: FormView, window: Window, header: HeaderBar, messages: MessageBar, inputMethods: InputMethodSettler,
@@ -57,6 +59,7 @@ final class FormBinding {
     // MARK: Engine decisions -> widgets
 
     private func handle(_ input: FormInput) -> Bool {
+        guard !stopped else { return false }
         switch input {
         // An Enter that accepts a completion offer does only that.
         case .event(.enter) where aids.completion.acceptOnEnter(): break
@@ -80,6 +83,7 @@ final class FormBinding {
 
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
+        guard !stopped else { return }
         if owner?.isSaving == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
             return  // the save in flight answers this press
         }
@@ -93,6 +97,9 @@ final class FormBinding {
         refresh()
         owner?.formChanged()
     }
+
+    /// The window is going: events still on their way (a photo checked, a key) are dropped.
+    func stop() { stopped = true }
 
     private func apply(_ decision: FormDecision) {
         switch decision {
@@ -112,7 +119,7 @@ final class FormBinding {
     }
 
     func focus(_ item: Int?) {
-        guard !holdingFocus else { return }
+        guard !holdingFocus, !stopped else { return }
         let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
         if !widget.hasFocus { widget.grabFocus() }
     }
@@ -151,6 +158,7 @@ final class FormBinding {
 
     /// Shows the engine's state; runs on every keystroke and focus change.
     func refresh() {
+        guard !stopped else { return }
         let editing = owner?.isEditing ?? false
         let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing)].compactMap { $0 }
             .joined(separator: ". ")

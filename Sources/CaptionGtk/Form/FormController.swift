@@ -19,7 +19,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private let saves: FormSaves
     /// What a save of the queue's photos did, and its Undo.
     private let queueSaving: QueueSaving
-    private let drafts: FormDrafts
+    /// The draft across runs: restored at start, flushed at quit, discarded by its button.
+    let drafts: FormDrafts
     /// The photo on the form.
     private let shown: FormPhoto
     var photos: PhotoLoader { shown.loader }
@@ -362,15 +363,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         return Draft(kept, words: editing == nil ? words : nil)
     }
 
-    var draftKeeper: DraftKeeper { drafts.keeper }
-
-    /// Brings back the draft of an earlier run (FormDrafts); returns whether there was one.
-    @discardableResult
-    func restoreDraft() -> Bool { drafts.restore() }
-
-    func discardDraft() { drafts.discard() }
-
-    func flushDraft() { drafts.flush() }
+    /// The window is being destroyed: what is typed is written now, and nothing arriving
+    /// later (a photo decoded or checked, the library's words) reaches its widgets.
+    func windowDestroyed() {
+        drafts.stop()
+        binding.stop()
+        aids.stop()
+        photos.clear()
+    }
 
     /// Puts a draft on the form; nil empties the form and the queue.
     func put(_ draft: Draft?) {

@@ -33,6 +33,7 @@ final class FormDrafts {
 
     /// Brings back the draft of an earlier run, saying so, with a way to throw it away.
     /// Returns whether there was one.
+    @discardableResult
     func restore() -> Bool {
         guard let saved = keeper.store.load(), !saved.isEmpty else { return false }
         keeper.adopt(saved)
@@ -60,5 +61,10 @@ final class FormDrafts {
     /// Writes what is pending now and waits for it: closing and quitting call this.
     func flush() {
         keeper.flush()
+    }
+
+    /// The window is gone: its last words are written, and no later change is kept.
+    func stop() {
+        keeper.stop()
     }
 }

@@ -48,6 +48,9 @@ final class TypingAids {
         ordered.first?.pointer.afterFirstDraw { [weak source] in source?.load() }
     }
 
+    /// The window is going: the library's words on their way are not put in the offers.
+    func stop() { completionSource?.stop() }
+
     /// The form sets a field's text: none of the aids takes it for typing.
     func whileFormSetsText(_ body: () -> Void) {
         replacements.whileFormSetsText { completion.whileFormSetsText(body) }

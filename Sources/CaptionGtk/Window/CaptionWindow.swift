@@ -106,6 +106,14 @@ public final class CaptionWindow {
             self?.form.settleInputMethod()
             return false  // go on closing
         }
+        // Before GTK destroys the children (the app has called close() by then; tests destroy
+        // windows outright): from here on, no late answer or timer touches them.
+        window.connect(.destroy) { [weak self] in
+            guard let self else { return }
+            self.notification.finish()
+            self.form.windowDestroyed()
+            self.libraryController.setShowing(false)
+        }
         form.onEdited = { [weak self] entry in
             self?.showLibrary()
             self?.libraryController.select(entry)
@@ -356,7 +364,7 @@ public final class CaptionWindow {
         window.showAll()
         form.send(.focus(nil))
         form.view.photoButton.grabFocus()
-        if restoringDraft { form.restoreDraft() }
+        if restoringDraft { form.drafts.restore() }
     }
 
     /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
@@ -366,7 +374,7 @@ public final class CaptionWindow {
         library.drain()
         // Words still being composed when the app quit (Ctrl+Q) go into the draft.
         form.settleInputMethod()
-        form.flushDraft()
+        form.drafts.flush()
         WindowStateFile.save(geometry, to: stateFile)
     }
 }

@@ -183,6 +183,15 @@ final class InAppNotification {
         waiting = nil
     }
 
+    /// The window is going: what the notification stands for is done now (a deletion
+    /// goes), and no timer of its own outlives the widgets.
+    func finish() {
+        timeout?.cancel()
+        waiting = nil
+        action = nil
+        finishPrevious()
+    }
+
     /// Shows `text`, without a button, at once, or once the notification showing now has
     /// gone when that one has a button or a progress bar: a notice never takes an Undo (or
     /// an export's progress) away. `stillWanted` is asked then: the photo it is about may
