@@ -34,6 +34,26 @@ def scenario_open_with_joins_the_running_queue(desktop):
     ui.wait_focus("Title")
 
 
+def scenario_close_button_keeps_the_words_and_warns_of_nothing(desktop):
+    """Closing the window by its title bar (Alt+F4 under a window manager) ends the app with
+    what was typed in the draft, and GTK warns of nothing: quitting used to touch the
+    destroyed window's notification and focus, two criticals at every such close."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("closed.jpg")
+    ui = desktop.launch(photo)
+    ui.wait_focus("Title")
+    desktop.type("Closed by its button")
+    ui.wait_text(ui.title, "Closed by its button")
+    desktop.app_may_exit = True
+    desktop.key("alt+F4")
+    wait_until("the window to close and caption to end", lambda: desktop.app.poll() is not None)
+    expect(desktop.app.returncode == 0, f"caption exited {desktop.app.returncode}")
+    draft = read_draft(os.path.join(desktop.library, "draft.ini"))
+    expect(draft == [(photo, "Closed by its button", "")], f"the draft holds {draft!r}")
+    warned = [line for line in desktop.app_log_text().splitlines() if "-CRITICAL" in line or "-WARNING" in line]
+    expect(not warned, f"caption warned as it closed: {warned!r}")
+
+
 def read_draft(path):
     """The draft file's items as (path, title, subtitle), None when there is none. GLib key
     files escape \\n, \\t, \\r and \\\\ in values."""

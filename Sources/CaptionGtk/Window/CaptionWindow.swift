@@ -106,14 +106,10 @@ public final class CaptionWindow {
             self?.form.settleInputMethod()
             return false  // go on closing
         }
-        // Before GTK destroys the children (the app has called close() by then; tests destroy
-        // windows outright): from here on, no late answer or timer touches them.
-        window.connect(.destroy) { [weak self] in
-            guard let self else { return }
-            self.notification.finish()
-            self.form.windowDestroyed()
-            self.libraryController.setShowing(false)
-        }
+        // Closed by its button (or destroyed outright, as tests do), before GTK destroys the
+        // children: the part of quitting that needs them happens now, and from here on no
+        // late answer or timer touches them. close() does the rest once the main loop ends.
+        window.connect(.destroy) { [weak self] in self?.windowDestroyed() }
         form.onEdited = { [weak self] entry in
             self?.showLibrary()
             self?.libraryController.select(entry)
@@ -367,14 +363,28 @@ public final class CaptionWindow {
         if restoringDraft { form.drafts.restore() }
     }
 
+    /// Set once GTK destroys the window: its widgets are going, or gone.
+    private var isDestroyed = false
+
+    private func windowDestroyed() {
+        isDestroyed = true
+        notification.finish()
+        form.windowDestroyed()
+        libraryController.setShowing(false)
+    }
+
     /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
+    /// A window closed by its button is destroyed by then, and its destroy did the part that
+    /// needs the widgets (before, this touched them freed: GTK warned at every such close).
     func close() {
-        notification.hide()
+        if !isDestroyed { notification.hide() }
         form.storeWaiting()
         library.drain()
-        // Words still being composed when the app quit (Ctrl+Q) go into the draft.
-        form.settleInputMethod()
-        form.drafts.flush()
+        if !isDestroyed {
+            // Words still being composed when the app quit (Ctrl+Q) go into the draft.
+            form.settleInputMethod()
+            form.drafts.flush()
+        }
         WindowStateFile.save(geometry, to: stateFile)
     }
 }
