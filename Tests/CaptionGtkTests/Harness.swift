@@ -105,12 +105,10 @@ enum Harness {
         for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}
     }
 
-    /// Closes a window a test made. What is still on its way to the form (a photo's words,
-    /// its check) arrives first, and the notification goes down before the window: its
-    /// timer would otherwise hide a destroyed widget during a later test.
+    /// Closes a window a test made, once what is still on its way to the form (a photo's
+    /// words, its check) has arrived.
     static func close(_ window: CaptionWindow, after milliseconds: Int = 300) {
         pump(milliseconds: milliseconds)
-        window.notification.hide()
         gtk_widget_destroy(window.widget)
     }
 

@@ -363,9 +363,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         return Draft(kept, words: editing == nil ? words : nil)
     }
 
-    /// The window is being destroyed: what is typed is written now, and nothing arriving
-    /// later (a photo decoded or checked, the library's words) reaches its widgets.
-    func windowDestroyed() {
+    /// The window is ending (destroyed, or the app quitting): what is typed is written now,
+    /// and nothing arriving later (a photo decoded or checked, the library's words) reaches
+    /// its widgets.
+    func finish() {
         drafts.stop()
         binding.stop()
         aids.stop()

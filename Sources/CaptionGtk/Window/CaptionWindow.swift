@@ -109,7 +109,7 @@ public final class CaptionWindow {
         // Closed by its button (or destroyed outright, as tests do), before GTK destroys the
         // children: the part of quitting that needs them happens now, and from here on no
         // late answer or timer touches them. close() does the rest once the main loop ends.
-        window.connect(.destroy) { [weak self] in self?.windowDestroyed() }
+        window.connect(.destroy) { [weak self] in self?.finish() }
         form.onEdited = { [weak self] entry in
             self?.showLibrary()
             self?.libraryController.select(entry)
@@ -363,28 +363,28 @@ public final class CaptionWindow {
         if restoringDraft { form.drafts.restore() }
     }
 
-    /// Set once GTK destroys the window: its widgets are going, or gone.
-    private var isDestroyed = false
+    /// Set once the part of the window's end that needs its widgets is done.
+    private var isFinished = false
 
-    private func windowDestroyed() {
-        isDestroyed = true
+    /// The part of the window's end that needs its widgets, once: at its destroy (closed by
+    /// its button), or at quit (Ctrl+Q) while it lives. What was deleted goes, what is typed
+    /// is written, and nothing arriving later touches the widgets.
+    private func finish() {
+        guard !isFinished else { return }
+        isFinished = true
         notification.finish()
-        form.windowDestroyed()
+        form.finish()
         libraryController.setShowing(false)
     }
 
-    /// Quitting: what was deleted goes now, what is typed is written, the size remembered.
-    /// A window closed by its button is destroyed by then, and its destroy did the part that
-    /// needs the widgets (before, this touched them freed: GTK warned at every such close).
+    /// Quitting: the window's end, the waiting saves into the library, the size remembered.
+    /// A window closed by its button is destroyed, its widgets freed, by the time this runs.
     func close() {
-        if !isDestroyed { notification.hide() }
+        // Ctrl+Q leaves the window alive: words still being composed go into the draft.
+        if !isFinished { form.settleInputMethod() }
+        finish()
         form.storeWaiting()
         library.drain()
-        if !isDestroyed {
-            // Words still being composed when the app quit (Ctrl+Q) go into the draft.
-            form.settleInputMethod()
-            form.drafts.flush()
-        }
         WindowStateFile.save(geometry, to: stateFile)
     }
 }
