@@ -9,9 +9,10 @@ BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev lib
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
 # cjpeg and ImageMagick; an sRGB ICC profile (icc-profiles-free) for the write-back tests.
+# GExiv2 through Python (GObject introspection) reads captions as Shotwell and gThumb do.
 # The spell-checking scenario checks against the en_US dictionary.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
-	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us
+	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with a pinyin engine and its GTK input method module, and GTK's
 # Python bindings for the drag source that drops files on the window; Orca with

@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
-        .target(name: "CMetadataSupport"),
+        .target(name: "CMetadataSupport", linkerSettings: [.linkedLibrary("z")]),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
         // RIFF, TIFF and ISO-BMFF walkers. Pure Swift, for intake, metadata and the previews.
         .target(name: "PhotoFormats"),

@@ -21,3 +21,18 @@ public enum Hash {
         return String(cString: g_checksum_get_string(checksum)!)
     }
 }
+
+extension Hash {
+    /// MD5's 16 bytes: the Photoshop IPTC digest and the extended-XMP GUID are MD5s,
+    /// whatever its weakness as a hash of content.
+    public static func md5(_ bytes: [UInt8]) -> [UInt8] {
+        // g_checksum_new returns NULL only for an unknown checksum type, and MD5 is known.
+        let checksum = g_checksum_new(G_CHECKSUM_MD5)!
+        defer { g_checksum_free(checksum) }
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, gssize($0.count)) }
+        var digest = [UInt8](repeating: 0, count: 16)
+        var length = gsize(16)
+        g_checksum_get_digest(checksum, &digest, &length)
+        return digest
+    }
+}

@@ -1,6 +1,6 @@
 // The photo file formats at the level of their containers (JPEG marker segments, PNG and
-// RIFF chunks, TIFF directories): enough to take metadata out, put legacy blocks back and
-// give a simple WebP the header that can hold XMP. Pixels are never touched.
+// RIFF chunks, TIFF directories): enough to find and replace metadata blocks and give a
+// simple WebP the header that can hold XMP. Pixels are never touched.
 
 import CaptionLibrary
 import PhotoFormats
@@ -11,129 +11,10 @@ enum Containers {
         PhotoFormat.of(b)
     }
 
-    /// The photo with its metadata taken out (Exif, XMP, IPTC and Photoshop resources), for
-    /// writing a caption fresh into a photo whose metadata exempi cannot read. nil when the
-    /// container itself cannot be followed, or for a format this does not handle (GIF).
-    static func withoutMetadata(_ bytes: [UInt8], format: PhotoFormat) -> [UInt8]? {
-        switch format {
-        case .jpeg:
-            guard let jpeg = JPEG(bytes) else { return nil }
-            return jpeg.rebuilt { JPEG.isMetadata($0, in: bytes) ? [] : [$0] }
-        case .png:
-            guard let chunks = PNG.chunks(bytes) else { return nil }
-            var result = Array(bytes[0..<8])
-            for chunk in chunks where !PNG.isMetadata(chunk, in: bytes) { result += bytes[chunk.range] }
-            return result
-        case .webp:
-            return RIFF.withoutMetadata(bytes)
-        case .tiff:
-            guard let tiff = TIFF(bytes) else { return nil }
-            let metadataTags: Set<UInt16> = [TIFF.xmpTag, TIFF.iptcTag, TIFF.photoshopTag, TIFF.exifTag, TIFF.gpsTag]
-            return tiff.rebuilt(entries: tiff.entries.filter { !metadataTags.contains($0.tag) }.map { .init($0) })
-        default:
-            return nil  // GIF; formats whose captions go into a sidecar
-        }
-    }
-
-    /// A PNG without its XMP chunks (and nothing else taken out); nil when its chunks
-    /// cannot be followed or it has none.
-    static func withoutXMP(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let chunks = PNG.chunks(bytes), chunks.contains(where: { PNG.isXMP($0, in: bytes) }) else { return nil }
-        var result = Array(bytes[0..<8])
-        for chunk in chunks where !PNG.isXMP(chunk, in: bytes) { result += bytes[chunk.range] }
-        return result
-    }
-
     /// A simple-format WebP (one VP8 or VP8L chunk) as an extended one: a VP8X chunk with
     /// the canvas size goes in front, and nothing else changes. nil for any other file.
     static func extendedWebP(_ bytes: [UInt8]) -> [UInt8]? {
         RIFF.extended(bytes)
-    }
-
-    /// `written` (exempi's output) with the legacy blocks of `original` (what was handed to
-    /// exempi) put back; nil when there is nothing to change. See `Embedder`.
-    static func restoringLegacy(_ written: [UInt8], as original: [UInt8], format: PhotoFormat) -> [UInt8]? {
-        switch format {
-        case .jpeg:
-            guard !JPEG.hasIIM(original) else { return nil }
-            return JPEG.restoringPhotoshopSegments(written, from: original)
-        case .tiff:
-            guard !TIFF.hasIIM(original) else { return nil }
-            return TIFF.restoringTags([TIFF.iptcTag, TIFF.photoshopTag], in: written, from: original)
-        case .webp:
-            return RIFF.withFlagsMatchingChunks(written)
-        default:
-            return nil
-        }
-    }
-
-    /// `bytes` with the caption in every Exif field that shows one (`ExifText`) and, in a
-    /// PNG, without the text chunks other programs keep a title or a caption in; nil when
-    /// nothing needs to change. exempi has written the XMP (and, in JPEG and TIFF, the IIM,
-    /// ImageDescription and UserComment) already.
-    static func withCaptionInLegacyFields(_ bytes: [UInt8], format: PhotoFormat, _ caption: PhotoCaption) -> [UInt8]? {
-        let title = caption.title ?? ""
-        let description = caption.description ?? ""
-        switch format {
-        case .jpeg:
-            guard let jpeg = JPEG(bytes) else { return nil }
-            var changed = false
-            let header = JPEG.exif + [0]
-            let result = jpeg.rebuilt { segment in
-                guard segment.marker == 0xE1, Containers.hasPrefix(bytes, segment.payload, header),
-                    let blob = ExifText.captioned(
-                        Array(bytes[(segment.payload.lowerBound + header.count)..<segment.payload.upperBound]),
-                        title: title, description: description, addDescription: false, userComment: false),
-                    header.count + blob.count + 2 <= 0xFFFF
-                else { return [segment] }
-                changed = true
-                return [JPEG.Segment(marker: 0xE1, bytes: header + blob)]
-            }
-            return changed ? result : nil
-        case .png:
-            guard let chunks = PNG.chunks(bytes) else { return nil }
-            var changed = false
-            var result = Array(bytes[0..<8])
-            for chunk in chunks {
-                if PNG.isLegacyCaption(chunk, in: bytes) {
-                    changed = true
-                    continue
-                }
-                if chunk.type == "eXIf",
-                    let blob = ExifText.captioned(
-                        Array(bytes[chunk.data]), title: title, description: description, addDescription: true,
-                        userComment: true)
-                {
-                    changed = true
-                    result += PNG.chunk("eXIf", blob)
-                    continue
-                }
-                result += bytes[chunk.range]
-            }
-            return changed ? result : nil
-        case .webp:
-            guard let chunks = RIFF.chunks(bytes) else { return nil }
-            var changed = false
-            let parts = chunks.map { chunk -> [UInt8] in
-                guard chunk.fourCC == "EXIF" else { return Array(bytes[chunk.range]) }
-                // Some writers put JPEG's "Exif\0\0" in front of the TIFF structure.
-                let prefixed = Containers.hasPrefix(bytes, chunk.data, JPEG.exif + [0])
-                let start = chunk.data.lowerBound + (prefixed ? 6 : 0)
-                guard
-                    let blob = ExifText.captioned(
-                        Array(bytes[start..<chunk.data.upperBound]), title: title, description: description,
-                        addDescription: true, userComment: true)
-                else { return Array(bytes[chunk.range]) }
-                changed = true
-                return RIFF.chunk("EXIF", (prefixed ? JPEG.exif + [0] : []) + blob)
-            }
-            return changed ? RIFF.file(parts) : nil
-        case .tiff:
-            return ExifText.captioned(
-                bytes, title: title, description: description, addDescription: false, userComment: false)
-        default:
-            return nil
-        }
     }
 
     /// Whether Photoshop image resources hold an IPTC-IIM block (resource 0x0404). A
@@ -156,12 +37,16 @@ enum Containers {
         switch format {
         case .jpeg:
             guard let jpeg = JPEG(bytes) else { return nil }
-            return jpeg.segments.filter { !JPEG.isMetadata($0, in: bytes) }.map { Array(bytes[$0.range]) }
+            // Comments are words, not picture: one that held the caption changes with it.
+            return jpeg.segments.filter { !JPEG.isMetadata($0, in: bytes) && $0.marker != 0xFE }
+                .map { Array(bytes[$0.range]) }
                 + [Array(bytes[jpeg.tail...])]
         case .png:
             guard let chunks = PNG.chunks(bytes) else { return nil }
-            return chunks.filter { !PNG.isMetadata($0, in: bytes) && !PNG.isLegacyCaption($0, in: bytes) }
-                .map { Array(bytes[$0.range]) }
+            return chunks.filter {
+                !PNG.isMetadata($0, in: bytes) && !PNG.isLegacyCaption($0, in: bytes) && !PNG.isExifText($0, in: bytes)
+            }
+            .map { Array(bytes[$0.range]) }
         case .webp:
             guard let chunks = RIFF.chunks(bytes) else { return nil }
             return chunks.filter { !["VP8X", "EXIF", "XMP "].contains($0.fourCC) }.map { Array(bytes[$0.range]) }
@@ -188,32 +73,6 @@ enum Containers {
             return Array(bytes[(chunk.data.lowerBound + (prefixed ? 6 : 0))..<chunk.data.upperBound])
         case .tiff:
             return bytes
-        default:
-            return nil
-        }
-    }
-
-    /// `written` without the old caption values exempi left behind in its Exif (JPEG) or
-    /// in the file (TIFF), from `original`, what was handed to exempi (`OldValues`); nil
-    /// when there are none.
-    static func withoutOldValues(_ written: [UInt8], original: [UInt8], format: PhotoFormat) -> [UInt8]? {
-        switch format {
-        case .tiff:
-            return OldValues.scrubbed(written, original: original)
-        case .jpeg:
-            guard let before = exifBlob(original, format: .jpeg), let jpeg = JPEG(written) else { return nil }
-            let header = JPEG.exif + [0]
-            var result = written
-            var changed = false
-            for segment in jpeg.segments
-            where segment.marker == 0xE1 && hasPrefix(written, segment.payload, header) {
-                let start = segment.payload.lowerBound + header.count
-                let blob = Array(written[start..<segment.payload.upperBound])
-                guard let scrubbed = OldValues.scrubbed(blob, original: before) else { continue }
-                result.replaceSubrange(start..<segment.payload.upperBound, with: scrubbed)
-                changed = true
-            }
-            return changed ? result : nil
         default:
             return nil
         }
@@ -268,25 +127,6 @@ struct JPEG {
         bytes = b
     }
 
-    /// SOI, then each segment replaced by what `transform` gives for it, then the tail.
-    func rebuilt(_ transform: (Segment) -> [Segment]) -> [UInt8] {
-        var result: [UInt8] = [0xFF, 0xD8]
-        result.reserveCapacity(bytes.count)
-        for segment in segments {
-            for kept in transform(segment) {
-                if let data = kept.data { result += data } else { result += bytes[kept.range] }
-            }
-        }
-        result += bytes[tail...]
-        return result
-    }
-
-    /// Whether a Photoshop segment holds an IPTC-IIM block (image resource 0x0404).
-    static func hasIIM(_ b: [UInt8]) -> Bool {
-        guard let jpeg = JPEG(b) else { return false }
-        return jpeg.segments.contains { isPhotoshop($0, in: b) && Containers.containsIIMResource(b[$0.payload]) }
-    }
-
     static func isPhotoshop(_ segment: Segment, in b: [UInt8]) -> Bool {
         segment.marker == 0xED && Containers.hasPrefix(b, segment.payload, photoshop)
     }
@@ -297,27 +137,6 @@ struct JPEG {
         return [exif, xmp, extendedXMP].contains { Containers.hasPrefix(b, segment.payload, $0) }
     }
 
-    /// `written` with its Photoshop APP13 segments (IPTC lives there) replaced by those of
-    /// `original`, at the place of the first of them (or before the first segment that is
-    /// not an APPn one); nil when they already match.
-    static func restoringPhotoshopSegments(_ written: [UInt8], from original: [UInt8]) -> [UInt8]? {
-        guard let output = JPEG(written), let source = JPEG(original) else { return nil }
-        let wanted = source.segments.filter { isPhotoshop($0, in: original) }.flatMap { original[$0.range] }
-        let present = output.segments.filter { isPhotoshop($0, in: written) }.flatMap { written[$0.range] }
-        guard wanted != present else { return nil }
-        let place =
-            output.segments.firstIndex { isPhotoshop($0, in: written) }
-            ?? output.segments.firstIndex { !(0xE0...0xEF).contains($0.marker) }
-            ?? output.segments.count
-        var result: [UInt8] = [0xFF, 0xD8]
-        for (index, segment) in output.segments.enumerated() {
-            if index == place { result += wanted }
-            if !isPhotoshop(segment, in: written) { result += written[segment.range] }
-        }
-        if place == output.segments.count { result += wanted }
-        result += written[output.tail...]
-        return result
-    }
 }
 
 // MARK: PNG
@@ -367,6 +186,12 @@ enum PNG {
         return big32(UInt32(data.count)) + typed + big32(crc)
     }
 
+    /// Exif as ImageMagick and exiv2 keep it, in a text chunk (`PNGTextProfile`).
+    static func isExifText(_ chunk: Chunk, in b: [UInt8]) -> Bool {
+        ["iTXt", "tEXt", "zTXt"].contains(chunk.type)
+            && PNGTextProfile.exifKeywords.contains { Containers.hasPrefix(b, chunk.data, Array($0.utf8) + [0]) }
+    }
+
     /// XMP and Exif (eXIf).
     static func isMetadata(_ chunk: Chunk, in b: [UInt8]) -> Bool {
         chunk.type == "eXIf" || isXMP(chunk, in: b)
@@ -407,26 +232,6 @@ enum RIFF {
             + (size % 2 == 1 ? [0] : [])
     }
 
-    /// The file without its EXIF chunk, and that chunk (header, data and pad); nil when it
-    /// has none. exempi 2.6 refuses to write a WebP whose EXIF chunk is a plain TIFF
-    /// structure, as the WebP specification has it ("Unrecognized TIFF prefix"), so the
-    /// chunk stays out of its way and goes back after.
-    static func takingOutExif(_ b: [UInt8]) -> (file: [UInt8], chunk: [UInt8])? {
-        guard let chunks = chunks(b), let exif = chunks.first(where: { $0.fourCC == "EXIF" }) else { return nil }
-        return (file(chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }), Array(b[exif.range]))
-    }
-
-    /// `b` with `chunk` put back where the specification places EXIF: before the XMP
-    /// chunk, or last; the flags follow.
-    static func puttingBackExif(_ b: [UInt8], _ chunk: [UInt8]) -> [UInt8]? {
-        guard let chunks = chunks(b) else { return nil }
-        var parts = chunks.filter { $0.fourCC != "EXIF" }.map { Array(b[$0.range]) }
-        let place = chunks.filter { $0.fourCC != "EXIF" }.firstIndex { $0.fourCC == "XMP " } ?? parts.count
-        parts.insert(chunk, at: place)
-        let result = file(parts)
-        return withFlagsMatchingChunks(result) ?? result
-    }
-
     /// A RIFF file of `chunks` (each its bytes, padding included), with the size it says.
     static func file(_ chunks: [[UInt8]]) -> [UInt8] {
         let body = chunks.flatMap { $0 }
@@ -463,15 +268,6 @@ enum RIFF {
             Array("VP8X".utf8) + [10, 0, 0, 0, flags, 0, 0, 0]
             + littleEndian24(width - 1) + littleEndian24(height - 1)
         return file([header] + chunks.map { Array(b[$0.range]) })
-    }
-
-    /// An extended WebP without its EXIF and XMP chunks, its flags saying so. A simple
-    /// WebP has nowhere to keep metadata, so it comes back as it is.
-    static func withoutMetadata(_ b: [UInt8]) -> [UInt8]? {
-        guard let chunks = chunks(b) else { return nil }
-        guard chunks.first?.fourCC == "VP8X" else { return b }
-        let kept = chunks.filter { $0.fourCC != "EXIF" && $0.fourCC != "XMP " }.map { Array(b[$0.range]) }
-        return withFlagsMatchingChunks(file(kept)) ?? file(kept)
     }
 
     /// The VP8X flags for EXIF and XMP set exactly when those chunks are there (readers
@@ -609,43 +405,4 @@ struct TIFF {
         return result
     }
 
-    /// Whether a TIFF holds IPTC-IIM: its IPTC tag, or an IIM block in its Photoshop tag.
-    static func hasIIM(_ b: [UInt8]) -> Bool {
-        guard let tiff = TIFF(b) else { return false }
-        if tiff.entries.contains(where: { $0.tag == iptcTag }) { return true }
-        guard let photoshop = tiff.entries.first(where: { $0.tag == photoshopTag }),
-            let value = tiff.value(of: photoshop)
-        else { return false }
-        return Containers.containsIIMResource(value[...])
-    }
-
-    /// `written` with the entries `tags` as `original` had them (values and all), or
-    /// without them where `original` had none; nil when they already match.
-    static func restoringTags(_ tags: Set<UInt16>, in written: [UInt8], from original: [UInt8]) -> [UInt8]? {
-        guard let output = TIFF(written), let source = TIFF(original) else { return nil }
-        func values(_ tiff: TIFF) -> [UInt16: (Entry, [UInt8]?)] {
-            var found: [UInt16: (Entry, [UInt8]?)] = [:]
-            for entry in tiff.entries where tags.contains(entry.tag) {
-                found[entry.tag] = (entry, tiff.value(of: entry))
-            }
-            return found
-        }
-        let wanted = values(source)
-        let present = values(output)
-        let same = tags.allSatisfy { tag in
-            switch (wanted[tag], present[tag]) {
-            case (nil, nil): return true
-            case ((let a, let aValue)?, (let b, let bValue)?):
-                return a.type == b.type && a.count == b.count && aValue == bValue
-            default: return false
-            }
-        }
-        guard !same else { return nil }
-        var entries = output.entries.filter { !tags.contains($0.tag) }.map { NewEntry($0) }
-        for (_, (entry, value)) in wanted {
-            guard let value else { continue }  // a block that was not readable is not copied
-            entries.append(NewEntry(entry, data: value))
-        }
-        return output.rebuilt(entries: entries)
-    }
 }

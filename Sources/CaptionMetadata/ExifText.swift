@@ -2,10 +2,12 @@
 // XP tags and UserComment, so that no Exif field keeps words the user replaced.
 
 /// Edits the caption fields of a classic TIFF structure (a TIFF file, or the Exif block of
-/// a JPEG, PNG or WebP). Only fields that are there are changed, except ImageDescription
-/// with `addDescription`; a field whose new text is empty is removed. exempi already does
-/// ImageDescription and UserComment in JPEG and TIFF; it does nothing with Exif in PNG and
-/// WebP, and nothing with the XP tags anywhere.
+/// a JPEG, PNG or WebP): ImageDescription (the Metadata Working Group's place for the
+/// description in Exif) and UserComment (the only place Shotwell reads a comment from) are
+/// set, added where missing (UserComment where the block has an Exif directory); the XP
+/// tags are changed only where present. A field whose new text is empty is removed. New
+/// values and directories are appended: nothing already in the block moves, so maker
+/// notes with absolute offsets stay right.
 enum ExifText {
     static let imageDescription: UInt16 = 270
     static let xpTitle: UInt16 = 0x9C9B
@@ -18,7 +20,7 @@ enum ExifText {
     /// `blob` with the caption in its fields, or nil when nothing needs to change (or the
     /// structure cannot be followed: then it is left alone, and the read-back says so).
     static func captioned(
-        _ blob: [UInt8], title: String, description: String, addDescription: Bool, userComment doComment: Bool
+        _ blob: [UInt8], title: String, description: String
     ) -> [UInt8]? {
         guard let tiff = TIFF(blob) else { return nil }
         var entries = tiff.entries.map { TIFF.NewEntry($0) }
@@ -41,13 +43,13 @@ enum ExifText {
             entries.append(TIFF.NewEntry(entry, data: value))
         }
         let describe = description.isEmpty ? nil : Array(description.utf8) + [0]
-        set(imageDescription, describe, type: 2, add: addDescription)
+        set(imageDescription, describe, type: 2, add: true)
         set(xpTitle, xp(title), type: 1)
         set(xpSubject, xp(description), type: 1)
         set(xpComment, xp(description), type: 1)
 
         var working = blob
-        if doComment, let pointer = entries.firstIndex(where: { $0.entry.tag == TIFF.exifTag }) {
+        if let pointer = entries.firstIndex(where: { $0.entry.tag == TIFF.exifTag }) {
             let offset = Int(TIFF.read32(entries[pointer].entry.field, 0, tiff.littleEndian))
             if let moved = withUserComment(&working, directory: offset, tiff: tiff, description: description) {
                 var entry = entries[pointer].entry
@@ -93,15 +95,16 @@ enum ExifText {
         let little = tiff.littleEndian
         guard var entries = directory(bytes, at: offset, littleEndian: little) else { return nil }
         let count = entries.count
-        guard let old = entries.firstIndex(where: { $0.tag == userComment }) else { return nil }
-        // "UNICODE\0" then UTF-16 in the block's byte order, as the Exif standard says.
-        let comment =
-            description.isEmpty ? nil : Array("UNICODE\u{0}".utf8) + ucs2(description, little: little).dropLast(2)
-        if let comment, tiff.value(of: entries[old]) == comment, entries[old].count == UInt32(comment.count) {
+        let comment = description.isEmpty ? nil : userCommentValue(description, littleEndian: little)
+        if let old = entries.firstIndex(where: { $0.tag == userComment }) {
+            if let comment, tiff.value(of: entries[old]) == comment, entries[old].count == UInt32(comment.count) {
+                return nil
+            }
+            clear(entries[old], in: &bytes, tiff: tiff)
+            entries.remove(at: old)
+        } else if comment == nil {
             return nil
         }
-        clear(entries[old], in: &bytes, tiff: tiff)
-        entries.remove(at: old)
         if let comment {
             if bytes.count % 2 == 1 { bytes.append(0) }
             var entry = TIFF.Entry(tag: userComment, type: 7, count: UInt32(comment.count), field: [])
@@ -120,6 +123,20 @@ enum ExifText {
         }
         bytes += next
         return start
+    }
+
+    /// UserComment's value: eight bytes naming the character set, then the text. ASCII
+    /// text as "ASCII"; other text within UCS-2 as "UNICODE" in the block's byte order, as
+    /// the Exif standard says; text beyond UCS-2 (emoji) as UTF-8 under "ASCII": exiv2 and
+    /// so GExiv2 convert "UNICODE" from UCS-2 and fail at a surrogate pair, while exiftool,
+    /// exiv2 and GExiv2 all pass the bytes of "ASCII" through as UTF-8.
+    static func userCommentValue(_ text: String, littleEndian little: Bool) -> [UInt8] {
+        let ascii = Array("ASCII".utf8) + [0, 0, 0]
+        if text.unicodeScalars.allSatisfy({ $0.isASCII }) { return ascii + Array(text.utf8) }
+        if text.unicodeScalars.allSatisfy({ $0.value <= 0xFFFF }) {
+            return Array("UNICODE\u{0}".utf8) + ucs2(text, little: little).dropLast(2)
+        }
+        return ascii + Array(text.utf8)
     }
 
     /// Zeroes an entry's value where it lies outside the entry (over 4 bytes).
@@ -193,7 +210,7 @@ enum ExifFields {
 /// strip, tile or thumbnail of the new structure uses any of them.
 enum OldValues {
     /// The IFD0 and Exif fields whose old values may be left behind.
-    static let ifd0Tags: Set<UInt16> = ExifText.captionTags.union([TIFF.iptcTag])
+    static let ifd0Tags: Set<UInt16> = ExifText.captionTags.union([TIFF.iptcTag, TIFF.xmpTag, TIFF.photoshopTag])
     static let exifTags: Set<UInt16> = [ExifText.userComment]
 
     static func scrubbed(_ written: [UInt8], original: [UInt8]) -> [UInt8]? {

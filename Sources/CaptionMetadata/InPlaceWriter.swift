@@ -16,6 +16,8 @@ public struct WrittenPhoto: Sendable, Equatable {
     /// The file's SHA-256 now (Caption's own write changes it): what `--write-back`
     /// compares with next time to tell whether someone else changed the file.
     public var sha256: String
+    /// The sidecars beside it that were updated with it.
+    public var sidecars: [String]
 }
 
 public enum InPlaceWriter {
@@ -60,6 +62,15 @@ public enum InPlaceWriter {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .make(.missing, "The photo is not a regular file: {path}", path: path)
         }
+        // A new file renamed over one of its names would leave the others with the old
+        // words, and writing through every name gives up the all-or-nothing rename (and
+        // reaches into whatever linked them: backup snapshots, an importer's copies).
+        if info.st_nlink > 1 {
+            throw .make(
+                .hardLinked,
+                "The photo has other names (hard links), which would keep the old words; Caption does not write it: {path}",
+                path: path)
+        }
         let folder = Self.folder(of: path)
         let original = try readOriginal(path)
         let sha = original.withUnsafeBytes { Hash.sha256($0) }
@@ -75,6 +86,10 @@ public enum InPlaceWriter {
                     ["format": name, "path": path]))
         }
         try checkWritable(path, info: info, folder: folder)
+        // Sidecars beside the photo win over it in darktable, digiKam and Caption itself:
+        // each must take the new words too, so each is checked before the photo changes.
+        let sidecars = SidecarWriter.existing(besides: path)
+        for sidecar in sidecars { _ = try SidecarWriter.prepared(caption, for: sidecar) }
 
         let ext =
             path.split(separator: "/").last.flatMap { name in
@@ -94,6 +109,11 @@ public enum InPlaceWriter {
         } catch {
             switch error {
             case .io(let code): throw .fromErrno(code, path: path)
+            case .refused(let reason):
+                throw .make(
+                    .unsupportedFormat,
+                    "The caption cannot be written into this photo ({reason}); use a sidecar: {path}",
+                    path: path, reason: reason)
             case .unsupported, .unwritable:
                 throw .make(
                     .unsupportedFormat,
@@ -130,7 +150,9 @@ public enum InPlaceWriter {
         guard rename(temporary, path) == 0 else { throw .fromErrno(errno, path: path) }
         leftover = nil
         _ = DiskFile.sync(folder, folder: true)  // the rename is done; a failed sync only delays its durability
-        return WrittenPhoto(path: path, sha256: written.withUnsafeBytes { Hash.sha256($0) })
+        for sidecar in sidecars { try SidecarWriter.write(caption, to: sidecar, folder: folder) }
+        return WrittenPhoto(
+            path: path, sha256: written.withUnsafeBytes { Hash.sha256($0) }, sidecars: sidecars)
     }
 
     /// What a killed write left in the folder: our hidden temporary files (exempi's own

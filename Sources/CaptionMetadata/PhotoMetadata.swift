@@ -33,6 +33,9 @@ public enum EmbeddingError: Error, Equatable, Sendable {
     case unwritable(Int32)
     /// The file system refused a write; the error number (errno).
     case io(Int32)
+    /// Caption will not write into this file, for the reason given (translated): a
+    /// structure it cannot follow, or cannot fill without changing something else.
+    case refused(String)
 }
 
 public enum PhotoMetadata {

@@ -31,7 +31,8 @@ enum ReadBack {
             ExifFields.kept(
                 from: Containers.exifBlob(original, format: format), in: Containers.exifBlob(written, format: format))
         else { return tr("its Exif data differ") }
-        guard otherXMPKept(original: path, written: copy, format: format) else { return tr("its other XMP differs") }
+        guard otherXMPKept(original: original, written: written, originalPath: path, writtenPath: copy, format: format)
+        else { return tr("its other XMP differs") }
         return nil
     }
 
@@ -67,26 +68,65 @@ enum ReadBack {
         return loaded
     }
 
-    /// Every leaf of the original's XMP is in the copy with the same value, except the
-    /// caption's own properties and those the toolkit moves into Exif (tiff:, exif:) or
-    /// stamps itself (x:xmptk).
-    static func otherXMPKept(original: String, written: String, format: PhotoFormat) -> Bool {
-        let before = Embedder.storedPacket(original)
-        guard case .text(let old) = before else { return true }  // none, or damaged and written fresh
-        guard case .text(let new) = Embedder.storedPacket(written) else { return false }
+    /// Every leaf of the original's XMP (extended XMP included) is in the copy with the
+    /// same value, except the caption's own properties, the extended XMP's GUID (it is the
+    /// extended packet's checksum) and the toolkit's stamp (x:xmptk names the writer).
+    static func otherXMPKept(
+        original: [UInt8], written: [UInt8], originalPath: String, writtenPath: String, format: PhotoFormat
+    ) -> Bool {
+        let before = storedPackets(original, path: originalPath, format: format)
+        guard !before.isEmpty else { return true }
+        let after = storedPackets(written, path: writtenPath, format: format)
         return Exempi.locked { () -> Bool in
-            guard let oldPacket = old.withUnsafeBytes({ XMPPacket(parsing: $0) }),
-                let newPacket = new.withUnsafeBytes({ XMPPacket(parsing: $0) })
-            else { return false }
-            let after = newPacket.leaves()
-            let replaced: Set<Substring> = ["dc:title", "dc:description", "photoshop:Headline"]
-            let moved: Set<String> = [XMPPacket.exif, "http://ns.adobe.com/tiff/1.0/", "adobe:ns:meta/"]
-            for (key, value) in oldPacket.leaves() {
-                let (schema, name) = key
-                if replaced.contains(name.prefix { $0 != "[" && $0 != "/" }) || moved.contains(schema) { continue }
-                if after.first(where: { $0.key == key })?.value != value { return false }
+            let parsedBefore = before.compactMap { packet in packet.withUnsafeBytes { XMPPacket(parsing: $0) } }
+            // A packet that did not parse was unreadable to everyone, and is written fresh.
+            guard parsedBefore.count == before.count else { return true }
+            var kept: [String: String] = [:]
+            for packet in after {
+                guard let parsed = packet.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return false }
+                for (key, value) in parsed.leaves() { kept[key.0 + " " + key.1] = value }
+            }
+            let replaced: Set<Substring> = ["dc:title", "dc:description", "photoshop:Headline", "exif:UserComment"]
+            let stamps: Set<String> = ["adobe:ns:meta/ xmptk", XMPEdit.xmpNote + " xmpNote:HasExtendedXMP"]
+            for packet in parsedBefore {
+                for (key, value) in packet.leaves() {
+                    let (schema, name) = key
+                    if replaced.contains(name.prefix { $0 != "[" && $0 != "/" }) || stamps.contains(schema + " " + name)
+                    {
+                        continue
+                    }
+                    if kept[schema + " " + name] != value { return false }
+                }
             }
             return true
+        }
+    }
+
+    /// The XMP packets a file stores (a JPEG's extended XMP as a second one), read by
+    /// Caption's own walkers; a GIF's through exempi.
+    static func storedPackets(_ bytes: [UInt8], path: String, format: PhotoFormat) -> [[UInt8]] {
+        switch format {
+        case .jpeg:
+            guard let jpeg = JPEG(bytes), let standard = JPEGXMP.standard(jpeg) else { return [] }
+            let guid = Exempi.locked { () -> String? in
+                standard.withUnsafeBytes { XMPPacket(parsing: $0) }?.text(XMPEdit.xmpNote, "HasExtendedXMP")
+            }
+            return [standard] + [guid.flatMap { JPEGXMP.extended(jpeg, guid: $0) }].compactMap { $0 }
+        case .png:
+            guard let chunk = PNG.chunks(bytes)?.first(where: { PNG.isXMP($0, in: bytes) }),
+                let text = PNGTextProfile.text(of: chunk, in: bytes)
+            else { return [] }
+            return [text.text]
+        case .webp:
+            return (RIFF.chunks(bytes)?.first { $0.fourCC == "XMP " }).map { [Array(bytes[$0.data])] } ?? []
+        case .tiff:
+            guard let tiff = TIFF(bytes), let entry = tiff.entries.first(where: { $0.tag == TIFF.xmpTag }),
+                let value = tiff.value(of: entry)
+            else { return [] }
+            return [value]
+        default:
+            guard case .text(let text) = Embedder.storedPacket(path) else { return [] }
+            return [text]
         }
     }
 }

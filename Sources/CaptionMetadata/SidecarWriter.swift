@@ -46,7 +46,22 @@ public enum SidecarWriter {
         return targets
     }
 
-    private static func write(_ caption: PhotoCaption, to target: String, folder: String) throws(WriteBackError) {
+    /// The sidecars other apps keep beside `photo` (`PHOTO.EXT.xmp`, `PHOTO.xmp`) that are
+    /// there now: a photo captioned in place must not leave old words in them.
+    public static func existing(besides photo: String) -> [String] {
+        [path(for: photo), adobePath(for: photo)].compactMap { $0 }.filter { candidate in
+            var info = stat()
+            return lstat(candidate, &info) == 0
+        }
+    }
+
+    /// The sidecar's new text, or why it cannot be written: a link, a read-only file, XMP
+    /// that does not parse. Writes nothing.
+    static func prepared(
+        _ caption: PhotoCaption, for target: String
+    ) throws(WriteBackError) -> (
+        text: String, existing: stat?
+    ) {
         var existing = stat()
         let exists = lstat(target, &existing) == 0
         if exists && existing.st_mode & S_IFMT == S_IFLNK {
@@ -66,6 +81,11 @@ public enum SidecarWriter {
         guard let text = merged(caption, into: old) else {
             throw .make(.io, "The sidecar holds XMP that cannot be read; it is left as it is: {path}", path: target)
         }
+        return (text, exists ? existing : nil)
+    }
+
+    static func write(_ caption: PhotoCaption, to target: String, folder: String) throws(WriteBackError) {
+        let (text, existing) = try prepared(caption, for: target)
         let temporary: String
         switch DiskFile.temporary(
             in: folder, extension: "xmp", holding: Array(text.utf8), prefix: InPlaceWriter.temporaryPrefix)
@@ -75,7 +95,7 @@ public enum SidecarWriter {
         }
         var leftover: String? = temporary
         defer { if let leftover { unlink(leftover) } }
-        if exists {
+        if let existing {
             _ = chown(temporary, existing.st_uid, existing.st_gid)
             _ = chmod(temporary, existing.st_mode & 0o7777)
         }

@@ -37,7 +37,8 @@ public enum WriteBack {
         case .photo:
             do throws(WriteBackError) {
                 let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: expectedSHA256)
-                return WriteBackResult(paths: [source], sidecarInstead: false, sha256: written.sha256)
+                return WriteBackResult(
+                    paths: [source] + written.sidecars, sidecarInstead: false, sha256: written.sha256)
             } catch  where error.kind == .unsupportedFormat {
                 let paths = try sidecar(caption, source: source, expectedSHA256: expectedSHA256)
                 return WriteBackResult(paths: paths, sidecarInstead: true, sha256: expectedSHA256)

@@ -21,6 +21,8 @@ public struct WriteBackError: Error, Equatable, Sendable, CustomStringConvertibl
         case readOnlyFolder
         /// The photo belongs to another user, whom a rewritten file could not keep as owner.
         case otherOwner
+        /// The photo has other names (hard links), which a rewritten file would not reach.
+        case hardLinked
         case diskFull
         /// The file's content is not what Caption read (or last wrote): someone else changed it.
         case changed

@@ -1,10 +1,12 @@
 /* What the metadata module needs from C and C++ that Swift cannot import: silencing
- * exempi's own error printing, a rename that never replaces a file, and the extended
- * attribute calls (Glibc's Swift module leaves <sys/xattr.h> out). */
+ * exempi's own error printing, a rename that never replaces a file, the extended
+ * attribute calls (Glibc's Swift module leaves <sys/xattr.h> out), and zlib for the PNG
+ * text chunks other programs keep Exif in. */
 #ifndef CAPTION_METADATA_SUPPORT_H
 #define CAPTION_METADATA_SUPPORT_H
 
 #include <sys/xattr.h>
+#include <zlib.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,381 @@
+// Captions into photos as cameras, phones and other programs make them (made by
+// Tests/fixtures/make-camera-photos with cjpeg, ImageMagick, exiftool and exiv2): in every
+// mode the caption's own fields change, and every other tag, picture and pixel stays.
+
+import CExempi
+import CaptionLibrary
+import CaptionTestSupport
+import Foundation
+import Testing
+
+@testable import CaptionMetadata
+
+enum CameraPhotos {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fixtures").path
+
+    /// Every fixture, made afresh into `scratch` (about 2 s); the folder holding them.
+    static func make(in scratch: Scratch) throws -> String {
+        let target = scratch.folder("photos")
+        let outcome = try Tool.run(folder + "/make-camera-photos", [target])
+        try #require(outcome.status == 0, "make-camera-photos: \(outcome.stderr)")
+        return target
+    }
+
+    /// The photos, each with what makes it hard: maker notes with absolute offsets, a gain
+    /// map behind an MPF index, XMP past 64 KB, Latin-1 IIM, Exif in a PNG text chunk, CMYK,
+    /// a comment holding the caption, no Exif at all, bytes between segments, sidecars.
+    static let names = [
+        "camera.jpg", "phone-ultrahdr.jpg", "extended-xmp.jpg", "latin1-iim.jpg", "exiv2-exif.png", "cmyk-adobe.jpg",
+        "comment.jpg", "jfif-only.jpg", "junk-between.jpg", "IMG_0001.JPG",
+    ]
+
+    /// The tags that are the caption's own, and so may change: the words, the fields that
+    /// repeat them, IIM's character set and digest, the XMP toolkit's stamp, and the
+    /// extended XMP's GUID (its checksum). Language variants of dc:title and
+    /// dc:description go too.
+    static let captionTags: Set<String> = [
+        "XMP-dc:Title", "XMP-dc:Description", "XMP-photoshop:Headline", "XMP-exif:UserComment", "XMP-x:XMPToolkit",
+        "XMP-xmpNote:HasExtendedXMP", "IFD0:ImageDescription", "IFD0:XPTitle", "IFD0:XPSubject", "IFD0:XPComment",
+        "ExifIFD:UserComment", "IPTC:ObjectName", "IPTC:Caption-Abstract", "IPTC:Headline", "IPTC:CodedCharacterSet",
+        "Photoshop:IPTCDigest", "File:CurrentIPTCDigest", "File:Comment",
+    ]
+
+    /// Every tag exiftool reads (`-n -G1 -a`, binary values as such) other than the
+    /// caption's own and the file's own (name, size, dates). A picture's place in the file
+    /// (MPImageStart) is not its content: the pictures are compared byte for byte instead.
+    static func otherTags(_ path: String) throws -> [String: String] {
+        let outcome = try Tool.run("exiftool", ["-n", "-G1", "-a", "-j", "-b", path])
+        try #require(outcome.status == 0, "exiftool: \(outcome.stderr)")
+        let object = try #require(try Readers.firstObject(outcome.stdout))
+        var kept: [String: String] = [:]
+        for (key, value) in object {
+            let group = key.prefix { $0 != ":" }
+            if ["System", "ExifTool", "SourceFile"].contains(String(group)) || key == "SourceFile" { continue }
+            if captionTags.contains(key) || key.hasPrefix("XMP-dc:Title-") || key.hasPrefix("XMP-dc:Description-")
+                || key.hasSuffix(":MPImageStart") || key == "File:FileSize"
+            {
+                continue
+            }
+            kept[key] = "\(value)"
+        }
+        return kept
+    }
+
+    /// exiftool's -validate warnings.
+    static func warnings(_ path: String) throws -> Set<String> {
+        let outcome = try Tool.run("exiftool", ["-validate", "-warning", "-a", "-s3", path])
+        return Set(outcome.stdout.split(separator: "\n").dropFirst().map(String.init))
+    }
+
+    /// The further pictures of an MPF file, as exiftool extracts them.
+    static func pictures(_ path: String) throws -> [Data] {
+        try (2...4).compactMap { index in
+            let outcome = try Tool.run(
+                "/bin/sh", ["-c", "exiftool -b -MPImage\(index) \"$1\" | base64 -w0", "sh", path])
+            let data = Data(base64Encoded: outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Data()
+            return data.isEmpty ? nil : data
+        }
+    }
+
+    /// What Shotwell, gThumb, digiKam and darktable show as the title and caption, by each
+    /// app's own reading order (Tests/fixtures/read-as-apps, over GExiv2).
+    static func asApps(_ path: String) throws -> [String: [String?]] {
+        let outcome = try Tool.run(folder + "/read-as-apps", [path])
+        try #require(outcome.status == 0, "read-as-apps: \(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        return object.mapValues { value in ((value as? [Any]) ?? []).map { $0 as? String } }
+    }
+}
+
+@Suite("Camera and phone photos: the caption's fields change, nothing else")
+struct CameraPhotoTests {
+    static let title = "Harbour 港"
+    static let subtitle = "Boats at dusk 🌅"
+
+    enum Mode: String, CaseIterable, CustomTestStringConvertible {
+        case inPlace, writeBack, export
+        var testDescription: String { rawValue }
+    }
+
+    /// Captions `photo` in `mode`; the file that holds the caption then.
+    static func caption(_ photo: String, _ mode: Mode, scratch: Scratch) throws -> String {
+        let library = scratch.file("lib")
+        let words = ["--title", title, "--subtitle", subtitle]
+        switch mode {
+        case .inPlace:
+            let outcome = try Caption.run(["--library", library, "--add", photo] + words + ["--in-place"])
+            try #require(outcome.status == 0, "\(outcome.stderr)")
+            return photo
+        case .writeBack:
+            let added = try Caption.run(["--library", library, "--add", photo] + words)
+            try #require(added.status == 0, "\(added.stderr)")
+            let outcome = try Caption.run(["--library", library, "--write-back"])
+            try #require(outcome.status == 0, "\(outcome.stderr)")
+            return photo
+        case .export:
+            let added = try Caption.run(["--library", library, "--add", photo] + words)
+            try #require(added.status == 0, "\(added.stderr)")
+            let folder = scratch.file("out")
+            let outcome = try Caption.run(["--library", library, "--export", folder])
+            try #require(outcome.status == 0, "\(outcome.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            try #require(names.count == 1, "one photo exported: \(names)")
+            return folder + "/" + names[0]
+        }
+    }
+
+    @Test(
+        "every tag but the caption's own reads the same (exiftool -n), pixels and further pictures too, no new -validate warning",
+        arguments: CameraPhotos.names, Mode.allCases)
+    func onlyTheCaptionChanges(name: String, mode: Mode) throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/" + name
+        let tags = try CameraPhotos.otherTags(photo)
+        let pixels = try PixelReader.pixels(photo)
+        let warnings = try CameraPhotos.warnings(photo)
+        let pictures = try CameraPhotos.pictures(photo)
+        let hadExif = tags.keys.contains { $0.hasPrefix("IFD0:") }
+
+        let captioned = try Self.caption(photo, mode, scratch: scratch)
+
+        let after = try CameraPhotos.otherTags(captioned)
+        let changed = Set(tags.keys).union(after.keys).filter { tags[$0] != after[$0] }.sorted()
+        #expect(
+            changed.isEmpty, "\(name): changed \(changed.map { "\($0): \(tags[$0] ?? "-") → \(after[$0] ?? "-")" })")
+        #expect(try PixelReader.pixels(captioned) == pixels, "\(name): pixels")
+        #expect(try CameraPhotos.pictures(captioned) == pictures, "\(name): the pictures after the first")
+        let added = try CameraPhotos.warnings(captioned).subtracting(warnings)
+        #expect(added.isEmpty, "\(name): new exiftool -validate warnings \(added)")
+
+        let everything = try #require(
+            try Readers.firstObject(try Tool.run("exiftool", ["-a", "-G1", "-j", captioned]).stdout))
+        let old = everything.filter { key, value in
+            key != "SourceFile" && !key.hasPrefix("System:") && "\(value)".contains("OLD")
+        }
+        #expect(old.isEmpty, "\(name): old words left in \(old.keys.sorted())")
+        try Readers.expect(captioned, title: Self.title, description: Self.subtitle)
+        let seen = try Readers.exiftool(captioned)
+        #expect(seen.exifDescription == (hadExif ? Self.subtitle : nil), "\(name): Exif ImageDescription where Exif is")
+    }
+
+    @Test(
+        "Shotwell, gThumb, digiKam and darktable each find the new title and caption by their own reading order",
+        arguments: CameraPhotos.names)
+    func everyAppReadsTheNewWords(name: String) throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/" + name
+        let hasExifDirectory = try CameraPhotos.otherTags(photo).keys.contains { $0.hasPrefix("ExifIFD:") }
+        _ = try Self.caption(photo, .inPlace, scratch: scratch)
+        let seen = try CameraPhotos.asApps(photo)
+        for app in ["gthumb", "digikam", "darktable"] {
+            #expect(seen[app] == [Self.title, Self.subtitle], "\(name): \(app) shows \(seen[app] ?? [])")
+        }
+        // Shotwell reads a comment from Exif UserComment only, which Caption writes where the
+        // photo has an Exif directory (every camera's and phone's photo) and does not invent.
+        #expect(
+            seen["shotwell"] == [Self.title, hasExifDirectory ? Self.subtitle : nil],
+            "\(name): Shotwell shows \(seen["shotwell"] ?? [])")
+    }
+
+    @Test(
+        "sidecars beside a photo captioned in place take the words too, keeping ratings, labels and darktable's history"
+    )
+    func sidecarsBesideAreUpdated() throws {
+        let scratch = Scratch()
+        let folder = try CameraPhotos.make(in: scratch)
+        let photo = folder + "/IMG_0001.JPG"
+        func others(_ sidecar: String) throws -> [String: String] {
+            try CameraPhotos.otherTags(sidecar).filter { !$0.key.hasPrefix("File:") }
+        }
+        let darktable = try others(photo + ".xmp")
+        let lightroom = try others(folder + "/IMG_0001.xmp")
+        #expect(darktable["XMP-darktable:History_end"] != nil && lightroom["XMP-crs:Exposure2012"] != nil)
+        let outcome = try Caption.run(
+            [
+                "--library", scratch.file("lib"), "--add", photo, "--title", Self.title, "--subtitle", Self.subtitle,
+                "--in-place",
+            ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.contains(photo + ", " + photo + ".xmp, " + folder + "/IMG_0001.xmp"), "\(outcome.stdout)")
+        for sidecar in [photo + ".xmp", folder + "/IMG_0001.xmp"] {
+            try Readers.expect(sidecar, title: Self.title, description: Self.subtitle)
+        }
+        #expect(try others(photo + ".xmp") == darktable)
+        #expect(try others(folder + "/IMG_0001.xmp") == lightroom)
+    }
+
+    @Test("a sidecar that cannot take the new words stops the write before the photo changes")
+    func unwritableSidecarStopsTheWrite() throws {
+        let scratch = Scratch()
+        let folder = try CameraPhotos.make(in: scratch)
+        let photo = folder + "/IMG_0001.JPG"
+        chmod(folder + "/IMG_0001.xmp", 0o444)
+        let before = Photos.sha256(ofFile: photo)
+        let outcome = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", photo, "--title", "T", "--subtitle", "S", "--in-place"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("The sidecar is read-only: " + folder + "/IMG_0001.xmp"), "\(outcome.stderr)")
+        #expect(Photos.sha256(ofFile: photo) == before, "the photo is untouched")
+    }
+
+    @Test("Latin-1 IIM becomes UTF-8 with 1:90: its other datasets read the same, the digest matches")
+    func latinIIMBecomesUTF8() throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/latin1-iim.jpg"
+        _ = try Self.caption(photo, .inPlace, scratch: scratch)
+        let read = try #require(
+            try Readers.firstObject(
+                try Tool.run("exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]).stdout)
+        )
+        #expect(read["IPTC:CodedCharacterSet"] as? String == "UTF8")
+        #expect(read["IPTC:City"] as? String == "Zürich")
+        #expect(read["IPTC:By-line"] as? String == "José Núñez")
+        #expect(read["Photoshop:IPTCDigest"] as? String == read["File:CurrentIPTCDigest"] as? String)
+        let bytes = Photos.bytes(photo)
+        let utf8 = Array("Zürich".utf8)
+        #expect(bytes.indices.dropLast(utf8.count).contains { bytes[$0..<($0 + utf8.count)].elementsEqual(utf8) })
+    }
+
+    @Test("extended XMP past 64 KB keeps every keyword; a caption held there moves to the standard packet")
+    func extendedXMPKept() throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/extended-xmp.jpg"
+        let keywords = try Tool.run("exiftool", ["-s3", "-sep", "|", "-XMP-dc:Subject", photo]).stdout
+        #expect(keywords.split(separator: "|").count == 900)
+        _ = try Self.caption(photo, .inPlace, scratch: scratch)
+        #expect(try Tool.run("exiftool", ["-s3", "-sep", "|", "-XMP-dc:Subject", photo]).stdout == keywords)
+
+        // The same photo with its caption in the extended part, as some writers leave it.
+        let bytes = Photos.bytes(photo)
+        let jpeg = try #require(JPEG(bytes))
+        let standard = try #require(JPEGXMP.standard(jpeg))
+        let guid = try #require(
+            Exempi.locked {
+                standard.withUnsafeBytes { XMPPacket(parsing: $0) }?.text(XMPEdit.xmpNote, "HasExtendedXMP")
+            })
+        let extended = try #require(JPEGXMP.extended(jpeg, guid: guid))
+        let withCaption = Exempi.locked { () -> [UInt8]? in
+            guard let packet = extended.withUnsafeBytes({ XMPPacket(parsing: $0) }),
+                packet.setDefaultText("title", "OLD TITLE"), packet.setDefaultText("description", "OLD CAPTION")
+            else { return nil }
+            return packet.serialized(wrapper: false, padding: 0)
+        }
+        let newExtended = try #require(withCaption)
+        let newGUID = JPEGXMP.guid(of: newExtended)
+        let standardWithoutCaption = try #require(
+            Exempi.locked { () -> [UInt8]? in
+                guard let packet = standard.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
+                _ = packet.setDefaultText("title", "")
+                _ = packet.setDefaultText("description", "")
+                _ = xmp_set_property(packet.pointer, XMPEdit.xmpNote, "HasExtendedXMP", newGUID, 0)
+                return packet.serialized(wrapper: true, padding: 0)
+            })
+        var segments: [JPEG.Segment] = []
+        var placed = false
+        for segment in jpeg.segments {
+            if JPEGXMP.isStandard(segment, bytes) {
+                segments.append(JPEG.Segment(marker: 0xE1, bytes: JPEG.xmp + standardWithoutCaption))
+            } else if JPEGXMP.isExtended(segment, bytes) {
+                if !placed { segments += JPEGXMP.extendedSegments(newExtended, guid: newGUID) }
+                placed = true
+            } else {
+                segments.append(segment)
+            }
+        }
+        let prepared = scratch.write("caption-in-extended.jpg", jpeg.assembled(segments))
+        let seenBefore = try Readers.exiftool(prepared)
+        #expect(seenBefore.title == "OLD TITLE", "exiftool reads the caption from extended XMP")
+        _ = try Self.caption(prepared, .inPlace, scratch: scratch)
+        let all = try Tool.run("exiftool", ["-a", "-G1", "-j", prepared]).stdout
+        #expect(!all.contains("OLD"), "no old words in the standard or the extended packet")
+        #expect(try Readers.exiftool(prepared).title == Self.title)
+        #expect(try Tool.run("exiftool", ["-s3", "-sep", "|", "-XMP-dc:Subject", prepared]).stdout == keywords)
+        #expect(try CameraPhotos.warnings(prepared).isEmpty)
+    }
+
+    @Test("a JPEG comment that held the caption takes the new words; one that did not (a library's stamp) stays")
+    func commentsThatHeldTheCaption() throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/comment.jpg"
+        _ = try Self.caption(photo, .inPlace, scratch: scratch)
+        let comments = try Tool.run("exiftool", ["-a", "-s3", "-Comment", photo]).stdout
+        #expect(comments.contains(Self.subtitle), "\(comments)")
+        #expect(comments.contains("CREATOR: gd-jpeg v1.0"), "\(comments)")
+        #expect(!comments.contains("OLD"), "\(comments)")
+    }
+
+    @Test("a subtitle with emoji in Exif UserComment reads whole in exiftool, exiv2 and GExiv2 (no UCS-2 to fail on)")
+    func userCommentWithEmoji() throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/camera.jpg"
+        let subtitle = "Fähre 🚢 um neun, 渡轮"
+        let outcome = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", photo, "--title", "T", "--subtitle", subtitle, "--in-place"])
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try Tool.run("exiftool", ["-s3", "-ExifIFD:UserComment", photo]).stdout == subtitle + "\n")
+        let exiv2 = try Tool.run("exiv2", ["-Pt", "-K", "Exif.Photo.UserComment", photo])
+        #expect(exiv2.stdout.contains(subtitle) && exiv2.stderr.isEmpty, "\(exiv2.stdout) \(exiv2.stderr)")
+        let gexiv2 = try Tool.run(
+            "python3",
+            [
+                "-c",
+                "import gi, sys; gi.require_version('GExiv2', '0.10'); from gi.repository import GExiv2; "
+                    + "m = GExiv2.Metadata(); m.open_path(sys.argv[1]); "
+                    + "print(m.try_get_tag_interpreted_string('Exif.Photo.UserComment'))",
+                photo,
+            ])
+        #expect(gexiv2.stdout.hasSuffix(subtitle + "\n"), "GExiv2: \(gexiv2.stdout) \(gexiv2.stderr)")
+        // Within UCS-2 the Exif standard's own encoding stays.
+        let plain = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", photo, "--title", "T", "--subtitle", "Fähre, 渡轮", "--in-place"])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let raw = try Tool.run("exiv2", ["-Pv", "-K", "Exif.Photo.UserComment", photo]).stdout
+        #expect(raw.hasPrefix("charset=Unicode Fähre, 渡轮"), "\(raw)")
+    }
+
+    @Test("a hard-linked photo is refused in place, with the sidecar offered; its other name keeps what it had")
+    func hardLinkRefused() throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/camera.jpg"
+        let other = scratch.file("same-photo.jpg")
+        #expect(link(photo, other) == 0)
+        let before = Photos.sha256(ofFile: photo)
+        let library = scratch.file("lib")
+        try WriteBackTests.expectRefused(
+            try WriteBackTests.addInPlace(photo, library), photo: photo, before: before, library: library,
+            saying:
+                "The photo has other names (hard links), which would keep the old words; Caption does not write it: "
+                + photo)
+        #expect(Photos.sha256(ofFile: other) == before)
+        var info = stat()
+        #expect(stat(photo, &info) == 0 && info.st_nlink == 2, "still one file with two names")
+    }
+
+    @Test("a photo another user owns is refused to an ordinary user; root writes it and keeps its owner")
+    func otherUsersPhoto() throws {
+        try #require(Caption.isRoot, "making a photo another user owns needs root; make test runs as root")
+        let scratch = Scratch()
+        let folder = try CameraPhotos.make(in: scratch)
+        let photo = folder + "/camera.jpg"
+        chmod(folder, 0o777)
+        chmod(photo, 0o666)
+        let library = scratch.folder("nobody-lib")
+        try Caption.giveToNobody(library)
+        let before = Photos.sha256(ofFile: photo)
+        let refused = try Caption.run(
+            ["--library", library, "--add", photo, "--title", "T", "--subtitle", "S", "--in-place"], unprivileged: true)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("The photo belongs to another user: " + photo), "\(refused.stderr)")
+        #expect(Photos.sha256(ofFile: photo) == before)
+
+        chown(photo, 65534, 65534)
+        let written = try Caption.run(
+            ["--library", scratch.file("root-lib"), "--add", photo, "--title", "T", "--subtitle", "S", "--in-place"])
+        #expect(written.status == 0, "\(written.stderr)")
+        var info = stat()
+        #expect(stat(photo, &info) == 0 && info.st_uid == 65534 && info.st_gid == 65534, "the owner stays")
+        #expect(Photos.sha256(ofFile: photo) != before)
+    }
+}
