@@ -168,8 +168,8 @@ enum ExifText {
 
 /// The Exif a captioned copy must keep: every field of IFD0, the Exif directory (maker
 /// notes among them) and the GPS directory, with its value, other than the caption's
-/// own fields and the offsets a rewrite moves. Fields added are allowed (exempi moves a
-/// JPEG's exif: and tiff: XMP properties into its Exif).
+/// own fields and the offsets a rewrite moves (the caption's fields may be added: an
+/// ImageDescription or a UserComment where there was none).
 enum ExifFields {
     /// Where values live only as offsets into the file, which a rewrite may move.
     static let offsetTags: Set<UInt16> = [
@@ -177,7 +177,9 @@ enum ExifFields {
     ]
 
     static func kept(from original: [UInt8]?, in written: [UInt8]?) -> Bool {
-        guard let original, let before = fields(original) else { return true }  // nothing to keep, or unreadable before
+        guard let original else { return true }  // nothing to keep
+        // A block Caption cannot read must come through as it was, or not be written over.
+        guard let before = fields(original) else { return written == original }
         guard let written, let after = fields(written) else { return false }
         return before.allSatisfy { key, value in after[key] == value }
     }

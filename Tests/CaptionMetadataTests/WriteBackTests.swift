@@ -400,6 +400,21 @@ struct WriteBackTests {
                 caption: PhotoCaption(title: "T", description: "S")) == "its pixels differ")
     }
 
+    @Test("a photo whose Exif cannot be read is not written in place, where its Exif would be lost; its export is")
+    func unreadableExifIsNotWrittenOver() throws {
+        let scratch = Scratch()
+        let photo = try DamagedPhotos.make(.jpegExifBadOffset, in: scratch)
+        let before = Photos.sha256(ofFile: photo)
+        let library = scratch.file("lib")
+        try Self.expectRefused(
+            try Self.addInPlace(photo, library), photo: photo, before: before, library: library,
+            saying: "The captioned copy did not read back correctly (its Exif data differ); the photo is untouched: "
+                + photo)
+        let exported = try Caption.run(["--library", library, "--export", scratch.file("out")])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        try Readers.expect(scratch.file("out/T.jpg"), title: "T", description: "S")
+    }
+
     @Test("reading follows the MWG order and says where the words came from")
     func readingOrder() throws {
         let scratch = Scratch()
