@@ -160,6 +160,12 @@ public struct Outcome: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 public enum Tool {
