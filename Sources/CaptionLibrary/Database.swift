@@ -73,6 +73,13 @@ final class Database {
         return statement.integer(0)
     }
 
+    /// The single text a query returns; empty when it returns no row.
+    func text(_ sql: String) throws(LibraryError) -> String {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return "" }
+        return statement.text(0)
+    }
+
     /// Runs `body` in a write transaction taken at once (BEGIN IMMEDIATE), so two writers
     /// wait for each other through the busy timeout instead of failing on an upgrade.
     func write<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {

@@ -120,6 +120,43 @@ enum Files {
         func sync() -> Int32? {
             fsync(descriptor) == 0 ? nil : errno
         }
+
+        /// Whether `name` in this folder is a regular file itself (not a link to one).
+        func isRegularFile(_ name: String) -> Bool {
+            var info = stat()
+            return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }
+
+        /// Removes `name` from this folder, never what a link names.
+        func remove(_ name: String) {
+            unlinkat(descriptor, name, 0)
+        }
+
+        /// The bytes of a small regular file in this folder (not through a link); nil when
+        /// there is none, or it is larger than `limit`.
+        func readSmallFile(_ name: String, limit: Int = 4096) -> [UInt8]? {
+            let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard file >= 0 else { return nil }
+            defer { close(file) }
+            var buffer = [UInt8](repeating: 0, count: limit + 1)
+            let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            guard count >= 0, count <= limit else { return nil }
+            return Array(buffer[0..<count])
+        }
+
+        /// Writes `bytes` to `name` in this folder through a temporary file and a rename;
+        /// the error number, or nil.
+        func replaceSmallFile(_ name: String, with bytes: [UInt8], temporaryPrefix: String) -> Int32? {
+            let temporary = temporaryPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard file >= 0 else { return errno }
+            var failure = bytes.withUnsafeBytes { POSIXFiles.writeAll(file, $0) }
+            if failure == nil && fsync(file) != 0 { failure = errno }
+            close(file)
+            if failure == nil && renameat(descriptor, temporary, descriptor, name) != 0 { failure = errno }
+            if failure != nil { unlinkat(descriptor, temporary, 0) }
+            return failure
+        }
     }
 }
 

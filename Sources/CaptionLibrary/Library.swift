@@ -13,8 +13,9 @@ import Synchronization
 /// background one): the connection sits behind a mutex, and the work that needs no
 /// database (reading, hashing, decoding and copying the photo) runs outside it.
 ///
-/// Layout: `library.sqlite3` (WAL mode) and `photos/<sha256>.<ext>`. Files are created
-/// 0600 and folders 0700. Several processes may use one library at once.
+/// Layout: `library.sqlite3` (WAL mode), `photos/<sha256>.<ext>`, and `photos.id`, the
+/// identity of the database the photos belong to. Files are created 0600 and folders 0700.
+/// Several processes may use one library at once.
 ///
 /// Crash safety rests on one order: a photo copy is written, synced and renamed into
 /// place (and the folder synced) before the row that names it commits. So a row never
@@ -58,14 +59,24 @@ public final class Library: Sendable {
         databasePath = directory + "/" + Library.databaseName
 
         let existed = Files.isDirectory(directory)
+        if existed { try LibraryFolderCheck.check(directory) }
         if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
             throw PhotoFolder.folderError(code, directory)
         }
-        let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if created >= 0 {
             close(created)
         } else if errno != EEXIST {
             throw PhotoFolder.folderError(errno, directory)
+        }
+        // A database that is gone (or was cut to nothing) beside photos it had saved: a new
+        // one would know none of them, and its clean-up would take them all.
+        if created >= 0 || Files.size(databasePath) == 0, let stored = photos.storedCount(), stored > 0 {
+            if created >= 0 { unlink(databasePath) }
+            throw .make(
+                .databaseMissing,
+                "The library's database is missing or empty, but its photos folder holds {count} photos; nothing was changed. Put library.sqlite3 back, or move the photos folder away to start a new library: {folder}",
+                ["count": String(stored), "folder": directory])
         }
         if !existed, let folder = Files.Folder(directory) {
             _ = folder.sync()  // the new folder's entries (photos/, the database) are durable

@@ -25,6 +25,11 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
         case corrupt
         case notALibrary
         case newerSchema
+        /// The database is gone or empty while the photos folder still holds photos.
+        case databaseMissing
+        /// The library folder, its photos folder or its database is a link, belongs to
+        /// someone else, or can be written by other users.
+        case unsafeFolder
         case locked
         case diskFull
         case noSuchEntry

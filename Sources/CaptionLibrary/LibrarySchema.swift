@@ -54,6 +54,14 @@ enum LibrarySchema {
         ALTER TABLE entries ADD COLUMN source TEXT;
         ALTER TABLE entries ADD COLUMN source_sha256 TEXT;
         """,
+        // Which database this is: the library folder records (`photos.id`) the identity of
+        // the database its photos belong to, and photos/ is cleaned of unreferenced photos
+        // only on that database's word (`PhotoFolder.removeLeftovers`), never on a
+        // stranger's or a new one's.
+        """
+        CREATE TABLE library (id TEXT NOT NULL);
+        INSERT INTO library (id) VALUES (lower(hex(randomblob(16))));
+        """,
     ]
 
     /// Checks whose database this is before anything could write to it, then WAL mode,
@@ -76,6 +84,12 @@ enum LibrarySchema {
                 .notALibrary, "Not a Caption library database; it was left as it is: {file}",
                 ["file": db.path])
         }
+        if version < 0 {
+            throw .make(
+                .notALibrary,
+                "The library database says its schema is {version}, which no Caption wrote; it was left as it is: {file}",
+                ["version": String(version), "file": db.path])
+        }
         if version > migrations.count {
             throw .make(
                 .newerSchema,
@@ -88,7 +102,7 @@ enum LibrarySchema {
         try db.write { () throws(LibraryError) in
             // Another process may have migrated while this one waited for the lock.
             let current = Int(try db.integer("PRAGMA user_version"))
-            guard current < migrations.count else { return }
+            guard current >= 0, current < migrations.count else { return }
             for step in migrations[current...] {
                 try db.execute(step)
             }

@@ -111,27 +111,73 @@ struct PhotoFolder: Sendable {
         return temporary
     }
 
+    /// How many stored photos the folder holds (by their names); nil when it cannot be read.
+    func storedCount() -> Int? {
+        Files.list(path).map { names in names.filter { Self.isPhotoName($0) }.count }
+    }
+
+    /// The file beside photos/ naming the database the photos belong to.
+    static let identityName = "photos.id"
+
+    /// The database identity recorded for photos/; nil when none is.
+    func recordedIdentity() -> String? {
+        guard let folder = Files.Folder(library) else { return nil }
+        return folder.readSmallFile(Self.identityName).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Records `identity` for photos/, through a temporary file and a rename.
+    func record(identity: String) {
+        guard let folder = Files.Folder(library) else { return }
+        if folder.replaceSmallFile(Self.identityName, with: Array(identity.utf8), temporaryPrefix: ".photos.id-") == nil
+        {
+            _ = folder.sync()
+        }
+    }
+
     /// Removes temporary files and unreferenced photos left by an interrupted save, when no
-    /// save is under way (otherwise the next open does it). Other files are the user's.
+    /// save is under way (otherwise the next open does it), and only on the word of the
+    /// database the photos belong to: its identity must be the one `photos.id` records. A
+    /// library that records none (made before identities) takes this database's when every
+    /// photo the database names is there, or when photos/ holds no photo. Other files are
+    /// the user's; links are never followed, nor removed.
     func removeLeftovers(_ db: Database) throws(LibraryError) {
         guard let folder = Files.Folder(path), folder.tryLockExclusive(), let names = Files.list(path) else { return }
+        let identity = try db.text("SELECT id FROM library")
         var photos: [String] = []
         for name in names {
+            guard folder.isRegularFile(name) else { continue }
             if name.hasPrefix(Self.temporaryPrefix) {
-                unlink(path + "/" + name)
+                folder.remove(name)
             } else if Self.isPhotoName(name) {
                 photos.append(name)
             }
         }
+        var used: Set<String>?
+        func referenced() throws(LibraryError) -> Set<String> {
+            if let used { return used }
+            var found: Set<String> = []
+            let statement = try db.prepare("SELECT DISTINCT photo FROM entries")
+            while try statement.step() { found.insert(statement.text(0)) }
+            used = found
+            return found
+        }
+        switch recordedIdentity() {
+        case identity?:
+            break
+        case nil:
+            let present = Set(photos.map { "photos/" + $0 })
+            let named = try referenced()
+            guard photos.isEmpty || (!named.isEmpty && named.isSubset(of: present)) else { return }
+            record(identity: identity)
+        default:
+            return  // another database's photos: not this one's to judge
+        }
         // Every row's photo exists, so equal counts mean nothing is left over; that spares
         // reading every row on each open of a large library.
-        let referenced = try db.integer("SELECT count(DISTINCT photo) FROM entries")
-        guard referenced != photos.count else { return }
-        var used: Set<String> = []
-        let statement = try db.prepare("SELECT DISTINCT photo FROM entries")
-        while try statement.step() { used.insert(statement.text(0)) }
-        for name in photos where !used.contains("photos/" + name) {
-            unlink(path + "/" + name)
+        if used == nil, try db.integer("SELECT count(DISTINCT photo) FROM entries") == photos.count { return }
+        let named = try referenced()
+        for name in photos where !named.contains("photos/" + name) {
+            folder.remove(name)
         }
     }
 }

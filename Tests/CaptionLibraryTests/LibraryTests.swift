@@ -179,7 +179,7 @@ struct LibraryTests {
         // Back to schema 2, as the Caption before this one left it.
         let raw = RawDatabase(directory + "/library.sqlite3")
         raw.execute(
-            "ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
+            "DROP TABLE library; ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
                 + "PRAGMA user_version = 2")
         let library = try Library(directory: directory)
         #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
