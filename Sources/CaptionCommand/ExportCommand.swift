@@ -15,7 +15,9 @@ extension Commands {
 
     /// One line on standard output per photo written; a missing entry number stops the
     /// export before anything is written, a folder that cannot take the photos at the
-    /// first one that fails (exit 1, one line on standard error). The whole library is
+    /// first one that fails (exit 1, one line on standard error). A photo the library
+    /// cannot give is named on standard error and passed over; the rest are exported, and
+    /// the exit status is 1. The whole library is
     /// read a page at a time (memory stays flat). When standard error is a terminal it
     /// shows "Exporting 1,234 of 100,001" as the export goes; otherwise nothing extra.
     /// Ctrl+C stops before the next photo: every photo is then whole or not written, and
@@ -46,10 +48,16 @@ extension Commands {
                 if interruption.isRequested { progress.cancel() }
                 terminal.update()
             }
+            let missing = { (_: Int64, problem: LibraryError) in
+                terminal.clear()
+                Console.error(problem.message)
+                terminal.update()
+            }
             let summary: Exporter.Summary
             if ids.isEmpty {
                 summary = try Exporter.exportAll(
-                    from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report)
+                    from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report,
+                    missing: missing)
                 if summary.total == 0 {
                     Console.out(tr("The library is empty; there is nothing to export.") + "\n")
                     return 0
@@ -63,12 +71,17 @@ extension Commands {
                     }
                     entries.append(entry)
                 }
+                var skipped: [(id: Int64, problem: LibraryError)] = []
                 let placed = try Exporter.export(
                     entries, from: opened, to: folder, sidecars: sidecar,
-                    progress: progress, exported: report)
+                    progress: progress, exported: report,
+                    missing: { id, problem in
+                        skipped.append((id, problem))
+                        missing(id, problem)
+                    })
                 summary = Exporter.Summary(
                     exported: placed.count, total: entries.count,
-                    cancelled: progress.isCancelled && placed.count < entries.count)
+                    cancelled: progress.isCancelled && placed.count + skipped.count < entries.count, missing: skipped)
             }
             terminal.clear()
             if summary.cancelled {
@@ -77,6 +90,16 @@ extension Commands {
                         .replacing(
                             "{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total)))
                 return interruptedStatus
+            }
+            if !summary.missing.isEmpty {
+                Console.error(
+                    fill(
+                        tr("{count} of {total} photos could not be exported; the others are in {folder}"),
+                        [
+                            "count": String(summary.missing.count), "total": String(summary.total),
+                            "folder": folder,
+                        ]))
+                return 1
             }
             return 0
         } catch {

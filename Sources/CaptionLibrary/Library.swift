@@ -182,6 +182,17 @@ public final class Library: Sendable {
         return Files.absolute(directory) + "/" + entry.photo
     }
 
+    /// Whether `path` names one of this library's stored photos (through any link or
+    /// relative path): the library's copies are its own, never a photo to write into.
+    public func holdsPhoto(at path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        guard let store = realpath(photos.path, nil) else { return false }
+        defer { free(store) }
+        let file = String(cString: resolved)
+        return file.hasPrefix(String(cString: store) + "/")
+    }
+
     static func noSuchEntry(_ id: Int64) -> LibraryError {
         .make(.noSuchEntry, "There is no entry {id} in the library", ["id": String(id)])
     }

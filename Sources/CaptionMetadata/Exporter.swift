@@ -42,7 +42,9 @@ public enum Exporter {
     /// renames durable, and syncing it after every photo would cost a journal commit each
     /// (three quarters of the time on ext4) for nothing a crash could tell apart.
     /// A folder that is read-only or full stops the export with the message saying so; the
-    /// photos written before then are whole, and no partial file is left. `exported` is
+    /// photos written before then are whole, and no partial file is left. An entry whose
+    /// photo the library cannot give (deleted or unreadable behind Caption's back) is
+    /// passed over, `missing` is told why, and the export goes on. `exported` is
     /// told of each photo as it is placed. Safe to call from any thread.
     ///
     /// With `progress`, its total is set to the number of entries, it advances after each
@@ -52,7 +54,8 @@ public enum Exporter {
     public static func export(
         _ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
         progress: WorkProgress? = nil,
-        exported: (ExportedPhoto) -> Void = { _ in }
+        exported: (ExportedPhoto) -> Void = { _ in },
+        missing: (Int64, LibraryError) -> Void = { _, _ in }
     ) throws(LibraryError) -> [ExportedPhoto] {
         Exempi.open()
         var results: [ExportedPhoto] = []
@@ -64,7 +67,7 @@ public enum Exporter {
             placed: { photo in
                 exported(photo)
                 results.append(photo)
-            })
+            }, missing: missing)
         return results
     }
 
@@ -76,11 +79,20 @@ public enum Exporter {
         public var total: Int
         /// It stopped at a cancel, before `total`.
         public var cancelled: Bool
+        /// Entries whose photo the library could not give (gone or unreadable), and why;
+        /// the export went on without them.
+        public var missing: [(id: Int64, problem: LibraryError)]
 
-        public init(exported: Int, total: Int, cancelled: Bool) {
+        public init(exported: Int, total: Int, cancelled: Bool, missing: [(id: Int64, problem: LibraryError)] = []) {
             self.exported = exported
             self.total = total
             self.cancelled = cancelled
+            self.missing = missing
+        }
+
+        public static func == (a: Summary, b: Summary) -> Bool {
+            a.exported == b.exported && a.total == b.total && a.cancelled == b.cancelled
+                && a.missing.map(\.id) == b.missing.map(\.id) && a.missing.map(\.problem) == b.missing.map(\.problem)
         }
     }
 
@@ -91,7 +103,8 @@ public enum Exporter {
     public static func exportAll(
         from library: Library, to folder: String, sidecars: Bool,
         progress: WorkProgress = WorkProgress(),
-        exported: (ExportedPhoto) -> Void = { _ in }
+        exported: (ExportedPhoto) -> Void = { _ in },
+        missing: (Int64, LibraryError) -> Void = { _, _ in }
     ) throws(LibraryError) -> Summary {
         Exempi.open()
         let total = try library.count()
@@ -112,12 +125,18 @@ public enum Exporter {
             return page.popFirst()
         }
         var count = 0
-        let cancelled = try exportEach(next: next, from: library, to: folder, sidecars: sidecars, progress: progress) {
-            photo in
-            count += 1
-            exported(photo)
-        }
-        return Summary(exported: count, total: total, cancelled: cancelled)
+        var skipped: [(id: Int64, problem: LibraryError)] = []
+        let cancelled = try exportEach(
+            next: next, from: library, to: folder, sidecars: sidecars, progress: progress,
+            placed: { photo in
+                count += 1
+                exported(photo)
+            },
+            missing: { id, problem in
+                skipped.append((id, problem))
+                missing(id, problem)
+            })
+        return Summary(exported: count, total: total, cancelled: cancelled, missing: skipped)
     }
 
     /// Entries read at a time by `exportAll`.
@@ -127,7 +146,7 @@ public enum Exporter {
     private static func exportEach(
         next: () throws(LibraryError) -> Entry?, from library: Library, to folder: String,
         sidecars: Bool, progress: WorkProgress?,
-        placed: (ExportedPhoto) -> Void
+        placed: (ExportedPhoto) -> Void, missing: (Int64, LibraryError) -> Void
     ) throws(LibraryError) -> Bool {
         // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
         // the process; ignored, the write fails with EFBIG and is reported like a full disk.
@@ -141,7 +160,15 @@ public enum Exporter {
                     break
                 }
                 guard let entry = try next() else { break }
-                let result = try export(entry, from: library, to: folder, sidecar: sidecars)
+                let result: ExportedPhoto
+                do throws(LibraryError) {
+                    result = try export(entry, from: library, to: folder, sidecar: sidecars)
+                } catch  where error.kind == .photoUnreadable {
+                    // One photo the library cannot give stops none of the others.
+                    progress?.advance()
+                    missing(entry.id, error)
+                    continue
+                }
                 progress?.advance()
                 placed(result)
             }

@@ -25,12 +25,21 @@ public struct WriteBackResult: Sendable, Equatable {
 
 public enum WriteBack {
     /// Writes `caption` for the photo at `source` (which must still have `expectedSHA256`
-    /// when that is given) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
+    /// when that is given, and must not be one of `library`'s own copies) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
     /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). `.library` writes
     /// nothing. Safe from any thread; the photo is as it was after any failure.
     public static func write(
-        _ caption: PhotoCaption, source: String, expectedSHA256: String?, to destination: CaptionDestination
+        _ caption: PhotoCaption, source: String, expectedSHA256: String?, to destination: CaptionDestination,
+        library: Library? = nil
     ) throws(WriteBackError) -> WriteBackResult {
+        // The library's copies are named after their content: written into, one would no
+        // longer be what its name says, and a sidecar would be a stranger in photos/.
+        if destination != .library, let library, library.holdsPhoto(at: source) {
+            throw .make(
+                .libraryCopy,
+                "This is the library's own copy of a photo; Caption writes captions into the photo it came from: {path}",
+                path: source)
+        }
         switch destination {
         case .library:
             return WriteBackResult(paths: [], sidecarInstead: false, sha256: expectedSHA256)

@@ -23,6 +23,8 @@ public struct WriteBackError: Error, Equatable, Sendable, CustomStringConvertibl
         case otherOwner
         /// The photo has other names (hard links), which a rewritten file would not reach.
         case hardLinked
+        /// The file is one of the library's own copies, not the user's photo.
+        case libraryCopy
         case diskFull
         /// The file's content is not what Caption read (or last wrote): someone else changed it.
         case changed
@@ -50,7 +52,7 @@ public struct WriteBackError: Error, Equatable, Sendable, CustomStringConvertibl
     /// may still take a sidecar of a few hundred bytes.)
     public var sidecarMayHelp: Bool {
         switch kind {
-        case .missing, .readOnlyFolder: return false
+        case .missing, .readOnlyFolder, .libraryCopy: return false
         default: return true
         }
     }

@@ -172,6 +172,26 @@ import Testing
         #expect(window.notification.text == "2 photos exported to “exported”")
     }
 
+    @Test func exportGoesOnPastAPhotoTheLibraryLostAndNamesItInTheNotification() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let opened = try Library(directory: library)
+        let lost = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Lost", subtitle: "x")
+        _ = try opened.add(
+            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Kept", subtitle: "y")
+        #expect(unlink(library + "/" + lost.photo) == 0)
+        let out = folder + "/exported"
+        var outcome: Result<Exporter.Summary, LibraryError>?
+        window.export.exportAll(to: out) { outcome = $0 }
+        #expect(Harness.spin { outcome != nil })
+        let summary = try #require(try outcome?.get())
+        #expect(summary.exported == 1 && summary.missing.map(\.id) == [lost.id])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["Kept.jpg"])
+        #expect(
+            window.notification.text
+                == "Exported to “exported”: 1 of 2 photos; 1 could not be read from the library (entries \(lost.id))")
+    }
+
     @Test func exportIntoAFolderThatCannotBeUsedSaysSoInTheMessageBar() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -99,6 +99,26 @@ struct ExportCommandTests {
         }
     }
 
+    @Test("a stored photo gone behind Caption's back stops nothing: the others are exported, it is named, exit 1")
+    func missingPhotoStopsNothing() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "First", "a"), (.png, "Second", "b"), (.jpeg, "Third", "c")])
+        let second = try #require(try Library(directory: directory).entry(id: 2))
+        #expect(unlink(directory + "/" + second.photo) == 0)
+        let out = scratch.file("out")
+        for arguments in [["--export", out], ["--export", out + "-ids", "--id", "3", "--id", "2", "--id", "1"]] {
+            let outcome = try Caption.run(["--library", directory] + arguments)
+            #expect(outcome.status == 1)
+            #expect(outcome.stdout.contains("Exported entry 1: ") && outcome.stdout.contains("Exported entry 3: "))
+            #expect(!outcome.stdout.contains("Exported entry 2"))
+            #expect(
+                outcome.stderr.contains("The library's copy of the photo of entry 2 cannot be read"),
+                "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("1 of 3 photos could not be exported; the others are in " + arguments[1]))
+            #expect(scratch.names(in: arguments[1]).sorted() == ["First.jpg", "Third.jpg"])
+        }
+    }
+
     @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.xmp beside it")
     func sidecars() throws {
         let scratch = Scratch()

@@ -415,6 +415,32 @@ struct WriteBackTests {
         try Readers.expect(scratch.file("out/T.jpg"), title: "T", description: "S")
     }
 
+    @Test("the library's own copy of a photo is never written into, in place or by write-back, nor given a sidecar")
+    func libraryCopyIsNotWritten() throws {
+        let scratch = Scratch()
+        let photo = try Photos.file(.jpeg, in: scratch)
+        let library = scratch.file("lib")
+        #expect(try Caption.run(["--library", library, "--add", photo, "--title", "A", "--subtitle", "B"]).status == 0)
+        let stored = try #require(try Library(directory: library).entry(id: 1)).photo
+        let copy = library + "/" + stored
+        let before = Photos.sha256(ofFile: copy)
+        #expect(copy.hasSuffix(before + ".jpg"), "a stored photo is named after its content")
+        for extra in [["--in-place"], ["--sidecar"]] {
+            let outcome = try Caption.run(
+                ["--library", library, "--add", copy, "--title", "T", "--subtitle", "S"] + extra)
+            #expect(outcome.status == 1)
+            #expect(
+                outcome.stderr.contains(
+                    "This is the library's own copy of a photo; Caption writes captions into the photo it came from: "
+                        + copy), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("--sidecar --id"), "no sidecar is offered for it")
+        }
+        let writeBack = try Caption.run(["--library", library, "--write-back"])
+        #expect(writeBack.status == 1)
+        #expect(Photos.sha256(ofFile: copy) == before, "the copy still holds what its name says")
+        #expect(scratch.names(in: library + "/photos").filter { $0.hasSuffix(".xmp") }.isEmpty)
+    }
+
     @Test("reading follows the MWG order and says where the words came from")
     func readingOrder() throws {
         let scratch = Scratch()

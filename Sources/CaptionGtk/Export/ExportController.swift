@@ -85,6 +85,16 @@ final class ExportController {
 
     static func message(_ summary: Exporter.Summary, folder: String) -> String {
         let name = PhotoQueue.name(of: folder)
+        if !summary.missing.isEmpty && !summary.cancelled {
+            let ids = summary.missing.prefix(5).map { String($0.id) }.joined(separator: ", ")
+            return tr(
+                "Exported to “{folder}”: {count} of {total} photos; {missing} could not be read from the library (entries {ids})"
+            )
+            .replacing("{count}", with: String(summary.exported)).replacing("{folder}", with: name)
+            .replacing("{total}", with: String(summary.total))
+            .replacing("{missing}", with: String(summary.missing.count))
+            .replacing("{ids}", with: ids + (summary.missing.count > 5 ? "…" : ""))
+        }
         if summary.cancelled {
             return tr("Export stopped: {progress} photos exported to “{folder}”")
                 .replacing("{progress}", with: WorkProgress.text(completed: summary.exported, total: summary.total))
