@@ -91,7 +91,7 @@ public enum Commands {
     /// flat however many there are, and the first line comes at once.
     static func list(library: String?, json: Bool) -> Int32 {
         do {
-            let opened = try open(library)
+            let opened = try openForReading(library)
             var output = Console.Buffer()
             if json {
                 try JSON.write(opened, to: &output)
@@ -119,6 +119,19 @@ public enum Commands {
 
     static func open(_ library: String?) throws(LibraryError) -> Library {
         try Library(directory: library ?? Library.defaultDirectory())
+    }
+
+    /// The library for a command that only reads it (`--list`, `--export`): opened as
+    /// usual, or, where it cannot be written (a read-only folder or mount, a full disk),
+    /// for reading only, as it is.
+    static func openForReading(_ library: String?) throws(LibraryError) -> Library {
+        let directory = library ?? Library.defaultDirectory()
+        do throws(LibraryError) {
+            return try Library(directory: directory)
+        } catch  where error.kind == .readOnly || error.kind == .diskFull {
+            guard let reading = try? Library(readingOnly: directory) else { throw error }
+            return reading
+        }
     }
 
     /// Number, title and subtitle in columns, newest first. Widths count characters as

@@ -28,7 +28,7 @@ extension Commands {
         let interruption = Interruption.catch()
         defer { interruption.restore() }
         do {
-            let opened = try open(library)
+            let opened = try openForReading(library)
             let report = { (photo: ExportedPhoto) in
                 terminal.clear()
                 var values = ["id": String(photo.entryID), "photo": photo.photoPath]

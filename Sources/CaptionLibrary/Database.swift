@@ -25,13 +25,29 @@ final class Database {
     var searchIndex: SearchIndex?
     var searchIndexKey: ContentVersion?
 
-    init(path: String, folder: String, busyTimeout: Int32) throws(LibraryError) {
+    /// How a connection reads the database: to write; to read only (the folder or the
+    /// file system takes no writes, so SQLite's shared-memory file may not be made); or as
+    /// a file nothing changes, which reads a write-ahead database whose shared-memory file
+    /// cannot be opened either.
+    enum Access {
+        case readWrite, readOnly, immutable
+    }
+
+    init(path: String, folder: String, busyTimeout: Int32, access: Access = .readWrite) throws(LibraryError) {
         self.path = path
         self.folder = folder
         var handle: OpaquePointer?
         // NOMUTEX: the Library's own mutex serialises every use of the connection.
-        let code = sqlite3_open_v2(
-            path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        let flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code: Int32
+        switch access {
+        case .readWrite:
+            code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_READWRITE, nil)
+        case .readOnly, .immutable:
+            code = sqlite3_open_v2(
+                Self.uri(path, immutable: access == .immutable), &handle,
+                flags | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        }
         guard code == SQLITE_OK, let handle else {
             let error =
                 handle.map { Database.error(code, handle: $0, path: path, folder: folder) }
@@ -43,7 +59,7 @@ final class Database {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, busyTimeout)
-        if sqlite3_db_readonly(handle, "main") == 1 {
+        if access == .readWrite && sqlite3_db_readonly(handle, "main") == 1 {
             throw LibraryError.make(
                 .readOnly, "Cannot write to the library ({reason}): {folder}",
                 ["reason": POSIXFiles.reason(EACCES), "folder": folder])
@@ -51,6 +67,21 @@ final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// A `file:` URI for `path`, opened read-only: characters the URI syntax gives a
+    /// meaning to are escaped, so any file name reaches SQLite as it is.
+    static func uri(_ path: String, immutable: Bool) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0x80...0xFF, 0...0x20:
+                escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return "file:" + escaped + (immutable ? "?immutable=1" : "?mode=ro")
+    }
 
     func execute(_ sql: String) throws(LibraryError) {
         var message: UnsafeMutablePointer<CChar>?
@@ -208,5 +239,11 @@ final class Statement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

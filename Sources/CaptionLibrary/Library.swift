@@ -51,6 +51,36 @@ public final class Library: Sendable {
     /// long to wait for another program's write before saying the library is locked.
     /// Refuses, and leaves untouched, a database that is damaged, not Caption's, or from a
     /// newer version.
+    /// Opens the library in `directory` for reading only, as it is: nothing is created,
+    /// migrated or cleaned, and no file in it is written. For reading a library that cannot
+    /// be written (a read-only folder or mount, a full disk); whatever writes fails with the
+    /// library's "cannot write" message. A library older than this Caption cannot be read
+    /// so, since it would have to be brought up to date first.
+    public init(readingOnly directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
+        let directory = Files.absolute(directory)
+        self.directory = directory
+        photos = PhotoFolder(path: directory + "/photos", library: directory)
+        databasePath = directory + "/" + Library.databaseName
+        try LibraryFolderCheck.check(directory)
+        guard Files.size(databasePath).map({ $0 > 0 }) == true else {
+            throw .make(
+                .databaseMissing, "The library has no database to read: {folder}", ["folder": directory])
+        }
+        var connection: Database
+        do {
+            connection = try Database(
+                path: databasePath, folder: directory, busyTimeout: busyTimeout, access: .readOnly)
+            try LibrarySchema.check(connection, readingOnly: true)
+        } catch {
+            // A write-ahead database needs its shared-memory file, which a read-only folder
+            // may not let SQLite make.
+            connection = try Database(
+                path: databasePath, folder: directory, busyTimeout: busyTimeout, access: .immutable)
+            try LibrarySchema.check(connection, readingOnly: true)
+        }
+        database = Mutex(connection)
+    }
+
     public init(directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
         _ = Library.fileSizeSignalIgnored
         let directory = Files.absolute(directory)

@@ -67,6 +67,27 @@ enum LibrarySchema {
     /// Checks whose database this is before anything could write to it, then WAL mode,
     /// full sync (a save is durable at its commit) and the migrations.
     static func prepare(_ db: Database) throws(LibraryError) {
+        let version = try check(db, readingOnly: false)
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = FULL")
+        guard version < migrations.count else { return }
+        try db.write { () throws(LibraryError) in
+            // Another process may have migrated while this one waited for the lock.
+            let current = Int(try db.integer("PRAGMA user_version"))
+            guard current >= 0, current < migrations.count else { return }
+            for step in migrations[current...] {
+                try db.execute(step)
+            }
+            try db.execute("PRAGMA user_version = \(migrations.count)")
+            try db.execute("PRAGMA application_id = \(applicationID)")
+        }
+    }
+
+    /// Whose database this is and which schema it has (returned); throws for another
+    /// program's, a newer Caption's, one with a schema no Caption wrote, and, when reading
+    /// only, one that would first have to be brought up to date.
+    @discardableResult
+    static func check(_ db: Database, readingOnly: Bool) throws(LibraryError) -> Int {
         // One read transaction, so the three describe the same moment.
         let header = try db.prepare(
             """
@@ -96,18 +117,12 @@ enum LibrarySchema {
                 "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
                 ["version": String(version), "file": db.path])
         }
-        try db.execute("PRAGMA journal_mode = WAL")
-        try db.execute("PRAGMA synchronous = FULL")
-        guard version < migrations.count else { return }
-        try db.write { () throws(LibraryError) in
-            // Another process may have migrated while this one waited for the lock.
-            let current = Int(try db.integer("PRAGMA user_version"))
-            guard current >= 0, current < migrations.count else { return }
-            for step in migrations[current...] {
-                try db.execute(step)
-            }
-            try db.execute("PRAGMA user_version = \(migrations.count)")
-            try db.execute("PRAGMA application_id = \(applicationID)")
+        if readingOnly && version < migrations.count {
+            throw .make(
+                .readOnly,
+                "The library was made by an older Caption and must be brought up to date, which needs it writable: {folder}",
+                ["folder": db.folder])
         }
+        return Int(version)
     }
 }

@@ -171,4 +171,43 @@ struct LibraryFaultTests {
             !FileManager.default.fileExists(atPath: orphan), "the crash's leftover goes, on its own database's word")
         #expect(stored.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
+
+    @Test("a library nobody may write (chmod -R a-w) is still listed and exported; a save says it cannot write")
+    func readOnlyLibraryIsRead() throws {
+        let scratch = Scratch()
+        let (directory, _) = try library(2, in: scratch)
+        let out = scratch.folder("out")
+        try Caption.giveToNobody(scratch.path)
+        _ = try Tool.run("/bin/chmod", ["-R", "a-w", directory])
+        let listed = try Caption.run(["--library", directory, "--list"], unprivileged: true)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("T0") && listed.stdout.contains("T1"))
+        let json = try Caption.run(["--library", directory, "--list", "--json"], unprivileged: true)
+        #expect(json.status == 0 && json.stdout.contains("\"title\": \"T1\""), "\(json.stderr)")
+        let exported = try Caption.run(["--library", directory, "--export", out], unprivileged: true)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(scratch.names(in: out) == ["T0.png", "T1.png"])
+        let photo = scratch.write("new.png", Photos.png(seed: 77))
+        let saved = try Caption.run(
+            ["--library", directory, "--add", photo, "--title", "N", "--subtitle", "S"], unprivileged: true)
+        #expect(saved.status == 1)
+        #expect(saved.stderr.contains("Cannot write to the library"), "\(saved.stderr)")
+        #expect(
+            scratch.names(in: directory) == ["library.sqlite3", "photos", "photos.id"], "nothing was written there")
+    }
+
+    @Test("a library on a read-only mount is listed and exported as it is")
+    func readOnlyMountIsRead() throws {
+        try #require(Caption.isRoot, "a read-only bind mount needs root; make test runs as root")
+        let scratch = Scratch()
+        let (directory, _) = try library(1, in: scratch)
+        let mounted = scratch.folder("mounted")
+        try #require(try Tool.run("/bin/mount", ["--bind", "-o", "ro", directory, mounted]).status == 0)
+        defer { _ = try? Tool.run("/bin/umount", [mounted]) }
+        let listed = try Caption.run(["--library", mounted, "--list"])
+        #expect(listed.status == 0 && listed.stdout.contains("T0"), "\(listed.stderr)")
+        let exported = try Caption.run(["--library", mounted, "--export", scratch.file("out")])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(scratch.names(in: scratch.file("out")) == ["T0.png"])
+    }
 }
