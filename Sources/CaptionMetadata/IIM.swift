@@ -165,7 +165,7 @@ struct IIM {
     /// The text of a dataset, in the block's character set.
     func text(_ number: UInt8) -> String? {
         guard let bytes = value(2, number) else { return nil }
-        return charset == .latin1 ? Windows1252.decode(bytes) : String(decoding: bytes, as: UTF8.self)
+        return charset == .latin1 ? LegacyText.windows1252(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     /// The block as UTF-8 with 1:90 saying so: text datasets of a Latin-1 block converted,
@@ -177,7 +177,7 @@ struct IIM {
         if charset == .latin1 {
             for index in copy.dataSets.indices
             where copy.dataSets[index].record == 2 && !Self.binaryDataSets.contains(copy.dataSets[index].number) {
-                copy.dataSets[index].value = Array(Windows1252.decode(copy.dataSets[index].value).utf8)
+                copy.dataSets[index].value = Array(LegacyText.windows1252(copy.dataSets[index].value).utf8)
             }
         }
         copy.set(1, 90, Self.utf8Marker)
@@ -222,25 +222,5 @@ struct IIM {
             block.set(2, Self.headline, title.isEmpty ? nil : Self.cut(title, to: 256))
         }
         return block
-    }
-}
-
-/// Windows-1252, the Latin-1 superset older Windows and Mac software wrote IIM in (and what
-/// exiftool reads IIM without a character set as); its five unassigned bytes as Latin-1.
-enum Windows1252 {
-    private static let high: [UInt32] = [
-        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
-        0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
-        0x0153, 0x9D, 0x017E, 0x0178,
-    ]
-
-    static func decode(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes {
-            let value = (0x80...0x9F).contains(byte) ? high[Int(byte) - 0x80] : UInt32(byte)
-            // Every value in the table is a valid scalar.
-            scalars.append(Unicode.Scalar(value)!)
-        }
-        return String(scalars)
     }
 }

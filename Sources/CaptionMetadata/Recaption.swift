@@ -92,7 +92,7 @@ enum Recaption {
     )
         -> String?
     {
-        let decoded = String(validating: text, as: UTF8.self) ?? Windows1252.decode(text)
+        let decoded = String(validating: text, as: UTF8.self) ?? LegacyText.windows1252(text)
         let trimmed = PhotoMetadata.meaningful(decoded)?.trimmingTrailing { $0 == "\0" || $0.properties.isWhitespace }
         guard let trimmed, oldWords.contains(trimmed) else { return nil }
         return trimmed == oldTitle ? title : description

@@ -7,11 +7,7 @@
 public enum ReplacementFile {
     /// The table in Caption's format: a comment line, then one `code<TAB>text` line a row.
     public static func write(_ table: ReplacementTable) -> String {
-        var out = "# Caption code replacements: code<TAB>text, one a line\n"
-        for row in table.rows {
-            out += row.code + "\t" + oneLine(row.text) + "\n"
-        }
-        return out
+        String(decoding: ReplacementDocument(bytes: []).updated(to: table), as: UTF8.self)
     }
 
     /// What a file holds, and the lines that were not rows (1-based), to be named.
@@ -87,5 +83,80 @@ extension String {
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[first...last])
+    }
+}
+
+/// Caption's replacement file as its lines, so that an edit changes only the rows it
+/// changes: comments, blank lines and lines Caption could not read (not UTF-8, no tab, an
+/// invalid code) stay byte for byte where they were. A file Caption only partly
+/// understands is never rewritten from what it understood.
+public struct ReplacementDocument: Sendable, Equatable {
+    enum Line: Sendable, Equatable {
+        /// A row: its code, and the line's bytes as read (without the line feed).
+        case row(code: String, text: String, bytes: [UInt8])
+        /// Anything else, kept as it is.
+        case other([UInt8])
+    }
+
+    var lines: [Line]
+    /// What the file holds, and the lines that were not rows (1-based).
+    public let reading: ReplacementFile.Reading
+    /// Whether the file ended with a line feed (kept so).
+    var endsWithNewline: Bool
+
+    public init(bytes: [UInt8]) {
+        var table = ReplacementTable()
+        var skipped: [Int] = []
+        var lines: [Line] = []
+        let raw = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
+        endsWithNewline = bytes.last == 0x0A || bytes.isEmpty
+        let count = endsWithNewline && !raw.isEmpty ? raw.count - 1 : raw.count
+        for (index, line) in raw.prefix(count).enumerated() {
+            guard let text = String(validating: line, as: UTF8.self) else {
+                skipped.append(index + 1)
+                lines.append(.other(line))
+                continue
+            }
+            let reading = ReplacementFile.read(text)
+            if let row = reading.table.rows.first {
+                table.set(row)
+                lines.append(.row(code: row.code, text: row.text, bytes: line))
+            } else {
+                skipped += reading.skippedLines.map { _ in index + 1 }
+                lines.append(.other(line))
+            }
+        }
+        self.lines = lines
+        reading = ReplacementFile.Reading(table: table, skippedLines: skipped)
+    }
+
+    /// The file's bytes with `table` as its rows: a row whose code is gone is removed, one
+    /// whose text changed is written anew in its place, new codes are added at the end
+    /// (after a heading line when the file was empty); every other line is kept.
+    public func updated(to table: ReplacementTable) -> [UInt8] {
+        var out: [[UInt8]] = []
+        var written: Set<String> = []
+        for line in lines {
+            switch line {
+            case .other(let bytes):
+                out.append(bytes)
+            case .row(let code, let text, let bytes):
+                guard let row = table.rows.first(where: { $0.code == code }) else { continue }
+                written.insert(code)
+                out.append(row.text == text ? bytes : ReplacementDocument.line(row))
+            }
+        }
+        let added = table.rows.filter { !written.contains($0.code) }
+        if lines.isEmpty && !added.isEmpty { out.append(Array(ReplacementDocument.heading.utf8)) }
+        out += added.map(ReplacementDocument.line)
+        var bytes = out.joined(separator: [0x0A]).map { $0 }
+        if !out.isEmpty && (endsWithNewline || !added.isEmpty) { bytes.append(0x0A) }
+        return bytes
+    }
+
+    static let heading = "# Caption code replacements: code<TAB>text, one a line"
+
+    static func line(_ row: Replacement) -> [UInt8] {
+        Array((row.code + "\t" + ReplacementFile.oneLine(row.text)).utf8)
     }
 }

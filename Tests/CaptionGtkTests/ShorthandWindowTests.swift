@@ -266,12 +266,58 @@ import Testing
         #expect(preferences.status.text.contains("holds no codes"))
         preferences.importFile(folder + "/missing.txt")
         #expect(preferences.status.text == "The file cannot be read")
-        let latin1 = folder + "/latin1.txt"
-        try Data([0x61, 0x09, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
-        preferences.importFile(latin1)
-        #expect(preferences.status.text == "The file cannot be read")
         #expect(preferences.table.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func photoMechanicFilesInUTF16OrWindows1252AreRead() throws {
+        let window = try makeWindow("preferences-encodings")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/encodings-replacements.tsv"
+        let preferences = PreferencesWindow(over: window.window, table: ReplacementTable(), path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        // As Photo Mechanic on Windows saves them: the system's code page, or UTF-16 with its mark.
+        let windows = folder + "/cp1252.txt"
+        try Data([0x63, 0x61, 0x66, 0x09, 0x43, 0x61, 0x66, 0xE9, 0x20, 0x80, 0x0D, 0x0A]).write(
+            to: URL(fileURLWithPath: windows))
+        preferences.importFile(windows)
+        #expect(preferences.table.text(for: "=caf") == "Café €")
+        let utf16 = folder + "/utf16.txt"
+        try Data([0xFF, 0xFE] + Array("zh\t港口\r\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(
+            to: URL(fileURLWithPath: utf16))
+        preferences.importFile(utf16)
+        #expect(preferences.table.text(for: "=zh") == "港口")
+        #expect(ReplacementStore.load(path).text(for: "=zh") == "港口", "written to the replacements file")
+    }
+
+    @Test func anEditKeepsCommentsAndLinesCaptionCannotReadAndSaysThemOnOpening() throws {
+        let window = try makeWindow("preferences-keeps")
+        defer { gtk_widget_destroy(window.widget) }
+        let path = folder + "/kept-replacements.tsv"
+        // A comment, a row, a line with a byte that is not UTF-8, a blank line, a line
+        // without a tab, another row.
+        let original: [UInt8] =
+            Array("# my codes, season 2026\n=a\tOne\n".utf8) + [0x3D, 0x62, 0x09, 0x54, 0xF6, 0x6E, 0x0A]
+            + Array("\nnot a row\n=c\tThree\n".utf8)
+        try Data(original).write(to: URL(fileURLWithPath: path))
+        let read = ReplacementStore.reading(path)
+        #expect(read.table.rows.map(\.code) == ["=a", "=c"])
+        #expect(read.skippedLines == [3, 5])
+        let preferences = PreferencesWindow(over: window.window, table: read.table, path: path)
+        defer { gtk_widget_destroy(preferences.window.pointer) }
+        #expect(
+            preferences.status.text
+                == "Lines 3, 5 of \(path) are not codes Caption can read; they stay in the file as they are")
+        var table = read.table
+        table.set(Replacement(code: "=c", text: "Drei"))
+        table.remove(code: "=a")
+        table.set(Replacement(code: "=d", text: "Four"))
+        #expect(ReplacementStore.save(table, to: path) == nil)
+        let expected: [UInt8] =
+            Array("# my codes, season 2026\n".utf8) + [0x3D, 0x62, 0x09, 0x54, 0xF6, 0x6E, 0x0A]
+            + Array("\nnot a row\n=c\tDrei\n=d\tFour\n".utf8)
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "only the rows that changed changed")
     }
 
     @Test func aMissingOrUnreadableReplacementsFileGivesAnEmptyTable() throws {

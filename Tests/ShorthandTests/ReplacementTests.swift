@@ -93,6 +93,34 @@ import Testing
         #expect(ReplacementFile.read(ReplacementFile.write(table)).table.text(for: "=t") == "a b c")
     }
 
+    @Test func aLineThatIsNotUTF8IsSkippedAndNamedAndTheRestRead() {
+        let document = ReplacementDocument(
+            bytes: Array("=a\tOne\n".utf8) + [0x3D, 0x62, 0x09, 0xFF, 0x0A] + Array("=c\tThree".utf8))
+        #expect(document.reading.table.rows.map(\.code) == ["=a", "=c"])
+        #expect(document.reading.skippedLines == [2])
+    }
+
+    @Test func anEditChangesOnlyItsRowsAndKeepsLineEndings() {
+        let bytes = Array("\u{FEFF}# codes\r\n=a\tOne\r\n=b\tTwo\r\n\r\n# end".utf8)
+        let document = ReplacementDocument(bytes: bytes)
+        #expect(document.updated(to: document.reading.table) == bytes, "nothing changed, nothing written differently")
+        var table = document.reading.table
+        table.set(Replacement(code: "=b", text: "Zwei"))
+        #expect(
+            document.updated(to: table)
+                == Array("\u{FEFF}# codes\r\n=a\tOne\r\n=b\tZwei\n\r\n# end".utf8))
+        table.remove(code: "=a")
+        #expect(document.updated(to: table) == Array("\u{FEFF}# codes\r\n=b\tZwei\n\r\n# end".utf8))
+    }
+
+    @Test func anEmptyFileGetsItsHeadingAndTheRows() {
+        let table = ReplacementTable([Replacement(code: "=a", text: "One")])
+        #expect(
+            ReplacementDocument(bytes: []).updated(to: table)
+                == Array("# Caption code replacements: code<TAB>text, one a line\n=a\tOne\n".utf8))
+        #expect(ReplacementDocument(bytes: []).updated(to: ReplacementTable()).isEmpty)
+    }
+
     @Test func badLinesAreSkippedAndNamed() {
         let read = ReplacementFile.read("# comment\n=ok\tfine\nno tab here\n\n a b\tx\n=end.\ty\n")
         #expect(read.table.rows == [Replacement(code: "=ok", text: "fine")])

@@ -3,6 +3,7 @@
 // changes it. Photo Mechanic's files are read from wherever the user keeps them.
 
 import CGtk
+import CaptionLibrary
 import Localization
 import Shorthand
 
@@ -14,26 +15,43 @@ enum ReplacementStore {
     }
 
     /// The table in the file; an empty one when there is no file yet or it cannot be read
-    /// (codes are a convenience: their absence must never stop captioning).
+    /// (codes are a convenience: their absence must never stop captioning). Lines that
+    /// are not rows (not UTF-8, no tab) are passed over, and kept in the file.
     static func load(_ path: String = defaultPath) -> ReplacementTable {
-        read(path).map { ReplacementFile.read($0).table } ?? ReplacementTable()
+        reading(path).table
     }
 
-    /// Writes the table; returns what went wrong, for the Preferences window to say.
+    /// What the file holds, and the lines that are not rows, to be named.
+    static func reading(_ path: String = defaultPath) -> ReplacementFile.Reading {
+        ReplacementDocument(bytes: bytes(path) ?? []).reading
+    }
+
+    /// Writes the table into the file as it is now on disk, changing only the rows that
+    /// changed (comments and lines Caption could not read stay as they were); returns
+    /// what went wrong, for the Preferences window to say.
     @discardableResult
     static func save(_ table: ReplacementTable, to path: String = defaultPath) -> String? {
         if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]), 0o700) }
         var error: UnsafeMutablePointer<GError>?
-        let text = ReplacementFile.write(table)
+        let contents = ReplacementDocument(bytes: bytes(path) ?? []).updated(to: table)
         // g_file_set_contents writes a temporary file and renames it over the old one.
-        guard g_file_set_contents(path, text, gssize(text.utf8.count), &error) == 0 else { return nil }
+        let saved = contents.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                g_file_set_contents(path, $0.baseAddress, gssize($0.count), &error)
+            }
+        }
+        guard saved == 0 else { return nil }
         defer { g_clear_error(&error) }
         return error.map { String(cString: $0.pointee.message) } ?? tr("The code replacements could not be saved")
     }
 
-    /// A Photo Mechanic code-replacement file, or what went wrong reading it.
+    /// A Photo Mechanic code-replacement file, or what went wrong reading it. Photo
+    /// Mechanic on Windows writes these in UTF-16 or in the system's code page, so a file
+    /// that is not UTF-8 is read as UTF-16 (by its byte-order mark) or Windows-1252.
     static func importPhotoMechanic(_ path: String) -> Result<ReplacementFile.Reading, ImportProblem> {
-        guard let contents = read(path) else { return .failure(ImportProblem(message: tr("The file cannot be read"))) }
+        guard let contents = bytes(path).map(LegacyText.decode) else {
+            return .failure(ImportProblem(message: tr("The file cannot be read")))
+        }
         let reading = ReplacementFile.importPhotoMechanic(contents)
         guard !reading.table.isEmpty else {
             return .failure(
@@ -46,14 +64,12 @@ enum ReplacementStore {
         let message: String
     }
 
-    /// A text file's contents; nil when it is missing, unreadable or not UTF-8.
-    private static func read(_ path: String) -> String? {
+    /// A file's bytes; nil when it is missing or unreadable.
+    private static func bytes(_ path: String) -> [UInt8]? {
         var contents: UnsafeMutablePointer<gchar>?
         var length: gsize = 0
         guard g_file_get_contents(path, &contents, &length, nil) != 0, let contents else { return nil }
         defer { g_free(contents) }
-        let bytes = UnsafeRawBufferPointer(start: contents, count: Int(length))
-        guard g_utf8_validate(contents, gssize(length), nil) != 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return Array(UnsafeRawBufferPointer(start: contents, count: Int(length)))
     }
 }

@@ -77,6 +77,17 @@ final class PreferencesWindow {
         gtk_container_add(caption_container(window.pointer), page.pointer)
 
         for row in table.rows { append(row) }
+        let skipped = ReplacementStore.reading(path).skippedLines
+        if !skipped.isEmpty {
+            // Said, so that nobody takes the missing codes for lost ones.
+            status.text = fill(
+                tr("Lines {lines} of {file} are not codes Caption can read; they stay in the file as they are"),
+                [
+                    "lines": skipped.prefix(10).map(String.init).joined(separator: ", ")
+                        + (skipped.count > 10 ? "…" : ""),
+                    "file": path,
+                ])
+        }
         add.connect(.clicked) { [weak self] in
             guard let self else { return }
             self.append(Replacement(code: "", text: "")).grabFocus()
