@@ -17,6 +17,32 @@ enum DiskFile {
     /// Temporary files start with this; hidden, so a file manager showing the folder while
     /// an export runs does not list them.
     static let temporaryPrefix = ".caption-export-"
+    /// Takes the export folder for this process, and removes what exports killed there left
+    /// (hidden `.caption-export-*` files): an exclusive lock on the folder says no other
+    /// export is running in it, so those files are no one's. Returns the folder's
+    /// descriptor, which holds the lock until it is closed; -1 when another export has it
+    /// (then nothing is removed, and the export goes on all the same).
+    static func claimExportFolder(_ folder: String) -> Int32 {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return -1 }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, let directory = opendir(folder) else {
+            close(descriptor)
+            return -1
+        }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            var info = stat()
+            guard name.hasPrefix(temporaryPrefix), fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                info.st_mode & S_IFMT == S_IFREG
+            else { continue }
+            unlinkat(descriptor, name, 0)
+        }
+        return descriptor
+    }
+
     /// A regular file's bytes, or the error number.
     static func read(_ path: String) -> Result<[UInt8], Errno> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)

@@ -20,8 +20,8 @@ enum ExportName {
     /// The stem for an entry titled `title`: reserved characters become "_", control and
     /// bidirectional-control characters go, white space of any kind becomes one space,
     /// leading dots (a hidden file) and trailing dots and spaces (which Windows drops)
-    /// go, and it is cut to `maximumStemBytes` between two characters. `fallback` when
-    /// nothing is left.
+    /// go, and it is cut to `maximumStemBytes` between two characters. A Windows device name
+    /// (`CON`, `AUX`, `COM1`…) gets "_" in front. `fallback` when nothing visible is left.
     static func stem(from title: String, fallback: String) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
@@ -50,7 +50,23 @@ enum ExportName {
             bytes += size
         }
         while cut.hasSuffix(".") || cut.hasSuffix(" ") { cut.removeLast() }
-        return cut.isEmpty ? fallback : cut
+        guard cut.unicodeScalars.contains(where: { !isInvisible($0) }) else { return fallback }
+        // Windows (and so a share or a card read there) gives these names to devices, with
+        // any extension: "CON.jpg" cannot be opened there.
+        let device = cut.prefix { $0 != "." }.uppercased()
+        if reservedDevices.contains(device) { cut = "_" + cut }
+        return cut
+    }
+
+    /// Windows' device names.
+    static let reservedDevices: Set<String> = Set(
+        ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+
+    /// What shows nothing by itself: white space, default-ignorable code points (zero-width
+    /// spaces, U+FEFF) and format characters. A name of only these looks like no name.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+            || scalar.properties.generalCategory == .format
     }
 
     /// The name to try the `attempt`th time: "stem.ext", then "stem (2).ext", …

@@ -37,7 +37,8 @@ public enum Exporter {
     /// read; nothing in the folder is ever replaced.
     ///
     /// Every file is written under a hidden temporary name in `folder`, synced, and renamed
-    /// without replacing, so a crash leaves each photo whole or absent, never cut short.
+    /// without replacing, so a crash leaves each photo whole or absent, never cut short;
+    /// what a killed export left is removed by the next export into the folder.
     /// The folder itself is synced once, when the export ends (or stops): that makes the
     /// renames durable, and syncing it after every photo would cost a journal commit each
     /// (three quarters of the time on ext4) for nothing a crash could tell apart.
@@ -152,6 +153,8 @@ public enum Exporter {
         // the process; ignored, the write fails with EFBIG and is reported like a full disk.
         signal(SIGXFSZ, SIG_IGN)
         if let code = POSIXFiles.makeFolders(folder, mode: 0o777) { throw folderError(code, folder) }
+        let claimed = DiskFile.claimExportFolder(folder)
+        defer { if claimed >= 0 { close(claimed) } }
         var cancelled = false
         do {
             while true {

@@ -2,8 +2,10 @@
 // and the library alike.
 
 public enum TextNormalization {
-    /// Line breaks become spaces, other control characters go, and white space at either
-    /// end (all of Unicode's, U+3000 included) is trimmed. Inner spacing is the user's.
+    /// Line breaks and tabs become spaces, other control characters go, and white space at
+    /// either end (all of Unicode's, U+3000 included) is trimmed. Inner spacing is the
+    /// user's. Text with nothing visible in it (only zero-width spaces, byte-order marks,
+    /// direction marks and the like) is empty: it would save a title no one can see.
     public static func normalize(_ raw: String) -> String {
         var scalars = String.UnicodeScalarView()
         var previousWasCR = false
@@ -12,7 +14,7 @@ public enum TextNormalization {
             switch scalar {
             case "\n" where previousWasCR:
                 continue  // CR LF is one line break
-            case "\r", "\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+            case "\r", "\n", "\t", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
                 scalars.append(" ")
             default:
                 if scalar.properties.generalCategory == .control { continue }
@@ -21,13 +23,34 @@ public enum TextNormalization {
         }
         let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
+            let last = scalars.lastIndex(where: { !isSpace($0) }),
+            scalars.contains(where: { !isInvisible($0) })
         else { return "" }
         return String(scalars[first...last])
     }
 
-    /// Length as a person counts it: grapheme clusters, so 👩‍👩‍👧 or é made of two scalars is one.
+    /// White space, and what Unicode says shows nothing by itself: default-ignorable code
+    /// points (zero-width spaces and joiners, U+FEFF, direction marks and overrides,
+    /// variation selectors) and other format characters.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+            || scalar.properties.generalCategory == .format || scalar.properties.generalCategory == .control
+    }
+
+    /// The most scalars one character is counted as: a base and 30 combining marks, the
+    /// longest sequence Unicode's stream-safe text format allows (UAX #15).
+    static let scalarsPerCharacter = 31
+
+    /// Length as a person counts it: grapheme clusters, so 👩‍👩‍👧 or é made of two scalars is
+    /// one. A cluster longer than any real character (a letter under thousands of
+    /// combining marks) counts as one character for each 31 scalars, so that the limit
+    /// bounds what is stored too.
     public static func length(_ normalized: String) -> Int {
-        normalized.count
+        var length = 0
+        for character in normalized {
+            let scalars = character.unicodeScalars.count
+            length += scalars <= scalarsPerCharacter ? 1 : (scalars + scalarsPerCharacter - 1) / scalarsPerCharacter
+        }
+        return length
     }
 }

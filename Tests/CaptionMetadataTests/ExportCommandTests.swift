@@ -119,6 +119,33 @@ struct ExportCommandTests {
         }
     }
 
+    @Test("names a device on Windows (CON, aux.jpg, COM1) get a _ in front; invisible-only titles take the fallback")
+    func windowsDevicesAndInvisibleNames() {
+        #expect(ExportName.stem(from: "CON", fallback: "Photo 1") == "_CON")
+        #expect(ExportName.stem(from: "aux", fallback: "Photo 1") == "_aux")
+        #expect(ExportName.stem(from: "Com1.final", fallback: "Photo 1") == "_Com1.final")
+        #expect(ExportName.stem(from: "Console", fallback: "Photo 1") == "Console")
+        #expect(ExportName.stem(from: "\u{200B}\u{FEFF}", fallback: "Photo 1") == "Photo 1")
+        #expect(ExportName.stem(from: "\u{2060} \u{200D}", fallback: "Photo 1") == "Photo 1")
+    }
+
+    @Test("what a killed export left in the folder goes with the next export there; links and other files stay")
+    func leftoversOfAKilledExportGo() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "Harbour", "a")])
+        let out = scratch.folder("out")
+        let leftover = scratch.write("out/.caption-export-1a2b3c.jpg", Photos.jpeg())
+        let mine = scratch.write("out/.hidden-of-mine.jpg", Photos.jpeg())
+        let victim = scratch.write("victim.jpg", Photos.jpeg())
+        #expect(symlink(victim, out + "/.caption-export-link.jpg") == 0)
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(FileManager.default.fileExists(atPath: mine) && FileManager.default.fileExists(atPath: victim))
+        var info = stat()
+        #expect(lstat(out + "/.caption-export-link.jpg", &info) == 0, "a link is not Caption's to remove")
+    }
+
     @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.xmp beside it")
     func sidecars() throws {
         let scratch = Scratch()

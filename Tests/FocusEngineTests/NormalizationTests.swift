@@ -30,4 +30,26 @@ import Testing
         #expect(TextNormalization.length("e\u{301}") == 1)
         #expect(TextNormalization.length("🇳🇴") == 1)
     }
+
+    @Test func aTabBecomesASpace() {
+        #expect(TextNormalization.normalize("Harbour\tat dusk") == "Harbour at dusk")
+    }
+
+    @Test func textWithNothingVisibleIsEmpty() {
+        for text in ["\u{200B}", "\u{FEFF}\u{200B}", "\u{202E}", " \u{2060}\u{200D} ", "\u{FE0F}"] {
+            #expect(TextNormalization.normalize(text) == "", "\(text.unicodeScalars.map { $0.value })")
+        }
+        // Invisible characters inside visible text are the writer's (a joiner in an emoji,
+        // a direction mark in mixed scripts) and stay.
+        #expect(TextNormalization.normalize("\u{200F}שלום abc") == "\u{200F}שלום abc")
+        #expect(TextNormalization.normalize("⛵️") == "⛵️")
+    }
+
+    @Test func aLetterUnderThousandsOfCombiningMarksCountsByItsLength() {
+        let zalgo = "a" + String(repeating: "\u{301}", count: 40_000)
+        #expect(zalgo.count == 1, "one grapheme cluster")
+        #expect(TextNormalization.length(zalgo) == 1291)
+        #expect(TextNormalization.length("a" + String(repeating: "\u{301}", count: 30)) == 1, "a real character")
+        #expect(TextNormalization.length("👩‍👩‍👧‍👦") == 1)
+    }
 }
