@@ -17,7 +17,15 @@ public enum Commands {
         case .add(let library, let photo, let title, let subtitle, let into):
             // What is not given comes from the photo's metadata or its sidecar, as the
             // window fills its form; an option given, even empty, wins.
-            let carried = title == nil || subtitle == nil ? CaptionFinder.find(photo).caption : .none
+            let found =
+                title == nil || subtitle == nil ? CaptionFinder.find(photo) : FoundCaption(caption: .none, origin: nil)
+            if found.xmpTooLarge {
+                Console.error(
+                    fill(
+                        tr("The photo's XMP holds more than {count} properties; Caption does not read it: {path}"),
+                        ["count": String(XMPPacketLimit.maximumElements), "path": photo]))
+            }
+            let carried = found.caption
             return add(
                 library: library, photo: photo, title: title ?? carried.title ?? "",
                 subtitle: subtitle ?? carried.description ?? "", into: into)

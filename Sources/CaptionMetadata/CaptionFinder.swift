@@ -25,10 +25,14 @@ public struct FoundCaption: Sendable, Equatable {
     public var caption: PhotoCaption
     /// nil when there are no words.
     public var origin: CaptionOrigin?
+    /// The photo's XMP was too large to read (`XMPPacketLimit`), so its words, if any,
+    /// were not looked for there.
+    public var xmpTooLarge: Bool
 
-    public init(caption: PhotoCaption, origin: CaptionOrigin?) {
+    public init(caption: PhotoCaption, origin: CaptionOrigin?, xmpTooLarge: Bool = false) {
         self.caption = caption
         self.origin = origin
+        self.xmpTooLarge = xmpTooLarge
     }
 }
 
@@ -52,8 +56,11 @@ public enum CaptionFinder {
             let words = sidecarWords(sidecar)
             if words != .none { return FoundCaption(caption: words, origin: .sidecar(sidecar)) }
         }
-        let stored = PhotoMetadata.read(path)
-        let reconciled = reconciledWords(path)
+        // The toolkit parses whatever packet it opens, however large: such a photo's XMP
+        // and IIM are not read (its Exif still is).
+        let oversized = PhotoMetadata.hasOversizedXMP(path)
+        let stored = PhotoMetadata.read(path, oversized: oversized)
+        let reconciled = oversized ? .none : reconciledWords(path)
         let exif = exifDescription(path)
         // The toolkit's reading differs from the stored XMP where IIM won (the title can
         // come from nowhere else) or where it took Exif ImageDescription for the
@@ -65,9 +72,10 @@ public enum CaptionFinder {
         if fromIIM { return FoundCaption(caption: reconciled, origin: .iptc) }
         if stored != .none { return FoundCaption(caption: stored, origin: .xmp) }
         if let exif, !isStockText(exif) {
-            return FoundCaption(caption: PhotoCaption(title: nil, description: exif), origin: .exif)
+            return FoundCaption(
+                caption: PhotoCaption(title: nil, description: exif), origin: .exif, xmpTooLarge: oversized)
         }
-        return FoundCaption(caption: .none, origin: nil)
+        return FoundCaption(caption: .none, origin: nil, xmpTooLarge: oversized)
     }
 
     /// A sidecar's dc:title and dc:description; none when it is missing or damaged.

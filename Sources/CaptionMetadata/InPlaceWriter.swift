@@ -111,7 +111,7 @@ public enum InPlaceWriter {
             case .io(let code): throw .fromErrno(code, path: path)
             case .refused(let reason):
                 throw .make(
-                    .unsupportedFormat,
+                    .refusedStructure,
                     "The caption cannot be written into this photo ({reason}); use a sidecar: {path}",
                     path: path, reason: reason)
             case .unsupported, .unwritable:

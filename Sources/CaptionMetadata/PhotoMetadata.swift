@@ -47,9 +47,14 @@ public enum PhotoMetadata {
     /// IPTC. A photo that cannot be read, or whose XMP is damaged, has no words: its
     /// metadata must never stop it from being opened.
     public static func read(_ path: String) -> PhotoCaption {
+        read(path, oversized: hasOversizedXMP(path))
+    }
+
+    /// `read`, told whether the photo's XMP is too large to parse (then it has no words).
+    static func read(_ path: String, oversized: Bool) -> PhotoCaption {
         // exempi opens whatever it is given: a FIFO would block it for good.
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .none }
+        guard !oversized, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .none }
         return Exempi.locked { () -> PhotoCaption in
             guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
                 return .none
@@ -65,6 +70,16 @@ public enum PhotoMetadata {
                 title: meaningful(parsed.defaultText("title")),
                 description: meaningful(parsed.defaultText("description")))
         }
+    }
+
+    /// Whether the photo stores an XMP packet too large to parse (`XMPPacket.maximumElements`),
+    /// found by Caption's own walkers before the XMP Toolkit, which parses whatever it opens,
+    /// sees it. Formats Caption does not walk are left to the toolkit.
+    static func hasOversizedXMP(_ path: String) -> Bool {
+        guard case .success(let bytes) = DiskFile.read(path), let format = Containers.format(of: bytes),
+            [.jpeg, .png, .webp, .tiff].contains(format)
+        else { return false }
+        return XMPPacket.isOversized(ReadBack.storedPackets(bytes, path: path, format: format))
     }
 
     /// A file's XMP packet exactly as stored; the toolkit's own reading merges legacy Exif

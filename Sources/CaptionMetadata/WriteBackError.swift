@@ -25,6 +25,9 @@ public struct WriteBackError: Error, Equatable, Sendable, CustomStringConvertibl
         case hardLinked
         /// The file is one of the library's own copies, not the user's photo.
         case libraryCopy
+        /// The photo's metadata is in a shape Caption will not rewrite (the message says
+        /// which): a sidecar can take the caption.
+        case refusedStructure
         case diskFull
         /// The file's content is not what Caption read (or last wrote): someone else changed it.
         case changed

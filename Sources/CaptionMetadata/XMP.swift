@@ -82,6 +82,13 @@ final class XMPString {
     var string: String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// The most XML elements an XMP packet may hold for Caption to parse it. The XMP Toolkit
+/// looks up each property among its schema's others one by one, so parsing takes the
+/// square of their number: 10,000 take about a second here, 40,000 half a minute.
+public enum XMPPacketLimit {
+    public static let maximumElements = 10_000
+}
+
 /// An XMP packet in memory, freed with the value. Used only inside `Exempi.locked`.
 final class XMPPacket {
     let pointer: OpaquePointer
@@ -98,9 +105,46 @@ final class XMPPacket {
         self.init(owning: xmp_new_empty()!)
     }
 
-    /// Parses a serialised packet; nil when it is not well-formed XMP.
+    static var maximumElements: Int { XMPPacketLimit.maximumElements }
+
+    /// Whether `text` holds more elements than `maximumElements` (counted by their start
+    /// tags: a `<` before a name).
+    static func isOversized(_ text: UnsafeRawBufferPointer) -> Bool {
+        elements(in: text, upTo: maximumElements) > maximumElements
+    }
+
+    /// Whether packets read together (a JPEG's standard and extended XMP, which the toolkit
+    /// merges) hold more than `maximumElements` between them.
+    static func isOversized(_ packets: [[UInt8]]) -> Bool {
+        var count = 0
+        for packet in packets {
+            count += packet.withUnsafeBytes { elements(in: $0, upTo: maximumElements - count) }
+            if count > maximumElements { return true }
+        }
+        return false
+    }
+
+    /// The start tags in `text`, counted up to one past `limit`.
+    private static func elements(in text: UnsafeRawBufferPointer, upTo limit: Int) -> Int {
+        var count = 0
+        var index = 0
+        while index + 1 < text.count {
+            if text[index] == UInt8(ascii: "<") {
+                let next = text[index + 1]
+                if next != UInt8(ascii: "/") && next != UInt8(ascii: "?") && next != UInt8(ascii: "!") {
+                    count += 1
+                    if count > limit { return count }
+                }
+            }
+            index += 1
+        }
+        return count
+    }
+
+    /// Parses a serialised packet; nil when it is not well-formed XMP, or too large to
+    /// parse (`maximumElements`).
     convenience init?(parsing text: UnsafeRawBufferPointer) {
-        guard let base = text.baseAddress, text.count > 0,
+        guard !Self.isOversized(text), let base = text.baseAddress, text.count > 0,
             let parsed = xmp_new(base.assumingMemoryBound(to: CChar.self), text.count)
         else { return nil }
         self.init(owning: parsed)

@@ -26,7 +26,14 @@ struct XMPEdit {
         standard stored: [UInt8]?, extended storedExtended: [UInt8]?, title: String, description: String,
         limit: Int = Int.max
     ) throws(EmbeddingError) -> XMPEdit {
-        try Exempi.locked { () throws(EmbeddingError) -> XMPEdit in
+        // Written fresh, such a packet would lose every other property: refused instead.
+        if XMPPacket.isOversized([stored, storedExtended].compactMap { $0 }) {
+            throw .refused(
+                fill(
+                    tr("its XMP holds more than {count} properties, more than Caption rewrites"),
+                    ["count": String(XMPPacket.maximumElements)]))
+        }
+        return try Exempi.locked { () throws(EmbeddingError) -> XMPEdit in
             let packet = stored.flatMap { bytes in bytes.withUnsafeBytes { XMPPacket(parsing: $0) } } ?? XMPPacket()
             let extended = storedExtended.flatMap { bytes in bytes.withUnsafeBytes { XMPPacket(parsing: $0) } }
             var oldWords: [String] = []

@@ -441,6 +441,37 @@ struct WriteBackTests {
         #expect(scratch.names(in: library + "/photos").filter { $0.hasSuffix(".xmp") }.isEmpty)
     }
 
+    @Test(
+        "XMP too large to parse (12,000 keywords) is neither read nor rewritten: one line each, the photo untouched",
+        arguments: [PhotoFormat.png, .jpeg])
+    func oversizedXMPIsBounded(format: PhotoFormat) throws {
+        let scratch = Scratch()
+        let photo = try Photos.file(format, in: scratch)
+        // 12,000 keywords, written by exiftool (into a JPEG as standard and extended XMP).
+        let keywords = (0..<12_000).map { "-XMP-dc:Subject=keyword \($0)" }.joined(separator: "\n")
+        let arguments = scratch.write("keywords.args", Array(keywords.utf8))
+        let written = try Tool.run(
+            "exiftool", ["-q", "-q", "-overwrite_original", "-XMP-dc:Title=Old", "-@", arguments, photo])
+        try #require(written.status == 0, "exiftool: \(written.stderr)")
+        try #require(
+            try Tool.run("exiftool", ["-m", "-s3", "-XMP-dc:Title", photo]).stdout == "Old\n", "the XMP is there")
+        let before = Photos.sha256(ofFile: photo)
+        let library = scratch.file("lib")
+        let read = try Caption.run(["--library", library, "--add", photo])
+        #expect(read.status == 1)
+        #expect(
+            read.stderr.contains(
+                "The photo's XMP holds more than 10000 properties; Caption does not read it: " + photo),
+            "\(read.stderr)")
+        try Self.expectRefused(
+            try Self.addInPlace(photo, library), photo: photo, before: before, library: library,
+            saying: "The caption cannot be written into this photo (its XMP holds more than 10000 properties, "
+                + "more than Caption rewrites); use a sidecar: " + photo)
+        let exported = try Caption.run(["--library", library, "--export", scratch.file("out")])
+        #expect(exported.status == 0)
+        #expect(exported.stderr.contains("could not be written into the photo; it is in"), "\(exported.stderr)")
+    }
+
     @Test("reading follows the MWG order and says where the words came from")
     func readingOrder() throws {
         let scratch = Scratch()
