@@ -137,7 +137,15 @@ public enum PhotoInspector {
             var checked: Result<PhotoInfo, LibraryError> = .failure(LibraryError(.io, ""))
             var hash = ""
             Parallel.run(
-                [{ checked = Result { () throws(LibraryError) -> PhotoInfo in try verify(data, path: path) } }],
+                [
+                    {
+                        checked = Result { () throws(LibraryError) -> PhotoInfo in
+                            try LoaderWarnings.quiet { () throws(LibraryError) -> PhotoInfo in
+                                try verify(data, path: path)
+                            }
+                        }
+                    }
+                ],
                 {
                     hash = Hash.sha256(data)
                 })

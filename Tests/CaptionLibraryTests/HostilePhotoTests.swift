@@ -244,4 +244,23 @@ struct HostilePhotoTests {
             }
         }
     }
+
+    @Test("a HEIF whose item locations point nowhere: one line, without the loader's own warnings")
+    func heifWithBrokenLocationsSaysOneLine() throws {
+        let scratch = Scratch()
+        let heic = try ExternalPhotos.make(.heic, in: scratch.path)
+        var bytes = Photos.bytes(heic)
+        let iloc = try #require(
+            bytes.indices.dropLast(4).first { bytes[$0..<($0 + 4)].elementsEqual(Array("iloc".utf8)) })
+        let size =
+            Int(bytes[iloc - 4]) << 24 | Int(bytes[iloc - 3]) << 16 | Int(bytes[iloc - 2]) << 8 | Int(bytes[iloc - 1])
+        // The last item's extent (offset and length) past any file.
+        for index in (iloc + size - 12)..<(iloc + size - 4) { bytes[index] = 0xFF }
+        let broken = scratch.write("broken.heic", bytes)
+        let outcome = try Caption.run([
+            "--library", scratch.file("lib"), "--add", broken, "--title", "T", "--subtitle", "S",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: The photo is damaged or incomplete: \(broken)\n", "\(outcome.stderr)")
+    }
 }
