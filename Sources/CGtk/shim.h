@@ -35,6 +35,7 @@ static inline GtkContainer *caption_container(gpointer p) { return GTK_CONTAINER
 static inline GtkBox *caption_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkGrid *caption_grid(gpointer p) { return GTK_GRID(p); }
 static inline GtkEntry *caption_entry(gpointer p) { return GTK_ENTRY(p); }
+static inline GtkEditable *caption_editable(gpointer p) { return GTK_EDITABLE(p); }
 static inline GtkLabel *caption_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkButton *caption_button(gpointer p) { return GTK_BUTTON(p); }
 static inline GtkProgressBar *caption_progress_bar(gpointer p) { return GTK_PROGRESS_BAR(p); }

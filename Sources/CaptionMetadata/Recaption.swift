@@ -153,17 +153,17 @@ enum Recaption {
                 placedExtended = true
                 continue
             }
-            // An Exif block no reader can follow is left out, as unreadable as before; kept,
-            // it would make exiv2 refuse the whole file, the new caption with it.
-            if let exifSegment, segment.range == exifSegment.range, let exifBlob, TIFF(exifBlob) == nil { continue }
-            if let exifSegment, segment.range == exifSegment.range, let exifBlob,
-                let captioned = exif(exifBlob, title: title, description: description)
-            {
-                guard JPEG.exif.count + 1 + captioned.count <= 65_533 else {
-                    throw .refused(tr("its Exif block would not fit in its segment"))
+            if let exifSegment, let exifBlob, segment.range == exifSegment.range {
+                // An Exif block no reader can follow is left out, as unreadable as before;
+                // kept, it would make exiv2 refuse the whole file, the new caption with it.
+                guard TIFF(exifBlob) != nil else { continue }
+                if let captioned = exif(exifBlob, title: title, description: description) {
+                    guard JPEG.exif.count + 1 + captioned.count <= 65_533 else {
+                        throw .refused(tr("its Exif block would not fit in its segment"))
+                    }
+                    out.append(JPEG.Segment(marker: 0xE1, bytes: JPEG.exif + [0] + captioned))
+                    continue
                 }
-                out.append(JPEG.Segment(marker: 0xE1, bytes: JPEG.exif + [0] + captioned))
-                continue
             }
             if JPEG.isPhotoshop(segment, in: bytes) {
                 let stored = bytes[(segment.payload.lowerBound + JPEG.photoshop.count)..<segment.payload.upperBound]

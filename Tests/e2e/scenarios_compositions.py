@@ -380,6 +380,50 @@ def quit_keeps_composition_in_draft(method):
     return scenario
 
 
+def same_word_on_the_next_photo_is_kept(method):
+    def scenario(desktop):
+        """A composition settled by Ctrl+Page Down, then the same word composed and
+        committed by Space on the next photo at once: both photos keep it (the settler
+        once took the user's own commit for the input method's late one and dropped it)."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+Next")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("space")
+        added = shown_after_commit(ui, ui.title, "")
+        draft = wait_until("the draft to hold both photos' words",
+                           lambda: (lambda d: d if len(d) == 2 and d[1][1] == added else None)(read_draft_words(desktop)))
+        expect([(os.path.basename(p), t) for p, t, _ in draft] == [("a.jpg", method.other_shown), ("b.jpg", added)],
+               f"the draft holds {draft!r}")
+    return scenario
+
+
+def composition_stays_with_its_photo_twice(method):
+    def scenario(desktop):
+        """Compositions settled by Ctrl+Page Down on two photos in a row: the third photo's
+        Title starts empty, and what is composed there is all it holds (the second
+        photo's composition once rode on into it)."""
+        ui = open_form(desktop, method, "a.jpg", "b.jpg", "c.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+Next")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        compose(desktop, ui, method, ui.title, method.word)
+        desktop.key("ctrl+Next")
+        ui.find("the preview of c.jpg", role="image", name="Photo: c.jpg")
+        time.sleep(SETTLE)
+        expect(ui.text(ui.title) == "", f"photo 3's Title reads {ui.text(ui.title)!r}")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        desktop.key("ctrl+Prior")
+        ui.find("the preview of b.jpg", role="image", name="Photo: b.jpg")
+        draft = wait_until("the draft to hold three photos",
+                           lambda: (lambda d: d if len(d) == 3 and d[2][1] else None)(read_draft_words(desktop)))
+        expect([(os.path.basename(p), t) for p, t, _ in draft]
+               == [("a.jpg", method.other_shown), ("b.jpg", method.shown), ("c.jpg", method.other_shown)],
+               f"the draft holds {draft!r}")
+    return scenario
+
+
 def read_draft_words(desktop):
     """(path, title, subtitle) of each photo in the draft, [] when there is none yet."""
     import scenarios_desktop
@@ -399,6 +443,9 @@ CASES = [
      lambda method: save_commits_composition(method, "ctrl+Return"), ("fcitx5", "ibus", "simple")),
     ("ctrl_s_with_only_a_composition_saves_it", save_with_only_composition, ("fcitx5", "ibus", "simple")),
     ("ctrl_page_down_keeps_composition_with_its_photo", next_photo_keeps_composition,
+     ("fcitx5", "ibus", "simple")),
+    ("same_word_on_the_next_photo_is_kept", same_word_on_the_next_photo_is_kept, ("fcitx5", "ibus")),
+    ("composition_stays_with_its_photo_twice", composition_stays_with_its_photo_twice,
      ("fcitx5", "ibus", "simple")),
     # ibus-libpinyin takes Ctrl+L, Ctrl+Z and Ctrl+Q while it composes: they never reach
     # Caption, so there is nothing to settle.

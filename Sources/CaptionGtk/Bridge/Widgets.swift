@@ -145,6 +145,14 @@ struct TextEntry: WidgetHandle {
 
     /// Ends an open input-method composition the way a focus change does.
     func resetInputMethod() { gtk_entry_reset_im_context(caption_entry(pointer)) }
+
+    /// Makes the field read-only and editable again: GTK tells the input method the field
+    /// lost its input (focus-out) and may be reset, without moving the keyboard focus.
+    func endInputMethodInput() {
+        let editable = caption_editable(pointer)
+        gtk_editable_set_editable(editable, 0)
+        gtk_editable_set_editable(editable, 1)
+    }
 }
 
 struct Button: WidgetHandle {

@@ -6,8 +6,16 @@
 // Input methods differ: fcitx5 commits on reset, but later (its answer comes over D-Bus,
 // after the form has moved on); ibus and GTK's simple method throw the composition away.
 // So the settler keeps the composition each field shows (GtkEntry's preedit-changed),
-// resets the context, and when the text did not arrive at once it commits the words itself
-// and swallows the input method's own late commit of the same words.
+// ends it in the input method itself, and when the text did not arrive at once it commits
+// the words itself; an input method's own commit of the same words that comes before the
+// user types in that field again (a key, or a new composition) is its late one, and is
+// swallowed. Once the user types, every commit is theirs: no time decides it.
+//
+// Ending the composition: GTK 3 passes a reset on to the input method only when the field
+// saw a key the method took since the last reset, and a reset it skips leaves the
+// composition open inside the method, to reappear on the next photo. Making the field
+// read-only for a moment tells the method the field lost its input (GTK calls its
+// focus-out) whatever GTK thinks, without moving the keyboard focus; the reset follows.
 
 import CGtk
 
@@ -16,10 +24,9 @@ final class InputMethodSettler {
     private let entries: [TextEntry]
     /// What each field shows as its composition now (empty: none), by engine item order.
     private var shown: [UnsafeMutableRawPointer: String] = [:]
-    /// Words committed here on the input method's behalf, which it may still send itself.
-    private var lateCommit: (entry: UnsafeMutableRawPointer, text: String, until: gint64)?
-    /// How long an input method may take to send a commit after a reset (microseconds).
-    static let lateCommitWindow: gint64 = 2_000_000
+    /// Words committed here on the input method's behalf, which it may still send itself
+    /// until the user types again in that field.
+    private var lateCommit: (entry: UnsafeMutableRawPointer, text: String)?
     /// The form is putting words into a field itself (another photo's): not a commit.
     private var formSetsText = false
 
@@ -31,17 +38,23 @@ final class InputMethodSettler {
     private func watch(_ entry: TextEntry) {
         let key = entry.objectPointer
         entry.connect(.preeditChanged) { [weak self] text in
-            self?.shown[key] = text.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            guard let self else { return }
+            let shown = text.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            self.shown[key] = shown
+            // A new composition is the user typing again: what the method commits from now
+            // on is theirs. (ibus takes keys before the field sees them, so the composition
+            // is where typing shows.)
+            if !shown.isEmpty, self.lateCommit?.entry == key { self.lateCommit = nil }
         }
         entry.connect(.insertText) { [weak self] text in
             guard let self, !self.formSetsText, let late = self.lateCommit, late.entry == key else { return false }
-            guard g_get_monotonic_time() <= late.until else {
-                self.lateCommit = nil
-                return false
-            }
-            guard text == late.text else { return false }
             self.lateCommit = nil
-            return true  // already committed by settle(_:)
+            return text == late.text  // already committed by settle(_:)
+        }
+        // A key in the field: what the input method commits from now on is the user's.
+        entry.connect(.keyPress, after: false) { [weak self] _ in
+            if self?.lateCommit?.entry == key { self?.lateCommit = nil }
+            return false
         }
     }
 
@@ -70,6 +83,7 @@ final class InputMethodSettler {
     private func settle(_ entry: TextEntry) {
         let composition = self.composition(in: entry)
         let before = entry.text
+        if composition != nil { entry.endInputMethodInput() }
         entry.resetInputMethod()
         guard let composition else { return }
         shown[entry.objectPointer] = ""
@@ -79,6 +93,6 @@ final class InputMethodSettler {
         var position = gtk_editable_get_position(editable)
         gtk_editable_insert_text(editable, composition, -1, &position)
         gtk_editable_set_position(editable, position)
-        lateCommit = (entry.objectPointer, composition, g_get_monotonic_time() + Self.lateCommitWindow)
+        lateCommit = (entry.objectPointer, composition)
     }
 }
