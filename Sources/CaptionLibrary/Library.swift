@@ -46,11 +46,6 @@ public final class Library: Sendable {
         signal(SIGXFSZ, SIG_IGN)
     }()
 
-    /// Opens the library in `directory`, creating it if needed, bringing its schema up to
-    /// date and removing what an interrupted save left. `busyTimeout` (milliseconds) is how
-    /// long to wait for another program's write before saying the library is locked.
-    /// Refuses, and leaves untouched, a database that is damaged, not Caption's, or from a
-    /// newer version.
     /// Opens the library in `directory` for reading only, as it is: nothing is created,
     /// migrated or cleaned, and no file in it is written. For reading a library that cannot
     /// be written (a read-only folder or mount, a full disk); whatever writes fails with the
@@ -81,6 +76,12 @@ public final class Library: Sendable {
         database = Mutex(connection)
     }
 
+    /// Opens the library in `directory`, creating it if needed, bringing its schema up to
+    /// date and removing what an interrupted save left. `busyTimeout` (milliseconds) is how
+    /// long to wait for another program's write before saying the library is locked.
+    /// Refuses, and leaves untouched, a database that is damaged, not Caption's, or from a
+    /// newer version, and a library whose photos would not be safe (`LibraryFolderCheck`) or
+    /// whose database is missing beside its photos.
     public init(directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
         _ = Library.fileSizeSignalIgnored
         let directory = Files.absolute(directory)
