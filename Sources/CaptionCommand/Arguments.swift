@@ -1,4 +1,4 @@
-// The command line of DESIGN.md section 5, parsed into a request; no I/O here.
+// The command line (caption(1), the README's "Command line"), parsed into a request; no I/O here.
 
 import CaptionMetadata
 import Localization

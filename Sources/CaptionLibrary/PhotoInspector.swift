@@ -157,8 +157,8 @@ public enum PhotoInspector {
     /// incremental loader first (it stops at the header of a photo with too many pixels);
     /// where it fails, the whole-file loader, as every viewer uses it (arithmetic-coded
     /// JPEGs, for one, decode only that way). "Damaged" only when neither shows the file:
-    /// one cut short that a decoder still shows is a photo, marked incomplete (DESIGN §6;
-    /// docs/decisions.md).
+    /// one cut short that a decoder still shows is a photo, marked incomplete
+    /// (docs/decisions.md).
     static func verify(_ bytes: UnsafeRawBufferPointer, path: String) throws(LibraryError) -> PhotoInfo {
         let format = try recognise(bytes, path: path)
         // GdkPixbuf decodes a truncated JPEG, PNG, GIF, BMP or WebP without an error (it

@@ -4,7 +4,8 @@
 import Localization
 
 public enum PhotoNotice: Sendable, Equatable {
-    /// The file ends early and a decoder still shows it: kept exactly as it is (DESIGN §6).
+    /// The file ends early and a decoder still shows it: kept exactly as it is
+    /// (docs/decisions.md, "A photo cut short that a decoder shows is a photo").
     case incomplete
 
     /// Said while the photo is on the form, before it is saved. `path` is shown by its

@@ -143,7 +143,7 @@ import Testing
     }
 
     /// A large JPEG cut short, which the eighth decoder refuses (its scan ends early), still
-    /// shows, through GdkPixbuf, at its full size: the file is a photo (DESIGN §6).
+    /// shows, through GdkPixbuf, at its full size: the file is a photo.
     @Test func jpegTheEighthDecoderRefusesFallsBackToGdkPixbuf() throws {
         let path = try photo(width: 4000, height: 3000, name: "cut.jpg")
         var bytes = try #require(FileManager.default.contents(atPath: path))

@@ -144,7 +144,7 @@ def main():
         report(scenario[0], passed, output, seconds)
 
     # Orca speaks what reaches it, and under load it merges focus events that arrive within
-    # a few milliseconds and speaks a stale one (NOTES, "Judged with real clients"). Its
+    # a few milliseconds and speaks a stale one. Its
     # scenarios run one at a time after the others, on a quieter machine, and one that
     # fails is run once more; both attempts are printed.
     others = [s for s in scenarios if not s[0].startswith(ORCA_PREFIX)]

@@ -370,8 +370,8 @@ extension GObjectConvertible {
 }
 
 /// Runs code on the GTK main thread. Work done elsewhere (decoding, saving) reports back
-/// through this: the main actor's own queue is never drained while gtk_main runs (see
-/// NOTES), so Task { @MainActor } would wait forever; a GLib idle source runs on the loop.
+/// through this: the main actor's own queue is never drained while gtk_main runs, so
+/// Task { @MainActor } would wait forever; a GLib idle source runs on the loop.
 /// Jobs capture what they need weakly (`[weak self]`): a source never keeps a window alive.
 enum MainThread {
     typealias Job = @Sendable @MainActor () -> Void
