@@ -16,6 +16,8 @@ enum CameraPhotos {
     /// The fixtures, made once for the whole run (about 2 s), and what making them said.
     private static let made: (scratch: Scratch, outcome: Outcome) = {
         let scratch = Scratch("camera-photos")
+        // A static is never released: the folder goes when the test process ends.
+        atexit { try? FileManager.default.removeItem(atPath: CameraPhotos.made.scratch.path) }
         let outcome =
             (try? Tool.run(folder + "/make-camera-photos", [scratch.file("made")]))
             ?? Outcome(status: -1, stdout: "", stderr: "make-camera-photos could not be started")
