@@ -170,35 +170,77 @@ public struct Outcome: Sendable {
 
 public enum Tool {
     /// Runs a program found in /usr/bin (or by absolute path) and waits for it, in the C
-    /// locale so that messages are the English ones.
+    /// locale so that messages are the English ones; its exit status, or 128 + the signal
+    /// that ended it.
+    ///
+    /// Spawned with posix_spawn, its output caught in two anonymous memory files, rather
+    /// than through Foundation's Process and Pipe: with many tests running programs at once
+    /// (the camera-photo tests run exiftool thousands of times), a pipe's file descriptor
+    /// was closed under a read in another thread ("Bad file descriptor", a fatal error in
+    /// FileHandle) once in a sanitizer run.
     public static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:],
         in folder: String? = nil
     ) throws -> Outcome {
-        let process = Process()
         let path = program.hasPrefix("/") ? program : "/usr/bin/" + program
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         var env = ProcessInfo.processInfo.environment
         env["LANGUAGE"] = "C"
         env["LC_ALL"] = "C.UTF-8"
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both before waiting, so that a full pipe cannot stall the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let out = caption_memory_file()
+        let err = caption_memory_file()
+        defer {
+            if out >= 0 { close(out) }
+            if err >= 0 { close(err) }
+        }
+        guard out >= 0, err >= 0 else { throw ToolFailure(description: "no memory file for \(program)'s output") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out, 1)
+        posix_spawn_file_actions_adddup2(&actions, err, 2)
+        // posix_spawn's own chdir action is not visible to Swift here: a shell changes folder.
+        let command =
+            folder.map { ["/bin/sh", "-c", "cd \"$1\" || exit 127; shift; exec \"$@\"", "sh", $0, path] + arguments }
+            ?? [path] + arguments
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw ToolFailure(description: "\(path) could not be started: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
         return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, stdout: Self.contents(out),
+            stderr: Self.contents(err))
     }
+
+    /// Everything written to a memory file, from its start.
+    private static func contents(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+            offset += off_t(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+public struct ToolFailure: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// The `caption` program, as a user runs it.
