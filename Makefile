@@ -139,6 +139,7 @@ bench: test-deps
 	.build/release/caption-bench large .build/bench/fixtures $(SAMPLE)
 	build-aux/with-display .build/release/caption-view-bench
 	build-aux/with-display .build/release/caption-view-bench --large .build/bench/fixtures/data-100000/caption
+	build-aux/with-display .build/release/caption-view-bench --preferences
 	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
 		--bench .build/release/caption-bench --sample $(SAMPLE) $(if $(BASELINE),--baseline $(BASELINE))
 

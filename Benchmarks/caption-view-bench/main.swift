@@ -5,6 +5,7 @@
 //   caption-view-bench --large DIR   the same and more against DIR, a library of 100,000
 //                                    (Large.swift), side by side with an empty library
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
+//   caption-view-bench --preferences the Preferences window with 100,000 codes (Preferences.swift)
 
 import CGtk
 import CaptionGtk
@@ -229,6 +230,9 @@ func run() {
         print(residentKiB())
         exit(0)
     }
+
+    if arguments.count == 2 && arguments[1] == "--preferences" { benchPreferences() }
+    if arguments.count == 2 && arguments[1] == "--preferences-child" { measurePreferences(rounds: 3) }
 
     if arguments.count == 3 && arguments[1] == "--large" {
         benchLarge(library: arguments[2])

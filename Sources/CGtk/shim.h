@@ -75,6 +75,17 @@ static inline void caption_entry_store_remove(GtkListStore *store, int row) {
     GtkTreeIter iter;
     if (caption_entry_store_iter(store, row, &iter)) gtk_list_store_remove(store, &iter);
 }
+/* The Preferences window's list of codes: a code and its text per row. */
+static inline GtkListStore *caption_code_store_new(void) {
+    return gtk_list_store_new(2, G_TYPE_STRING, G_TYPE_STRING);
+}
+static inline void caption_code_store_insert(GtkListStore *store, int row, const char *code, const char *text) {
+    gtk_list_store_insert_with_values(store, NULL, row, 0, code, 1, text, -1);
+}
+static inline void caption_code_store_set(GtkListStore *store, int row, const char *code, const char *text) {
+    GtkTreeIter iter;
+    if (caption_entry_store_iter(store, row, &iter)) gtk_list_store_set(store, &iter, 0, code, 1, text, -1);
+}
 static inline GtkTreeModel *caption_tree_model(gpointer p) { return GTK_TREE_MODEL(p); }
 static inline GtkTreeView *caption_tree_view(gpointer p) { return GTK_TREE_VIEW(p); }
 /* The form's scroller (focus adjustment) and the dark-style setting. */

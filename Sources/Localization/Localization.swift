@@ -48,6 +48,21 @@ public func tr(_ message: String) -> String {
     }
 }
 
+/// The translation of a message whose wording depends on a count ("1 code", "2 codes"), in
+/// the plural form the language uses for `count`; English when there is no translation.
+public func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
+    singular.withCString { one in
+        plural.withCString { many in
+            guard let translated = caption_ngettext(one, many, UInt(max(count, 0))) else {
+                return count == 1 ? singular : plural
+            }
+            if translated == one { return singular }
+            if translated == many { return plural }
+            return String(cString: translated)
+        }
+    }
+}
+
 /// `{key}` in an already translated template replaced by its value, so a translator may move
 /// the placeholders; an unknown key, or a brace never closed, stays as written.
 public func fill(_ template: String, _ values: [String: String]) -> String {

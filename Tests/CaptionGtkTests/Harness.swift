@@ -181,9 +181,23 @@ enum Harness {
         _ window: CaptionWindow, _ types: [GdkEventType], keyval: Int32,
         state: GdkModifierType = GdkModifierType(0)
     ) {
+        send(toplevel: window.widget, types, keyval: keyval, state: state)
+    }
+
+    /// A key press sent through another of the app's windows (Preferences).
+    static func press(
+        toplevel: UnsafeMutablePointer<GtkWidget>, keyval: Int32, state: GdkModifierType = GdkModifierType(0)
+    ) {
+        send(toplevel: toplevel, [GDK_KEY_PRESS, GDK_KEY_RELEASE], keyval: keyval, state: state)
+    }
+
+    static func send(
+        toplevel: UnsafeMutablePointer<GtkWidget>, _ types: [GdkEventType], keyval: Int32,
+        state: GdkModifierType = GdkModifierType(0)
+    ) {
         for type in types {
             let event = gdk_event_new(type)!
-            let gdkWindow = gtk_widget_get_window(window.widget)
+            let gdkWindow = gtk_widget_get_window(toplevel)
             event.pointee.key.window = gdkWindow
             // gdk_event_free drops a reference to the event's window.
             if let gdkWindow { g_object_ref(UnsafeMutableRawPointer(gdkWindow)) }

@@ -409,3 +409,51 @@ def scenario_orca_caption_the_rest_says_how_to_cancel(desktop):
     # the progress.
     orca.wait_heard("notification Captioned ", timeout=TIMEOUT * 3)
     orca.wait_heard("Press Ctrl plus Z to undo.")
+
+
+def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
+    """A journey through Preferences by ear, in one session: Ctrl+comma says the page and
+    what codes do; Down reads each row as its code and its text; Tab goes through the fields
+    (each named) and a remove button named after its code, never stuck; removing says which
+    code went, and Ctrl+Z that it is back, in the file too; a search says how many match;
+    Escape clears it, the next closes, and the form is where it was."""
+    import scenarios_shorthand
+    scenarios_shorthand.codes(desktop, "=bb\tBrooklyn Bridge\n=gap\tGrand Army Plaza\n")
+    table = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "replacements.tsv")
+    photo, = desktop.photos("harbour.jpg")
+    # A window manager gives focus back to the main window when Preferences closes.
+    desktop.start_window_manager()
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+
+    def step(keys, *phrases, never=()):
+        orca.start_listening()
+        for key in keys:
+            desktop.key(key)
+        for phrase in phrases:
+            orca.wait_heard(phrase)
+        orca.settle()
+        for phrase in never:
+            orca.expect_not_heard(phrase)
+
+    step(["ctrl+comma"], "Preferences", "Search codes text.", "Type a code, then a space")
+    step(["Down"], "Code Replacements, 2 codes.", "equals bb.", "Brooklyn Bridge.")
+    step(["Down"], "equals gap.", "Grand Army Plaza.", never=["Brooklyn"])
+    step(["Tab"], "Code text.", "equals gap")
+    step(["Tab"], "Text for the code text.", "Grand Army Plaza")
+    step(["Tab"], "Remove the code  equals gap push button.")
+    # The code removed is the one the button named, and what is said is that one, with Undo.
+    step(["space"], "notification Removed  equals gap", "Press Ctrl plus Z to undo",
+         never=["Remove the code  equals bb", "Grand Army"])
+    wait_until("the file without =gap", lambda: "=gap" not in open(table).read() or None)
+    step(["ctrl+z"], "equals gap is back")
+    wait_until("=gap back in the file", lambda: "=gap\tGrand Army Plaza\n" in open(table).read() or None)
+    orca.start_listening()
+    desktop.key("ctrl+f")
+    orca.wait_heard("Search codes text.")
+    desktop.type("bridge")
+    orca.wait_heard("1 code matches")
+    orca.settle()
+    step(["Escape"], "Search cleared colon: 2 codes")
+    step(["Escape"], "Title text.")

@@ -36,10 +36,14 @@ extension Signal where Handler == VoidHandler {
     static var activate: Self { Self("activate") }
     static var changed: Self { Self("changed") }
     static var clicked: Self { Self("clicked") }
+    /// A tree view's cursor moved to another row.
+    static var cursorChanged: Self { Self("cursor-changed") }
     /// A widget is being destroyed: handles to it must no longer be used.
     static var destroy: Self { Self("destroy") }
     static var pasteClipboard: Self { Self("paste-clipboard") }
     static var stopSearch: Self { Self("stop-search") }
+    /// A search entry's text changed and typing paused.
+    static var searchChanged: Self { Self("search-changed") }
     static var valueChanged: Self { Self("value-changed") }
 }
 
@@ -80,6 +84,8 @@ extension Signal where Handler == InsertedHandler {
 /// (widget, GdkEvent *, user data) -> gboolean, for events whose details do not matter.
 extension Signal where Handler == EventHandler {
     static var deleteEvent: Self { Self("delete-event") }
+    /// Keyboard focus came to the widget; runs before GTK tells a screen reader.
+    static var focusIn: Self { Self("focus-in-event") }
 }
 
 /// (widget, GdkEventKey *, user data) -> gboolean: true when the key was used.

@@ -270,6 +270,38 @@ struct InfoBar: WidgetHandle {
     static var gtkType: GType { gtk_info_bar_get_type() }
 }
 
+/// A list shown by a GtkTreeView over a GtkListStore, addressed by row number.
+struct TreeView: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_tree_view_get_type() }
+
+    /// The row of the selected line, if one is selected.
+    var selectedRow: Int? {
+        var model: OpaquePointer?
+        var iter = GtkTreeIter()
+        let selection = gtk_tree_view_get_selection(caption_tree_view(pointer))
+        guard gtk_tree_selection_get_selected(selection, &model, &iter) != 0, let model,
+            let path = gtk_tree_model_get_path(model, &iter)
+        else { return nil }
+        defer { gtk_tree_path_free(path) }
+        return gtk_tree_path_get_indices(path).map { Int($0.pointee) }
+    }
+
+    /// Moves the cursor (and the selection) to `row`, scrolled into view.
+    func select(row: Int) {
+        guard let path = gtk_tree_path_new_from_string(String(row)) else { return }
+        defer { gtk_tree_path_free(path) }
+        gtk_tree_view_set_cursor(caption_tree_view(pointer), path, nil, 0)
+        gtk_tree_view_scroll_to_cell(caption_tree_view(pointer), path, nil, 0, 0, 0)
+    }
+
+    /// Shows `store` (the view takes its own reference).
+    func setModel(_ store: UnsafeMutablePointer<GtkListStore>) {
+        gtk_tree_view_set_model(caption_tree_view(pointer), caption_tree_model(store))
+    }
+}
+
 struct Window: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }

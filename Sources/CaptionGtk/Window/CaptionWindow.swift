@@ -412,4 +412,9 @@ extension CaptionWindow {
     }
     public func showLibraryView() { showLibrary() }
     public func reloadLibrary() { libraryController.reload() }
+    /// The Preferences window while it is open, the rows its list shows, its search.
+    public var preferencesWidget: UnsafeMutablePointer<GtkWidget>? { preferences?.window.pointer }
+    public var preferencesRowCount: Int { preferences?.shown.count ?? 0 }
+    public func searchPreferences(_ text: String) { preferences?.searchField.text = text }
+    public func closePreferences() { preferences?.close() }
 }

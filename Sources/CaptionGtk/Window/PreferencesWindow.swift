@@ -1,6 +1,7 @@
 // The Preferences window (Ctrl+comma, or Preferences in the main menu): the code
-// replacements, one row a code, edited in place and saved as they change (GNOME's
-// preferences apply at once, with no Apply button), and imported from Photo Mechanic.
+// replacements as a searchable list, the chosen row edited in two fields under it, saved as
+// they change (GNOME's preferences apply at once, with no Apply button), removals undone
+// with Ctrl+Z, and codes imported from Photo Mechanic.
 
 import CGtk
 import Localization
@@ -9,11 +10,42 @@ import Shorthand
 @MainActor
 final class PreferencesWindow {
     let window: Window
-    private let list: Widget
+    /// A lasting line under the buttons: lines of the file Caption could not read, a
+    /// file that could not be written.
     let status: Label
+    /// What was just done, said as it appears (a removal, with Undo; an import; a search's
+    /// count), as the main window says its saves.
+    let notification = InAppNotification()
+    private let builder = Builder(EmbeddedResources.preferencesUI)
+    private let list: TreeView
+    let searchField: TextEntry
+    private let codeField: TextEntry
+    private let textField: TextEntry
+    private let removeButton: Button
     private let addButton: Button
-    private var rows: [(row: Widget, code: TextEntry, text: TextEntry)] = []
     private let path: String
+    /// Every row, in the file's order.
+    private(set) var codes: CodeList
+    /// The rows the list shows, by id, in order: all of them, or a search's matches.
+    private(set) var shown: [Int] = []
+    /// The list's model; a new one is filled for each search before it is attached, since
+    /// rows inserted into an attached store make the view lay out again each time.
+    private var store: UnsafeMutablePointer<GtkListStore>
+    /// Removed rows, the last on top, for Ctrl+Z.
+    private var removals: [CodeList.Removal] = []
+    /// Set while the fields are filled from the list, so that filling is not an edit.
+    private var filling = false
+    /// Set while a row is being removed: the remove button is renamed when focus next
+    /// reaches it, not while a screen reader may still take it for the focus.
+    private var removing = false
+    /// Typing is saved once it pauses: a roster of thousands of codes is not rewritten
+    /// at every key.
+    private var pendingSave: SourceHandle?
+    /// The rows changed since they were last written.
+    private var unsaved = false
+    /// The search the list shows the matches of.
+    private var shownQuery = ""
+    static let saveDelay: UInt32 = 400
     /// The table changed: the form uses it from the next key on.
     var onChange: ((ReplacementTable) -> Void)?
     /// The window closed.
@@ -21,62 +53,31 @@ final class PreferencesWindow {
 
     init(over parent: Window, table: ReplacementTable, path: String = ReplacementStore.defaultPath) {
         self.path = path
+        codes = CodeList(table)
         window = Window(unchecked: gtk_window_new(GTK_WINDOW_TOPLEVEL))
         parent.adopt(window)
-        gtk_window_set_default_size(window.gtkWindow, 560, 460)
+        gtk_window_set_default_size(window.gtkWindow, 600, 520)
         let header = HeaderBar(unchecked: gtk_header_bar_new())
         gtk_header_bar_set_title(caption_header_bar(header.pointer), tr("Preferences"))
         gtk_header_bar_set_show_close_button(caption_header_bar(header.pointer), 1)
         gtk_window_set_titlebar(window.gtkWindow, header.pointer)
-
-        let page = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        for side in [
-            gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-            gtk_widget_set_margin_end,
-        ] {
-            side(page.pointer, 18)
-        }
-        let heading = Label(tr("Code Replacements"))
-        heading.addStyleClass("heading")
-        gtk_label_set_xalign(caption_label(heading.pointer), 0)
-        gtk_label_set_markup(caption_label(heading.pointer), "<b>" + tr("Code Replacements") + "</b>")
-        let about = Label(
-            tr(
-                "Type a code, then a space, a punctuation mark or Enter: the code becomes its text. Ctrl+Z right after takes it back."
-            ))
-        gtk_label_set_xalign(caption_label(about.pointer), 0)
-        gtk_label_set_line_wrap(caption_label(about.pointer), 1)
-        about.addStyleClass("dim-label")
-
-        list = Widget(unchecked: gtk_list_box_new())
-        gtk_list_box_set_selection_mode(caption_list_box(list.pointer), GTK_SELECTION_NONE)
-        list.accessibleName = tr("Code Replacements")
-        let scroller = Widget(unchecked: gtk_scrolled_window_new(nil, nil))
-        gtk_scrolled_window_set_policy(
-            caption_scrolled_window(scroller.pointer), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_shadow_type(caption_scrolled_window(scroller.pointer), GTK_SHADOW_IN)
-        gtk_container_add(caption_container(scroller.pointer), list.pointer)
-
-        let buttons = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
-        let add = Button(mnemonic: tr("_Add Code"))
-        let importButton = Button(mnemonic: tr("_Import from Photo Mechanic…"))
-        addButton = add
-        buttons.packStart(add)
-        buttons.packStart(importButton)
-        status = Label()
-        gtk_label_set_xalign(caption_label(status.pointer), 0)
-        gtk_label_set_line_wrap(caption_label(status.pointer), 1)
-        // Said by screen readers when it changes: the outcome of an import.
-        status.setAccessibleRole(ATK_ROLE_STATUSBAR)
-
-        page.packStart(heading)
-        page.packStart(about)
-        page.packStart(scroller, expand: true)
-        page.packStart(buttons)
-        page.packStart(status)
-        gtk_container_add(caption_container(window.pointer), page.pointer)
-
-        for row in table.rows { append(row) }
+        let page: Box = builder["page"]
+        let overlay = Widget(unchecked: gtk_overlay_new())
+        gtk_container_add(caption_container(overlay.pointer), page.pointer)
+        gtk_overlay_add_overlay(caption_overlay(overlay.pointer), notification.widget.pointer)
+        gtk_container_add(caption_container(window.pointer), overlay.pointer)
+        list = builder["list"]
+        searchField = builder["search"]
+        codeField = builder["code"]
+        textField = builder["text"]
+        removeButton = builder["remove"]
+        addButton = builder["add"]
+        status = builder["status"]
+        codeField.accessibleName = tr("Code")
+        textField.accessibleName = tr("Text for the code")
+        store = caption_code_store_new()
+        showRows(matching: "")
+        sayWhatThePageIs()
         let skipped = ReplacementStore.reading(path).skippedLines
         if !skipped.isEmpty {
             // Said, so that nobody takes the missing codes for lost ones.
@@ -88,91 +89,266 @@ final class PreferencesWindow {
                     "file": path,
                 ])
         }
-        add.connect(.clicked) { [weak self] in
-            guard let self else { return }
-            self.append(Replacement(code: "", text: "")).grabFocus()
-        }
-        importButton.connect(.clicked) { [weak self] in self?.chooseImport() }
-        window.connect(.keyPress, after: false) { [weak self] event in
-            guard Keys.value(event) == GDK_KEY_Escape else { return false }
-            self?.close()
+        connectSignals()
+    }
+
+    private func connectSignals() {
+        list.connect(.cursorChanged) { [weak self] in self?.showSelected() }
+        // Enter on a row: its text is what is edited most.
+        list.connect(.rowActivated) { [weak self] _ in self?.textField.grabFocus() }
+        list.connect(.keyPress, after: false) { [weak self] event in
+            let key = Keys.value(event)
+            guard let self, key == GDK_KEY_Delete || key == GDK_KEY_KP_Delete else { return false }
+            self.removeSelected()
             return true
         }
+        // Once typing pauses (GtkSearchEntry waits 150 ms): each key in a roster of 100,000
+        // codes does not refill the list.
+        searchField.connect(.searchChanged) { [weak self] in
+            guard let self, self.searchField.text != self.shownQuery else { return }
+            self.showRows(matching: self.searchField.text)
+            self.sayMatches()
+        }
+        searchField.connect(.activate) { [weak self] in self?.focusList() }
+        searchField.connect(.keyPress, after: false) { [weak self] event in
+            guard let self, Keys.value(event) == GDK_KEY_Down else { return false }
+            self.focusList()
+            return true
+        }
+        codeField.connect(.changed) { [weak self] in self?.edited() }
+        textField.connect(.changed) { [weak self] in self?.edited() }
+        codeField.connect(.activate) { [weak self] in self?.textField.grabFocus() }
+        textField.connect(.activate) { [weak self] in self?.focusList() }
+        removeButton.connect(.clicked) { [weak self] in self?.removeSelected() }
+        // Named as focus reaches it, before a screen reader hears of the focus: renamed
+        // while it has focus (its row removed), it would be read again with the next code,
+        // as if that were what went.
+        removeButton.connect(.focusIn) { [weak self] in
+            self?.nameRemoveButton()
+            return false
+        }
+        addButton.connect(.clicked) { [weak self] in self?.addCode() }
+        builder["import", as: Button.self].connect(.clicked) { [weak self] in self?.chooseImport() }
+        window.connect(.keyPress, after: false) { [weak self] event in
+            guard let self else { return false }
+            let key = Keys.value(event)
+            if key == GDK_KEY_Escape {
+                // While the list is searched, Escape clears the search, as in GNOME's lists;
+                // the next one closes.
+                if !self.searchField.text.isEmpty {
+                    self.searchField.text = ""
+                    self.showRows(matching: "")
+                    self.sayMatches()
+                } else {
+                    self.close()
+                }
+                return true
+            }
+            if (key == GDK_KEY_z || key == GDK_KEY_Z) && Keys.has(event, GDK_CONTROL_MASK) {
+                self.undoRemoval()
+                return true
+            }
+            if key == GDK_KEY_f && Keys.has(event, GDK_CONTROL_MASK) {
+                self.searchField.grabFocus()
+                return true
+            }
+            return false
+        }
         window.connect(.deleteEvent) { [weak self] in
+            self?.saveNow()
+            self?.notification.finish()
             self?.onClose?()
             return false
         }
+        // Closed with the main window (Ctrl+Q): what was typed last is saved too, without a
+        // word, since the widgets are going.
+        window.connect(.destroy) { [weak self] in
+            self?.notification.finish()
+            self?.saveNow(reporting: false)
+        }
     }
 
+    /// Opens in the search, as GNOME's settings do (Down or Tab goes to the first code), or
+    /// on Add Code when there is none yet; either says what codes do.
     func present() {
         window.showAll()
         window.present()
-        // The first code, or Add Code when there is none yet.
-        if let first = rows.first { first.code.grabFocus() } else { addButton.grabFocus() }
+        if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
     }
 
     func close() {
+        saveNow()
+        notification.finish()
         onClose?()
         gtk_widget_destroy(window.pointer)
     }
 
-    /// A row of two fields and a remove button; returns its code field.
-    @discardableResult
-    private func append(_ replacement: Replacement) -> TextEntry {
-        let box = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
-        let code = TextEntry(unchecked: gtk_entry_new())
-        code.text = replacement.code
-        code.setPlaceholder(tr("=code"))
-        code.accessibleName = tr("Code")
-        gtk_entry_set_width_chars(caption_entry(code.pointer), 10)
-        let text = TextEntry(unchecked: gtk_entry_new())
-        text.text = replacement.text
-        text.setPlaceholder(tr("Its text"))
-        text.accessibleName = tr("Text for the code")
-        gtk_widget_set_hexpand(text.pointer, 1)
-        let remove = Button(iconName: "list-remove-symbolic")
-        remove.accessibleName = tr("Remove the code")
-        remove.setTooltip(tr("Remove the code"))
-        box.packStart(code)
-        box.packStart(text, expand: true)
-        box.packStart(remove)
-        for side in [
-            gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-            gtk_widget_set_margin_end,
-        ] {
-            side(box.pointer, 6)
+    /// What the rows say now, as the form uses it: rows without a valid code are left out.
+    var table: ReplacementTable { codes.table }
+
+    // MARK: The list
+
+    /// Fills a new store with the rows matching `query` and shows it.
+    private func showRows(matching query: String) {
+        shownQuery = query
+        let indices = codes.indices(matching: query)
+        shown = indices.map { codes.rows[$0].id }
+        let fresh = caption_code_store_new()!
+        for (position, index) in indices.enumerated() {
+            caption_code_store_insert(fresh, Int32(position), codes.rows[index].code, codes.rows[index].text)
         }
-        gtk_list_box_insert(caption_list_box(list.pointer), box.pointer, -1)
-        let row = Widget(unchecked: gtk_widget_get_parent(box.pointer))
-        // The row itself is not a stop for Tab: its fields are.
-        gtk_widget_set_can_focus(row.pointer, 0)
-        rows.append((row, code, text))
-        code.connect(.changed) { [weak self] in self?.changed() }
-        text.connect(.changed) { [weak self] in self?.changed() }
-        remove.connect(.clicked) { [weak self] in self?.remove(row) }
-        row.showAll()
-        return code
+        list.setModel(fresh)
+        g_object_unref(UnsafeMutableRawPointer(store))
+        store = fresh
+        if !shown.isEmpty { list.select(row: 0) }
+        showSelected()
     }
 
-    private func remove(_ row: Widget) {
-        guard let index = rows.firstIndex(where: { $0.row.pointer == row.pointer }) else { return }
-        rows.remove(at: index)
-        gtk_widget_destroy(row.pointer)
-        changed()
-        // Focus stays in the list: on the row that took its place, or the one before.
-        if !rows.isEmpty { rows[min(index, rows.count - 1)].code.grabFocus() }
+    var selectedRowID: Int? {
+        list.selectedRow.flatMap { shown.indices.contains($0) ? shown[$0] : nil }
     }
 
-    /// What the rows say now, as a table: rows without a valid code are left out.
-    var table: ReplacementTable {
-        ReplacementTable(rows.map { Replacement(code: $0.code.text, text: $0.text.text) })
+    private func focusList() {
+        guard !shown.isEmpty else { return }
+        if list.selectedRow == nil { list.select(row: 0) }
+        list.grabFocus()
     }
 
-    private func changed() {
-        let table = self.table
-        if let problem = ReplacementStore.save(table, to: path) { status.text = problem }
+    /// The list's name says how many codes there are.
+    private func sayWhatThePageIs() {
+        list.accessibleName = fill(
+            trn("Code Replacements, {count} code", "Code Replacements, {count} codes", codes.count),
+            ["count": String(codes.count)])
+        // Where the page opens: said after the field's name, as the page's instructions.
+        let about = builder["about", as: Label.self].text
+        searchField.accessibleDescription = about
+        addButton.accessibleDescription = about
+    }
+
+    private func sayMatches() {
+        let query = searchField.text
+        guard !query.allSatisfy(\.isWhitespace) else {
+            return say(
+                fill(
+                    trn("Search cleared: {count} code", "Search cleared: {count} codes", shown.count),
+                    ["count": String(shown.count)]))
+        }
+        say(
+            shown.isEmpty
+                ? fill(tr("No code matches “{query}”"), ["query": query])
+                : fill(
+                    trn("{count} code matches “{query}”", "{count} codes match “{query}”", shown.count),
+                    ["count": String(shown.count), "query": query]))
+    }
+
+    /// Shows and says what was just done; with Undo, for a removal.
+    private func say(_ text: String, undo: Bool = false) {
+        notification.show(text, button: undo ? .undo : nil, action: { [weak self] in self?.undoRemoval() })
+    }
+
+    /// What the notification says now.
+    var message: String { notification.isShowing ? notification.text : "" }
+
+    /// The selected row into the fields, and the remove button named after its code.
+    private func showSelected() {
+        let row = selectedRowID.flatMap(codes.row)
+        filling = true
+        codeField.text = row?.code ?? ""
+        textField.text = row?.text ?? ""
+        filling = false
+        for widget in [codeField.asWidget, textField.asWidget, removeButton.asWidget] {
+            widget.isSensitive = row != nil
+        }
+        if window.focus?.pointer != removeButton.pointer && !removing { nameRemoveButton() }
+    }
+
+    private func nameRemoveButton() {
+        let code = selectedRowID.flatMap(codes.row)?.code ?? ""
+        let name = code.isEmpty ? tr("Remove the code") : fill(tr("Remove the code {code}"), ["code": code])
+        removeButton.accessibleName = name
+        removeButton.setTooltip(name)
+    }
+
+    // MARK: Edits
+
+    /// The fields changed: the row takes their words, in the list and, once typing pauses,
+    /// in the file.
+    private func edited() {
+        guard !filling, let id = selectedRowID, let position = list.selectedRow else { return }
+        let code = codeField.text
+        let text = textField.text
+        codes.update(id, code: code, text: text)
+        caption_code_store_set(store, Int32(position), code, text)
+        unsaved = true
+        scheduleSave()
+    }
+
+    func addCode() {
+        if !shownQuery.isEmpty {
+            searchField.text = ""
+            showRows(matching: "")
+        }
+        let row = codes.append()
+        shown.append(row.id)
+        caption_code_store_insert(store, Int32(shown.count - 1), "", "")
+        list.select(row: shown.count - 1)
+        sayWhatThePageIs()
+        codeField.grabFocus()
+    }
+
+    /// Removes the selected row, says which, and offers it back (Ctrl+Z or Undo). Focus
+    /// goes to the row that took its place, so that the list is where the user still is.
+    private func removeSelected() {
+        guard let id = selectedRowID, let position = list.selectedRow, let removal = codes.remove(id) else { return }
+        removals.append(removal)
+        shown.remove(at: position)
+        sayWhatThePageIs()
+        // Focus leaves the remove button before the row goes, so that its new name (the
+        // next code's) is not read as if it were what was removed.
+        if shown.isEmpty { addButton.grabFocus() } else { list.grabFocus() }
+        removing = true
+        caption_entry_store_remove(store, Int32(position))
+        if !shown.isEmpty { list.select(row: min(position, shown.count - 1)) }
+        showSelected()
+        removing = false
+        unsaved = true
+        saveNow()
+        let code = removal.row.code.isEmpty ? tr("an empty code") : removal.row.code
+        say(fill(tr("Removed {code}"), ["code": code]), undo: true)
+    }
+
+    private func undoRemoval() {
+        guard let removal = removals.popLast() else { return say(tr("Nothing to undo")) }
+        codes.restore(removal)
+        showRows(matching: searchField.text)
+        if let position = shown.firstIndex(of: removal.row.id) { list.select(row: position) }
+        sayWhatThePageIs()
+        unsaved = true
+        saveNow()
+        focusList()
+        let code = removal.row.code.isEmpty ? tr("The empty code") : removal.row.code
+        say(fill(tr("{code} is back"), ["code": code]))
+    }
+
+    // MARK: Saving
+
+    private func scheduleSave() {
+        pendingSave?.cancel()
+        pendingSave = MainThread.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveNow() }
+    }
+
+    /// Writes what the rows say now, if they changed since the last time, and tells the form.
+    func saveNow(reporting: Bool = true) {
+        pendingSave?.cancel()
+        pendingSave = nil
+        guard unsaved else { return }
+        unsaved = false
+        let table = codes.table
+        if let problem = ReplacementStore.save(table, to: path), reporting { status.text = problem }
         onChange?(table)
     }
+
+    // MARK: Import
 
     private func chooseImport() {
         let chooser = gtk_file_chooser_native_new(
@@ -189,16 +365,13 @@ final class PreferencesWindow {
     func importFile(_ path: String) {
         switch ReplacementStore.importPhotoMechanic(path) {
         case .failure(let problem):
-            status.text = problem.message
+            say(problem.message)
         case .success(let reading):
-            for replacement in reading.table.rows {
-                if let existing = rows.first(where: { $0.code.text == replacement.code }) {
-                    existing.text.text = replacement.text
-                } else {
-                    append(replacement)
-                }
-            }
-            changed()
+            codes.merge(reading.table)
+            showRows(matching: searchField.text)
+            sayWhatThePageIs()
+            unsaved = true
+            saveNow()
             var said = tr("Imported {count} codes").replacing("{count}", with: String(reading.table.rows.count))
             if !reading.skippedLines.isEmpty {
                 said +=
@@ -206,7 +379,7 @@ final class PreferencesWindow {
                     + tr("Lines passed over (no code and text): {lines}").replacing(
                         "{lines}", with: reading.skippedLines.prefix(10).map(String.init).joined(separator: ", "))
             }
-            status.text = said
+            say(said)
         }
     }
 }

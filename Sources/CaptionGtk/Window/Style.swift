@@ -1,4 +1,5 @@
-// The window's CSS (Resources/caption.css, embedded), installed once for the screen.
+// The window's CSS (Resources/caption.css, embedded) and the one GTK setting Caption changes,
+// installed once for the screen.
 
 import CGtk
 
@@ -14,5 +15,10 @@ enum Style {
         gtk_style_context_add_provider_for_screen(
             screen, caption_style_provider(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         g_object_unref(provider)
+        // A field reached by Tab keeps its words unselected, the cursor where it was. With
+        // them selected, Orca drops the field's focus event for the selection's and says
+        // «Fish sta selected» without the field's name; and one key typed would replace a
+        // whole title.
+        caption_object_set_int(UnsafeMutableRawPointer(gtk_settings_get_default()), "gtk-entry-select-on-focus", 0)
     }
 }
