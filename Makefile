@@ -19,7 +19,7 @@ TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimag
 # speech-dispatcher (its generic module writes what is said to a log, libao's null driver
 # plays it nowhere) and zenity, on which the Orca set-up is proven; openbox, a window
 # manager for the scenarios that need windows to take focus and come forward.
-E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin \
+E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin ibus-anthy \
 	fcitx5 fcitx5-chinese-addons fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
 	orca speech-dispatcher libao4 zenity openbox
 # The core scenarios once more on Wayland: headless sway (run as an unprivileged uid through

@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "POSIXFiles"),
         .target(name: "FocusEngine"),
         .target(name: "Threads"),
-        .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats"]),
+        .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats", "POSIXFiles"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(
             name: "CaptionLibrary",
@@ -51,7 +51,8 @@ let package = Package(
                 "PhotoFormats", "POSIXFiles",
             ]),
         .target(
-            name: "CaptionCommand", dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization"]),
+            name: "CaptionCommand",
+            dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization", "POSIXFiles"]),
         .target(name: "CaptionQueue"),
         // Less to type: code replacements and caption variables. Pure Swift.
         .target(name: "Shorthand"),
@@ -65,7 +66,7 @@ let package = Package(
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
         .executableTarget(name: "embed-resources", path: "build-aux/embed-resources"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
-        .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk"]),
+        .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk", "POSIXFiles"]),
         .executableTarget(
             name: "caption-bench",
             dependencies: [
@@ -91,10 +92,11 @@ let package = Package(
         // What every test target shares: scratch folders, photos made here and by other
         // encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick), a DNG, the built binary run.
         .target(
-            name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite"],
+            name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite", "POSIXFiles"],
             path: "Tests/CaptionTestSupport"),
         .testTarget(
-            name: "CaptionLibraryTests", dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite"]),
+            name: "CaptionLibraryTests",
+            dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite", "POSIXFiles"]),
         .testTarget(
             name: "CaptionCommandTests",
             dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CSQLite"]),
@@ -102,7 +104,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "FocusEngine", "JPEGPreview",
+                "FocusEngine", "JPEGPreview", "POSIXFiles",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

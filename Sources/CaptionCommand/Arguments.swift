@@ -2,6 +2,7 @@
 
 import CaptionMetadata
 import Localization
+import POSIXFiles
 
 public let captionVersion = "0.1.0"
 
@@ -77,8 +78,9 @@ public enum Arguments {
             case "--": onlyPhotosFollow = true
             case "--library", "-l": library = try take()
             case "--add": add = try take()
-            case "--title": title = try take()
-            case "--subtitle": subtitle = try take()
+            // Words, not paths: bytes that are not UTF-8 become U+FFFD, as before.
+            case "--title": title = FilePath.display(try take())
+            case "--subtitle": subtitle = FilePath.display(try take())
             case "--list": list = true
             case "--json": json = true
             case "--remove": remove = try take()

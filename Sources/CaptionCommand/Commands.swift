@@ -4,6 +4,7 @@ import CaptionLibrary
 import CaptionMetadata
 import FocusEngine
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -233,7 +234,8 @@ enum JSON {
     /// The same, appended as UTF-8: runs that need no escape are copied whole.
     static func string(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
-        var text = text
+        // JSON is Unicode: a path's bytes that are not UTF-8 are written as U+FFFD.
+        var text = FilePath.display(text)
         text.withUTF8 { bytes in
             var start = 0
             var index = 0

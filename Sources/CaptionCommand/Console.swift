@@ -1,15 +1,18 @@
 // Writing to standard output and standard error without C's shared FILE globals, which
 // Swift 6 rightly will not touch from a concurrent context.
 
+import POSIXFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 public enum Console {
-    public static func out(_ text: String) { write(text, to: 1) }
+    /// A path's bytes that are not UTF-8 are shown as U+FFFD, as GLib shows file names.
+    public static func out(_ text: String) { write(FilePath.display(text), to: 1) }
 
     /// One line on standard error, prefixed with the program's name.
-    public static func error(_ line: String) { write("caption: " + line + "\n", to: 2) }
+    public static func error(_ line: String) { write("caption: " + FilePath.display(line) + "\n", to: 2) }
 
     /// Standard output gathered into blocks of 64 KiB: a long listing is written as it is
     /// made, in few system calls and constant memory.
@@ -20,7 +23,7 @@ public enum Console {
         public init() { pending.reserveCapacity(Buffer.blockSize + 4096) }
 
         public mutating func append(_ text: String) {
-            pending.append(contentsOf: text.utf8)
+            pending.append(contentsOf: FilePath.display(text).utf8)
             if pending.count >= Buffer.blockSize { flush() }
         }
 

@@ -1,5 +1,7 @@
 // Photos given as file:// URIs, which is what a desktop entry's %U hands over, as local paths.
 
+import POSIXFiles
+
 public enum FileURI {
     /// The local path a `file:` URI names (RFC 8089: no host, or localhost), percent-decoded.
     /// Anything else, a plain path included, comes back unchanged, so that the photo's own
@@ -31,7 +33,8 @@ public enum FileURI {
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        // Percent-encoded bytes that are not UTF-8 name a file too: each is kept.
+        return FilePath.string(fromBytes: bytes)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -4,6 +4,7 @@
 import CaptionLibrary
 import CaptionMetadata
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -136,9 +137,7 @@ enum SourcePath {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard !name.isEmpty, let resolved = realpath(folder, nil) else { return nil }
-        defer { free(resolved) }
-        let base = String(cString: resolved)
+        guard !name.isEmpty, let base = realpath(folder) else { return nil }
         return (base == "/" ? "" : base) + "/" + name
     }
 

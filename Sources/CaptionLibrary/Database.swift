@@ -42,7 +42,7 @@ final class Database {
         let code: Int32
         switch access {
         case .readWrite:
-            code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_READWRITE, nil)
+            code = sqlite3_open_v2(path.pathBytes, &handle, flags | SQLITE_OPEN_READWRITE, nil)
         case .readOnly, .immutable:
             code = sqlite3_open_v2(
                 Self.uri(path, immutable: access == .immutable), &handle,
@@ -72,7 +72,7 @@ final class Database {
     /// meaning to are escaped, so any file name reaches SQLite as it is.
     static func uri(_ path: String, immutable: Bool) -> String {
         var escaped = ""
-        for byte in path.utf8 {
+        for byte in FilePath.bytes(path) {
             switch byte {
             case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0x80...0xFF, 0...0x20:
                 escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -25,12 +25,7 @@ enum Files {
         defer { closedir(folder) }
         var names: [String] = []
         while let item = readdir(folder) {
-            // Only as far as the name's NUL: glibc sizes each record to its name, so the
-            // 256 bytes the type declares may run past the end of the buffer.
-            // The name's address, computed rather than taken from a copy of the field.
-            // dirent always has d_name, so the offset exists.
-            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let name = String(cString: (UnsafeRawPointer(item) + offset).assumingMemoryBound(to: CChar.self))
+            let name = entryName(item)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -216,12 +216,8 @@ public final class Library: Sendable {
     /// Whether `path` names one of this library's stored photos (through any link or
     /// relative path): the library's copies are its own, never a photo to write into.
     public func holdsPhoto(at path: String) -> Bool {
-        guard let resolved = realpath(path, nil) else { return false }
-        defer { free(resolved) }
-        guard let store = realpath(photos.path, nil) else { return false }
-        defer { free(store) }
-        let file = String(cString: resolved)
-        return file.hasPrefix(String(cString: store) + "/")
+        guard let file = realpath(path), let store = realpath(photos.path) else { return false }
+        return file.hasPrefix(store + "/")
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {

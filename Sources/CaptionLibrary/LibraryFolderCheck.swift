@@ -1,6 +1,8 @@
 // Whether a library folder is safe to use: its own, not writable by others, and with no
 // link where Caption keeps its database and photos.
 
+import POSIXFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif

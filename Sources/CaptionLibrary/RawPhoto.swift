@@ -19,7 +19,7 @@ public enum RawPhoto {
     static func size(path: String) -> (width: Int, height: Int)? {
         var width: Int32 = 0
         var height: Int32 = 0
-        guard caption_raw_size(path, nil, 0, &width, &height) != 0 else { return nil }
+        guard caption_raw_size(path.pathBytes, nil, 0, &width, &height) != 0 else { return nil }
         return (Int(width), Int(height))
     }
 
@@ -38,7 +38,7 @@ public enum RawPhoto {
     /// main thread.
     public static func preview(path: String, fitting area: (width: Int, height: Int)) -> OpaquePointer? {
         var flip: Int32 = 0
-        guard let image = caption_raw_thumbnail(path, nil, 0, &flip) else { return nil }
+        guard let image = caption_raw_thumbnail(path.pathBytes, nil, 0, &flip) else { return nil }
         return pixbuf(image, flip: flip, fitting: area)
     }
 
@@ -138,12 +138,12 @@ enum WholeFileDecode {
         var width: Int32 = 0
         var height: Int32 = 0
         var pixels = size.map { $0.width * $0.height }
-        if gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 {
+        if gdk_pixbuf_get_file_info(path.pathBytes, &width, &height) != nil, width > 0, height > 0 {
             pixels = Int(width) * Int(height)
         }
         guard let pixels, pixels <= PhotoInspector.maximumPixels else { return nil }
         var error: UnsafeMutablePointer<GError>?
-        let pixbuf = gdk_pixbuf_new_from_file(path, &error)
+        let pixbuf = gdk_pixbuf_new_from_file(path.pathBytes, &error)
         g_clear_error(&error)
         guard let pixbuf else { return nil }
         return pixbuf

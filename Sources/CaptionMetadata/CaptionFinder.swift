@@ -3,6 +3,7 @@
 
 import CExempi
 import CaptionLibrary
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -95,7 +96,8 @@ public enum CaptionFinder {
     /// The words as exempi's smart handler reconciles XMP, IIM and Exif (JPEG, TIFF).
     static func reconciledWords(_ path: String) -> PhotoCaption {
         Exempi.locked { () -> PhotoCaption in
-            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_USESMARTHANDLER)) else {
+            guard let file = xmp_files_open_new(path.pathBytes, Exempi.options(XMP_OPEN_READ, XMP_OPEN_USESMARTHANDLER))
+            else {
                 return .none
             }
             defer {

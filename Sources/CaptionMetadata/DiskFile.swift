@@ -31,9 +31,7 @@ enum DiskFile {
         }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = entryName(entry)
             var info = stat()
             guard name.hasPrefix(temporaryPrefix), fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
                 info.st_mode & S_IFMT == S_IFREG
@@ -115,7 +113,7 @@ enum DiskFile {
     /// either (FAT on a memory card), a check then a rename, which only a program writing
     /// the same name at the same instant could defeat.
     static func placeWithoutReplacing(_ from: String, at to: String) -> Int32? {
-        if caption_rename_noreplace(from, to) == 0 { return nil }
+        if caption_rename_noreplace(from.pathBytes, to.pathBytes) == 0 { return nil }
         let code = errno
         guard code == EINVAL || code == ENOSYS || code == ENOTSUP else { return code }
         if link(from, to) == 0 {

@@ -36,7 +36,7 @@ enum Embedder {
     /// The XMP packet a file holds, as stored.
     static func storedPacket(_ path: String) -> PhotoMetadata.StoredPacket {
         Exempi.locked { () -> PhotoMetadata.StoredPacket in
-            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
+            guard let file = xmp_files_open_new(path.pathBytes, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
                 return .damaged
             }
             defer {
@@ -52,7 +52,7 @@ enum Embedder {
     static func write(_ caption: PhotoCaption, into path: String) -> Int32? {
         Exempi.locked { () -> Int32? in
             let flags = Exempi.options(XMP_OPEN_FORUPDATE, XMP_OPEN_USESMARTHANDLER)
-            guard let file = xmp_files_open_new(path, flags) else { return failure() }
+            guard let file = xmp_files_open_new(path.pathBytes, flags) else { return failure() }
             var closed = false
             defer {
                 if !closed { xmp_files_close(file, XMP_CLOSE_NOOPTION) }

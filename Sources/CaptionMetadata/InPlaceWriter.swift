@@ -163,9 +163,7 @@ public enum InPlaceWriter {
         defer { closedir(directory) }
         let now = time(nil)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = entryName(entry)
             guard name.hasPrefix(temporaryPrefix) else { continue }
             var info = stat()
             let path = folder + "/" + name

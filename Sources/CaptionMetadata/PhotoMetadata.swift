@@ -3,6 +3,7 @@
 
 import CExempi
 import CaptionLibrary
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -56,7 +57,7 @@ public enum PhotoMetadata {
         var info = stat()
         guard !oversized, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .none }
         return Exempi.locked { () -> PhotoCaption in
-            guard let file = xmp_files_open_new(path, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
+            guard let file = xmp_files_open_new(path.pathBytes, Exempi.options(XMP_OPEN_READ, XMP_OPEN_ONLYXMP)) else {
                 return .none
             }
             defer {

@@ -63,7 +63,7 @@ enum ReadBack {
 
     private static func decode(_ path: String) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
-        let loaded = gdk_pixbuf_new_from_file(path, &error)
+        let loaded = gdk_pixbuf_new_from_file(path.pathBytes, &error)
         g_clear_error(&error)
         return loaded
     }

@@ -4,6 +4,7 @@
 import CExempi
 import CMetadataSupport
 import Localization
+import POSIXFiles
 import Synchronization
 
 #if canImport(Glibc)

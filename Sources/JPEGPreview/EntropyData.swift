@@ -1,5 +1,7 @@
 // A JPEG file read into memory with room after it, and its entropy-coded data unstuffed.
 
+import POSIXFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif

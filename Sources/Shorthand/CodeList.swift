@@ -80,6 +80,7 @@ public struct CodeList: Sendable, Equatable {
 
     /// Takes in imported codes: a code already here gets the imported text, a new one is
     /// added at the end. Returns how many were added and how many changed.
+    @discardableResult
     public mutating func merge(_ imported: ReplacementTable) -> (added: Int, changed: Int) {
         var byCode: [String: Int] = [:]
         for (index, row) in rows.enumerated() { byCode[row.code] = index }

@@ -3,6 +3,7 @@
 import CaptionCommand
 import CaptionGtk
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -10,9 +11,14 @@ import Localization
 
 Localization.setUp(localeDirectory: Installation.localeDirectory)
 
+// Paths are bytes: each argument is read with every byte kept (CommandLine.arguments would
+// turn those that are not UTF-8 into U+FFFD, and a path into another one).
+let arguments = (1..<Int(CommandLine.argc)).compactMap { index in
+    CommandLine.unsafeArgv[index].map { FilePath.string(fromCString: $0) }
+}
 let request: Request
 do {
-    request = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    request = try Arguments.parse(arguments)
 } catch {
     Console.error(error.message)
     Console.error(tr("Try “caption --help” for more."))

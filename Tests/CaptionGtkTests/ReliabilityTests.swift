@@ -4,6 +4,7 @@ import CGtk
 import CaptionLibrary
 import FocusEngine
 import Foundation
+import POSIXFiles
 import Testing
 
 @testable import CaptionGtk
@@ -31,6 +32,22 @@ import Testing
         window.activateAction("save")
         _ = Harness.spin { saved != nil || (window.messages.text != nil && !window.form.isSaving) }
         return saved
+    }
+
+    @Test func aPhotoNamedInLatin1IsShownReadablyAndSaved() throws {
+        let window = try makeWindow(library: folder + "/latin1")
+        defer { gtk_widget_destroy(window.widget) }
+        let name = "caf" + FilePath.string(fromBytes: [0xE9]) + ".jpg"
+        let photo = folder + "/" + name
+        #expect(rename(Harness.makePhoto(in: folder, name: "latin1.jpg"), photo) == 0)
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        window.form.openPhoto(photo)
+        _ = Harness.spin { settled && window.form.view.preview.hasPhoto }
+        #expect(window.form.view.preview.hasPhoto, "the photo itself was read")
+        #expect(window.form.view.photoName.text == "caf\u{FFFD}.jpg", "shown as GLib shows it")
+        let saved = caption(window, photo, title: "Quay", subtitle: "Dusk")
+        #expect(saved?.originalName == name, "stored with its bytes")
     }
 
     static let hostileTitles = [

@@ -6,6 +6,7 @@ import CPixbuf
 import CSQLite
 import CaptionLibrary
 import Foundation
+import POSIXFiles
 
 /// A fresh folder under the temporary directory, removed when the value goes.
 /// World-traversable (0755) so that a test running the command line as user nobody can
@@ -204,7 +205,8 @@ public enum Tool {
         let command =
             folder.map { ["/bin/sh", "-c", "cd \"$1\" || exit 127; shift; exec \"$@\"", "sh", $0, path] + arguments }
             ?? [path] + arguments
-        let argv = command.map { strdup($0) } + [nil]
+        // Each argument's own bytes: a path that is not UTF-8 reaches the program as it is.
+        let argv = command.map { strdup($0.pathBytes) } + [nil]
         let envp = env.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -283,7 +285,7 @@ public enum Caption {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        let argv = ([binary] + arguments).map { strdup($0.pathBytes) } + [nil]
         defer { argv.forEach { free($0) } }
         let status = posix_spawn(&pid, binary, &actions, nil, argv, environ)
         precondition(status == 0, "posix_spawn failed: \(status)")

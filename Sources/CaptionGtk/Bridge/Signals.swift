@@ -2,6 +2,7 @@
 // object references handed between threads. The only file that casts a closure to C.
 
 import CGtk
+import POSIXFiles
 
 /// A signal's name together with the Swift handler its C signature maps to, so a handler of
 /// the wrong shape does not compile: `button.connect(.clicked) { … }`.
@@ -287,7 +288,7 @@ extension GObjectConvertible {
                     var paths: [String] = []
                     for index in 0..<Int(count) {
                         guard let file = files[index], let path = g_file_get_path(file) else { continue }
-                        paths.append(String(cString: path))
+                        paths.append(FilePath.string(fromCString: path))
                         g_free(path)
                     }
                     let handler: ClosureBox<FilesHandler> = box(data)
@@ -468,14 +469,14 @@ struct SharedObject: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// The strings of a GSList of g_malloc'd C strings, which it frees (list and strings): the
-/// "transfer full" lists that file choosers and selections return.
+/// The file names of a GSList of g_malloc'd C strings, which it frees (list and strings):
+/// the "transfer full" lists that file choosers return. Each name's bytes are kept.
 func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
     var strings: [String] = []
     var node = list
     while let current = node {
         if let data = current.pointee.data {
-            strings.append(String(cString: data.assumingMemoryBound(to: CChar.self)))
+            strings.append(FilePath.string(fromCString: data.assumingMemoryBound(to: CChar.self)))
             g_free(data)
         }
         node = current.pointee.next

@@ -2,6 +2,7 @@
 // where an entry goes; each names its GType so a widget fetched from a .ui file is checked.
 
 import CGtk
+import POSIXFiles
 
 /// A widget of a known kind. Handles do not own the widget: its container does.
 @MainActor
@@ -104,17 +105,20 @@ extension WidgetHandle {
 
     var accessibleName: String {
         get { atk_object_get_name(accessible).map { String(cString: $0) } ?? "" }
-        nonmutating set { atk_object_set_name(accessible, newValue) }
+        nonmutating set { atk_object_set_name(accessible, FilePath.display(newValue)) }
     }
 
     /// Set only when it changes: ATK tells assistive technologies of every set.
     var accessibleDescription: String {
         get { atk_object_get_description(accessible).map { String(cString: $0) } ?? "" }
-        nonmutating set { if accessibleDescription != newValue { atk_object_set_description(accessible, newValue) } }
+        nonmutating set {
+            let shown = FilePath.display(newValue)
+            if accessibleDescription != shown { atk_object_set_description(accessible, shown) }
+        }
     }
 
     func setAccessibleRole(_ role: AtkRole) { atk_object_set_role(accessible, role) }
-    func setTooltip(_ text: String?) { gtk_widget_set_tooltip_text(pointer, text) }
+    func setTooltip(_ text: String?) { gtk_widget_set_tooltip_text(pointer, text.map(FilePath.display)) }
     var scaleFactor: Int { max(Int(gtk_widget_get_scale_factor(pointer)), 1) }
     var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(pointer)) }
     var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(pointer)) }
@@ -180,9 +184,13 @@ struct Label: WidgetHandle {
     init(_ text: String = "") { self.init(unchecked: gtk_label_new(text)) }
 
     /// Set only when it changes: GTK lays a label out again on every set, same text or not.
+    /// A file name's bytes that are not UTF-8 are shown as U+FFFD, as GLib shows them.
     var text: String {
         get { String(cString: gtk_label_get_text(caption_label(pointer))) }
-        nonmutating set { if text != newValue { gtk_label_set_text(caption_label(pointer), newValue) } }
+        nonmutating set {
+            let shown = FilePath.display(newValue)
+            if text != shown { gtk_label_set_text(caption_label(pointer), shown) }
+        }
     }
 
     func setMnemonicWidget(_ widget: some WidgetHandle) {
@@ -219,7 +227,7 @@ struct HeaderBar: WidgetHandle {
 
     var subtitle: String? {
         get { gtk_header_bar_get_subtitle(caption_header_bar(pointer)).map { String(cString: $0) } }
-        nonmutating set { gtk_header_bar_set_subtitle(caption_header_bar(pointer), newValue) }
+        nonmutating set { gtk_header_bar_set_subtitle(caption_header_bar(pointer), newValue.map(FilePath.display)) }
     }
 }
 

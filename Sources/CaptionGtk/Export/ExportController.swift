@@ -7,6 +7,7 @@ import CaptionMetadata
 import CaptionQueue
 import Dispatch
 import Localization
+import POSIXFiles
 
 @MainActor
 final class ExportController {
@@ -78,7 +79,7 @@ final class ExportController {
     var progressPanel: ProgressPanel? { notification.progress }
 
     private func open(_ folder: String) {
-        guard let uri = g_filename_to_uri(folder, nil, nil) else { return }
+        guard let uri = g_filename_to_uri(folder.pathBytes, nil, nil) else { return }
         defer { g_free(uri) }
         gtk_show_uri_on_window(window.gtkWindow, uri, UInt32(GDK_CURRENT_TIME), nil)
     }

@@ -5,6 +5,7 @@
 import CaptionQueue
 import Dispatch
 import Localization
+import POSIXFiles
 import PhotoFormats
 import Shorthand
 

@@ -7,6 +7,7 @@ import CGtk
 import CaptionLibrary
 import CaptionQueue
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -31,10 +32,7 @@ enum IncomingFiles {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var paths: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                // d_name is a fixed array inside the entry: its address is never nil.
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            let name = entryName(entry)
             if name != "." && name != ".." { paths.append(prefix + name) }
         }
         return paths
@@ -42,9 +40,7 @@ enum IncomingFiles {
 
     /// The real path (links and `..` resolved), or the path itself when there is none.
     static func identity(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        realpath(path) ?? path
     }
 }
 

@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import Dispatch
 import Localization
+import POSIXFiles
 
 @MainActor
 enum PhotoIntake {
@@ -72,7 +73,7 @@ enum PhotoIntake {
         var index = 0
         while let uri = uris[index] {
             if let path = g_filename_from_uri(uri, nil, nil) {
-                paths.append(String(cString: path))
+                paths.append(FilePath.string(fromCString: path))
                 g_free(path)
             }
             index += 1
@@ -88,9 +89,9 @@ enum PhotoIntake {
         clock_gettime(CLOCK_REALTIME, &now)
         let path = folder + "/pasted-\(now.tv_sec)-\(now.tv_nsec / 1_000_000).png"
         DispatchQueue.global(qos: .userInitiated).async {
-            g_mkdir_with_parents(folder, 0o700)
+            g_mkdir_with_parents(folder.pathBytes, 0o700)
             var error: UnsafeMutablePointer<GError>?
-            let saved = gdk_pixbuf_savev(image.pointer, path, "png", nil, nil, &error) != 0
+            let saved = gdk_pixbuf_savev(image.pointer, path.pathBytes, "png", nil, nil, &error) != 0
             let message = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)
             g_object_unref(UnsafeMutableRawPointer(image.pointer))

@@ -134,10 +134,10 @@ enum PhotoDecoder {
         // JPEGs: "Suspension not allowed here"; a GIF cut short: "Not all frames of the GIF
         // image were loaded"), the whole-file one, scaled by fit() after. A truncated file
         // the eighth decoder gave up on gets here too, and shows as every viewer shows it.
-        var loaded = gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, &error)
+        var loaded = gdk_pixbuf_new_from_file_at_scale(path.pathBytes, width, height, 1, &error)
         if loaded == nil {
             g_clear_error(&error)
-            loaded = gdk_pixbuf_new_from_file(path, &error)
+            loaded = gdk_pixbuf_new_from_file(path.pathBytes, &error)
         }
         // The GIF loader gives its picture of a file cut short with its warning as an error.
         if loaded != nil { g_clear_error(&error) }

@@ -31,13 +31,13 @@ enum ReplacementStore {
     /// what went wrong, for the Preferences window to say.
     @discardableResult
     static func save(_ table: ReplacementTable, to path: String = defaultPath) -> String? {
-        if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]), 0o700) }
+        if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]).pathBytes, 0o700) }
         var error: UnsafeMutablePointer<GError>?
         let contents = ReplacementDocument(bytes: bytes(path) ?? []).updated(to: table)
         // g_file_set_contents writes a temporary file and renames it over the old one.
         let saved = contents.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
-                g_file_set_contents(path, $0.baseAddress, gssize($0.count), &error)
+                g_file_set_contents(path.pathBytes, $0.baseAddress, gssize($0.count), &error)
             }
         }
         guard saved == 0 else { return nil }
@@ -68,7 +68,7 @@ enum ReplacementStore {
     private static func bytes(_ path: String) -> [UInt8]? {
         var contents: UnsafeMutablePointer<gchar>?
         var length: gsize = 0
-        guard g_file_get_contents(path, &contents, &length, nil) != 0, let contents else { return nil }
+        guard g_file_get_contents(path.pathBytes, &contents, &length, nil) != 0, let contents else { return nil }
         defer { g_free(contents) }
         return Array(UnsafeRawBufferPointer(start: contents, count: Int(length)))
     }

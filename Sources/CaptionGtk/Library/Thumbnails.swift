@@ -3,6 +3,7 @@
 // stamped with Thumb::URI and Thumb::MTime), so a file manager reuses Caption's and back.
 
 import CGtk
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ enum Thumbnails {
     /// on any thread; returns a reference the caller owns.
     static func thumbnail(for path: String) -> SharedObject? {
         var info = stat()
-        guard stat(path, &info) == 0, let uri = g_filename_to_uri(path, nil, nil) else { return nil }
+        guard stat(path, &info) == 0, let uri = g_filename_to_uri(path.pathBytes, nil, nil) else { return nil }
         defer { g_free(uri) }
         let uriText = String(cString: uri)
         let mtime = String(info.st_mtim.tv_sec)
@@ -26,14 +27,15 @@ enum Thumbnails {
         let file = folder + "/" + String(cString: digest) + ".png"
         g_free(digest)
 
-        if let cached = gdk_pixbuf_new_from_file(file, nil) {
+        if let cached = gdk_pixbuf_new_from_file(file.pathBytes, nil) {
             let storedURI = gdk_pixbuf_get_option(cached, "tEXt::Thumb::URI").map { String(cString: $0) }
             let storedTime = gdk_pixbuf_get_option(cached, "tEXt::Thumb::MTime").map { String(cString: $0) }
             if storedURI == uriText && storedTime == mtime { return SharedObject(pointer: cached) }
             g_object_unref(UnsafeMutableRawPointer(cached))
         }
 
-        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path, size, size, 1, nil) ?? wholeFile(path) else {
+        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path.pathBytes, size, size, 1, nil) ?? wholeFile(path)
+        else {
             return nil
         }
         var thumbnail = loaded
@@ -48,7 +50,7 @@ enum Thumbnails {
     /// Where the incremental loader fails and the whole-file one shows the photo, as the
     /// form's preview does (a GIF cut short, an arithmetic-coded JPEG): scaled to fit here.
     private static func wholeFile(_ path: String) -> OpaquePointer? {
-        guard let whole = gdk_pixbuf_new_from_file(path, nil) else { return nil }
+        guard let whole = gdk_pixbuf_new_from_file(path.pathBytes, nil) else { return nil }
         let width = Double(gdk_pixbuf_get_width(whole))
         let height = Double(gdk_pixbuf_get_height(whole))
         let scale = min(1, Double(size) / max(width, height, 1))
@@ -68,7 +70,7 @@ enum Thumbnails {
         _ pixbuf: OpaquePointer, as file: String, in folder: String,
         uri: String, mtime: String, size: Int64
     ) {
-        g_mkdir_with_parents(folder, 0o700)
+        g_mkdir_with_parents(folder.pathBytes, 0o700)
         let temporary = file + ".caption-\(getpid()).tmp"
         let options = [
             ("tEXt::Thumb::URI", uri), ("tEXt::Thumb::MTime", mtime),
@@ -77,7 +79,7 @@ enum Thumbnails {
         var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
         var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
         defer { (keys + values).forEach { free($0) } }
-        if gdk_pixbuf_savev(pixbuf, temporary, "png", &keys, &values, nil) != 0 {
+        if gdk_pixbuf_savev(pixbuf, temporary.pathBytes, "png", &keys, &values, nil) != 0 {
             chmod(temporary, 0o600)
             if rename(temporary, file) != 0 { unlink(temporary) }
         } else {
@@ -87,7 +89,7 @@ enum Thumbnails {
 
     /// Where the cached thumbnail of `path` lives (tests look there).
     static func cachePath(for path: String) -> String? {
-        guard let uri = g_filename_to_uri(path, nil, nil) else { return nil }
+        guard let uri = g_filename_to_uri(path.pathBytes, nil, nil) else { return nil }
         defer { g_free(uri) }
         guard let digest = g_compute_checksum_for_string(G_CHECKSUM_MD5, uri, -1) else { return nil }
         defer { g_free(digest) }

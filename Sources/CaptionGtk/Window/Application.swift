@@ -2,6 +2,7 @@
 
 import CGtk
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -73,7 +74,8 @@ public enum CaptionApplication {
         let arguments =
             g_application_get_is_remote(gApplication) != 0 && !photos.isEmpty
             ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        // Each path's own bytes, for the running instance to open the same files.
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0.pathBytes) } + [nil]
         let status = argv.withUnsafeMutableBufferPointer { buffer in
             g_application_run(gApplication, Int32(arguments.count), arguments.isEmpty ? nil : buffer.baseAddress)
         }

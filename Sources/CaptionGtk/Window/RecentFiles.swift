@@ -32,7 +32,7 @@ enum RecentFiles {
     private static func addNow(_ paths: [String]) {
         guard let manager = gtk_recent_manager_get_default() else { return }
         for path in paths {
-            guard let uri = g_filename_to_uri(path, nil, nil) else { continue }
+            guard let uri = g_filename_to_uri(path.pathBytes, nil, nil) else { continue }
             gtk_recent_manager_add_item(manager, uri)
             g_free(uri)
         }

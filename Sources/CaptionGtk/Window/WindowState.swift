@@ -89,7 +89,7 @@ enum WindowStateFile {
     /// Changes some keys and keeps the others (each setting is saved at its own moment).
     private static func update(_ path: String, _ change: (OpaquePointer) -> Void) {
         if let slash = path.lastIndex(of: "/") {
-            g_mkdir_with_parents(String(path[..<slash]), 0o700)
+            g_mkdir_with_parents(String(path[..<slash]).pathBytes, 0o700)
         }
         let file = g_key_file_new()!
         defer { g_key_file_free(file) }
