@@ -35,36 +35,59 @@ public enum ReplacementFile {
     private static func parse(_ contents: String, codePrefix: String, allowComments: Bool) -> Reading {
         var table = ReplacementTable()
         var skipped: [Int] = []
-        var text = Substring(contents)
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }  // a byte-order mark
-        // Split on line feeds only: "\r\n" is one Character in Swift, so split scalars.
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, scalars) in lines.enumerated() {
-            var line = String(String.UnicodeScalarView(scalars))
-            if line.hasSuffix("\r") { line.removeLast() }
-            if line.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) { continue }
-            if allowComments && line.hasPrefix("#") { continue }
-            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map {
-                unquote(String($0))
+        var bytes = Array(contents.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // a byte-order mark
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            switch self.line(line, codePrefix: codePrefix, allowComments: allowComments) {
+            case .nothing: continue
+            case .skipped: skipped.append(index + 1)
+            case .row(let row): table.set(row)
             }
-            guard columns.count >= 2 else {
-                skipped.append(index + 1)
-                continue
-            }
-            let code = columns[0].trimmingWhitespace
-            let replacement = oneLine(columns[1]).trimmingWhitespace
-            guard !code.isEmpty, ReplacementTable.isValidCode(codePrefix + code) else {
-                skipped.append(index + 1)
-                continue
-            }
-            table.set(Replacement(code: codePrefix + code, text: replacement))
         }
         return Reading(table: table, skippedLines: skipped)
     }
 
+    /// What one line holds.
+    enum Line {
+        /// Blank, or a comment.
+        case nothing
+        /// Not a row: no tab, or no valid code.
+        case skipped
+        case row(Replacement)
+    }
+
+    /// One line of UTF-8 (without its line feed; a carriage return at its end is dropped),
+    /// split at its tabs as bytes, since a tab is never part of another character: a
+    /// roster of 100,000 codes is read in a fraction of a second.
+    static func line(_ bytes: ArraySlice<UInt8>, codePrefix: String = "", allowComments: Bool = true) -> Line {
+        var content = bytes
+        if content.last == 0x0D { content = content.dropLast() }
+        if allowComments && content.first == UInt8(ascii: "#") { return .nothing }
+        func isBlank() -> Bool {
+            String(decoding: content, as: UTF8.self).unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        }
+        guard let tab = content.firstIndex(of: 0x09) else { return isBlank() ? .nothing : .skipped }
+        let rest = content[(tab + 1)...]
+        let second = rest.firstIndex(of: 0x09).map { rest[..<$0] } ?? rest
+        let code = field(content[..<tab])
+        guard !code.isEmpty, ReplacementTable.isValidCode(codePrefix + code) else {
+            return isBlank() ? .nothing : .skipped
+        }
+        return .row(Replacement(code: codePrefix + code, text: field(second)))
+    }
+
+    /// A field's bytes as text: unquoted (see `unquote`), a carriage return inside made a
+    /// space, white space trimmed from both ends.
+    static func field(_ bytes: ArraySlice<UInt8>) -> String {
+        var text = String(decoding: bytes, as: UTF8.self)
+        if bytes.count >= 2 && bytes.first == 0x22 && bytes.last == 0x22 { text = unquote(text) }
+        if bytes.contains(0x0D) { text = oneLine(text) }
+        return text.trimmingWhitespace
+    }
+
     /// `"a ""b"""` -> `a "b"`: a spreadsheet's quoting of a field.
     static func unquote(_ field: String) -> String {
-        guard field.count >= 2, field.hasPrefix("\""), field.hasSuffix("\"") else { return field }
+        guard field.utf8.count >= 2, field.hasPrefix("\""), field.hasSuffix("\"") else { return field }
         return String(field.dropFirst().dropLast()).replacing("\"\"", with: "\"")
     }
 
@@ -112,17 +135,21 @@ public struct ReplacementDocument: Sendable, Equatable {
         endsWithNewline = bytes.last == 0x0A || bytes.isEmpty
         let count = endsWithNewline && !raw.isEmpty ? raw.count - 1 : raw.count
         for (index, line) in raw.prefix(count).enumerated() {
-            guard let text = String(validating: line, as: UTF8.self) else {
+            guard String(validating: line, as: UTF8.self) != nil else {
                 skipped.append(index + 1)
                 lines.append(.other(line))
                 continue
             }
-            let reading = ReplacementFile.read(text)
-            if let row = reading.table.rows.first {
+            // A line of the file starts with the byte-order mark only when it is the first.
+            let content = index == 0 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line[3...] : line[...]
+            switch ReplacementFile.line(content) {
+            case .row(let row):
                 table.set(row)
                 lines.append(.row(code: row.code, text: row.text, bytes: line))
-            } else {
-                skipped += reading.skippedLines.map { _ in index + 1 }
+            case .skipped:
+                skipped.append(index + 1)
+                lines.append(.other(line))
+            case .nothing:
                 lines.append(.other(line))
             }
         }
