@@ -273,6 +273,45 @@ import Testing
         #expect(window.form.engine.isComplete)
     }
 
+    /// Saves one caption and lets its notification go, as its timeout does.
+    func saveAndLetTheNotificationGo(_ name: String) throws -> (CaptionWindow, String) {
+        let library = folder + "/" + name
+        let window = try makeWindow(library: library)
+        var saved: Entry?
+        window.form.onSaved = { saved = $0 }
+        load(window, Harness.makePhoto(in: folder, name: name + ".jpg"))
+        type(window, window.form.view.titleEntry.pointer, "Quay")
+        type(window, window.form.view.subtitleEntry.pointer, "Dusk")
+        window.activateAction("save")
+        #expect(Harness.spin { saved != nil && !window.form.isSaving })
+        window.notification.hide()
+        return (window, library)
+    }
+
+    @Test func undoOfASaveStillWorksOnceItsNotificationHasGone() throws {
+        let (window, library) = try saveAndLetTheNotificationGo("undo-late")
+        defer { gtk_widget_destroy(window.widget) }
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        window.activateAction("undo")
+        #expect(Harness.spin { settled })
+        #expect(try entries(library).isEmpty)
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Quay")
+        window.activateAction("undo")
+        #expect(window.notification.text == "Nothing to undo", "one Undo for one save")
+    }
+
+    @Test func typingAfterTheNotificationWentEndsItsUndoAndCtrlZSaysSo() throws {
+        let (window, library) = try saveAndLetTheNotificationGo("undo-typed")
+        defer { gtk_widget_destroy(window.widget) }
+        load(window, Harness.makePhoto(in: folder, name: "undo-typed-next.jpg"))
+        type(window, window.form.view.titleEntry.pointer, "Next")
+        window.activateAction("undo")
+        #expect(window.notification.text == "Nothing to undo")
+        #expect(try entries(library).count == 1, "the save stays")
+        #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Next")
+    }
+
     @Test func shiftEnterGoesBackToThePreviousField() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -126,6 +126,27 @@ def scenario_orca_undo_is_said(desktop):
     orca.wait_heard("Save undone")
 
 
+def scenario_orca_undo_still_works_once_the_notification_has_gone(desktop):
+    """Ctrl+Z pressed after the save's notification went (while Orca still said it, for a
+    slow listener) undoes the save and says so; a second Ctrl+Z says there is nothing to
+    undo, rather than nothing at all."""
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    save_one(desktop, orca, "Quay", "Dusk")
+    orca.wait_heard("Saved")
+    wait_until("the notification to go", lambda: ui.notification_text() is None or None, timeout=12)
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+z")
+    orca.wait_heard("Save undone")
+    expect(desktop.entries() == [], "the save was undone")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+z")
+    orca.wait_heard("Nothing to undo")
+
+
 def scenario_orca_library_search_counts_and_empty_library_says_so(desktop):
     """Ctrl+L on an empty library focuses the search and says the library is empty; with
     entries, a search says how many match, or that nothing does."""
@@ -246,6 +267,65 @@ def scenario_orca_restored_draft_is_announced(desktop):
     orca.start_listening()
     desktop.launch()
     orca.wait_heard("Your unsaved captions are back")
+
+
+def scenario_orca_restored_draft_resumes_where_the_words_were(desktop):
+    """A journey across two runs: on photo 2 of 2 a title, Enter, half a subtitle, Ctrl+Q;
+    the next start puts focus back in Subtitle, read with the photo and its place, never
+    on Done (where Enter would save the half-typed words unheard), then says the draft
+    is back."""
+    photos = desktop.photos("dawn.jpg", "noon.jpg")
+    orca, ui = start(desktop, *photos)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    desktop.key("ctrl+Next")
+    orca.wait_heard("2 of 2")  # Orca reads the name as «noon jpg» or «noon dot jpg»
+    orca.settle()
+    desktop.type("Noon")
+    desktop.key("Return")
+    orca.wait_heard("Subtitle text.")
+    desktop.type("Half typ")
+    time.sleep(1.5)  # the draft is written
+    desktop.app_may_exit = True
+    desktop.key("ctrl+q")
+    desktop.app.wait(timeout=TIMEOUT)
+    orca.start_listening()
+    desktop.launch()
+    orca.wait_heard("Subtitle text.")
+    orca.wait_heard("Half typ")
+    orca.wait_heard("2 of 2")
+    orca.wait_heard("Your unsaved captions are back")
+    orca.settle()
+    orca.expect_not_heard("Done push button")
+    expect(desktop.entries() == [], "nothing was saved")
+
+
+def scenario_orca_chooser_refuses_a_file_that_is_not_a_photo_and_says_so(desktop):
+    """Ctrl+O, the path of a file named .jpg that is not a photo typed into the file
+    chooser, Enter: it is refused at once and said («Not a photo, not added: notes.jpg»),
+    as a drop of it is; the photo on the form stays, and nothing joins the queue."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    notes = os.path.join(os.path.dirname(photo), "notes.jpg")
+    with open(notes, "w") as text:
+        text.write("Agenda: captions at five.\n")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+o")
+    orca.wait_heard("Choose a Photo")
+    orca.settle()
+    desktop.type(notes)  # a slash opens the chooser's location field
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("Not a photo, not added")
+    orca.wait_heard("notes dot jpg")
+    orca.settle()
+    orca.expect_not_heard("Not an image Caption can read")  # it never reached the form
+    ui.find("the preview of harbour.jpg, still on the form", role="image", name="Photo: harbour.jpg")
+    expect(not ui.all(name=lambda n: n is not None and "of 2" in n), "the file joined the queue")
 
 
 def scenario_orca_photos_handed_over_are_named(desktop):

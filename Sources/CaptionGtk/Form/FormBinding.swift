@@ -23,6 +23,8 @@ protocol FormBindingOwner: AnyObject {
     func pastePhoto() -> Bool
     /// An event went through the engine: what the form holds may have changed.
     func formChanged()
+    /// The user changed the words: an Undo of the last save no longer applies.
+    func wordsEdited()
 }
 
 @MainActor
@@ -95,6 +97,7 @@ final class FormBinding {
         let decision = engine.handle(event)
         apply(decision)
         refresh()
+        if case .edit = event, !holdingFocus, !arriving { owner?.wordsEdited() }
         owner?.formChanged()
     }
 

@@ -114,6 +114,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     var captioningRest: WorkProgress? { saves.captioningRest }
     var isEditing: Bool { editing != nil }
     func formChanged() { drafts.keep() }
+    func wordsEdited() { notification.forgetUndo() }
 
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? {
@@ -140,8 +141,20 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
         PhotoChooser.present(over: window) { [weak self] paths in
-            // One photo replaces the one on the form; several join the queue.
-            if paths.count == 1 { self?.openPhoto(paths[0]) } else { self?.enqueue(paths) }
+            guard let self else { return }
+            // Once the window is active again: a screen reader says nothing of a window it
+            // has not come back to, and the refusal below must be heard.
+            self.window.whenActive(delay: 100) { [weak self] in
+                guard let self else { return }
+                // One photo replaces the one on the form; several join the queue. A file
+                // that is not a photo is refused at once and named, as from a drop or a
+                // paste: it never takes the form's place.
+                if paths.count == 1, IncomingFiles.kind(paths[0]) != .notPhoto {
+                    self.openPhoto(paths[0])
+                } else {
+                    self.enqueue(paths)
+                }
+            }
         }
     }
 
@@ -182,8 +195,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     /// Shows the queue's current photo with its words, as if it had just arrived: messages
-    /// of the previous photo go, and focus goes to the first thing missing.
-    private func showCurrentPhoto() {
+    /// of the previous photo go, and focus goes to the first thing missing. `resuming`: the
+    /// words are a draft brought back, being typed when the app ended, so with nothing
+    /// missing focus goes back to the last field that holds words, not to Done, where
+    /// Enter would save them before they were heard again.
+    private func showCurrentPhoto(resuming: Bool = false) {
         guard let photo = queue.currentPhoto else { return clearForm() }
         // One focus move at the end, not through Choose Photo… on the way: a screen reader
         // would say the button.
@@ -192,7 +208,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             binding.show(FormWords(title: photo.title, subtitle: photo.subtitle))
             load(photo.path)
         }
-        focus(engine.focus)
+        if resuming && engine.focus == nil {
+            focus(photo.subtitle.isEmpty ? CaptionForm.title : CaptionForm.subtitle)
+        } else {
+            focus(engine.focus)
+        }
         refreshPosition()
     }
 
@@ -381,7 +401,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         let (queue, loose) = draft.queueAndLooseWords
         self.queue = queue
-        guard let loose else { return showCurrentPhoto() }
+        guard let loose else { return binding.arrive(arrival) { showCurrentPhoto(resuming: true) } }
         clearForm()
         binding.show(loose)
         refreshPosition()

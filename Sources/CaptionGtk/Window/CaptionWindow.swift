@@ -171,7 +171,11 @@ public final class CaptionWindow {
         case .open: form.choosePhoto()
         case .dismiss: messages.dismiss()
         // Right after a code was replaced, Ctrl+Z puts the code back; else it undoes a save.
-        case .undo: if !form.undoReplacement() { _ = notification.activateUndo() }
+        case .undo:
+            // Said, so that a Ctrl+Z that does nothing is not taken for one that did.
+            if !form.undoReplacement() && !notification.activateUndo() {
+                notification.showWhenFree(tr("Nothing to undo"), seconds: 3) { true }
+            }
         case .reuseField: onForm { $0.reuseLastCaption(both: false) }
         case .reuseCaption: onForm { $0.reuseLastCaption(both: true) }
         case .captionRest: onForm { $0.captionRestTheSame() }

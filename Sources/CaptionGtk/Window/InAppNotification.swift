@@ -36,6 +36,10 @@ final class InAppNotification {
     }
 
     private(set) var button: ButtonKind?
+    /// The Undo of a notification that went (timed out, or closed) with nothing of its own
+    /// to finish, kept until the user does something else: Ctrl+Z still undoes the last
+    /// save when a screen reader was still saying it as the notification went.
+    private var lingeringUndo: (() -> Void)?
     /// A notice waiting for the notification with a button to go (see `showWhenFree`);
     /// dropped when another notification is shown or the button is pressed.
     private var waiting: (text: String, seconds: UInt32, stillWanted: () -> Bool)?
@@ -116,6 +120,8 @@ final class InAppNotification {
         action: @escaping () -> Void = {}, gone: (() -> Void)? = nil
     ) {
         waiting = nil
+        // A new thing to undo or to act on takes the place of the one that lingered.
+        if button != nil { lingeringUndo = nil }
         finishPrevious()
         show(progress: nil)
         self.gone = gone
@@ -147,6 +153,7 @@ final class InAppNotification {
         }
         progress = panel
         guard let panel else { return }
+        lingeringUndo = nil
         finishPrevious()
         let fill = {
             self.label.text = panel.title
@@ -174,8 +181,11 @@ final class InAppNotification {
         return String(cString: name)
     }
 
-    func hide() {
+    func hide() { hide(keepingUndo: true) }
+
+    private func hide(keepingUndo: Bool) {
         timeout?.cancel()
+        if keepingUndo, button == .undo, gone == nil, let action { lingeringUndo = action }
         action = nil
         finishPrevious()
         widget.revealsChild = false
@@ -189,6 +199,7 @@ final class InAppNotification {
         timeout?.cancel()
         waiting = nil
         action = nil
+        lingeringUndo = nil
         finishPrevious()
     }
 
@@ -212,16 +223,30 @@ final class InAppNotification {
         gone = nil
         // What the button does changes the form: a notice about what was there is stale.
         waiting = nil
-        hide()
+        hide(keepingUndo: false)
+        lingeringUndo = nil
         action?()
     }
 
-    /// Undo from the keyboard (the window's Ctrl+Z), while an Undo shows.
+    /// Undo from the keyboard (the window's Ctrl+Z), while an Undo shows or lingers after
+    /// it went; false when there is nothing to undo.
     func activateUndo() -> Bool {
-        guard isShowing, button == .undo, action != nil else { return false }
-        pressButton()
+        if isShowing, button == .undo, action != nil {
+            pressButton()
+            return true
+        }
+        guard let undo = lingeringUndo else { return false }
+        lingeringUndo = nil
+        waiting = nil
+        undo()
         return true
     }
+
+    /// The user did something else (changed the words): the last Undo no longer applies.
+    func forgetUndo() { lingeringUndo = nil }
+
+    /// Whether Ctrl+Z would undo something now.
+    var canUndo: Bool { (isShowing && button == .undo && action != nil) || lingeringUndo != nil }
 
     var buttonLabel: String { actionButton.label }
 }
