@@ -255,17 +255,23 @@ def scenario_orca_error_bar_close_button_is_named(desktop):
     orca.wait_heard("Close push button")
 
 
-def scenario_orca_restored_draft_is_announced(desktop):
-    photo, = desktop.photos("first.jpg")
-    orca, ui = start(desktop, photo)
-    orca.wait_heard("Title text.")
-    desktop.type("Half typed")
+def quit_with_words_and_start_again(desktop, orca, words):
+    """Types `words`, waits for the draft, quits with Ctrl+Q and starts Caption again,
+    listening from there."""
+    desktop.type(words)
     time.sleep(1.5)  # the draft is written
     desktop.app_may_exit = True
     desktop.key("ctrl+q")
     desktop.app.wait(timeout=TIMEOUT)
     orca.start_listening()
     desktop.launch()
+
+
+def scenario_orca_restored_draft_is_announced(desktop):
+    photo, = desktop.photos("first.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    quit_with_words_and_start_again(desktop, orca, "Half typed")
     orca.wait_heard("Your unsaved captions are back")
 
 
@@ -284,13 +290,7 @@ def scenario_orca_restored_draft_resumes_where_the_words_were(desktop):
     desktop.type("Noon")
     desktop.key("Return")
     orca.wait_heard("Subtitle text.")
-    desktop.type("Half typ")
-    time.sleep(1.5)  # the draft is written
-    desktop.app_may_exit = True
-    desktop.key("ctrl+q")
-    desktop.app.wait(timeout=TIMEOUT)
-    orca.start_listening()
-    desktop.launch()
+    quit_with_words_and_start_again(desktop, orca, "Half typ")
     orca.wait_heard("Subtitle text.")
     orca.wait_heard("Half typ")
     orca.wait_heard("2 of 2")

@@ -268,16 +268,7 @@ final class LibraryView {
 
     // MARK: Selection
 
-    var selectedRow: Int? {
-        var model: OpaquePointer?
-        var iter = GtkTreeIter()
-        let selection = gtk_tree_view_get_selection(caption_tree_view(treeView))
-        guard gtk_tree_selection_get_selected(selection, &model, &iter) != 0, let model,
-            let path = gtk_tree_model_get_path(model, &iter)
-        else { return nil }
-        defer { gtk_tree_path_free(path) }
-        return gtk_tree_path_get_indices(path).map { Int($0.pointee) }
-    }
+    var selectedRow: Int? { TreeView(unchecked: treeView).selectedRow }
 
     var selectedEntry: Entry? { selectedRow.flatMap { entries.indices.contains($0) ? entries[$0] : nil } }
 
