@@ -311,8 +311,7 @@ final class PreferencesWindow {
         if !shown.isEmpty { list.select(row: min(position, shown.count - 1)) }
         showSelected()
         removing = false
-        unsaved = true
-        saveNow()
+        saveChanges()
         let code = removal.row.code.isEmpty ? tr("an empty code") : removal.row.code
         say(fill(tr("Removed {code}"), ["code": code]), undo: true)
     }
@@ -323,8 +322,7 @@ final class PreferencesWindow {
         showRows(matching: searchField.text)
         if let position = shown.firstIndex(of: removal.row.id) { list.select(row: position) }
         sayWhatThePageIs()
-        unsaved = true
-        saveNow()
+        saveChanges()
         focusList()
         let code = removal.row.code.isEmpty ? tr("The empty code") : removal.row.code
         say(fill(tr("{code} is back"), ["code": code]))
@@ -335,6 +333,12 @@ final class PreferencesWindow {
     private func scheduleSave() {
         pendingSave?.cancel()
         pendingSave = MainThread.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveNow() }
+    }
+
+    /// A change the user made at once (a removal, its undo, an import): written now.
+    private func saveChanges() {
+        unsaved = true
+        saveNow()
     }
 
     /// Writes what the rows say now, if they changed since the last time, and tells the form.
@@ -370,8 +374,7 @@ final class PreferencesWindow {
             codes.merge(reading.table)
             showRows(matching: searchField.text)
             sayWhatThePageIs()
-            unsaved = true
-            saveNow()
+            saveChanges()
             var said = tr("Imported {count} codes").replacing("{count}", with: String(reading.table.rows.count))
             if !reading.skippedLines.isEmpty {
                 said +=
