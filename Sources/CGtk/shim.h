@@ -28,6 +28,22 @@ static inline gchar *caption_object_get_string(gpointer object, const char *prop
     return value;
 }
 
+/* The export folder chooser is a dialog of Caption's own (not a native one) so that Enter in
+ * its location field can choose the folder typed there; gtk_file_chooser_dialog_new is
+ * variadic. */
+static inline GtkWidget *caption_folder_chooser_new(GtkWindow *parent, const char *title,
+                                                    const char *accept, const char *cancel) {
+    return gtk_file_chooser_dialog_new(title, parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                       cancel, GTK_RESPONSE_CANCEL, accept, GTK_RESPONSE_ACCEPT,
+                                       NULL);
+}
+
+/* The chooser's location field (a private GtkEntry subclass): its type name is all there is
+ * to know it by. */
+static inline gboolean caption_is_location_entry(gpointer p) {
+    return GTK_IS_ENTRY(p) && g_strcmp0(G_OBJECT_TYPE_NAME(p), "GtkFileChooserEntry") == 0;
+}
+
 /* Cast macros. */
 static inline GtkWidget *caption_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *caption_window(gpointer p) { return GTK_WINDOW(p); }
@@ -44,6 +60,7 @@ static inline GtkRevealer *caption_revealer(gpointer p) { return GTK_REVEALER(p)
 static inline GApplication *caption_g_application(gpointer p) { return G_APPLICATION(p); }
 static inline GtkFileChooser *caption_file_chooser(gpointer p) { return GTK_FILE_CHOOSER(p); }
 static inline GtkNativeDialog *caption_native_dialog(gpointer p) { return GTK_NATIVE_DIALOG(p); }
+static inline GtkDialog *caption_dialog(gpointer p) { return GTK_DIALOG(p); }
 static inline GtkStyleProvider *caption_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
 static inline GtkStack *caption_stack(gpointer p) { return GTK_STACK(p); }
 static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }

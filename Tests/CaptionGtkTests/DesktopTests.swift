@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import FocusEngine
 import Foundation
+import POSIXFiles
 import Testing
 
 @testable import CaptionGtk
@@ -175,21 +176,23 @@ import Testing
         #expect(window.form.photoPath == nil)
     }
 
-    func toplevels(ofType type: GType) -> Int {
+    func toplevels(ofType type: GType) -> Int { visibleToplevels(ofType: type).count }
+
+    func visibleToplevels(ofType type: GType) -> [UnsafeMutableRawPointer] {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
-        var count = 0
+        var found: [UnsafeMutableRawPointer] = []
         var node = list
         while let current = node {
             if let data = current.pointee.data,
                 g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), type) != 0,
                 gtk_widget_get_visible(caption_widget(data)) != 0
             {
-                count += 1
+                found.append(data)
             }
             node = current.pointee.next
         }
-        return count
+        return found
     }
 
     @Test func shortcutsWindowAndAboutOpen() throws {
@@ -241,6 +244,58 @@ import Testing
             toFile: stateFile, atomically: true, encoding: .utf8)
         #expect(WindowStateFile.load(stateFile) == nil)
         #expect(WindowStateFile.load(folder + "/missing.ini") == nil)
+    }
+
+    @Test func theExportFolderIsRememberedByItsOwnBytes() {
+        let stateFile = folder + "/export-state/window.ini"
+        #expect(WindowStateFile.exportFolder(stateFile) == nil)
+        let latin1 = folder + "/" + FilePath.string(fromBytes: Array("out-".utf8) + [0xE9])
+        WindowStateFile.saveExportFolder(latin1, to: stateFile)
+        WindowStateFile.save(WindowGeometry.standard, to: stateFile)
+        #expect(WindowStateFile.exportFolder(stateFile) == latin1)
+    }
+
+    @Test func theExportChooserOpensInTheLastFolderThenPicturesThenHome() {
+        let folders: Set = ["/last", "/pictures"]
+        let exists = { folders.contains($0) }
+        #expect(
+            FolderChooser.startingFolder(last: "/last", pictures: "/pictures", home: "/h", isFolder: exists) == "/last")
+        #expect(
+            FolderChooser.startingFolder(last: "/gone", pictures: "/pictures", home: "/h", isFolder: exists)
+                == "/pictures")
+        #expect(FolderChooser.startingFolder(last: nil, pictures: nil, home: "/h", isFolder: exists) == "/h")
+    }
+
+    @Test func aFolderTypedInTheChooserIsFoundFromWhereTheChooserIs() {
+        #expect(FolderChooser.typedFolder("/srv/export/", in: "/home/ana", home: "/home/ana") == "/srv/export")
+        #expect(FolderChooser.typedFolder("~/out", in: "/srv", home: "/home/ana") == "/home/ana/out")
+        #expect(FolderChooser.typedFolder("~", in: "/srv", home: "/home/ana") == "/home/ana")
+        #expect(FolderChooser.typedFolder("out", in: "/home/ana/", home: "/home/ana") == "/home/ana/out")
+        #expect(FolderChooser.typedFolder("", in: "/srv", home: "/home/ana") == nil)
+        #expect(FolderChooser.typedFolder("/", in: "/srv", home: "/home/ana") == "/")
+    }
+
+    @Test func theExportChooserOpensInTheFolderLastExportedInto() throws {
+        let stateFile = folder + "/chooser-state/window.ini"
+        let last = folder + "/last-export"
+        try FileManager.default.createDirectory(atPath: last, withIntermediateDirectories: true)
+        WindowStateFile.saveExportFolder(last, to: stateFile)
+        let window = try makeWindow(stateFile: stateFile)
+        defer { gtk_widget_destroy(window.widget) }
+        window.export.chooseFolder()
+        let dialog = try #require(visibleToplevels(ofType: gtk_file_chooser_dialog_get_type()).first)
+        defer { gtk_widget_destroy(caption_widget(dialog)) }
+        // The chooser takes its folder once it has looked at it, a main-loop turn or two later.
+        var current: String?
+        #expect(
+            Harness.spin(seconds: 3) {
+                current = gtk_file_chooser_get_current_folder(caption_file_chooser(dialog)).map { name in
+                    defer { g_free(name) }
+                    return String(cString: name)
+                }
+                return current != nil
+            })
+        #expect(current == last)
     }
 
     @Test func openedPhotosJoinRecentFiles() throws {

@@ -157,6 +157,45 @@ import Testing
         #expect(try library.entries().map(\.title) == ["Market day", "港口的黄昏", "Harbour at dusk"])
     }
 
+    /// The accessible name of the thumbnail cell in `row`.
+    func thumbnailName(_ window: CaptionWindow, row: Int) -> String? {
+        let table = gtk_widget_get_accessible(window.libraryController.view.treeView)
+        guard let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), 0) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(cell)) }
+        return atk_object_get_name(cell).map { String(cString: $0) }
+    }
+
+    @Test func aRowLandedOnAtTheSameNumberSaysItsWordsWithItsPhoto() throws {
+        _ = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        showLibrary(window) { window.activateAction("library") }
+        #expect(thumbnailName(window, row: 0) == "Photo: view-3.jpg")
+        Harness.press(window, keyval: GDK_KEY_Down)
+        #expect(thumbnailName(window, row: 1) == "Photo: view-2.jpg", "another row is read whole")
+        // Deleting puts the next entry under the cursor, on the same row number: a screen
+        // reader reads only the focused cell, so it carries the words.
+        Harness.press(window, keyval: GDK_KEY_Delete)
+        #expect(window.libraryController.view.selectedRow == 1)
+        #expect(thumbnailName(window, row: 1) == "港口的黄昏, 最后一班渡轮. Photo: view-1.jpg")
+        Harness.press(window, keyval: GDK_KEY_Up)
+        #expect(thumbnailName(window, row: 0) == "Photo: view-3.jpg")
+    }
+
+    @Test func theSearchSaysItsCountOnceTypingPausesWithTheWordsItCounts() throws {
+        _ = try makeLibrary(Self.captions)
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let view = window.libraryController.view
+        showLibrary(window) { window.activateAction("search") }
+        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry), "Market") }
+        #expect(view.entries.map(\.title) == ["Market day"])
+        #expect(view.searchDescription == "", "nothing is said while the user may still be typing")
+        #expect(Harness.spin(seconds: 3) { view.searchDescription == "1 entry matches “Market”" })
+        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry), "zz") }
+        #expect(Harness.spin(seconds: 3) { view.searchDescription == "Nothing matches “zz”" })
+    }
+
     @Test func anotherProcessesSaveAppearsWithoutARestart() throws {
         _ = try makeLibrary(Self.captions)
         let window = try makeWindow()

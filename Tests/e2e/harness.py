@@ -21,6 +21,8 @@ class Failure(Exception):
 
 # Slow machines (CI under load) get the same verdicts, only later.
 TIMEOUT = float(os.environ.get("E2E_TIMEOUT", "15"))
+# Read before a scenario replaces the environment with its desktop's.
+KEEP = bool(os.environ.get("E2E_KEEP"))
 
 
 def wait_until(description, probe, timeout=TIMEOUT, interval=0.05):
@@ -313,7 +315,8 @@ class Desktop:
                     process.wait()
         self.processes.clear()
         lingering = sweep_orphans(grace=3)
-        shutil.rmtree(self.root, ignore_errors=True)
+        if not KEEP:
+            shutil.rmtree(self.root, ignore_errors=True)
         return lingering
 
     # -- photos and the library -----------------------------------------------------

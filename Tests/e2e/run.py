@@ -5,7 +5,8 @@
 # "e2e: N passed, M failed".
 # Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [--only SCENARIO]... [--match PART]...
 # Environment: E2E_JOBS (2), E2E_TIMEOUT (15 s for one wait), E2E_SCENARIO_TIMEOUT (90 s),
-# E2E_VERBOSE=1 to print every scenario's output.
+# E2E_VERBOSE=1 to print every scenario's output, E2E_KEEP=1 to keep each scenario's folder
+# (its logs: Orca's speech and debug output, the app's).
 #
 # Debian's python3 (with python3-gi and python3-pyatspi) runs this; the scenarios run in
 # child processes of the same interpreter, since each needs its own environment before
@@ -70,6 +71,8 @@ def run_one(module_name, function_name, caption, photo):
             if log:
                 print("--- caption's output\n" + log)
         lingering = desktop.stop()
+        if harness.KEEP:
+            print(f"(kept {desktop.root})")
         if lingering:
             print(f"(killed after the scenario: {', '.join(lingering)})")
     sys.stdout.flush()

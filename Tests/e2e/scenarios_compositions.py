@@ -1,6 +1,6 @@
-# Scenarios of open compositions under four input methods: fcitx5 with its pinyin engine,
-# ibus with libpinyin and with Anthy (Japanese), and GTK's simple method (Ctrl+Shift+U and a
-# code point).
+# Scenarios of open compositions under six input methods: fcitx5 with its pinyin and its
+# Hangul engines, ibus with libpinyin, Anthy (Japanese) and Hangul (Korean), and GTK's simple
+# method (Ctrl+Shift+U and a code point).
 #
 # The rule (docs/decisions.md): the key that commits a composition belongs to the input
 # method; any action that reads the form or changes what it shows (a save, another photo)
@@ -30,6 +30,7 @@ class Fcitx5:
     needs (no cloud pinyin: no network)."""
     name = "fcitx5"
     im_module = "fcitx"
+    engine, package = "pinyin", "fcitx5-chinese-addons"
     # Pinyin as typed; the composition shows it with fcitx5's syllable spaces.
     word, shown = "langhua", "lang hua"
     other_word, other_shown = "chuanbo", "chuan bo"
@@ -42,16 +43,16 @@ class Fcitx5:
 
     def start(self, desktop):
         require("fcitx5", "fcitx5-remote")
-        if not os.path.exists("/usr/share/fcitx5/inputmethod/pinyin.conf"):
-            raise Failure("missing: fcitx5's pinyin engine (Debian package fcitx5-chinese-addons)")
+        if not os.path.exists(f"/usr/share/fcitx5/inputmethod/{self.engine}.conf"):
+            raise Failure(f"missing: fcitx5's {self.engine} engine (Debian package {self.package})")
         if not gtk_module_present("fcitx5"):
             raise Failure("missing: GTK's fcitx5 input method module (Debian package fcitx5-frontend-gtk3)")
         config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "fcitx5")
         os.makedirs(os.path.join(config, "conf"), exist_ok=True)
         with open(os.path.join(config, "profile"), "w") as profile:
-            profile.write("[Groups/0]\nName=Default\nDefault Layout=us\nDefaultIM=pinyin\n\n"
+            profile.write(f"[Groups/0]\nName=Default\nDefault Layout=us\nDefaultIM={self.engine}\n\n"
                           "[Groups/0/Items/0]\nName=keyboard-us\nLayout=\n\n"
-                          "[Groups/0/Items/1]\nName=pinyin\nLayout=\n\n"
+                          f"[Groups/0/Items/1]\nName={self.engine}\nLayout=\n\n"
                           "[GroupOrder]\n0=Default\n")
         with open(os.path.join(config, "config"), "w") as settings:
             settings.write("[Hotkey/TriggerKeys]\n0=Control+space\n\n"
@@ -67,7 +68,7 @@ class Fcitx5:
         return subprocess.run(["fcitx5-remote", *args], env=desktop.env, capture_output=True, timeout=TIMEOUT)
 
     def ready(self, desktop, ui):
-        """Switches the focused field to pinyin with the trigger key, and waits until
+        """Switches the focused field to the engine with the trigger key, and waits until
         fcitx5 says the focused input context is active (fcitx5-remote prints 2)."""
         def active():
             if self._remote(desktop).stdout.decode().strip() == "2":
@@ -75,7 +76,7 @@ class Fcitx5:
             desktop.key("ctrl+space")
             time.sleep(0.3)
             return self._remote(desktop).stdout.decode().strip() == "2"
-        wait_until("pinyin to be active in the focused field", active, interval=0.3)
+        wait_until(f"{self.engine} to be active in the focused field", active, interval=0.3)
 
     def compose(self, desktop, word):
         desktop.key(*list(word))
@@ -132,6 +133,39 @@ class IBusAnthy(IBus):
         desktop.key(*list(word), "space")
 
 
+class Fcitx5Hangul(Fcitx5):
+    """fcitx5 with its Hangul engine, in the two-set layout Korean keyboards have: g k s
+    compose 한, r m f compose 글. A syllable stays a composition until a key that is not
+    a jamo: Space, Enter or a move commits it, and that key then does its own work too."""
+    name = "fcitx5_hangul"
+    engine, package = "hangul", "fcitx5-hangul"
+    word, shown = "gks", "한"
+    other_word, other_shown = "rmf", "글"
+    commit_key = "Return"
+
+
+class IBusHangul(IBus):
+    """ibus with its Hangul engine (Debian's ibus-hangul), two-set layout; it starts in
+    Latin mode, and Shift+Space turns Hangul on, as a Korean user does."""
+    name = "ibus_hangul"
+    word, shown = "gks", "한"
+    other_word, other_shown = "rmf", "글"
+    commit_key = "Return"
+
+    def start(self, desktop):
+        if not os.path.exists("/usr/share/ibus/component/hangul.xml"):
+            raise Failure("missing: the Hangul engine (Debian package ibus-hangul)")
+        # A python3 program of Debian's, like Anthy's setup.
+        desktop.env["PATH"] = "/usr/bin:/bin:" + desktop.env.get("PATH", "")
+        super().start(desktop)
+
+    def ready(self, desktop, ui):
+        wait_until("the app's input context to have ibus's focus",
+                   lambda: ibus_support.ibus_focused_context(desktop) not in (None, self.placeholder))
+        ibus_support.select_engine(desktop, "hangul")
+        desktop.key("shift+space")
+
+
 class Simple:
     """GTK's own method: Ctrl+Shift+U and hex digits compose a character; the field shows
     the sequence (u4e2d) until space or Return commits it."""
@@ -152,7 +186,7 @@ class Simple:
         desktop.key("ctrl+shift+u", *list(word))
 
 
-METHODS = [Fcitx5(), IBus(), IBusAnthy(), Simple()]
+METHODS = [Fcitx5(), IBus(), IBusAnthy(), Fcitx5Hangul(), IBusHangul(), Simple()]
 
 
 def open_form(desktop, method, *names):
@@ -454,6 +488,24 @@ def composition_stays_with_its_photo_twice(method):
     return scenario
 
 
+def korean_enter_commits_the_syllable_and_acts(method):
+    def scenario(desktop):
+        """Korean: Enter commits the syllable being composed and, in the same press, does
+        what Enter does (every Korean input method passes it on): 한 stays in Title and
+        focus goes to Subtitle; 글 then Enter saves both, nothing lost."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.word)
+        desktop.key("Return")
+        ui.wait_text(ui.title, method.shown)
+        ui.wait_focus("Subtitle")
+        compose(desktop, ui, method, ui.subtitle, method.other_word)
+        desktop.key("Return")
+        entries = desktop.wait_for_entries(1)
+        expect((entries[0]["title"], entries[0]["subtitle"]) == (method.shown, method.other_shown),
+               f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+    return scenario
+
+
 def read_draft_words(desktop):
     """(path, title, subtitle) of each photo in the draft, [] when there is none yet."""
     import scenarios_desktop
@@ -474,9 +526,12 @@ CASES = [
     ("ctrl_s_with_only_a_composition_saves_it", save_with_only_composition, ("fcitx5", "ibus", "simple")),
     ("ctrl_page_down_keeps_composition_with_its_photo", next_photo_keeps_composition,
      ("fcitx5", "ibus", "simple")),
-    ("same_word_on_the_next_photo_is_kept", same_word_on_the_next_photo_is_kept, ("fcitx5", "ibus", "anthy")),
+    ("same_word_on_the_next_photo_is_kept", same_word_on_the_next_photo_is_kept,
+     ("fcitx5", "ibus", "anthy", "fcitx5_hangul", "ibus_hangul")),
     ("composition_stays_with_its_photo_twice", composition_stays_with_its_photo_twice,
-     ("fcitx5", "ibus", "anthy", "simple")),
+     ("fcitx5", "ibus", "anthy", "fcitx5_hangul", "ibus_hangul", "simple")),
+    ("enter_commits_the_syllable_and_acts", korean_enter_commits_the_syllable_and_acts,
+     ("fcitx5_hangul", "ibus_hangul")),
     # ibus-libpinyin takes Ctrl+L, Ctrl+Z and Ctrl+Q while it composes: they never reach
     # Caption, so there is nothing to settle.
     ("ctrl_l_keeps_composition_in_its_field", library_keeps_composition, ("fcitx5", "simple")),

@@ -100,18 +100,33 @@ def save_one(desktop, orca, title, subtitle):
 
 
 def scenario_orca_saves_are_each_said_and_the_next_photo_is_named(desktop):
-    """A save in a queue says it saved, names the next photo and how to undo; a second
-    save seconds later, while the first notification still shows, is said too."""
-    first, second = desktop.photos("first.jpg", "second.jpg")
-    orca, ui = start(desktop, first, second)
+    """A journey through a queue of three: each save names the field focus lands in
+    («Title text.»), says it saved, names the next photo with how many are left and how to
+    undo; a second save seconds later, while the first notification still shows, is said
+    too. Typing says what Enter does once, not again at the first letter."""
+    first, second, third = desktop.photos("first.jpg", "second.jpg", "third.jpg")
+    orca, ui = start(desktop, first, second, third)
     orca.wait_heard("Title text.")
+    orca.settle()
     save_one(desktop, orca, "Harbour", "Dusk")
+    orca.wait_heard("Title text.")
     orca.wait_heard("Saved  left quote Harbour right quote")
-    orca.wait_heard("second dot jpg")
+    orca.wait_heard("second dot jpg, 2 photos left.")
     orca.wait_heard("Ctrl plus Z to undo")
     orca.settle()
-    save_one(desktop, orca, "Second", "Two")
+    orca.start_listening()
+    desktop.type("Sec")
+    orca.settle()
+    orca.expect_not_heard("Enter goes to the next empty field")
+    desktop.type("ond")
+    desktop.key("Return")
+    orca.wait_heard("Enter saves")
+    desktop.type("Two")
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("Title text.")
     orca.wait_heard("Saved  left quote Second right quote")
+    orca.wait_heard("third dot jpg, 1 photo left.")
 
 
 def scenario_orca_undo_is_said(desktop):
@@ -163,9 +178,9 @@ def scenario_orca_library_search_counts_and_empty_library_says_so(desktop):
     desktop.key("ctrl+f")
     orca.wait_heard("Search text.")
     desktop.type("H")
-    orca.wait_heard("Matches: 2")
+    orca.wait_heard("2 entries match  H ")
     desktop.type("arb")
-    orca.wait_heard("Matches: 1")
+    orca.wait_heard("1 entry matches  Harb ")
     desktop.type("zz")
     orca.wait_heard("Nothing matches")
 
@@ -300,6 +315,16 @@ def scenario_orca_restored_draft_resumes_where_the_words_were(desktop):
     expect(desktop.entries() == [], "nothing was saved")
 
 
+def wait_typed_in_chooser(ui, text):
+    """Waits until the focused field of a chooser (a dialog of the app's own, outside the
+    main window) holds `text`: xdotool's keys have all arrived."""
+    def typed():
+        ui.refresh()
+        return any(a.get_role_name() == "text" and ui._has(a, "focused") and ui.text(a).startswith(text)
+                   for a in ui.walk(ui.app))
+    wait_until(f"{text!r} in the chooser's field", typed)
+
+
 def scenario_orca_chooser_refuses_a_file_that_is_not_a_photo_and_says_so(desktop):
     """Ctrl+O, the path of a file named .jpg that is not a photo typed into the file
     chooser, Enter: it is refused at once and said («Not a photo, not added: notes.jpg»),
@@ -314,9 +339,14 @@ def scenario_orca_chooser_refuses_a_file_that_is_not_a_photo_and_says_so(desktop
     orca.settle()
     orca.start_listening()
     desktop.key("ctrl+o")
-    orca.wait_heard("Choose a Photo")
+    # The chooser opens in the folder of the photo on the form, its list focused.
+    orca.wait_heard("harbour dot jpg.")
     orca.settle()
-    desktop.type(notes)  # a slash opens the chooser's location field
+    # A short name: the location field completes at every key, and Orca takes a second or
+    # more over each key's events in a long path.
+    desktop.key("ctrl+l")
+    desktop.type("notes.jpg")
+    wait_typed_in_chooser(ui, "notes.jpg")
     orca.settle()
     orca.start_listening()
     desktop.key("Return")
@@ -326,6 +356,73 @@ def scenario_orca_chooser_refuses_a_file_that_is_not_a_photo_and_says_so(desktop
     orca.expect_not_heard("Not an image Caption can read")  # it never reached the form
     ui.find("the preview of harbour.jpg, still on the form", role="image", name="Photo: harbour.jpg")
     expect(not ui.all(name=lambda n: n is not None and "of 2" in n), "the file joined the queue")
+
+
+def scenario_orca_export_folder_typed_then_enter_exports_there(desktop):
+    """Ctrl+E opens the folder chooser in a folder, not on Recent; Ctrl+L, the folder's path
+    and one Enter export into it, and Orca says so. The next Ctrl+E opens in that folder,
+    where Enter alone exports again."""
+    desktop.start_window_manager()
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"))
+    export = os.path.join(desktop.root, "export")
+    os.makedirs(export)
+    orca, ui = start(desktop)
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+e")
+    orca.wait_heard("Export Every Entry to a Folder")
+    orca.settle()
+    orca.expect_not_heard("Recent")
+    desktop.key("ctrl+l")
+    # From the home folder, where it opens (no Pictures folder here); short, as the
+    # location field completes at every key.
+    desktop.type("../export")
+    wait_typed_in_chooser(ui, "../export")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("One photo exported to  left quote export right quote")
+    expect(os.listdir(export) == ["Harbour.jpg"], f"the export folder holds {os.listdir(export)}")
+    os.remove(os.path.join(export, "Harbour.jpg"))
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+e")
+    orca.wait_heard("Export Every Entry to a Folder")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("One photo exported to  left quote export right quote")
+    expect(os.listdir(export) == ["Harbour.jpg"], f"the export folder holds {os.listdir(export)} the second time")
+
+
+def scenario_orca_moving_on_with_words_selected_deletes_nothing_aloud(desktop):
+    """Words typed in both fields, the subtitle's selected, then Ctrl+Page Down and Ctrl+Page
+    Up: the words stay with their photo, so Orca names the photo it moves to and never says
+    «Selection deleted»; back on the photo with both fields filled, focus is on Done,
+    which names the photo too."""
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    orca, ui = start(desktop, first, second)
+    orca.wait_heard("Title text.")
+    title = ui.find("the title", role="text", name="Title")
+    subtitle = ui.find("the subtitle", role="text", name="Subtitle")
+    desktop.type("Fish stall")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("Dawn")
+    ui.wait_text(subtitle, "Dawn")
+    desktop.key("shift+Home")
+    wait_until("the words selected", lambda: ui.Atspi.Text.get_n_selections(subtitle) == 1)
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+Next")
+    orca.wait_heard("jpg, 2 of 2.")
+    orca.settle()
+    desktop.key("ctrl+Prior")
+    orca.wait_heard("Done push button")
+    orca.wait_heard("first dot jpg, 1 of 2")
+    orca.settle()
+    orca.expect_not_heard("deleted")
+    expect((ui.text(title), ui.text(subtitle)) == ("Fish stall", "Dawn"), "the words came back")
 
 
 def scenario_orca_photos_handed_over_are_named(desktop):
@@ -369,6 +466,46 @@ def scenario_orca_library_rows_name_their_photo(desktop):
     orca.wait_heard("Photo colon: first dot jpg.")
     orca.settle()
     orca.expect_not_heard("image")
+
+
+def scenario_orca_library_rows_keep_their_words_after_search_delete_and_undo(desktop):
+    """A journey through the library: letters typed in the list go to the search, which is
+    named and, once typing pauses, says the count for the words typed (never an earlier
+    one); Down into the results, Delete, Ctrl+Z: each row the cursor lands on is read with
+    its title and subtitle, not only its photo."""
+    saved(desktop, ("first.jpg", "Harbour", "Dusk"), ("second.jpg", "Hills", "Dawn"),
+          ("third.jpg", "Hilltop", "Noon"))
+    orca, ui = start(desktop)
+    orca.settle()
+    desktop.key("ctrl+l")
+    orca.wait_heard("Hilltop Noon.")
+    orca.settle()
+    orca.start_listening()
+    desktop.type("Hil")
+    orca.wait_heard("Search text.")
+    orca.wait_heard("2 entries match  Hil ")
+    orca.settle()
+    orca.expect_heard_once("entries match")
+    orca.start_listening()
+    desktop.key("Down")
+    # A row is read whole («Hilltop Noon.») or, on the row number Orca read last, as its
+    # thumbnail, which then says the words too («Hilltop, Noon. Photo: third.jpg»).
+    orca.wait_heard("Noon.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Delete")
+    orca.wait_heard("Deleted  left quote Hilltop right quote")
+    orca.wait_heard("Dawn.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+z")
+    orca.wait_heard("Noon.")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Down")
+    orca.wait_heard("Hills Dawn.")
+    orca.settle()
+    orca.expect_not_heard("Hills, Dawn")  # a row read whole says its words once
 
 
 def scenario_orca_shortcuts_window_is_read_line_by_line(desktop):
@@ -537,3 +674,4 @@ def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
     orca.settle()
     step(["Escape"], "Search cleared colon: 2 codes")
     step(["Escape"], "Title text.")
+

@@ -485,6 +485,13 @@ func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
     return strings
 }
 
+/// A g_malloc'd file name, which it frees; its bytes are kept.
+func takeString(_ name: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let name else { return nil }
+    defer { g_free(name) }
+    return FilePath.string(fromCString: name)
+}
+
 /// A NULL-terminated array of C strings that lives for the call.
 func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
     let copies = strings.map { strdup($0) }

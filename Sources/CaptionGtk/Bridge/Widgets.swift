@@ -144,6 +144,16 @@ struct TextEntry: WidgetHandle {
 
     func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
 
+    /// Drops a selection, the cursor staying where the selection's end was.
+    func deselect() {
+        let editable = caption_editable(pointer)
+        var start: Int32 = 0
+        var end: Int32 = 0
+        if gtk_editable_get_selection_bounds(editable, &start, &end) != 0 {
+            gtk_editable_select_region(editable, end, end)
+        }
+    }
+
     /// Focus with the cursor at the end and nothing selected.
     func grabFocusWithoutSelecting() { gtk_entry_grab_focus_without_selecting(caption_entry(pointer)) }
 

@@ -15,21 +15,28 @@ final class ExportController {
     private let library: LibraryAccess
     private let notification: InAppNotification
     private let messages: MessageBar
+    /// Where the last export folder is remembered.
+    private let stateFile: String
     private(set) var isExporting = false
 
-    init(window: Window, library: LibraryAccess, notification: InAppNotification, messages: MessageBar) {
+    init(
+        window: Window, library: LibraryAccess, notification: InAppNotification, messages: MessageBar,
+        stateFile: String
+    ) {
         self.window = window
+        self.stateFile = stateFile
         self.library = library
         self.notification = notification
         self.messages = messages
     }
 
-    /// A folder chooser, then every entry into the folder chosen.
+    /// A folder chooser, opened in the last folder exported into, then every entry into the
+    /// folder chosen.
     func chooseFolder() {
-        PhotoChooser.presentFolder(over: window, title: tr("Export Every Entry to a Folder"), accept: tr("_Export")) {
-            [weak self] folders in
-            if let folder = folders.first { self?.exportAll(to: folder) }
-        }
+        FolderChooser.present(
+            over: window, title: tr("Export Every Entry to a Folder"), accept: tr("_Export"),
+            startingIn: FolderChooser.startingFolder(last: WindowStateFile.exportFolder(stateFile))
+        ) { [weak self] folder in self?.exportAll(to: folder) }
     }
 
     /// Writes every entry, oldest first, into `folder` with its caption embedded (see
@@ -62,6 +69,7 @@ final class ExportController {
                 self.notification.show(progress: nil)
                 switch result {
                 case .success(let summary):
+                    WindowStateFile.saveExportFolder(folder, to: self.stateFile)
                     self.notification.show(
                         Self.message(summary, folder: folder), button: summary.exported == 0 ? nil : .openFolder,
                         seconds: 8

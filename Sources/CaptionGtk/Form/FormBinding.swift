@@ -75,7 +75,8 @@ final class FormBinding {
         case .typed(let item, let text):
             guard !settingText else { return true }
             aids.typed()
-            if !arriving { arrivedPhoto = nil }
+            // The photo stays named until focus moves: a description that changed at the
+            // first letter would be read again, «Enter goes to the next empty field» twice.
             messages.clearProblem()
             send(.edit(item: item, text: text))
         case .paste: return owner?.pastePhoto() ?? false
@@ -132,6 +133,27 @@ final class FormBinding {
     /// A screen reader merges focus moves a few milliseconds apart and says a stale one.
     private var holdingFocus = false
 
+    /// Puts a photo with these words on the form (`body` does it, with the engine's focus
+    /// moves held) so that a screen reader hears the field it lands in once, as it ends up.
+    /// Focus goes first, to where the engine will send it: Orca, told of text changing in
+    /// a field that has focus by the time it looks, takes that field as already said and
+    /// never names it («Title text.» after a save). The fields say what they will say
+    /// before it goes, and nothing is rendered on the way: each description changed while
+    /// a field has focus is read again.
+    func arrive(with words: FormWords, _ body: () -> Void) {
+        var preview = engine
+        _ = preview.handle(.clear)
+        for item in view.entries.keys { _ = preview.handle(.edit(item: item, text: words[item])) }
+        _ = preview.handle(.photo(item: CaptionForm.photo, .loading))
+        holdingRender = true
+        focus(preview.focus)
+        withoutFocusMoves(body)
+        holdingRender = false
+        refresh()
+    }
+
+    private var holdingRender = false
+
     func withoutFocusMoves(_ body: () -> Void) {
         let held = holdingFocus
         holdingFocus = true
@@ -146,7 +168,7 @@ final class FormBinding {
     private var saidBySummary: Int?
 
     /// A photo the user just put on the form (chose, dropped, skipped to), named by the
-    /// focused field until focus moves or typing starts: nothing else says which photo came.
+    /// focused field until focus moves: nothing else says which photo came.
     private var arrivedPhoto: String?
     private var arriving = false
 
@@ -160,8 +182,11 @@ final class FormBinding {
     }
 
     /// Shows the engine's state; runs on every keystroke and focus change.
-    func refresh() {
-        guard !stopped else { return }
+    func refresh() { refresh(as: engine) }
+
+    /// Renders `engine`'s state: the binding's own, or a preview of where the form is going.
+    private func refresh(as engine: FocusEngine) {
+        guard !stopped, !holdingRender else { return }
         let editing = owner?.isEditing ?? false
         let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing)].compactMap { $0 }
             .joined(separator: ". ")
@@ -169,7 +194,9 @@ final class FormBinding {
         let quiet = engine.summary != nil ? saidBySummary : nil
         // Besides the engine's words, a field says its offers and what its variables become.
         let facts = owner?.photoFacts
-        let details = view.render(engine, enterHint: enter, photoDescription: photo, quiet: quiet) { [aids] item in
+        let details = view.render(
+            engine, enterHint: enter, photoDescription: photo, quiet: quiet, arrived: arrivedPhoto
+        ) { [aids] item in
             aids.notes(for: item, facts: facts)
         }
         messages.details = details
@@ -183,6 +210,9 @@ final class FormBinding {
     }
 
     func setText(_ entry: TextEntry, _ text: String) {
+        // Selected words replaced by the next photo's would be read as «Selection deleted»,
+        // though they stay with their photo: the selection goes first.
+        entry.deselect()
         inputMethods.whileFormSetsText { aids.whileFormSetsText { entry.text = text } }
     }
 

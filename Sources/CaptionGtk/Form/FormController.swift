@@ -140,7 +140,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     func choosePhoto() {
         if let presentChooser { return presentChooser() }
-        PhotoChooser.present(over: window) { [weak self] paths in
+        // In the folder of the photo on the form: the next photos are most often beside it.
+        let folder = queue.currentPhoto.map { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) }
+        PhotoChooser.present(over: window, startingIn: folder) { [weak self] paths in
             guard let self else { return }
             // Once the window is active again: a screen reader says nothing of a window it
             // has not come back to, and the refusal below must be heard.
@@ -201,13 +203,15 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Enter would save them before they were heard again.
     private func showCurrentPhoto(resuming: Bool = false) {
         guard let photo = queue.currentPhoto else { return clearForm() }
-        // One focus move at the end, not through Choose Photo… on the way: a screen reader
-        // would say the button.
-        withoutFocusMoves {
-            send(.clear)
-            binding.show(FormWords(title: photo.title, subtitle: photo.subtitle))
-            load(photo.path)
+        let words = FormWords(title: photo.title, subtitle: photo.subtitle)
+        // One focus move, not through Choose Photo… on the way: a screen reader would say
+        // the button.
+        let put = {
+            self.send(.clear)
+            self.binding.show(words)
+            self.load(photo.path)
         }
+        if resuming { withoutFocusMoves(put) } else { binding.arrive(with: words, put) }
         if resuming && engine.focus == nil {
             focus(photo.subtitle.isEmpty ? CaptionForm.title : CaptionForm.subtitle)
         } else {

@@ -19,14 +19,15 @@ enum FormSpeech {
         return [name, position].compactMap { $0 }.joined(separator: ", ")
     }
 
-    /// The photo now on the form after a save: "Next photo: b.jpg, 1 of 2."
+    /// The photo now on the form after a save: "Next photo: b.jpg, 2 photos left." The
+    /// queue has lost the photo saved, so its "1 of 2" would not say where in the batch
+    /// the user is; what is left does.
     static func nextPhoto(_ queue: PhotoQueue) -> String? {
         guard let photo = queue.currentPhoto else { return nil }
         let name = PhotoQueue.name(of: photo.path)
-        guard let position = queue.position else {
-            return tr("Next photo: {name}.").replacing("{name}", with: name)
-        }
-        return tr("Next photo: {name}, {index} of {count}.").replacing("{name}", with: name)
-            .replacing("{index}", with: String(position.index)).replacing("{count}", with: String(position.count))
+        let left = queue.position?.count ?? 1
+        return fill(
+            trn("Next photo: {name}, {count} photo left.", "Next photo: {name}, {count} photos left.", left),
+            ["name": name, "count": String(left)])
     }
 }

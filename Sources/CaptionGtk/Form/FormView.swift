@@ -109,11 +109,14 @@ struct FormView {
     /// `notes` gives a text field's other words: its variables' expansion (also shown under
     /// it) and its completion offers or the last code replacement.
     func render(
-        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?,
+        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?, arrived: String? = nil,
         notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
     ) -> String {
         let label = engine.wording.label(engine.label)
         activateButton.label = label
+        // A photo that arrives with both fields filled lands on the button: it names the
+        // photo, as a field would.
+        activateButton.accessibleDescription = engine.focus == nil ? arrived ?? "" : ""
         for (item, hint) in hints {
             hint.text = engine.focus == item ? "⏎ " + label : ""
         }

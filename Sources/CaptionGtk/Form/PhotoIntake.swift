@@ -103,7 +103,9 @@ enum PhotoIntake {
 /// The file chooser for photos (several may be chosen), filtered to the formats Caption takes.
 @MainActor
 enum PhotoChooser {
-    static func present(over window: Window, chosen: @escaping @MainActor ([String]) -> Void) {
+    static func present(
+        over window: Window, startingIn folder: String? = nil, chosen: @escaping @MainActor ([String]) -> Void
+    ) {
         let chooser = gtk_file_chooser_native_new(
             tr("Choose a Photo"), window.gtkWindow, GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Open"), tr("_Cancel"))
         guard let chooser else { return }
@@ -113,19 +115,8 @@ enum PhotoChooser {
         for type in PhotoFormat.allCases.map(\.mimeType) { gtk_file_filter_add_mime_type(filter, type) }
         gtk_file_chooser_add_filter(fileChooser, filter)
         gtk_file_chooser_set_select_multiple(fileChooser, 1)
+        if let folder, !folder.isEmpty { gtk_file_chooser_set_current_folder(fileChooser, folder.pathBytes) }
         presentNative(chooser) { chosen($0) }
-    }
-
-    /// A folder to export into.
-    static func presentFolder(
-        over window: Window, title: String, accept: String,
-        chosen: @escaping @MainActor ([String]) -> Void
-    ) {
-        let chooser = gtk_file_chooser_native_new(
-            title, window.gtkWindow, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, accept, tr("_Cancel"))
-        guard let chooser else { return }
-        gtk_file_chooser_set_create_folders(caption_file_chooser(UnsafeMutableRawPointer(chooser)), 1)
-        presentNative(chooser, chosen)
     }
 
     /// Shows a native chooser and hands over what was chosen, if anything; the chooser is

@@ -27,6 +27,10 @@ final class LibraryController {
     /// An entry to select once the list has (re)loaded: one brought back by Undo.
     private var selectWhenLoaded: Int64?
     private var isShowing = false
+    /// The count of a search as typed, said once typing pauses (see `show`).
+    private var countWhenPaused: SourceHandle?
+    private var searchTyped = false
+    static let typingPause: UInt32 = 600
 
     /// Enter on an entry: open it in the form (with its photo's path).
     var onEdit: ((CaptionLibrary.Entry, String) -> Void)?
@@ -49,7 +53,12 @@ final class LibraryController {
         if let madeView { return madeView }
         let view = LibraryView()
         view.photoPath = { [weak self] entry in self?.library.photoPath(of: entry) }
-        view.onSearch = { [weak self] _ in self?.reload() }
+        view.onSearch = { [weak self] _ in
+            guard let self else { return }
+            self.searchTyped = true
+            self.countWhenPaused?.cancel()
+            self.reload()
+        }
         view.onNeedMore = { [weak self] in self?.loadMore() }
         view.onActivate = { [weak self] entry in self?.edit(entry) }
         view.onDelete = { [weak self] entry in self?.delete(entry) }
@@ -184,14 +193,29 @@ final class LibraryController {
             query.isEmpty
             ? tr("No captions yet — saved photos appear here")
             : tr("Nothing matches “{search}”").replacing("{search}", with: query)
-        view.show(shown, emptyText: empty, listing: listing)
+        view.show(shown, emptyText: empty, listing: listing, selecting: selectWhenLoaded)
         // Said with the search field (its accessible description): how many entries a
         // search found (all of them, not the page on screen), or why the list is empty.
+        // While the user types, only once typing pauses, and with the words it is for: a
+        // count said at each key lags behind the keys and names no query.
         let matches = listing.matchCount ?? shown.count
-        view.searchDescription =
+        let said =
             shown.isEmpty
             ? empty
-            : query.isEmpty ? "" : tr("Matches: {count}").replacing("{count}", with: String(matches))
+            : query.isEmpty
+                ? ""
+                : fill(
+                    trn("{count} entry matches “{query}”", "{count} entries match “{query}”", matches),
+                    ["count": String(matches), "query": query])
+        countWhenPaused?.cancel()
+        if searchTyped {
+            searchTyped = false
+            countWhenPaused = MainThread.after(milliseconds: Self.typingPause) { [weak self] in
+                self?.view.searchDescription = said
+            }
+        } else {
+            view.searchDescription = said
+        }
         settle()
     }
 

@@ -81,6 +81,9 @@ final class LibraryView {
         emptyLabel = (builder["empty"] as Label).pointer
         store = caption_entry_store_new()
         gtk_tree_view_set_model(caption_tree_view(treeView), caption_tree_model(store))
+        // ATK announces no change from no description at all to the first one: the search
+        // starts with an empty one, so that its first count is heard too.
+        atk_object_set_description(Widget(unchecked: searchEntry).accessible, "")
         connectSignals()
     }
 
@@ -161,24 +164,52 @@ final class LibraryView {
     }
 
     /// Names the thumbnail cell of the cursor's row "Photo: harbour.jpg", as the form's
-    /// preview is named.
+    /// preview is named. Orca reads a whole row only when the cursor lands on another row
+    /// number than the last it read; on the same number (after a delete, an undo, a new
+    /// search's results, coming back from the search) it reads the focused cell alone,
+    /// the thumbnail: then its name carries the words too.
     private func nameThumbnailCell() {
         guard let row = selectedRow, let entry = selectedEntry,
             let table = gtk_widget_get_accessible(treeView),
             let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), 0)
         else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(cell)) }
-        let name = tr("Photo: {name}").replacing("{name}", with: entry.originalName)
+        // Named again for the same cursor (focus coming back, a second signal): the same
+        // name as before.
+        let cursor = NamedCursor(row: row, entry: entry.id, store: generation)
+        if cursor != lastNamed {
+            namedAlone = row == lastNamed?.row
+            lastNamed = cursor
+        }
+        let alone = namedAlone
+        let photo = fill(tr("Photo: {name}"), ["name": entry.originalName])
+        let name =
+            alone
+            ? fill(
+                tr("{title}, {subtitle}. {photo}"), ["title": entry.title, "subtitle": entry.subtitle, "photo": photo])
+            : photo
         if atk_object_get_name(cell).map({ String(cString: $0) }) != name { atk_object_set_name(cell, name) }
     }
 
+    /// Where the cursor was when a thumbnail was last named, a screen reader then reading
+    /// that row: its number, its entry, and the store it was in.
+    private struct NamedCursor: Equatable {
+        let row: Int
+        let entry: Int64
+        let store: Int
+    }
+    private var lastNamed: NamedCursor?
+    private var namedAlone = false
+
     // MARK: Contents
 
-    /// Shows these entries, keeping the selected one selected if it is still there. A new
-    /// store is filled before it is attached: inserting into an attached one would make
-    /// the tree view redo its layout ten thousand times.
-    func show(_ entries: [Entry], emptyText: String, listing: Listing? = nil) {
-        let selected = selectedEntry?.id
+    /// Shows these entries, keeping the selected one selected if it is still there, or
+    /// selecting `wanted` (one brought back by Undo): the cursor goes to its row at once,
+    /// not by way of another row a screen reader would hear of. A new store is filled
+    /// before it is attached: inserting into an attached one would make the tree view redo
+    /// its layout ten thousand times.
+    func show(_ entries: [Entry], emptyText: String, listing: Listing? = nil, selecting wanted: Int64? = nil) {
+        let selected = wanted ?? selectedEntry?.id
         generation += 1
         self.entries = entries
         self.listing = listing

@@ -63,7 +63,8 @@ public final class CaptionWindow {
             notification: notification)
         libraryController = LibraryController(
             page: builder["library_page"], library: library, notification: notification, messages: messages)
-        export = ExportController(window: window, library: library, notification: notification, messages: messages)
+        export = ExportController(
+            window: window, library: library, notification: notification, messages: messages, stateFile: self.stateFile)
         actions = Self.actionMap(for: window)
         destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
         form.setDestination(destination.current)

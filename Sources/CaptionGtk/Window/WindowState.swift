@@ -1,8 +1,9 @@
-// The window's size and maximised state, and where captions go, remembered between runs in
+// The window's size and maximised state, where captions go and the last export folder, remembered between runs in
 // the user's config folder (a key file: no GSettings schema to install, nothing to go missing).
 
 import CGtk
 import CaptionMetadata
+import POSIXFiles
 
 struct WindowGeometry: Equatable {
     static let standard = WindowGeometry(width: 720, height: 640, maximized: false)
@@ -84,6 +85,29 @@ enum WindowStateFile {
     /// Remembers the spell-checking switch at once.
     static func saveSpellCheck(_ on: Bool, to path: String) {
         update(path) { file in g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0) }
+    }
+
+    static let exportGroup = "export"
+
+    /// The folder last exported into, or nil. Kept as a file URI, so that a folder whose
+    /// name is not UTF-8 is remembered by its own bytes.
+    static func exportFolder(_ path: String) -> String? {
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
+            let uri = g_key_file_get_string(file, exportGroup, "folder", nil)
+        else { return nil }
+        defer { g_free(uri) }
+        return g_filename_from_uri(uri, nil, nil).map { name in
+            defer { g_free(name) }
+            return FilePath.string(fromCString: name)
+        }
+    }
+
+    static func saveExportFolder(_ folder: String, to path: String) {
+        guard let uri = g_filename_to_uri(folder.pathBytes, nil, nil) else { return }
+        defer { g_free(uri) }
+        update(path) { file in g_key_file_set_string(file, exportGroup, "folder", uri) }
     }
 
     /// Changes some keys and keeps the others (each setting is saved at its own moment).
