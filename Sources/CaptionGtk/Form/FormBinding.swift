@@ -90,7 +90,11 @@ final class FormBinding {
         if owner?.isSaving == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
             return  // the save in flight answers this press
         }
-        if [.submit, .activate, .enter, .back].contains(event) { settleInputMethod() }
+        if [.submit, .activate, .enter, .back].contains(event) {
+            settleInputMethod()
+            // The user acted on the photo that arrived: it has been named.
+            if !arriving { arrivedPhoto = nil }
+        }
         // Enter (or a save) right after a code replaces it, as a space would.
         if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
             aids.replacements.replaceAtCursor(of: entry)
@@ -168,7 +172,8 @@ final class FormBinding {
     private var saidBySummary: Int?
 
     /// A photo the user just put on the form (chose, dropped, skipped to), named by the
-    /// focused field until focus moves: nothing else says which photo came.
+    /// focused field until focus moves or the user acts (Enter, a save): nothing else says
+    /// which photo came.
     private var arrivedPhoto: String?
     private var arriving = false
 
