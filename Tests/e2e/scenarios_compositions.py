@@ -90,6 +90,9 @@ class IBus:
     word, shown = "langhua", "浪花"
     other_word, other_shown = "chuanbo", "传播"
     takes = {"ctrl+s": None, "shift+Return": "langhua"}
+    engine = "libpinyin"
+    # The key that turns the engine on, for engines that start in Latin mode.
+    switch_on = None
 
     def start(self, desktop):
         ibus_support.start_ibus(desktop)
@@ -98,36 +101,37 @@ class IBus:
     def ready(self, desktop, ui):
         wait_until("the app's input context to have ibus's focus",
                    lambda: ibus_support.ibus_focused_context(desktop) not in (None, self.placeholder))
-        ibus_support.select_engine(desktop, "libpinyin")
+        ibus_support.select_engine(desktop, self.engine)
+        if self.switch_on:
+            desktop.key(self.switch_on)
 
     def compose(self, desktop, word):
         desktop.key(*list(word))
 
 
-class IBusAnthy(IBus):
-    """ibus with Anthy (Japanese): romaji compose hiragana, Space converts them to kanji,
-    which stay a composition until Enter commits them (Space again would only go on to
-    the next candidate)."""
-    name = "anthy"
-    word, shown = "yama", "山"
-    other_word, other_shown = "nihon", "日本"
-    commit_key = "Return"
+class IBusScriptEngine(IBus):
+    """An ibus engine that is a python3 program using Debian's GObject bindings (Anthy,
+    Hangul): the daemon that starts it must find Debian's python3 first, not one of a
+    developer's own."""
+    package = None
 
     def start(self, desktop):
-        if not os.path.exists("/usr/share/ibus/component/anthy.xml"):
-            raise Failure("missing: the Anthy engine (Debian package ibus-anthy)")
-        # The engine is a python3 script using Debian's GObject bindings: the daemon that
-        # starts it must find Debian's python3 first, not one of a developer's own.
+        if not os.path.exists(f"/usr/share/ibus/component/{self.engine}.xml"):
+            raise Failure(f"missing: the {self.engine} engine (Debian package {self.package})")
         desktop.env["PATH"] = "/usr/bin:/bin:" + desktop.env.get("PATH", "")
         super().start(desktop)
 
-    def ready(self, desktop, ui):
-        wait_until("the app's input context to have ibus's focus",
-                   lambda: ibus_support.ibus_focused_context(desktop) not in (None, self.placeholder))
-        ibus_support.select_engine(desktop, "anthy")
-        # Anthy starts in Latin mode (its input-mode setting is 3): Ctrl+J turns it on, to
-        # hiragana, as a Japanese user does.
-        desktop.key("ctrl+j")
+
+class IBusAnthy(IBusScriptEngine):
+    """ibus with Anthy (Japanese): romaji compose hiragana, Space converts them to kanji,
+    which stay a composition until Enter commits them (Space again would only go on to
+    the next candidate). Anthy starts in Latin mode (its input-mode setting is 3): Ctrl+J
+    turns it on, to hiragana, as a Japanese user does."""
+    name = "anthy"
+    engine, package, switch_on = "anthy", "ibus-anthy", "ctrl+j"
+    word, shown = "yama", "山"
+    other_word, other_shown = "nihon", "日本"
+    commit_key = "Return"
 
     def compose(self, desktop, word):
         desktop.key(*list(word), "space")
@@ -144,26 +148,14 @@ class Fcitx5Hangul(Fcitx5):
     commit_key = "Return"
 
 
-class IBusHangul(IBus):
+class IBusHangul(IBusScriptEngine):
     """ibus with its Hangul engine (Debian's ibus-hangul), two-set layout; it starts in
     Latin mode, and Shift+Space turns Hangul on, as a Korean user does."""
     name = "ibus_hangul"
+    engine, package, switch_on = "hangul", "ibus-hangul", "shift+space"
     word, shown = "gks", "한"
     other_word, other_shown = "rmf", "글"
     commit_key = "Return"
-
-    def start(self, desktop):
-        if not os.path.exists("/usr/share/ibus/component/hangul.xml"):
-            raise Failure("missing: the Hangul engine (Debian package ibus-hangul)")
-        # A python3 program of Debian's, like Anthy's setup.
-        desktop.env["PATH"] = "/usr/bin:/bin:" + desktop.env.get("PATH", "")
-        super().start(desktop)
-
-    def ready(self, desktop, ui):
-        wait_until("the app's input context to have ibus's focus",
-                   lambda: ibus_support.ibus_focused_context(desktop) not in (None, self.placeholder))
-        ibus_support.select_engine(desktop, "hangul")
-        desktop.key("shift+space")
 
 
 class Simple:

@@ -56,13 +56,7 @@ enum WindowStateFile {
     /// The primary menu's choice of where captions go; nil when none was made (or the file
     /// holds something this version does not know).
     static func loadDestination(_ path: String) -> CaptionDestination? {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
-            let value = g_key_file_get_string(file, captionsGroup, "destination", nil)
-        else { return nil }
-        defer { g_free(value) }
-        return CaptionDestination(rawValue: String(cString: value))
+        string(path, group: captionsGroup, key: "destination").flatMap(CaptionDestination.init(rawValue:))
     }
 
     static func saveDestination(_ destination: CaptionDestination, to path: String) {
@@ -92,12 +86,7 @@ enum WindowStateFile {
     /// The folder last exported into, or nil. Kept as a file URI, so that a folder whose
     /// name is not UTF-8 is remembered by its own bytes.
     static func exportFolder(_ path: String) -> String? {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
-            let uri = g_key_file_get_string(file, exportGroup, "folder", nil)
-        else { return nil }
-        defer { g_free(uri) }
+        guard let uri = string(path, group: exportGroup, key: "folder") else { return nil }
         return g_filename_from_uri(uri, nil, nil).map { name in
             defer { g_free(name) }
             return FilePath.string(fromCString: name)
@@ -108,6 +97,17 @@ enum WindowStateFile {
         guard let uri = g_filename_to_uri(folder.pathBytes, nil, nil) else { return }
         defer { g_free(uri) }
         update(path) { file in g_key_file_set_string(file, exportGroup, "folder", uri) }
+    }
+
+    /// One string of the file, or nil when the file or the key is not there.
+    private static func string(_ path: String, group: String, key: String) -> String? {
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
+            let value = g_key_file_get_string(file, group, key, nil)
+        else { return nil }
+        defer { g_free(value) }
+        return String(cString: value)
     }
 
     /// Changes some keys and keeps the others (each setting is saved at its own moment).
