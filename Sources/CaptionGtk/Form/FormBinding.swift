@@ -141,9 +141,8 @@ final class FormBinding {
     /// moves held) so that a screen reader hears the field it lands in once, as it ends up.
     /// Focus goes first, to where the engine will send it: Orca, told of text changing in
     /// a field that has focus by the time it looks, takes that field as already said and
-    /// never names it («Title text.» after a save). The fields say what they will say
-    /// before it goes, and nothing is rendered on the way: each description changed while
-    /// a field has focus is read again.
+    /// never names it («Title text.» after a save). Nothing is rendered on the way: each
+    /// description changed while a field has focus is read again.
     func arrive(with words: FormWords, _ body: () -> Void) {
         var preview = engine
         _ = preview.handle(.clear)
@@ -187,10 +186,7 @@ final class FormBinding {
     }
 
     /// Shows the engine's state; runs on every keystroke and focus change.
-    func refresh() { refresh(as: engine) }
-
-    /// Renders `engine`'s state: the binding's own, or a preview of where the form is going.
-    private func refresh(as engine: FocusEngine) {
+    func refresh() {
         guard !stopped, !holdingRender else { return }
         let editing = owner?.isEditing ?? false
         let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing)].compactMap { $0 }
