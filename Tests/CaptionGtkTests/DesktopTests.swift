@@ -334,4 +334,44 @@ import Testing
         let summaryBar = try #require(gtk_bin_get_child(caption_bin(window.messages.revealer.pointer)))
         #expect(role(summaryBar) == ATK_ROLE_ALERT)
     }
+
+    /// An entry of its own (no window: the hold does not need focus), with a count of the
+    /// caret moves assistive technologies would be told of.
+    func entryCountingCaretMoves() -> (entry: TextEntry, moves: () -> Int) {
+        let entry = TextEntry(unchecked: gtk_entry_new())
+        g_object_ref_sink(entry.objectPointer)
+        var moves = 0
+        entry.connect(.notify("cursor-position")) { _ in moves += 1 }
+        return (entry, { moves })
+    }
+
+    @Test func aHeldCaretIsToldOnlyOnceGTKHasReportedTheFocusAgain() throws {
+        try Harness.start()
+        let (entry, moves) = entryCountingCaretMoves()
+        defer { g_object_unref(entry.objectPointer) }
+        let hold = CaretHold([entry.asWidget], until: entry.asWidget)
+        entry.text = "Harbour"
+        gtk_editable_set_position(OpaquePointer(entry.pointer), -1)
+        Harness.settle()
+        #expect(moves() == 0, "the caret moved while held")
+        #expect(hold.isHeld)
+        // GTK's late report of the focus, as its idle handler makes it.
+        atk_object_notify_state_change(entry.accessible, AtkState(ATK_STATE_FOCUSED.rawValue), 1)
+        #expect(Harness.spin(seconds: 1) { !hold.isHeld })
+        #expect(moves() == 1, "the caret's move was not told once")
+        #expect(gtk_editable_get_position(OpaquePointer(entry.pointer)) == 7)
+    }
+
+    @Test func aHeldCaretIsToldAfterHalfASecondWithoutAReport() throws {
+        try Harness.start()
+        let (entry, moves) = entryCountingCaretMoves()
+        defer { g_object_unref(entry.objectPointer) }
+        let hold = CaretHold([entry.asWidget], until: entry.asWidget)
+        entry.text = "Dusk"
+        gtk_editable_set_position(OpaquePointer(entry.pointer), -1)
+        Harness.pump(milliseconds: 200)
+        #expect(moves() == 0)
+        #expect(Harness.spin(seconds: 2) { !hold.isHeld })
+        #expect(moves() == 1)
+    }
 }

@@ -131,6 +131,50 @@ import Testing
                 == "Only the subtitle")
     }
 
+    @Test func aFieldTypedInSaysOnlyWhatChanges() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        load(window, Harness.makePhoto(in: folder, name: "said.jpg"))
+        let title = window.form.view.titleEntry
+        #expect(Harness.focusedWidget(window) == title.pointer)
+        // As focus came: what Enter does.
+        #expect(title.accessibleDescription.hasSuffix("Enter goes to the next empty field"))
+        // Typed in: the counter alone, not what Enter does again.
+        type(window, title.pointer, String(repeating: "x", count: 100))
+        #expect(title.accessibleDescription == "100 of 120 characters")
+        // Nothing new: nothing said.
+        type(window, title.pointer, "Harbour")
+        #expect(title.accessibleDescription == "")
+        // What Enter does changes (the subtitle is there): said.
+        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Dusk")
+        Harness.settle()
+        #expect(title.accessibleDescription == "Enter saves")
+        // Focus comes back to the field: it says it all again.
+        gtk_widget_grab_focus(window.form.view.subtitleEntry.pointer)
+        gtk_widget_grab_focus(title.pointer)
+        Harness.settle()
+        #expect(title.accessibleDescription == "Enter saves")
+    }
+
+    @Test func onlyTheFocusedFieldIsDescribedAgain() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        load(window, Harness.makePhoto(in: folder, name: "left.jpg"))
+        type(window, window.form.view.titleEntry.pointer, "Harbour")
+        window.activateAction("save")
+        Harness.settle()
+        let subtitle = window.form.view.subtitleEntry
+        #expect(Harness.focusedWidget(window) == subtitle.pointer)
+        // Back to Title: Subtitle, left behind, keeps what it said (a screen reader still on
+        // it would read a change), and says its message once focus is back.
+        gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
+        Harness.settle()
+        #expect(subtitle.accessibleDescription == "Enter saves")
+        gtk_widget_grab_focus(subtitle.pointer)
+        Harness.settle()
+        #expect(subtitle.accessibleDescription == "Subtitle required. Enter saves")
+    }
+
     @Test func missingPhotoIsNamedFirst() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

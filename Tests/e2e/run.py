@@ -129,9 +129,9 @@ def main():
             output += f"timed out after {SCENARIO_TIMEOUT:.0f} s".encode()
         return passed, output.decode(errors="replace"), time.monotonic() - begin
 
-    def report(name, passed, output, seconds, label=""):
+    def report(name, passed, output, seconds):
         with lock:
-            print(f"{'ok  ' if passed else 'FAIL'} {name}{label} ({seconds:.1f} s)")
+            print(f"{'ok  ' if passed else 'FAIL'} {name} ({seconds:.1f} s)")
             if not passed or os.environ.get("E2E_VERBOSE"):
                 for line in output.rstrip().splitlines():
                     print("     " + line)
@@ -139,17 +139,13 @@ def main():
 
     def run(scenario):
         passed, output, seconds = attempt(scenario)
-        if not passed and scenario[0].startswith(ORCA_PREFIX):
-            report(scenario[0], passed, output, seconds, " (first attempt; run again)")
-            passed, output, seconds = attempt(scenario)
         with lock:
             results[scenario[0]] = passed
         report(scenario[0], passed, output, seconds)
 
-    # Orca speaks what reaches it, and under load it merges focus events that arrive within
-    # a few milliseconds and speaks a stale one. Its
-    # scenarios run one at a time after the others, on a quieter machine, and one that
-    # fails is run once more; both attempts are printed.
+    # Orca's scenarios run one at a time after the others: each starts its own Orca, and
+    # two at once would share the machine's two cores with two apps. A scenario runs once:
+    # one that fails by timing has a cause to find, in the app or in the scenario.
     others = [s for s in scenarios if not s[0].startswith(ORCA_PREFIX)]
     orca = [s for s in scenarios if s[0].startswith(ORCA_PREFIX)]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -75,6 +75,53 @@ def scenario_orca_enter_on_an_empty_field_says_what_is_missing(desktop):
     # moment, does not say it again.
     orca.settle(1.5)
     orca.expect_heard_once("Subtitle required")
+    # Back to Title: the field left behind does not say its message on the way.
+    orca.start_listening()
+    desktop.key("shift+Return")
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.expect_not_heard("required")
+    # Back in Subtitle, the field says its message first, with the field.
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("Subtitle text.")
+    orca.wait_heard("Subtitle required")
+    orca.settle()
+    orca.expect_heard_once("Subtitle required")
+    # Once the subtitle is typed the message is gone, and nothing says it again: not the
+    # letters typed, not the save.
+    orca.start_listening()
+    desktop.type("Dusk")
+    orca.settle()
+    orca.expect_not_heard("required")
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("Saved")
+    orca.settle()
+    orca.expect_not_heard("required")
+
+
+def scenario_orca_moving_to_the_next_photo_says_the_field_once_and_nothing_of_the_last(desktop):
+    """Ctrl+Page Down from a filled Subtitle to a photo without words: Orca names Title with
+    the photo and what Enter does, each once; nothing of the field left behind (its words
+    going were read as a letter typed there)."""
+    first, second = desktop.photos("a.jpg", "b.jpg")
+    orca, ui = start(desktop, first, second)
+    orca.wait_heard("Title text.")
+    desktop.type("Harbour")
+    desktop.key("Return")
+    orca.wait_heard("Subtitle text.")
+    desktop.type("Dusk")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+Next")
+    orca.wait_heard("b dot jpg, 2 of 2")
+    orca.settle()
+    orca.expect_heard_once("Title text.")
+    orca.expect_heard_once("Enter goes to the next empty field")
+    keys = ("left control ", "page down ")
+    stray = [line for line in orca.since_mark() if line not in keys and len(line.strip(" .")) <= 2]
+    expect(not stray, f"Orca read {stray!r} on the way: {orca.since_mark()!r}")
 
 
 def scenario_orca_save_of_an_empty_form_says_everything_missing(desktop):
@@ -225,12 +272,14 @@ def scenario_orca_delete_and_undo_in_the_library(desktop):
 
 def scenario_orca_menu_items_are_read_as_a_menu(desktop):
     """F10: «Main Menu menu», then its items by name, not as push buttons: first where
-    captions go (radio items, the chosen one checked), then the actions."""
+    captions go (its heading, then radio items, the chosen one checked), then the actions.
+    End and Home go to the last item and back to the first, each said."""
     orca, ui = start(desktop)
     orca.settle()
     orca.start_listening()
     desktop.key("F10")
     orca.wait_heard("Main Menu menu")
+    orca.wait_heard("Captions Go")
     orca.wait_heard("In Caption's Library Only selected radio menu item")
     for _ in range(3):
         desktop.key("Down")
@@ -241,6 +290,16 @@ def scenario_orca_menu_items_are_read_as_a_menu(desktop):
     orca.wait_heard("Preferences")
     orca.settle()
     orca.expect_not_heard("push button")
+    orca.start_listening()
+    desktop.key("End")
+    orca.wait_heard("About Caption")
+    expect(ui.focused_name() == "About Caption", f"End went to {ui.focused_name()!r}")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Home")
+    orca.wait_heard("In Caption's Library Only")
+    orca.wait_heard("Captions Go")
+    orca.settle()
     desktop.key("Escape")
 
 
@@ -254,6 +313,33 @@ def scenario_orca_photo_button_names_the_photo_and_its_place(desktop):
     orca.start_listening()
     desktop.key("shift+Tab")
     orca.wait_heard("first dot jpg, 1 of 2")
+
+
+def scenario_orca_tab_to_done_and_back_names_the_field_and_selects_nothing(desktop):
+    """Both fields filled, Tab goes to Done, which says it saves; Shift+Tab comes back to
+    Subtitle, named with its words, none of them selected; Shift+Tab again names Title."""
+    photo, = desktop.photos("market.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    desktop.type("Fish stall")
+    desktop.key("Return")
+    orca.wait_heard("Subtitle text.")
+    desktop.type("Dawn")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Tab")
+    orca.wait_heard("Done push button")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("shift+Tab")
+    orca.wait_heard("Subtitle text.")
+    orca.settle()
+    orca.expect_not_heard("selected")
+    orca.start_listening()
+    desktop.key("shift+Tab")
+    orca.wait_heard("Title text.")
+    orca.settle()
+    orca.expect_not_heard("selected")
 
 
 def scenario_orca_error_bar_close_button_is_named(desktop):
@@ -554,19 +640,26 @@ def scenario_orca_completion_offers_are_said(desktop):
 
 
 def scenario_orca_code_replacement_and_its_undo_are_said(desktop):
-    """A code and a space: Orca says the text the code became; Ctrl+Z: the code put back."""
+    """A code and a space: Orca says the text the code became; Ctrl+Z: the code put back.
+    Neither says again what the field said as focus came (the photo, what Enter does)."""
     import scenarios_shorthand
     scenarios_shorthand.codes(desktop, "=bb\tBrooklyn Bridge\n")
     photo, = desktop.photos("harbour.jpg")
     orca, ui = start(desktop, photo)
     orca.wait_heard("Title text.")
+    orca.settle()
     orca.start_listening()
     desktop.type("=bb ")
     orca.wait_heard("Brooklyn Bridge.")
     orca.wait_heard("Z takes it back")  # Orca says «Ctrl Z»
+    orca.settle()
+    orca.expect_not_heard("Enter goes to the next empty field")
+    orca.expect_not_heard("harbour")
     orca.start_listening()
     desktop.key("ctrl+z")
     orca.wait_heard("is back")
+    orca.settle()
+    orca.expect_not_heard("Enter goes to the next empty field")
 
 
 def scenario_orca_length_counter_is_said(desktop):
@@ -621,6 +714,14 @@ def scenario_orca_caption_the_rest_says_how_to_cancel(desktop):
     desktop.key("Return")
     orca.wait_heard("notification Captioning the rest")
     orca.wait_heard("Press Alt plus C to cancel.")
+    said = orca.since_mark()
+    first = next(i for i, line in enumerate(said) if "notification Captioning the rest" in line)
+    expect(not any("percent" in line for line in said[:first]),
+           f"the progress was said before the notification that names it: {said!r}")
+    # Focus stays where it was while the batch runs: not on Choose Photo…, where Enter would
+    # open the chooser.
+    expect(ui.focused_name() == "Subtitle", f"focus went to {ui.focused_name()!r}")
+    orca.expect_not_heard("Choose Photo")
     desktop.key("alt+c")
     # However many were saved before Cancel took: said with the notification that replaces
     # the progress.

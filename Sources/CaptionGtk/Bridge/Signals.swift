@@ -42,6 +42,8 @@ extension Signal where Handler == VoidHandler {
     /// A widget is being destroyed: handles to it must no longer be used.
     static var destroy: Self { Self("destroy") }
     static var pasteClipboard: Self { Self("paste-clipboard") }
+    /// A widget is about to be shown.
+    static var show: Self { Self("show") }
     static var stopSearch: Self { Self("stop-search") }
     /// A search entry's text changed and typing paused.
     static var searchChanged: Self { Self("search-changed") }
@@ -87,6 +89,15 @@ extension Signal where Handler == EventHandler {
     static var deleteEvent: Self { Self("delete-event") }
     /// Keyboard focus came to the widget; runs before GTK tells a screen reader.
     static var focusIn: Self { Self("focus-in-event") }
+    static var focusOut: Self { Self("focus-out-event") }
+}
+
+/// (AtkObject, state name, gboolean, user data): what assistive technologies are told of
+/// one state of an accessible object; the argument is the state's new value.
+typealias StateHandler = @MainActor (Bool) -> Void
+
+extension Signal where Handler == StateHandler {
+    static func stateChange(_ state: String) -> Self { Self("state-change::" + state) }
 }
 
 /// (widget, GdkEventKey *, user data) -> gboolean: true when the key was used.
@@ -238,12 +249,23 @@ extension GObjectConvertible {
         attach(signal.name, after: true, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
-    func connect(_ signal: Signal<EventHandler>, _ body: @escaping EventHandler) {
+    @discardableResult
+    func connect(_ signal: Signal<StateHandler>, _ body: @escaping StateHandler) -> UInt {
+        let callback: @convention(c) (gpointer?, UnsafePointer<CChar>?, gboolean, gpointer?) -> Void = {
+            _, _, value, data in
+            let handler: ClosureBox<StateHandler> = box(data)
+            MainActor.assumeIsolated { handler.body(value != 0) }
+        }
+        return attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    @discardableResult
+    func connect(_ signal: Signal<EventHandler>, _ body: @escaping EventHandler) -> UInt {
         let callback: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, _, data in
             let handler: ClosureBox<EventHandler> = box(data)
             return MainActor.assumeIsolated { handler.body() } ? 1 : 0
         }
-        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+        return attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<DrawHandler>, _ body: @escaping DrawHandler) {

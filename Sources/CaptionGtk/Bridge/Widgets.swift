@@ -84,6 +84,8 @@ extension WidgetHandle {
     func showAll() { gtk_widget_show_all(pointer) }
     func grabFocus() { gtk_widget_grab_focus(pointer) }
     var hasFocus: Bool { gtk_widget_has_focus(pointer) != 0 }
+    /// The window's focus widget, whether or not the window is active.
+    var isFocus: Bool { gtk_widget_is_focus(pointer) != 0 }
     func errorBell() { gtk_widget_error_bell(pointer) }
 
     var isVisible: Bool {

@@ -67,6 +67,7 @@ final class FormBinding {
         case .event(.enter) where aids.completion.acceptOnEnter(): break
         case .event(let event):
             if case .focus(let item) = event {
+                arrival = DescribedArrival()
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
                 aids.focusMoved(to: item)
@@ -74,6 +75,8 @@ final class FormBinding {
             send(event)
         case .typed(let item, let text):
             guard !settingText else { return true }
+            // Words the form or a test puts in another field are not the user typing here.
+            if view.itemWidgets[item].isFocus { arrival.isSettled = true }
             aids.typed()
             // The photo stays named until focus moves: a description that changed at the
             // first letter would be read again, «Enter goes to the next empty field» twice.
@@ -107,7 +110,10 @@ final class FormBinding {
     }
 
     /// The window is going: events still on their way (a photo checked, a key) are dropped.
-    func stop() { stopped = true }
+    func stop() {
+        stopped = true
+        caretHold?.release()
+    }
 
     private func apply(_ decision: FormDecision) {
         switch decision {
@@ -139,23 +145,37 @@ final class FormBinding {
 
     /// Puts a photo with these words on the form (`body` does it, with the engine's focus
     /// moves held) so that a screen reader hears the field it lands in once, as it ends up.
-    /// Focus goes first, to where the engine will send it: Orca, told of text changing in
-    /// a field that has focus by the time it looks, takes that field as already said and
-    /// never names it («Title text.» after a save). Nothing is rendered on the way: each
-    /// description changed while a field has focus is read again.
+    /// The field focus will go to is described first, as it will be with the photo there,
+    /// and focus goes to it before the words change: a description changed after the focus
+    /// is read a second time. The fields' carets, moved by the new words, are held back until
+    /// GTK has finished reporting the focus (`CaretHold`). Nothing is rendered on the way.
     func arrive(with words: FormWords, _ body: () -> Void) {
         var preview = engine
         _ = preview.handle(.clear)
         for item in view.entries.keys { _ = preview.handle(.edit(item: item, text: words[item])) }
         _ = preview.handle(.photo(item: CaptionForm.photo, .loading))
+        // The field focus goes to says what it will say once the photo is there before it
+        // is focused: a change after would be read a second time.
+        let target = preview.focus.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
+        // Selected words go unselected first, before their field's notifications are held:
+        // a screen reader told of the selection only after the words change reads the change
+        // as «Selection deleted», though the words stay with their photo.
+        for entry in view.entries.values { entry.deselect() }
+        render(preview, describing: target)
         holdingRender = true
+        let moving = !target.hasFocus
         focus(preview.focus)
+        caretHold?.release()
+        caretHold = moving && target.hasFocus ? CaretHold(view.entries.values.map(\.asWidget), until: target) : nil
         withoutFocusMoves(body)
         holdingRender = false
         refresh()
     }
 
     private var holdingRender = false
+    /// What the focused field said as focus came to it.
+    private var arrival = DescribedArrival()
+    private var caretHold: CaretHold?
 
     func withoutFocusMoves(_ body: () -> Void) {
         let held = holdingFocus
@@ -188,15 +208,20 @@ final class FormBinding {
     /// Shows the engine's state; runs on every keystroke and focus change.
     func refresh() {
         guard !stopped, !holdingRender else { return }
+        render(engine)
+    }
+
+    /// `describing`: the widget whose accessible description is set, when not the focused one.
+    private func render(_ engine: FocusEngine, describing: Widget? = nil) {
         let editing = owner?.isEditing ?? false
-        let enter = [arrivedPhoto, FormSpeech.enterHint(engine.label, editing: editing)].compactMap { $0 }
-            .joined(separator: ". ")
+        let enter = FormSpeech.enterHint(engine.label, editing: editing)
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
         let quiet = engine.summary != nil ? saidBySummary : nil
         // Besides the engine's words, a field says its offers and what its variables become.
         let facts = owner?.photoFacts
         let details = view.render(
-            engine, enterHint: enter, photoDescription: photo, quiet: quiet, arrived: arrivedPhoto
+            engine, enterHint: enter, photoDescription: photo, quiet: quiet, arrived: arrivedPhoto,
+            describing: describing, arrival: &arrival
         ) { [aids] item in
             aids.notes(for: item, facts: facts)
         }

@@ -305,7 +305,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Photos whose save failed or was undone come back in front of the queue; the words
     /// on the form stay with the photo they were typed for.
     func giveBack(_ photos: [QueuedPhoto]) {
-        guard !photos.isEmpty else { return }
+        // Nothing back after a batch: focus, which stayed put while it ran, goes where the
+        // form wants it now (Choose Photo… when the queue is done).
+        guard !photos.isEmpty else { return focus(engine.focus) }
         if editing == nil { keepWords() }
         queue.restore(photos)
         if editing == nil { showCurrentPhoto() }
@@ -342,7 +344,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     func takeOut(_ photos: [QueuedPhoto]) {
         queue.remove(Set(photos.map(\.path)))
-        showCurrentPhoto()
+        // With nothing left to caption while they are saved, focus stays where it was rather
+        // than jumping to Choose Photo…, where Enter would open the chooser mid-batch.
+        if queue.currentPhoto == nil { withoutFocusMoves { showCurrentPhoto() } } else { showCurrentPhoto() }
     }
 
     var nextPhoto: String? { FormSpeech.nextPhoto(queue) }

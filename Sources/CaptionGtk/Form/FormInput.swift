@@ -13,12 +13,19 @@ enum FormInput {
 
     @MainActor
     static func connect(_ view: FormView, in window: Window, to handle: @escaping @MainActor (FormInput) -> Bool) {
-        window.connect(.setFocus, after: true) { widget in
-            let item = widget.flatMap { widget in
-                view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
+        let focus = FocusReports(view: view, handle: handle)
+        // The form's own widgets report focus as it comes to them, before GTK tells a screen
+        // reader: the description the engine's answer gives is then read with the focus, not
+        // after it as a change. Focus coming back with the window (which moves nothing) is not
+        // a move.
+        for widget in view.itemWidgets + [view.activateButton.asWidget] {
+            widget.connect(.focusIn) {
+                focus.report(UnsafeMutableRawPointer(widget.pointer))
+                return false
             }
-            _ = handle(.event(.focus(item)))
         }
+        // Other widgets (the menu button, the library) and focus leaving every widget.
+        window.connect(.setFocus, after: true) { widget in focus.report(widget) }
         for (item, entry) in view.entries {
             entry.connect(.changed) { _ = handle(.typed(item: item, text: entry.text)) }
             // Enter comes only through activate: GtkEntry emits it after its input method
@@ -38,5 +45,29 @@ enum FormInput {
         }
         view.photoButton.connect(.clicked) { _ = handle(.event(.enter)) }
         view.activateButton.connect(.clicked) { _ = handle(.event(.activate)) }
+    }
+}
+
+/// The engine hears of each focus move once, from whichever signal comes first.
+@MainActor
+private final class FocusReports {
+    private let view: FormView
+    private let handle: @MainActor (FormInput) -> Bool
+    private var last: UnsafeMutableRawPointer?
+    private var reported = false
+
+    init(view: FormView, handle: @escaping @MainActor (FormInput) -> Bool) {
+        self.view = view
+        self.handle = handle
+    }
+
+    func report(_ widget: UnsafeMutableRawPointer?) {
+        guard !reported || widget != last else { return }
+        reported = true
+        last = widget
+        let item = widget.flatMap { widget in
+            view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
+        }
+        _ = handle(.event(.focus(item)))
     }
 }

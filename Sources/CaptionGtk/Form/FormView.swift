@@ -110,13 +110,21 @@ struct FormView {
     /// it) and its completion offers or the last code replacement.
     func render(
         _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?, arrived: String? = nil,
+        describing: Widget? = nil, arrival: inout DescribedArrival,
         notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
     ) -> String {
+        func describes(_ widget: Widget) -> Bool { describing.map { $0.pointer == widget.pointer } ?? widget.isFocus }
         let label = engine.wording.label(engine.label)
         activateButton.label = label
+        // Only the focused widget's description changes: a screen reader reads a change of
+        // the field it is on, and one of the field focus is leaving would be read as focus
+        // leaves it («Subtitle required» on the way to Title). A widget's description is set
+        // as focus comes to it, before the screen reader is told.
         // A photo that arrives with both fields filled lands on the button: it names the
         // photo, as a field would.
-        activateButton.accessibleDescription = engine.focus == nil ? arrived ?? "" : ""
+        if describes(activateButton.asWidget) {
+            activateButton.accessibleDescription = engine.focus == nil ? arrived ?? "" : ""
+        }
         for (item, hint) in hints {
             hint.text = engine.focus == item ? "⏎ " + label : ""
         }
@@ -128,7 +136,9 @@ struct FormView {
             let widget = itemWidgets[item]
             // What a screen reader says after the field's name: its message, and in the
             // focused text field what Enter does now (the hint beside it, which is not read).
-            let enter = engine.focus == item && hints[item] != nil ? enterHint : nil
+            // In the focused text field: the photo that arrived, named until focus moves, and
+            // what Enter does.
+            let enter = engine.focus == item && hints[item] != nil ? [arrived, enterHint] : []
             // The photo button says which photo is on the form (the name beside it, and
             // its place in the queue, which the header shows).
             let photo = item == CaptionForm.photo ? photoDescription : nil
@@ -138,8 +148,11 @@ struct FormView {
             let said = item == quiet ? nil : message
             let length = renderCounter(engine, item)
             let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
-            widget.accessibleDescription = ([said, photo, length] + alsoMissing + [expansion, offers, enter])
-                .compactMap { $0 }.joined(separator: ". ")
+            if describes(widget) {
+                let steady = arrival.steadyParts(of: UnsafeMutableRawPointer(widget.pointer), [photo] + enter)
+                let parts = [said, steady[0], length] + alsoMissing + [expansion, offers] + steady.dropFirst()
+                widget.accessibleDescription = parts.compactMap { $0 }.joined(separator: ". ")
+            }
             if let label = expansions[item] {
                 label.text = expansion ?? ""
                 label.isVisible = expansion != nil
@@ -172,4 +185,30 @@ struct FormView {
 
     var titleEntry: TextEntry { entries[CaptionForm.title]! }  // CaptionForm always has a title
     var subtitleEntry: TextEntry { entries[CaptionForm.subtitle]! }  // and a subtitle
+}
+
+/// What the focused field said as focus came to it. Once the user types there, its
+/// description says only what changes (a message, the counter, offers, what a code became),
+/// and what it said on arrival (the photo, what Enter does) only when that changes: a
+/// screen reader reads the whole description at each change, and «Enter goes to the next
+/// empty field» came again with every code replaced and every message gone.
+struct DescribedArrival {
+    private var widget: UnsafeMutableRawPointer?
+    private var steady: [String?] = []
+    /// The user typed in the field since focus came.
+    var isSettled = false
+
+    /// What the description of `widget` says of its steady parts now: each one until the
+    /// user types there, then each one only when it has changed (nil in its place).
+    mutating func steadyParts(of widget: UnsafeMutableRawPointer, _ parts: [String?]) -> [String?] {
+        if self.widget != widget { self = DescribedArrival(widget: widget) }
+        defer { steady = parts }
+        guard isSettled else { return parts }
+        return parts.indices.map { index in
+            index < steady.count && steady[index] == parts[index] ? nil : parts[index]
+        }
+    }
+
+    private init(widget: UnsafeMutableRawPointer) { self.widget = widget }
+    init() {}
 }

@@ -9,9 +9,11 @@ import Localization
 /// What the batch asks of the form that holds the queue.
 @MainActor
 protocol QueueHolder: AnyObject {
-    /// The photos leave the queue while they are saved; the form shows what is left.
+    /// The photos leave the queue while they are saved; the form shows what is left, and
+    /// focus stays where it was when nothing is.
     func takeOut(_ photos: [QueuedPhoto])
-    /// Photos not saved, or whose save was undone, come back in front of the queue.
+    /// Photos not saved, or whose save was undone, come back in front of the queue; focus
+    /// goes where the form wants it, also when none come back.
     func giveBack(_ photos: [QueuedPhoto])
     /// "Next photo: b.jpg, 1 of 2.": said with the outcome, since the form changed.
     var nextPhoto: String? { get }

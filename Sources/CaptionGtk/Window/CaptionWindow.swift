@@ -256,7 +256,8 @@ public final class CaptionWindow {
             // Where captions go is a choice of three: radio items, whose state is read. A
             // switch (Check Spelling) is a check menu item; GTK 3's model button gives it no
             // checked state, so its description says On or Off.
-            for item in menuWidget.descendants(ofType: "GtkModelButton") {
+            let items = menuWidget.descendants(ofType: "GtkModelButton")
+            for item in items {
                 let role = caption_object_get_int(item.pointer, "role")
                 let radio = role == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
                 let check = role == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
@@ -264,8 +265,38 @@ public final class CaptionWindow {
                     radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
                 if check { spellCheckMenuItem = item }
             }
+            // GTK puts a section's heading in place in an idle after building the menu: it
+            // is there by the time the menu shows.
+            menuWidget.connect(.show) { [weak self] in self?.nameSections(of: menuWidget) }
+            // Home and End go to the first and last item, as in any menu; GTK 3's popover
+            // menu leaves them to nothing.
+            menuWidget.connect(.keyPress, after: false) { event in
+                let key = Keys.value(event)
+                let reachable = items.filter { $0.isVisible && $0.isSensitive }
+                let home = key == GDK_KEY_Home || key == GDK_KEY_KP_Home
+                let end = key == GDK_KEY_End || key == GDK_KEY_KP_End
+                guard home || end, let item = home ? reachable.first : reachable.last else { return false }
+                item.grabFocus()
+                return true
+            }
         }
         sayTheSwitch()
+    }
+
+    /// A section's heading ("Captions Go") is a label above its items that Tab and the arrows
+    /// never reach. The section is named after it, so that a screen reader says it as focus
+    /// enters the section, as it says a group box's name.
+    private func nameSections(of menu: Widget) {
+        for box in menu.descendants(ofType: "GtkMenuSectionBox") {
+            // The heading sits in a box of its own (with a separator line) at the top of the
+            // section; a section of nested sections has none of its own.
+            let heading = box.children.first.flatMap { header in
+                header.children.compactMap { Label(UnsafeMutableRawPointer($0.pointer)) }.first
+            }
+            guard let heading, !heading.text.isEmpty else { continue }
+            box.setAccessibleRole(ATK_ROLE_PANEL)
+            box.accessibleName = heading.text
+        }
     }
 
     /// The main menu's Check Spelling item, whose description says whether it is on.

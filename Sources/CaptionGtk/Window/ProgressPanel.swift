@@ -43,7 +43,10 @@ final class ProgressPanel {
             self?.isDestroyed = true
             self?.timer?.cancel()
         }
-        refresh()
+        // Only the text now; the bar's value from the first tick on, once the notification
+        // that names the work has been shown: a value set with it was read first, bare
+        // («40 percent.»), before the notification.
+        showText()
         timer = MainThread.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
     }
 
@@ -64,12 +67,15 @@ final class ProgressPanel {
         } else {
             gtk_progress_bar_pulse(progressBar)
         }
-        let now = progress.text
-        if now != text {
-            text = now
-            gtk_progress_bar_set_text(progressBar, now)
-        }
+        showText()
         return true
+    }
+
+    private func showText() {
+        let now = progress.text
+        guard now != text else { return }
+        text = now
+        gtk_progress_bar_set_text(caption_progress_bar(bar.pointer), now)
     }
 
     /// The work is over: the last figures, and no more timer.
