@@ -1,6 +1,7 @@
 // The one place that knows formats: signatures, the bounds-checked reader and the walkers,
 // on bytes built here (files from other encoders are tested in CaptionLibraryTests).
 
+import Foundation
 import Testing
 
 @testable import PhotoFormats
@@ -157,5 +158,19 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
         #expect(webp.withReader { RIFFChunks.chunks($0) }?.map(\.fourCC) == ["VP8L"])
         #expect(webp.withUnsafeBytes { RIFFChunks.isComplete($0) })
         #expect(!Array(webp.dropLast(2)).withUnsafeBytes { RIFFChunks.isComplete($0) })
+    }
+
+    /// The desktop entry offers Caption for exactly the formats it takes: a type missing
+    /// there hides Caption from "Open With" for those photos, and one too many offers it for
+    /// files it refuses.
+    @Test func theDesktopEntryListsEveryFormatAndNoOther() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let entry = try String(
+            contentsOf: root.appendingPathComponent("data/io.github.caption_app.Caption.desktop.in"), encoding: .utf8)
+        let line = try #require(entry.split(separator: "\n").first { $0.hasPrefix("MimeType=") })
+        let listed = line.dropFirst("MimeType=".count).split(separator: ";").map(String.init)
+        #expect(listed.count == Set(listed).count, "a type is listed twice: \(listed)")
+        #expect(Set(listed) == Set(PhotoFormat.allCases.map(\.mimeType)))
     }
 }
