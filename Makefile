@@ -12,7 +12,8 @@ PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # GExiv2 through Python (GObject introspection) reads captions as Shotwell and gThumb do.
 # The spell-checking scenario checks against the en_US dictionary.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
-	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi
+	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
+	strace
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin and Hangul engines (ibus with Anthy too) and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on
@@ -29,7 +30,7 @@ WAYLAND_DEPS = sway util-linux gcc libwayland-dev libxkbcommon-dev xkb-data
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
-.PHONY: all build release run test test-sanitizers test-screenshots test-unit test-e2e deps test-deps bench screenshot clean \
+.PHONY: all build release run test test-sanitizers test-screenshots test-unit test-startup test-e2e deps test-deps bench screenshot clean \
 	lint format
 
 all: build
@@ -66,7 +67,7 @@ run: build
 # the real binary driven by keys; each under its own Xvfb in a throwaway D-Bus session.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory test-unit test-e2e test-screenshots check-data
+	$(MAKE) --no-print-directory test-unit test-startup test-e2e test-screenshots check-data
 
 # House style: swift format (in the toolchain) with .swift-format; `make format` applies it.
 SWIFT_SOURCES = Package.swift Sources Tests Benchmarks Plugins build-aux/embed-resources
@@ -115,6 +116,12 @@ test-unit:
 	build-aux/with-display $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
 	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
 	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
+
+# What start-up opens before the first frame, against Tests/startup/before-first-frame
+# (strace): a library or a file new there fails, whatever the milliseconds say.
+test-startup:
+	build-aux/with-display Tests/startup/check-startup .build/debug/caption $(SAMPLE)
+	build-aux/with-display Tests/startup/check-startup .build/debug/caption
 
 # Each scenario starts its own Xvfb and D-Bus session, two at a time.
 test-e2e:

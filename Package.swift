@@ -36,13 +36,16 @@ let package = Package(
         .target(name: "POSIXFiles"),
         .target(name: "FocusEngine"),
         .target(name: "Threads"),
+        // Start-up's phases marked on standard error, when asked for (docs/performance.md).
+        .target(name: "CStartupTrace"),
+        .target(name: "StartupTrace", dependencies: ["CStartupTrace", "Threads"]),
         .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats", "POSIXFiles"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(
             name: "CaptionLibrary",
             dependencies: [
                 "CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
-                "PhotoFormats", "POSIXFiles",
+                "PhotoFormats", "POSIXFiles", "StartupTrace",
             ]),
         .target(
             name: "CaptionMetadata",
@@ -60,13 +63,14 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles", "Threads",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles", "StartupTrace", "Threads",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.
         .executableTarget(name: "embed-resources", path: "build-aux/embed-resources"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
-        .executableTarget(name: "caption", dependencies: ["CaptionCommand", "CaptionGtk", "POSIXFiles"]),
+        .executableTarget(
+            name: "caption", dependencies: ["CaptionCommand", "CaptionGtk", "POSIXFiles", "StartupTrace"]),
         .executableTarget(
             name: "caption-bench",
             dependencies: [

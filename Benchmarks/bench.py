@@ -25,6 +25,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 APP_ID = "io.github.caption_app.Caption"
 FLOOR_ID = "io.github.caption_app.CaptionFloor"
 
+# The marks Caption and the floor make (StartupTrace; floor.c's mark()), in the order they
+# come; the floor has no gtk-init (GtkApplication's startup does it, after registering),
+# window-ui or library-opened.
+TIMELINE_PHASES = ["loaded", "main", "gtk-init", "registered", "window-start", "window-ui", "form-built", "style",
+                   "window-built", "window-shown", "photo-decoded", "photo-painted", "first-frame", "library-opened"]
+
 # Targets of the performance issue; ratios are pairwise medians from this run.
 TARGETS = {
     "startup_over_floor": 1.10,
@@ -120,15 +126,26 @@ class Runner:
             if os.path.exists(path):
                 os.unlink(path)
 
-    def probe_run(self, mode, options, argv, env=None):
+    def probe_run(self, mode, options, argv, env=None, marks=False):
+        """The probe's figures; with `marks`, the program marks its start-up's phases
+        (CAPTION_STARTUP_TRACE) and they come back under "marks", in ms from the spawn."""
         environment = dict(os.environ)
         environment.update(env or {})
+        if marks:
+            environment["CAPTION_STARTUP_TRACE"] = "1"
         result = subprocess.run([self.probe, mode] + options + ["--"] + argv, env=environment,
                                 capture_output=True, text=True, timeout=120)
         if result.returncode != 0:
             sys.stderr.write(result.stderr)
             raise SystemExit(f"bench: probe {mode} failed for {' '.join(argv)}")
-        return json.loads(result.stdout.strip().splitlines()[-1])
+        figures = json.loads(result.stdout.strip().splitlines()[-1])
+        if marks:
+            figures["marks"] = {}
+            for line in result.stderr.splitlines():
+                words = line.split()
+                if len(words) == 3 and words[0] == "caption-startup":
+                    figures["marks"][words[1]] = round(int(words[2]) / 1e6 - figures["spawned_ms"], 3)
+        return figures
 
     # --- start-up ---
 
@@ -179,19 +196,79 @@ class Runner:
             result["programs"][name] = entry
         return result
 
-    def start_rounds(self, programs):
+    def start_rounds(self, programs, marks=False, rounds=None):
         """Each program started once a round, in an order rotated every round, after the
         warm-up rounds; the probe's figures of every start, by program."""
         names = list(programs)
         samples = {name: [] for name in names}
-        for round_index in range(self.args.warm_up + self.args.rounds):
+        for round_index in range(self.args.warm_up + (rounds or self.args.rounds)):
             for step in range(len(names)):
                 name = names[(round_index + step) % len(names)]
                 argv, env = programs[name]()
-                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env)
+                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env, marks=marks)
                 if round_index >= self.args.warm_up:
                     samples[name].append(figures)
         return samples
+
+    def timeline(self):
+        """Start-up phase by phase, from each program's own marks (CAPTION_STARTUP_TRACE)
+        beside the probe's map and first paint, in ms from the spawn: the C floor, and
+        Caption with an empty library and with 100,000 entries, interleaved."""
+        photo = self.args.sample
+        large = os.path.join(self.args.fixtures, "data-100000")
+        programs = {
+            "floor": lambda: ([self.floor, photo], {}),
+            "caption_empty": lambda: self.caption_start(self.fresh_data_home("empty"), photo),
+            "caption_100000": lambda: self.caption_start(large, photo),
+        }
+        samples = self.start_rounds(programs, marks=True, rounds=self.args.timeline_rounds)
+        result = {"rounds": self.args.timeline_rounds, "warm_up": self.args.warm_up, "programs": {}}
+        for name, own in samples.items():
+            phases = {}
+            for phase in TIMELINE_PHASES:
+                values = [s["marks"][phase] for s in own if phase in s["marks"]]
+                if values:
+                    phases[phase] = summary(values)
+            phases["mapped (X)"] = summary([s["map_ms"] for s in own])
+            phases["first paint (X)"] = summary([s["paint_ms"] for s in own])
+            result["programs"][name] = {"phases": phases, "samples": own}
+        return result
+
+    def photo_start(self):
+        """`caption PHOTO` and `floor PHOTO`, spawn to the photo visible (the probe's pixel
+        turns magenta), interleaved, for a 24 MP JPEG, a 24 MP HEIC and a 45 MP DNG. The
+        floor decodes with GdkPixbuf, which has no RAW loader: for the DNG it is given the
+        DNG's own full-size JPEG preview, the least any program has to decode for it."""
+        result = {"rounds": self.args.format_rounds, "photos": {}}
+        for photo, floor_photo in (("preview-24mp.jpg", None), ("preview-24mp.heic", None),
+                                   ("preview-45mp.dng", "preview-45mp.jpg")):
+            path = os.path.join(self.args.fixtures, photo)
+            floor_path = os.path.join(self.args.fixtures, floor_photo or photo)
+            programs = {
+                "floor": lambda: ([self.floor, floor_path], {}),
+                "caption": lambda: self.caption_start(self.fresh_data_home("photo"), path),
+            }
+            names = list(programs)
+            samples = {name: [] for name in names}
+            for round_index in range(self.args.preview_warm_up + self.args.format_rounds):
+                for step in range(len(names)):
+                    name = names[(round_index + step) % len(names)]
+                    argv, env = programs[name]()
+                    figures = self.probe_run("start", ["--photo", "e030e0", "--x", "0.5", "--y", "0.3"], argv, env,
+                                             marks=True)
+                    if round_index >= self.args.preview_warm_up:
+                        samples[name].append(figures)
+            entry = {}
+            for name in names:
+                own = samples[name]
+                entry[name] = {"first_paint_ms": summary([s["paint_ms"] for s in own]),
+                               "photo_ms": summary([s["photo_ms"] for s in own]),
+                               "photo_in_first_frame": sum(1 for s in own if s["photo_in_first_frame"]),
+                               "samples": own}
+            entry["photo_over_floor"] = summary([a["photo_ms"] / b["photo_ms"]
+                                                 for a, b in zip(samples["caption"], samples["floor"])])
+            result["photos"][photo] = entry
+        return result
 
     def startup_large(self):
         """Start-up with 100,000 entries against an empty library, the two interleaved."""
@@ -362,6 +439,27 @@ def verdict(value, limit):
 def print_report(report):
     m = report["machine"]
     print(f"\nWindow benchmarks on {m['nproc']} × {m['cpu']}, Debian {m['debian']}, load {m['load_average']}")
+    timeline = report.get("timeline")
+    if timeline:
+        programs = timeline["programs"]
+        print(f"\nStart-up timeline: ms from the spawn, median of {timeline['rounds']} interleaved rounds "
+              "(each program's own marks; map and paint seen by the X server)")
+        print(f"{'phase':18}" + "".join(f"{name:>16}" for name in programs))
+        order = TIMELINE_PHASES + ["mapped (X)", "first paint (X)"]
+        for phase in sorted({p for entry in programs.values() for p in entry["phases"]}, key=order.index):
+            cells = [entry["phases"].get(phase) for entry in programs.values()]
+            print(f"{phase:18}" + "".join(f"{cell['median']:16.1f}" if cell else f"{'–':>16}" for cell in cells))
+    photo_start = report.get("photo_start")
+    if photo_start:
+        print(f"\nSpawn to the photo visible: median of {photo_start['rounds']} interleaved rounds")
+        for photo, entry in photo_start["photos"].items():
+            for name in ("floor", "caption"):
+                own = entry[name]
+                print(f"{photo:22}{name:9}first paint {own['first_paint_ms']['median']:7.1f} ms   photo "
+                      f"{own['photo_ms']['median']:7.1f} ms ({own['photo_ms']['p25']:.0f}–{own['photo_ms']['p75']:.0f})"
+                      f"   in the first frame {own['photo_in_first_frame']}/{own['photo_ms']['n']}")
+            ratio = entry["photo_over_floor"]
+            print(f"{photo:22}caption / floor {ratio['median']:.3f} ({ratio['p25']:.2f}–{ratio['p75']:.2f})")
     start = report.get("startup")
     if start:
         print(f"\nStart-up: {start['rounds']} interleaved rounds after {start['warm_up']} warm-up; median "
@@ -490,6 +588,8 @@ def main():
     parser.add_argument("--sample", required=True, help="the photo of the start-up and Enter runs")
     parser.add_argument("--out", default=".build/bench")
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--timeline-rounds", type=int, default=15,
+                        help="rounds of the start-up timeline (each program's own marks)")
     parser.add_argument("--warm-up", type=int, default=3)
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--enter-rounds", type=int, default=5,
@@ -509,7 +609,7 @@ def main():
     parser.add_argument("--dwell-ms", type=int, default=1500,
                         help="time spent on each photo of the queue before Done")
     parser.add_argument("--baseline", help="another release build of caption, measured beside this one")
-    parser.add_argument("--only", default="startup,startup_large,enter,preview,preview_smooth,preview_heic,preview_raw,queue",
+    parser.add_argument("--only", default="timeline,photo_start,startup,startup_large,enter,preview,preview_smooth,preview_heic,preview_raw,queue",
                         help="comma-separated sections")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
@@ -523,7 +623,7 @@ def main():
     runner = Runner(args, build_tools(args.out))
     report = {"machine": machine(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     sections = args.only.split(",")
-    for section in ("startup", "startup_large", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw", "queue"):
+    for section in ("timeline", "photo_start", "startup", "startup_large", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw", "queue"):
         if section in sections:
             began = time.monotonic()
             report[section] = getattr(runner, section)()

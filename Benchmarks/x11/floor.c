@@ -16,10 +16,17 @@
  * --full decodes it whole with gdk_pixbuf_new_from_file and then scales it (the naive
  * way). Enter in Title or Subtitle moves to the other field, which is what Caption does
  * with a photo set and both fields empty.
+ *
+ * With CAPTION_STARTUP_TRACE set, it marks the phases of its start-up on standard error as
+ * Caption does (`caption-startup PHASE NANOSECONDS`, CLOCK_MONOTONIC), for
+ * Benchmarks/startup-timeline.py.
  */
 
 #include <gtk/gtk.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *css =
     ".caption-content { padding: 18px; }\n"
@@ -29,6 +36,32 @@ static const char *css =
     "stackswitcher radio { -gtk-icon-source: none; }\n";
 
 static gboolean full_decode;
+
+static void mark(const char *phase);
+
+/* The libraries mapped and their constructors run (Caption's CStartupTrace). */
+__attribute__((constructor(101))) static void mark_loaded(void) { mark("loaded"); }
+
+/* Each phase once, as Caption's StartupTrace marks it. */
+static void mark(const char *phase)
+{
+    static const char *marked[16];
+    static int count;
+    if (!getenv("CAPTION_STARTUP_TRACE"))
+        return;
+    for (int index = 0; index < count; index++)
+        if (!strcmp(marked[index], phase))
+            return;
+    if (count < 16)
+        marked[count++] = phase;
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    char line[96];
+    int length = snprintf(line, sizeof line, "caption-startup %s %lld\n", phase,
+                          (long long)time.tv_sec * 1000000000LL + time.tv_nsec);
+    if (write(2, line, length) < 0)
+        return;
+}
 
 typedef struct {
     GtkWidget *window, *stack, *area, *photo_name, *title, *subtitle, *hints[2], *button;
@@ -71,6 +104,16 @@ static gboolean draw(GtkWidget *area, cairo_t *cairo, gpointer unused)
     cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD);
     cairo_paint(cairo);
     cairo_restore(cairo);
+    mark("photo-painted");
+    return FALSE;
+}
+
+static gboolean window_drawn(GtkWidget *window, cairo_t *cairo, gpointer unused)
+{
+    (void)window;
+    (void)cairo;
+    (void)unused;
+    mark("first-frame");
     return FALSE;
 }
 
@@ -117,6 +160,7 @@ static void decoded(GObject *source, GAsyncResult *result, gpointer data)
     if (pixbuf && decode->request == floor_window.request) {
         g_clear_object(&floor_window.pixbuf);
         floor_window.pixbuf = pixbuf;
+        mark("photo-decoded");
         gtk_stack_set_visible_child_name(GTK_STACK(floor_window.stack), "photo");
         gtk_widget_queue_draw(floor_window.area);
     } else if (pixbuf) {
@@ -158,6 +202,7 @@ static void entry_activated(GtkEntry *entry, gpointer unused)
 
 static void build(GtkApplication *application)
 {
+    mark("window-start");
     GtkWidget *window = gtk_application_window_new(application);
     floor_window.window = window;
     gtk_window_set_title(GTK_WINDOW(window), "Caption");
@@ -248,6 +293,7 @@ static void build(GtkApplication *application)
     gtk_box_pack_end(GTK_BOX(button_row), button, FALSE, FALSE, 0);
     gtk_box_pack_start(GTK_BOX(content), button_row, FALSE, FALSE, 0);
 
+    mark("form-built");
     gtk_stack_add_titled(GTK_STACK(views), content, "form", "Caption");
     gtk_stack_add_titled(GTK_STACK(views), gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "library", "Library");
     gtk_container_add(GTK_CONTAINER(window), views);
@@ -258,11 +304,14 @@ static void build(GtkApplication *application)
     gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), GTK_STYLE_PROVIDER(provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
     g_object_unref(provider);
+    mark("style");
 
     g_signal_connect_after(window, "set-focus", G_CALLBACK(focus_changed), NULL);
+    g_signal_connect_after(window, "draw", G_CALLBACK(window_drawn), NULL);
 
     gtk_widget_show_all(window);
     gtk_widget_grab_focus(photo_button);
+    mark("window-shown");
 }
 
 static void present(GtkApplication *application, GFile **files, int count)
@@ -276,6 +325,14 @@ static void present(GtkApplication *application, GFile **files, int count)
         g_free(path);
     }
     gtk_window_present(GTK_WINDOW(floor_window.window));
+}
+
+/* GtkApplication's own startup, run before this, has initialised GTK and registered. */
+static void started(GtkApplication *application, gpointer unused)
+{
+    (void)application;
+    (void)unused;
+    mark("registered");
 }
 
 static void activated(GtkApplication *application, gpointer unused)
@@ -293,6 +350,7 @@ static void opened(GtkApplication *application, GFile **files, int count, const 
 
 int main(int argc, char **argv)
 {
+    mark("main");
     if (argc > 1 && !strcmp(argv[1], "--full")) {
         full_decode = TRUE;
         argv[1] = argv[0];
@@ -300,6 +358,7 @@ int main(int argc, char **argv)
         argc--;
     }
     GtkApplication *application = gtk_application_new("io.github.caption_app.CaptionFloor", G_APPLICATION_HANDLES_OPEN);
+    g_signal_connect_after(application, "startup", G_CALLBACK(started), NULL);
     g_signal_connect(application, "activate", G_CALLBACK(activated), NULL);
     g_signal_connect(application, "open", G_CALLBACK(opened), NULL);
     int status = g_application_run(G_APPLICATION(application), argc, argv);

@@ -1,13 +1,16 @@
 /* Times a GTK program from outside, through the X server: first paint, Enter latency, photo preview and photo-to-photo. */
 
 /*
- * probe start   [--settle-ms N] [--x F --y F] -- PROGRAM ARG...
+ * probe start   [--settle-ms N] [--x F --y F] [--photo RRGGBB] -- PROGRAM ARG...
  *     Starts PROGRAM and waits for its top-level window: MapNotify, then the first XDamage
  *     of that window (the first paint). Prints map_ms, paint_ms (from just before the
  *     process was spawned), the main thread's CPU time and the process's VmHWM, read at
  *     that moment; with --settle-ms, VmHWM again once the window has not painted for N ms,
  *     and whether the pixel at (F×width, F×height) was already final in the first frame
- *     (for Caption and the floor: whether the photo made it into the first paint).
+ *     (for Caption and the floor: whether the photo made it into the first paint). With
+ *     --photo, it also waits until that pixel shows the photo's colour (each channel
+ *     within 40) and prints photo_ms, spawn to the photo visible. spawned_ms is the spawn
+ *     on CLOCK_MONOTONIC, which a program's own marks of its start-up use too.
  * probe enter   --presses N -- PROGRAM ARG...
  *     After the first paint and a quiet spell, focuses the window and presses Return N
  *     times through XTest, each from a window that has not painted for 40 ms; a latency
@@ -282,7 +285,36 @@ static unsigned long pixel_at(double fx, double fy)
     return pixel & 0xffffff;
 }
 
-static int run_start(char **argv, double settle, double fx, double fy)
+/* Whether `pixel` is `colour`, give or take what a JPEG's rounding and a scale change. */
+static int near_colour(unsigned long pixel, long colour)
+{
+    for (int shift = 0; shift < 24; shift += 8) {
+        long difference = (long)((pixel >> shift) & 0xff) - ((colour >> shift) & 0xff);
+        if (difference > 40 || difference < -40)
+            return 0;
+    }
+    return 1;
+}
+
+/* Waits until the pixel at (fx, fy) of the target shows `colour`; returns the time. */
+static double wait_colour(double fx, double fy, long colour, double timeout)
+{
+    double deadline = now_ms() + timeout;
+    XEvent event;
+    while (!near_colour(pixel_at(fx, fy), colour)) {
+        double left = deadline - now_ms();
+        if (left <= 0 || !next_event(&event, left))
+            die("the photo was not painted in time");
+        while (!handle(&event)) {
+            left = deadline - now_ms();
+            if (left <= 0 || !next_event(&event, left))
+                die("the photo was not painted in time");
+        }
+    }
+    return now_ms();
+}
+
+static int run_start(char **argv, double settle, double fx, double fy, long photo)
 {
     spawn(argv);
     double painted = wait_first_paint(20000);
@@ -292,6 +324,7 @@ static int run_start(char **argv, double settle, double fx, double fy)
     /* GTK copies a whole frame to the window in one request, so the first damage already
      * shows all of the first frame. */
     unsigned long first = pixel_at(fx, fy), last = first;
+    double photo_visible = photo >= 0 ? wait_colour(fx, fy, photo, 20000) : -1;
     long settled_hwm = hwm;
     if (settle > 0) {
         wait_quiet(settle, 5000);
@@ -300,8 +333,13 @@ static int run_start(char **argv, double settle, double fx, double fy)
     }
     finish();
     printf("{\"map_ms\": %.3f, \"paint_ms\": %.3f, \"main_cpu_ms\": %.3f, \"hwm_kb\": %ld, "
-           "\"settled_hwm_kb\": %ld, \"first_frame_final\": %s}\n",
-           mapped - spawned_at, painted - spawned_at, cpu, hwm, settled_hwm, first == last ? "true" : "false");
+           "\"settled_hwm_kb\": %ld, \"first_frame_final\": %s, \"spawned_ms\": %.3f",
+           mapped - spawned_at, painted - spawned_at, cpu, hwm, settled_hwm, first == last ? "true" : "false",
+           spawned_at);
+    if (photo >= 0)
+        printf(", \"photo_ms\": %.3f, \"photo_in_first_frame\": %s", photo_visible - spawned_at,
+               near_colour(first, photo) ? "true" : "false");
+    printf("}\n");
     return 0;
 }
 
@@ -520,7 +558,7 @@ static int run_preview(char **argv, const char *uri, const char *app_id, double 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: probe start [--settle-ms N] [--x F --y F] -- PROGRAM ARG...\n"
+    fprintf(stderr, "usage: probe start [--settle-ms N] [--x F --y F] [--photo RRGGBB] -- PROGRAM ARG...\n"
                     "       probe enter --presses N -- PROGRAM ARG...\n"
                     "       probe preview --open URI --app-id ID --x F --y F [--tail-ms N] -- PROGRAM ARG...\n"
                     "       probe queue --photos N [--dwell-ms N] --x F --y F -- PROGRAM PHOTO...\n");
@@ -534,6 +572,7 @@ int main(int argc, char **argv)
     const char *mode = argv[1], *uri = NULL, *app_id = NULL;
     int presses = 200, photos = 0;
     double fx = 0.5, fy = 0.3, tail = 1000, settle = 0, dwell = 1500;
+    long photo = -1;
     int index = 2;
     for (; index < argc && strcmp(argv[index], "--") != 0; index += 2) {
         if (index + 1 >= argc)
@@ -557,6 +596,8 @@ int main(int argc, char **argv)
             photos = atoi(value);
         else if (!strcmp(option, "--dwell-ms"))
             dwell = atof(value);
+        else if (!strcmp(option, "--photo"))
+            photo = strtol(value, NULL, 16);
         else
             usage();
     }
@@ -576,7 +617,7 @@ int main(int argc, char **argv)
         die("no XTEST extension");
 
     if (!strcmp(mode, "start"))
-        return run_start(program, settle, fx, fy);
+        return run_start(program, settle, fx, fy, photo);
     if (!strcmp(mode, "enter"))
         return run_enter(program, presses);
     if (!strcmp(mode, "preview")) {

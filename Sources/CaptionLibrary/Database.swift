@@ -3,6 +3,7 @@
 
 import CSQLite
 import POSIXFiles
+import StartupTrace
 import Synchronization
 
 #if canImport(Glibc)
@@ -58,6 +59,7 @@ final class Database {
             throw error
         }
         self.handle = handle
+        StartupTrace.mark("library-opened")
         sqlite3_busy_timeout(handle, busyTimeout)
         if access == .readWrite && sqlite3_db_readonly(handle, "main") == 1 {
             throw LibraryError.make(

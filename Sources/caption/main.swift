@@ -4,11 +4,13 @@ import CaptionCommand
 import CaptionGtk
 import Localization
 import POSIXFiles
+import StartupTrace
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
+StartupTrace.mark("main")
 Localization.setUp(localeDirectory: Installation.localeDirectory)
 
 // Paths are bytes: each argument is read with every byte kept (CommandLine.arguments would

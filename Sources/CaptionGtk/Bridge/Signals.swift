@@ -268,14 +268,14 @@ extension GObjectConvertible {
         return attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
-    func connect(_ signal: Signal<DrawHandler>, _ body: @escaping DrawHandler) {
+    func connect(_ signal: Signal<DrawHandler>, after: Bool = false, _ body: @escaping DrawHandler) {
         let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cairo, data in
             guard let cairo else { return 0 }
             let handler: ClosureBox<DrawHandler> = box(data)
             MainActor.assumeIsolated { handler.body(cairo) }
             return 0
         }
-        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+        attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<SelectionHandler>, _ body: @escaping SelectionHandler) {
@@ -383,17 +383,18 @@ final class SourceHandle {
 }
 
 extension GObjectConvertible {
-    /// Runs `job` once, after the first frame that drew this widget, at low priority: work
-    /// that the first frame does not need (spell-checking, the offers) then costs start-up
-    /// nothing. A plain idle would not do: one runs while the X server maps the window,
-    /// which is before the first frame.
+    /// Runs `job` once, after the first frame that drew this widget and after the photo
+    /// the program was started with is painted, at low priority: work that the first frame
+    /// does not need (spell-checking, the offers) then costs start-up nothing, and does not
+    /// hold up the photo. A plain idle would not do: one runs while the X server maps the
+    /// window, which is before the first frame.
     @MainActor
     func afterFirstDraw(_ job: @escaping MainThread.Job) {
         var posted = false
         connect(.draw) { _ in
             guard !posted else { return }
             posted = true
-            MainThread.post(priority: G_PRIORITY_LOW, job)
+            MainThread.post(priority: G_PRIORITY_LOW) { LaunchPreview.afterPhoto(job) }
         }
     }
 }

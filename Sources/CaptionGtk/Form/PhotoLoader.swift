@@ -39,7 +39,27 @@ final class PhotoLoader {
         self.path = path
         preview.clear()
         let area = preview.wantedArea
-        if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
+        if let launch = LaunchPreview.take(path, scale: preview.scaleFactor) {
+            let request = request
+            // Scaled down when drawn; decoded again only for a preview larger than it.
+            let sharper = launch.area.width < area.width || launch.area.height < area.height
+            preview.afterNextPaint { [weak self] in
+                LaunchPreview.settle()
+                guard let self, sharper, request == self.request else { return }
+                self.decode(path, request: request, area: self.preview.wantedArea, settles: false)
+            }
+            let decoded = launch.result { decoded in
+                MainThread.post { [weak self] in
+                    self?.arrived(decoded, path: path, request: request, area: launch.area, settles: true)
+                    if case .failure = decoded { LaunchPreview.settle() }
+                }
+            }
+            if let decoded {
+                // Decoded while the window was built: the first frame shows it.
+                arrived(decoded, path: path, request: request, area: launch.area, settles: true)
+                if case .failure = decoded { LaunchPreview.settle() }
+            }
+        } else if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
             // Shown in this very turn of the main loop: the next frame has it.
             preview.show(ready, area: area, name: PhotoQueue.name(of: path))
             checkOncePainted(path, request: request)
@@ -72,18 +92,29 @@ final class PhotoLoader {
         DispatchQueue.global(qos: .userInitiated).async {
             let decoded = PhotoDecoder.decode(path, fitting: area, scale: scale)
             MainThread.post { [weak self] in
-                switch decoded {
-                case .success(let photo):
-                    guard let self, request == self.request else {
-                        // Gone, or a newer photo replaced this one while it decoded.
-                        return cairo_surface_destroy(photo.surface.pointer)
-                    }
-                    self.preview.show(photo, area: area, name: PhotoQueue.name(of: path))
-                    if settles { self.checkOncePainted(path, request: request) }
-                case .failure(let error):
-                    if settles { self?.settle(.failure(error), request: request) }
+                guard let self else {
+                    if case .success(let photo) = decoded { cairo_surface_destroy(photo.surface.pointer) }
+                    return
                 }
+                self.arrived(decoded, path: path, request: request, area: area, settles: settles)
             }
+        }
+    }
+
+    /// A decode for `request` is done: shown if the photo is still the one on the form.
+    private func arrived(
+        _ decoded: Result<DecodedPhoto, LibraryError>, path: String, request: Int, area: PixelSize, settles: Bool
+    ) {
+        switch decoded {
+        case .success(let photo):
+            guard request == self.request else {
+                // A newer photo replaced this one while it decoded.
+                return cairo_surface_destroy(photo.surface.pointer)
+            }
+            preview.show(photo, area: area, name: PhotoQueue.name(of: path))
+            if settles { checkOncePainted(path, request: request) }
+        case .failure(let error):
+            if settles { settle(.failure(error), request: request) }
         }
     }
 

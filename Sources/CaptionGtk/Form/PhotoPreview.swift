@@ -4,6 +4,7 @@ import CGtk
 import CaptionLibrary
 import JPEGPreview
 import Localization
+import StartupTrace
 
 /// A size in device pixels.
 struct PixelSize: Equatable, Sendable {
@@ -248,6 +249,7 @@ final class PhotoPreview {
     func show(_ photo: DecodedPhoto, area: PixelSize, name: String) {
         if let surface { cairo_surface_destroy(surface) }
         surface = photo.surface.pointer
+        StartupTrace.mark("photo-decoded")
         decodedArea = area
         widget.visibleChildName = "photo"
         self.area.accessibleName = tr("Photo: {name}").replacing("{name}", with: name)
@@ -308,6 +310,7 @@ final class PhotoPreview {
         }
         cairo_paint(cairo)
         cairo_restore(cairo)
+        StartupTrace.mark("photo-painted")
         for job in afterPaint { MainThread.post(job) }
         afterPaint = []
         // A window made larger than the decode: ask for a sharper one (the caller debounces).

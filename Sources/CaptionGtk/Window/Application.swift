@@ -3,6 +3,7 @@
 import CGtk
 import Localization
 import POSIXFiles
+import StartupTrace
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,8 @@ public enum CaptionApplication {
     public static func run(library: String?, photos: [String]) -> Int32? {
         let activationToken = setIdentity()
         guard gtk_init_check(nil, nil) != 0 else { return nil }
+        StartupTrace.mark("gtk-init")
+        if let first = photos.first { LaunchPreview.start(first) }
         // WM_CLASS's class half (X11); its name half and the Wayland app id are the program name.
         gdk_set_program_class(id)
         // Another library is another session: keep it out of a running instance.
@@ -37,6 +40,7 @@ public enum CaptionApplication {
                 window = CaptionWindow(application: application, libraryDirectory: library)
                 captionWindow = window
                 window.present(restoringDraft: true)
+                StartupTrace.mark("window-shown")
             }
             window.form.enqueue(paths)
             // GtkApplication has taken the launcher's startup id or activation token from
@@ -62,6 +66,7 @@ public enum CaptionApplication {
             g_object_unref(application)
             return 1
         }
+        StartupTrace.mark("registered")
         if library == nil, g_application_get_dbus_connection(gApplication) == nil {
             printError(
                 tr(

@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import FocusEngine
 import Localization
+import StartupTrace
 
 @MainActor
 public final class CaptionWindow {
@@ -38,7 +39,9 @@ public final class CaptionWindow {
         gtk_window_set_title(window.gtkWindow, "Caption")
         gtk_window_set_icon_name(window.gtkWindow, CaptionApplication.id)
 
+        StartupTrace.mark("window-start")
         let builder = Builder(EmbeddedResources.windowUI)
+        StartupTrace.mark("window-ui")
         header = builder["header"]
         views = builder["views"]
         menuButton = builder["menu_button"]
@@ -51,6 +54,8 @@ public final class CaptionWindow {
         let page: Box = builder["page"]
         gtk_container_add(caption_container(window.pointer), page.pointer)
         window.connect(.draw) { _ in RecentFiles.windowPainted() }
+        // The toplevel's draw paints every widget in it: after it, the frame is drawn.
+        window.connect(.draw, after: true) { _ in StartupTrace.mark("first-frame") }
 
         let formView = FormView(builder, fields: FormField.all)
         // Tab and the form's own focus moves scroll the field they reach into view.
@@ -70,8 +75,10 @@ public final class CaptionWindow {
         form.setDestination(destination.current)
         destination.onChange = { [weak form] in form?.setDestination($0) }
         gtk_window_set_default(window.gtkWindow, formView.activateButton.pointer)
+        StartupTrace.mark("form-built")
         Style.install()
         ColorScheme.follow()
+        StartupTrace.mark("style")
 
         connectControllers()
         installActions()
@@ -79,6 +86,7 @@ public final class CaptionWindow {
         acceptDrops()
         connectKeys()
         rememberGeometry()
+        StartupTrace.mark("window-built")
     }
 
     private func connectControllers() {
