@@ -196,17 +196,19 @@ class Runner:
             result["programs"][name] = entry
         return result
 
-    def start_rounds(self, programs, marks=False, rounds=None):
+    def start_rounds(self, programs, marks=False, rounds=None, options=None, warm_up=None):
         """Each program started once a round, in an order rotated every round, after the
         warm-up rounds; the probe's figures of every start, by program."""
         names = list(programs)
         samples = {name: [] for name in names}
-        for round_index in range(self.args.warm_up + (rounds or self.args.rounds)):
+        options = options or ["--settle-ms", str(self.args.settle_ms)]
+        warm_up = self.args.warm_up if warm_up is None else warm_up
+        for round_index in range(warm_up + (rounds or self.args.rounds)):
             for step in range(len(names)):
                 name = names[(round_index + step) % len(names)]
                 argv, env = programs[name]()
-                figures = self.probe_run("start", ["--settle-ms", str(self.args.settle_ms)], argv, env, marks=marks)
-                if round_index >= self.args.warm_up:
+                figures = self.probe_run("start", options, argv, env, marks=marks)
+                if round_index >= warm_up:
                     samples[name].append(figures)
         return samples
 
@@ -248,18 +250,11 @@ class Runner:
                 "floor": lambda: ([self.floor, floor_path], {}),
                 "caption": lambda: self.caption_start(self.fresh_data_home("photo"), path),
             }
-            names = list(programs)
-            samples = {name: [] for name in names}
-            for round_index in range(self.args.preview_warm_up + self.args.format_rounds):
-                for step in range(len(names)):
-                    name = names[(round_index + step) % len(names)]
-                    argv, env = programs[name]()
-                    figures = self.probe_run("start", ["--photo", "e030e0", "--x", "0.5", "--y", "0.3"], argv, env,
-                                             marks=True)
-                    if round_index >= self.args.preview_warm_up:
-                        samples[name].append(figures)
+            samples = self.start_rounds(programs, marks=True, rounds=self.args.format_rounds,
+                                        options=["--photo", "e030e0", "--x", "0.5", "--y", "0.3"],
+                                        warm_up=self.args.preview_warm_up)
             entry = {}
-            for name in names:
+            for name in programs:
                 own = samples[name]
                 entry[name] = {"first_paint_ms": summary([s["paint_ms"] for s in own]),
                                "photo_ms": summary([s["photo_ms"] for s in own]),

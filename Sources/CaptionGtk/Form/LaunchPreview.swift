@@ -11,9 +11,9 @@ import Threads
 /// laid out, so a size a little larger than the preview of a window of the default size,
 /// which the preview scales down when it draws. The photo loader takes it instead of
 /// decoding the photo again (and decodes again at the exact size only when the preview is
-/// larger), or waits for it; meanwhile the work
-/// that waits for the first frame (spell-checking, the offers) also waits for this photo,
-/// whose paint it would otherwise hold up.
+/// larger), or waits for it; meanwhile the work that waits for the first frame
+/// (spell-checking, the offers) also waits for this photo, whose paint it would otherwise
+/// hold up.
 final class LaunchPreview: @unchecked Sendable {
     typealias Decoded = Result<DecodedPhoto, LibraryError>
 
@@ -54,12 +54,11 @@ final class LaunchPreview: @unchecked Sendable {
     @MainActor
     static func take(_ path: String, scale: Int) -> LaunchPreview? {
         guard let launch = current else { return nil }
-        current = nil
         guard launch.path == path, launch.scale == scale else {
-            launch.whenDecoded { if case .success(let photo) = $0 { cairo_surface_destroy(photo.surface.pointer) } }
             settle()
             return nil
         }
+        current = nil
         return launch
     }
 
@@ -69,15 +68,16 @@ final class LaunchPreview: @unchecked Sendable {
         if isSettled { job() } else { waiting.append(job) }
     }
 
-    /// The launch photo is on the screen, or will not be: the waiting work may run.
+    /// The launch photo is on the screen, or will not be: the waiting work may run, and a
+    /// decode nobody took is let go.
     @MainActor
     static func settle() {
-        guard !isSettled else { return }
-        isSettled = true
         if let launch = current {
             current = nil
             launch.whenDecoded { if case .success(let photo) = $0 { cairo_surface_destroy(photo.surface.pointer) } }
         }
+        guard !isSettled else { return }
+        isSettled = true
         let jobs = waiting
         waiting = []
         for job in jobs { MainThread.post(priority: G_PRIORITY_LOW, job) }
