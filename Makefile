@@ -4,7 +4,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libgspell-1-dev pkg-config
+BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libgspell-1-dev \
+	pkg-config
 # GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (README: Photo formats).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
@@ -121,6 +122,9 @@ test-unit:
 # (strace): a library or a file new there fails, whatever the milliseconds say.
 test-startup:
 	build-aux/with-display Tests/startup/check-startup .build/debug/caption $(SAMPLE)
+	mkdir -p .build/startup
+	heif-enc -q 50 -t 320 -o .build/startup/phone.heic $(SAMPLE) >/dev/null
+	build-aux/with-display Tests/startup/check-startup .build/debug/caption .build/startup/phone.heic
 	build-aux/with-display Tests/startup/check-startup .build/debug/caption
 
 # Each scenario starts its own Xvfb and D-Bus session, two at a time.

@@ -27,6 +27,7 @@ let package = Package(
         // exempi's opener is compiled C, so that the program has one table of its functions.
         .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport", linkerSettings: [.linkedLibrary("z")]),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
@@ -63,7 +64,8 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand", "CGspell", "POSIXFiles", "StartupTrace", "Threads",
+                "Localization", "PhotoFormats", "Shorthand", "CGspell", "CHeif", "POSIXFiles", "StartupTrace",
+                "Threads",
             ],
             plugins: ["EmbedResources"]),
         // Resources/ (the window's layout, the shortcuts window, the CSS) as Swift constants.

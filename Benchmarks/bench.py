@@ -29,7 +29,7 @@ FLOOR_ID = "io.github.caption_app.CaptionFloor"
 # come; the floor has no gtk-init (GtkApplication's startup does it, after registering),
 # window-ui or library-opened.
 TIMELINE_PHASES = ["loaded", "main", "gtk-init", "registered", "window-start", "window-ui", "form-built", "style",
-                   "window-built", "window-shown", "photo-decoded", "photo-painted", "first-frame", "library-opened"]
+                   "window-built", "window-shown", "photo-decoded", "photo-painted", "first-frame", "photo-sharp", "library-opened"]
 
 # Targets of the performance issue; ratios are pairwise medians from this run.
 TARGETS = {
@@ -238,12 +238,17 @@ class Runner:
 
     def photo_start(self):
         """`caption PHOTO` and `floor PHOTO`, spawn to the photo visible (the probe's pixel
-        turns magenta), interleaved, for a 24 MP JPEG, a 24 MP HEIC and a 45 MP DNG. The
-        floor decodes with GdkPixbuf, which has no RAW loader: for the DNG it is given the
+        turns magenta), interleaved, for a 24 MP JPEG, a 24 MP HEIC and a 45 MP DNG as cameras
+        and phones write them, each with a small picture of itself, which Caption shows
+        until the photo is decoded ("sharp": the photo itself painted). The floor decodes
+        with GdkPixbuf, which has no RAW loader: for the DNG it is given the
         DNG's own full-size JPEG preview, the least any program has to decode for it."""
         result = {"rounds": self.args.format_rounds, "photos": {}}
-        for photo, floor_photo in (("preview-24mp.jpg", None), ("preview-24mp.heic", None),
-                                   ("preview-45mp.dng", "preview-45mp.jpg")):
+        # Each run lasts until the window has not painted for `quiet` ms, so that the photo
+        # itself is painted (and marked) after its embedded picture: for the HEIC, seconds later.
+        for photo, floor_photo, quiet in (("preview-24mp-camera.jpg", None, 600),
+                                          ("preview-24mp-phone.heic", None, 3500),
+                                          ("preview-45mp-camera.dng", "preview-45mp.jpg", 600)):
             path = os.path.join(self.args.fixtures, photo)
             floor_path = os.path.join(self.args.fixtures, floor_photo or photo)
             programs = {
@@ -251,7 +256,8 @@ class Runner:
                 "caption": lambda: self.caption_start(self.fresh_data_home("photo"), path),
             }
             samples = self.start_rounds(programs, marks=True, rounds=self.args.format_rounds,
-                                        options=["--photo", "e030e0", "--x", "0.5", "--y", "0.3"],
+                                        options=["--photo", "e030e0", "--x", "0.5", "--y", "0.3",
+                                                 "--settle-ms", str(quiet)],
                                         warm_up=self.args.preview_warm_up)
             entry = {}
             for name in programs:
@@ -259,6 +265,10 @@ class Runner:
                 entry[name] = {"first_paint_ms": summary([s["paint_ms"] for s in own]),
                                "photo_ms": summary([s["photo_ms"] for s in own]),
                                "photo_in_first_frame": sum(1 for s in own if s["photo_in_first_frame"]),
+                               # The photo itself painted (after its embedded picture, if any):
+                               # Caption's photo-sharp mark, the floor's photo-painted.
+                               "sharp_ms": summary([s["marks"].get("photo-sharp", s["marks"].get("photo-painted"))
+                                                    for s in own if "photo-painted" in s["marks"]] or [0]),
                                "samples": own}
             entry["photo_over_floor"] = summary([a["photo_ms"] / b["photo_ms"]
                                                  for a, b in zip(samples["caption"], samples["floor"])])
@@ -452,7 +462,8 @@ def print_report(report):
                 own = entry[name]
                 print(f"{photo:22}{name:9}first paint {own['first_paint_ms']['median']:7.1f} ms   photo "
                       f"{own['photo_ms']['median']:7.1f} ms ({own['photo_ms']['p25']:.0f}–{own['photo_ms']['p75']:.0f})"
-                      f"   in the first frame {own['photo_in_first_frame']}/{own['photo_ms']['n']}")
+                      f"   in the first frame {own['photo_in_first_frame']}/{own['photo_ms']['n']}"
+                      f"   sharp {own['sharp_ms']['median']:7.1f} ms")
             ratio = entry["photo_over_floor"]
             print(f"{photo:22}caption / floor {ratio['median']:.3f} ({ratio['p25']:.2f}–{ratio['p75']:.2f})")
     start = report.get("startup")

@@ -105,6 +105,7 @@ func makeFixtures(_ arguments: [String]) {
         }
         rename(dng + ".part", dng)
     }
+    makeCameraFixtures(folder)
     makeQueue(in: folder + "/queue")
     makeLargeLibrary(dataHome: folder + "/data-100000", count: largeCount, photo: sample)
     let dataHome = folder + "/data-10000"
@@ -114,6 +115,59 @@ func makeFixtures(_ arguments: [String]) {
         removeTree(dataHome)
         makeLibrary(dataHome: dataHome, count: 10_000, photo: sample)
         Array("10000\n".utf8).withUnsafeBytes { writeFile(complete, $0) }
+    }
+}
+
+/// The photos of the start-up benchmark as cameras and phones write them, each carrying a
+/// small picture of itself: preview-24mp-camera.jpg (the 24 MP JPEG with a 160 × 120 Exif
+/// thumbnail padded with black bars, as cameras write a 3:2 photo's; ImageMagick makes it,
+/// exiftool puts it in), preview-24mp-phone.heic (heif-enc with a 320-pixel thumbnail, as
+/// phones store one) and preview-45mp-camera.dng (a 256 × 171 RGB thumbnail in IFD0, the
+/// JPEG preview and the raw picture in SubIFDs, as cameras and Adobe's converter lay a DNG
+/// out).
+func makeCameraFixtures(_ folder: String) {
+    let jpeg = folder + "/preview-24mp-camera.jpg"
+    if fileSize(jpeg) == 0 {
+        let thumbnail = folder + "/thumbnail-160.jpg"
+        guard
+            run([
+                "/usr/bin/convert", "-define", "jpeg:size=320x214", folder + "/preview-24mp.jpg", "-resize", "160x107",
+                "-background", "black", "-gravity", "center", "-extent", "160x120", thumbnail,
+            ]) == 0,
+            run(["/bin/cp", folder + "/preview-24mp.jpg", jpeg + ".part"]) == 0,
+            run([
+                "/usr/bin/exiftool", "-q", "-overwrite_original", "-Make=Canon", "-Model=Canon EOS 6D Mark II",
+                "-ThumbnailImage<=" + thumbnail, jpeg + ".part",
+            ]) == 0
+        else { fail("could not make \(jpeg)") }
+        rename(jpeg + ".part", jpeg)
+    }
+    let heic = folder + "/preview-24mp-phone.heic"
+    if fileSize(heic) == 0 {
+        guard
+            run(["/usr/bin/heif-enc", "-q", "80", "-t", "320", "-o", heic + ".part.heic", folder + "/preview-24mp.jpg"])
+                == 0
+        else { fail("heif-enc could not make \(heic)") }
+        rename(heic + ".part.heic", heic)
+    }
+    let dng = folder + "/preview-45mp-camera.dng"
+    if fileSize(dng) == 0 {
+        let rgb = folder + "/thumbnail-256.rgb"
+        guard
+            run([
+                "/usr/bin/convert", "-define", "jpeg:size=512x342", folder + "/preview-45mp.jpg", "-resize", "256x171!",
+                "-depth", "8", "rgb:" + rgb,
+            ]) == 0,
+            let thumbnail = try? Data(contentsOf: URL(fileURLWithPath: rgb)),
+            let preview = try? Data(contentsOf: URL(fileURLWithPath: folder + "/preview-45mp.jpg"))
+        else { fail("could not make \(dng)") }
+        let raw = ExternalPhotos.dng(
+            preview: [UInt8](preview), previewWidth: 8256, previewHeight: 5504, thumbnail: [UInt8](thumbnail),
+            thumbnailSize: (256, 171), rawSize: (192, 128))
+        guard (try? Data(raw).write(to: URL(fileURLWithPath: dng + ".part"))) != nil else {
+            fail("cannot write \(dng)")
+        }
+        rename(dng + ".part", dng)
     }
 }
 

@@ -66,6 +66,51 @@ import Testing
         #expect(decoded.width == 96 && decoded.height == 128, "the RAW's size, turned")
     }
 
+    /// A DNG laid out as cameras write it (a small RGB thumbnail in IFD0, the JPEG preview
+    /// and the raw picture in SubIFDs): the preview is still its JPEG, and the thumbnail is
+    /// the embedded picture shown meanwhile, turned as the camera was held.
+    @Test func dngThumbnailIsShownWhileItsPreviewDecodes() throws {
+        let preview = try ExternalPhotos.make(.restartJPEG, in: folder, width: 400, height: 300, name: "camera.jpg")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: preview)))
+        let green = Array([[UInt8]](repeating: [40, 200, 40], count: 160 * 120).joined())
+        let path = folder + "/camera.dng"
+        try Data(
+            ExternalPhotos.dng(
+                preview: bytes, previewWidth: 400, previewHeight: 300, orientation: 6, thumbnail: green,
+                thumbnailSize: (160, 120))
+        ).write(to: URL(fileURLWithPath: path))
+        let decoded = try PhotoDecoder.decode(path, fitting: PixelSize(width: 300, height: 300), scale: 1).get()
+        defer { cairo_surface_destroy(decoded.surface.pointer) }
+        #expect(decoded.source == .rawPreview)
+        #expect(surfaceSize(decoded) == PixelSize(width: 225, height: 300))
+        // The JPEG preview (a gradient), not the one-colour thumbnail.
+        #expect(abs(brightness(decoded, x: 0, y: 0) - brightness(decoded, x: 1, y: 1)) > 20)
+        let embedded = try #require(PhotoDecoder.embedded(path, info: try PhotoInspector.inspect(path), scale: 1))
+        defer { cairo_surface_destroy(embedded.surface.pointer) }
+        #expect(embedded.source == .embedded)
+        #expect(surfaceSize(embedded) == PixelSize(width: 120, height: 160))
+        #expect(embedded.width == 96 && embedded.height == 128, "the RAW's size, turned")
+        #expect(abs(brightness(embedded, x: 0.5, y: 0.5) - (40 + 200 + 40) / 3) < 6)
+    }
+
+    /// A HEIC with a thumbnail, as phones write them (heif-enc -t): the thumbnail is the
+    /// embedded picture shown while GdkPixbuf's loader decodes the photo; without one, none.
+    @Test func heicThumbnailIsShownWhileThePhotoDecodes() throws {
+        let source = try ExternalPhotos.make(.restartJPEG, in: folder, width: 640, height: 400, name: "phone.jpg")
+        let path = folder + "/phone.heic"
+        try ExternalPhotos.run("heif-enc", ["-q", "60", "-t", "160", "-o", path, source])
+        let info = try PhotoInspector.inspect(path)
+        let embedded = try #require(PhotoDecoder.embedded(path, info: info, scale: 1))
+        defer { cairo_surface_destroy(embedded.surface.pointer) }
+        #expect(embedded.source == .embedded)
+        #expect(surfaceSize(embedded) == PixelSize(width: 160, height: 100))
+        #expect(embedded.width == 640 && embedded.height == 400)
+        // The test picture, small: its corners differ.
+        #expect(abs(brightness(embedded, x: 0, y: 0) - brightness(embedded, x: 1, y: 1)) > 20)
+        let plain = try ExternalPhotos.make(.heic, in: folder, width: 640, height: 400, name: "plain.heic")
+        #expect(PhotoDecoder.embedded(plain, info: try PhotoInspector.inspect(plain), scale: 1) == nil)
+    }
+
     /// A HEIF whose primary picture carries an irot (a phone held sideways) is shown
     /// upright: libheif's loader turns it, and intake reads the turned size from the header.
     @Test func heifTurnedByItsIrotIsShownUpright() throws {

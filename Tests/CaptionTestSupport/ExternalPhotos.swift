@@ -122,14 +122,18 @@ public enum ExternalPhotos {
         }
     }
 
-    /// A minimal DNG: see the top of this file. The raw picture is 128 × 96, whatever the
-    /// preview's size (LibRaw reports the raw picture's size; the preview is what is shown).
+    /// A minimal DNG: see the top of this file. The raw picture is `rawSize` (128 × 96),
+    /// whatever the preview's size (LibRaw reports the raw picture's size; the preview is
+    /// what is shown).
+    /// With `thumbnail` (8-bit RGB, `thumbnailSize`), laid out as cameras' and Adobe's
+    /// converter's DNGs are: IFD0 that small uncompressed thumbnail, and the JPEG preview
+    /// and the raw picture in SubIFDs.
     public static func dng(
         preview: [UInt8], previewWidth: Int, previewHeight: Int,
-        orientation: UInt16 = 1
+        orientation: UInt16 = 1, thumbnail: [UInt8]? = nil, thumbnailSize: (width: Int, height: Int) = (256, 171),
+        rawSize: (width: Int, height: Int) = (128, 96)
     ) -> [UInt8] {
-        let rawWidth = 128
-        let rawHeight = 96
+        let (rawWidth, rawHeight) = rawSize
         var raw = [UInt8](repeating: 0, count: rawWidth * rawHeight * 2)
         for index in 0..<raw.count { raw[index] = UInt8(truncatingIfNeeded: index * 7 / 3) }
         typealias Entry = (tag: UInt16, type: UInt16, count: UInt32, value: [UInt8])
@@ -137,7 +141,9 @@ public enum ExternalPhotos {
         func long(_ values: UInt32...) -> [UInt8] {
             values.flatMap { v in (0..<4).map { UInt8(v >> (8 * UInt32($0)) & 0xFF) } }
         }
+        func longs(_ values: [Int]) -> [UInt8] { values.flatMap { long(UInt32($0)) } }
         func ascii(_ text: String) -> [UInt8] { Array(text.utf8) + [0] }
+        func padded(_ bytes: [UInt8]) -> [UInt8] { bytes + (bytes.count % 2 == 1 ? [0] : []) }
         /// A directory at `start`, with its long values right after it.
         func directory(_ entries: [Entry], at start: Int) -> [UInt8] {
             let sorted = entries.sorted { $0.tag < $1.tag }
@@ -157,15 +163,31 @@ public enum ExternalPhotos {
             return head + long(0) + extra
         }
         let identity = (0..<9).flatMap { $0 % 4 == 0 ? long(1, 1) : long(0, 1) }  // ColorMatrix1, SRATIONAL
-        func previewEntries(sub: Int, previewAt: Int) -> [Entry] {
+        /// What IFD0 holds besides its picture.
+        func dngEntries(subs: [Int]) -> [Entry] {
+            [
+                (271, 2, 8, ascii("Caption")), (272, 2, 5, ascii("Test")), (274, 3, 1, short(orientation)),
+                (330, 4, UInt32(subs.count), longs(subs)),
+                (50706, 1, 4, [1, 4, 0, 0]), (50707, 1, 4, [1, 1, 0, 0]), (50708, 2, 12, ascii("Caption DNG")),
+                (50721, 10, 9, identity),
+            ]
+        }
+        func previewEntries(previewAt: Int) -> [Entry] {
             [
                 (254, 4, 1, long(1)), (256, 4, 1, long(UInt32(previewWidth))), (257, 4, 1, long(UInt32(previewHeight))),
                 (258, 3, 3, short(8, 8, 8)), (259, 3, 1, short(7)), (262, 3, 1, short(6)),
-                (271, 2, 8, ascii("Caption")), (272, 2, 5, ascii("Test")), (273, 4, 1, long(UInt32(previewAt))),
-                (274, 3, 1, short(orientation)), (277, 3, 1, short(3)), (278, 4, 1, long(UInt32(previewHeight))),
-                (279, 4, 1, long(UInt32(preview.count))), (330, 4, 1, long(UInt32(sub))),
-                (50706, 1, 4, [1, 4, 0, 0]), (50707, 1, 4, [1, 1, 0, 0]), (50708, 2, 12, ascii("Caption DNG")),
-                (50721, 10, 9, identity),
+                (273, 4, 1, long(UInt32(previewAt))),
+                (277, 3, 1, short(3)), (278, 4, 1, long(UInt32(previewHeight))),
+                (279, 4, 1, long(UInt32(preview.count))),
+            ]
+        }
+        func thumbnailEntries(thumbnailAt: Int, count: Int) -> [Entry] {
+            let (width, height) = thumbnailSize
+            return [
+                (254, 4, 1, long(1)), (256, 4, 1, long(UInt32(width))), (257, 4, 1, long(UInt32(height))),
+                (258, 3, 3, short(8, 8, 8)), (259, 3, 1, short(1)), (262, 3, 1, short(2)),
+                (273, 4, 1, long(UInt32(thumbnailAt))), (277, 3, 1, short(3)), (278, 4, 1, long(UInt32(height))),
+                (279, 4, 1, long(UInt32(count))), (284, 3, 1, short(1)),
             ]
         }
         func rawEntries(rawAt: Int) -> [Entry] {
@@ -177,16 +199,30 @@ public enum ExternalPhotos {
                 (33421, 3, 2, short(2, 2)), (33422, 1, 4, [0, 1, 1, 2]), (50717, 4, 1, long(65535)),
             ]
         }
-        // Sizes do not depend on the offsets, so lay out once with zeros, then for real.
-        let firstSize = directory(previewEntries(sub: 0, previewAt: 0), at: 8).count
-        let sub = 8 + firstSize
-        let secondSize = directory(rawEntries(rawAt: 0), at: sub).count
-        let previewAt = sub + secondSize
-        let rawAt = previewAt + preview.count + preview.count % 2
-        return Array("II".utf8) + short(42) + long(8)
-            + directory(previewEntries(sub: sub, previewAt: previewAt), at: 8)
-            + directory(rawEntries(rawAt: rawAt), at: sub)
-            + preview + (preview.count % 2 == 1 ? [0] : []) + raw
+        let header = Array("II".utf8) + short(42) + long(8)
+        guard let thumbnail else {
+            // IFD0 the preview, its SubIFD the raw picture. Sizes do not depend on the
+            // offsets, so lay out once with zeros, then for real.
+            func first(sub: Int, previewAt: Int) -> [Entry] {
+                previewEntries(previewAt: previewAt) + dngEntries(subs: [sub])
+            }
+            let sub = 8 + directory(first(sub: 0, previewAt: 0), at: 8).count
+            let previewAt = sub + directory(rawEntries(rawAt: 0), at: sub).count
+            let rawAt = previewAt + padded(preview).count
+            return header + directory(first(sub: sub, previewAt: previewAt), at: 8)
+                + directory(rawEntries(rawAt: rawAt), at: sub) + padded(preview) + raw
+        }
+        func first(subs: [Int], thumbnailAt: Int) -> [Entry] {
+            thumbnailEntries(thumbnailAt: thumbnailAt, count: thumbnail.count) + dngEntries(subs: subs)
+        }
+        let previewIFD = 8 + directory(first(subs: [0, 0], thumbnailAt: 0), at: 8).count
+        let rawIFD = previewIFD + directory(previewEntries(previewAt: 0), at: previewIFD).count
+        let thumbnailAt = rawIFD + directory(rawEntries(rawAt: 0), at: rawIFD).count
+        let previewAt = thumbnailAt + padded(thumbnail).count
+        let rawAt = previewAt + padded(preview).count
+        return header + directory(first(subs: [previewIFD, rawIFD], thumbnailAt: thumbnailAt), at: 8)
+            + directory(previewEntries(previewAt: previewAt), at: previewIFD)
+            + directory(rawEntries(rawAt: rawAt), at: rawIFD) + padded(thumbnail) + padded(preview) + raw
     }
 }
 

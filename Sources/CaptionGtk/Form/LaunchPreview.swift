@@ -1,34 +1,56 @@
 // The command line's first photo, decoded while GTK registers the application and builds
-// the window, so that the window's first frame shows it.
+// the window, so that the window's first frame shows it, or at first its embedded picture.
 
 import CGtk
 import CaptionLibrary
-import Dispatch
 import Threads
 
 /// Started right after GTK is initialised (the window's scale factor is known then), on a
-/// thread of its own, to fit `area`: the preview's size is not known before the window is
-/// laid out, so a size a little larger than the preview of a window of the default size,
-/// which the preview scales down when it draws. The photo loader takes it instead of
-/// decoding the photo again (and decodes again at the exact size only when the preview is
-/// larger), or waits for it; meanwhile the work that waits for the first frame
-/// (spell-checking, the offers) also waits for this photo, whose paint it would otherwise
-/// hold up.
+/// thread of its own at a lower priority, so that it takes no time from the main thread
+/// building the window on two cores. It gives, in turn: the small picture the photo carries
+/// of itself (a JPEG's Exif thumbnail, a RAW's smallest preview), which is ready in a few
+/// milliseconds and so makes the first frame; then the photo decoded to fit `area`. The
+/// preview's size is not known before the window is laid out, so `area` is a little larger
+/// than the preview of a window of the default size, and the preview scales it down when
+/// it draws. The photo loader takes both instead of decoding the photo again (and decodes
+/// again at the exact size only when the preview is larger); meanwhile the work that waits
+/// for the first frame (spell-checking, the offers) also waits for the photo, whose paint
+/// it would otherwise hold up.
 final class LaunchPreview: @unchecked Sendable {
     typealias Decoded = Result<DecodedPhoto, LibraryError>
+
+    /// What the decoding thread gives, in this order.
+    enum Stage: Sendable {
+        /// The embedded picture, when the photo has one.
+        case embedded(DecodedPhoto)
+        case decoded(Decoded)
+
+        /// Lets go of the surface of a stage nobody shows.
+        func release() {
+            switch self {
+            case .embedded(let photo), .decoded(.success(let photo)): cairo_surface_destroy(photo.surface.pointer)
+            case .decoded(.failure): break
+            }
+        }
+    }
 
     let path: String
     let area: PixelSize
     let scale: Int
+    // `given` and `follower` are read and written only under `lock`.
     private let lock = Lock()
-    private var decoded: Decoded?
-    private var waiter: (@Sendable (Decoded) -> Void)?
+    private var given: [Stage] = []
+    private var follower: (@Sendable (Stage) -> Void)?
 
     private init(path: String, area: PixelSize, scale: Int) {
         self.path = path
         self.area = area
         self.scale = scale
     }
+
+    /// Run on the decoding thread between the embedded picture and the photo's decode: tests
+    /// hold the decode there to see what is shown meanwhile.
+    nonisolated(unsafe) static var beforeDecoding: (@Sendable () -> Void)?
 
     /// The one decode of this launch, until the form takes it.
     @MainActor private static var current: LaunchPreview?
@@ -43,8 +65,14 @@ final class LaunchPreview: @unchecked Sendable {
         let launch = LaunchPreview(path: path, area: PixelSize(width: 720 * scale, height: 480 * scale), scale: scale)
         current = launch
         isSettled = false
-        DispatchQueue.global(qos: .userInitiated).async {
-            launch.finish(PhotoDecoder.decode(path, fitting: launch.area, scale: scale))
+        LowPriorityThread.run {
+            if let info = try? PhotoInspector.inspect(path),
+                let picture = PhotoDecoder.embedded(path, info: info, scale: scale)
+            {
+                launch.give(.embedded(picture))
+            }
+            beforeDecoding?()
+            launch.give(.decoded(PhotoDecoder.decode(path, fitting: launch.area, scale: scale)))
         }
         // Whatever happens to the photo, the waiting work is not held up for long.
         MainThread.after(milliseconds: 1000) { settle() }
@@ -74,7 +102,7 @@ final class LaunchPreview: @unchecked Sendable {
     static func settle() {
         if let launch = current {
             current = nil
-            launch.whenDecoded { if case .success(let photo) = $0 { cairo_surface_destroy(photo.surface.pointer) } }
+            for stage in launch.follow({ $0.release() }) { stage.release() }
         }
         guard !isSettled else { return }
         isSettled = true
@@ -83,23 +111,20 @@ final class LaunchPreview: @unchecked Sendable {
         for job in jobs { MainThread.post(priority: G_PRIORITY_LOW, job) }
     }
 
-    /// The decode now if it is done, else nil and `body` later, on the decoding thread.
-    func result(orWhenDecoded body: @escaping @Sendable (Decoded) -> Void) -> Decoded? {
+    /// The stages given so far, now; `body` gets each later one, on the decoding thread.
+    func follow(_ body: @escaping @Sendable (Stage) -> Void) -> [Stage] {
         lock.withLock {
-            if decoded == nil { waiter = body }
-            return decoded
+            follower = body
+            defer { given = [] }
+            return given
         }
     }
 
-    private func whenDecoded(_ body: @escaping @Sendable (Decoded) -> Void) {
-        if let decoded = result(orWhenDecoded: body) { body(decoded) }
-    }
-
-    private func finish(_ result: Decoded) {
-        let waiter = lock.withLock {
-            decoded = result
-            return self.waiter
+    private func give(_ stage: Stage) {
+        let follower = lock.withLock {
+            if self.follower == nil { given.append(stage) }
+            return self.follower
         }
-        waiter?(result)
+        follower?(stage)
     }
 }

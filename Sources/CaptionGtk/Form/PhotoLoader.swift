@@ -41,30 +41,44 @@ final class PhotoLoader {
         let area = preview.wantedArea
         if let launch = LaunchPreview.take(path, scale: preview.scaleFactor) {
             let request = request
-            // Scaled down when drawn; decoded again only for a preview larger than it.
-            let sharper = launch.area.width < area.width || launch.area.height < area.height
-            preview.afterNextPaint { [weak self] in
-                LaunchPreview.settle()
-                guard let self, sharper, request == self.request else { return }
-                self.decode(path, request: request, area: self.preview.wantedArea, settles: false)
+            let follow: @MainActor (LaunchPreview.Stage) -> Void = { [weak self] stage in
+                guard let self else { return stage.release() }
+                self.launchStage(stage, of: launch, request: request)
             }
-            let decoded = launch.result { decoded in
-                MainThread.post { [weak self] in
-                    self?.arrived(decoded, path: path, request: request, area: launch.area, settles: true)
-                    if case .failure = decoded { LaunchPreview.settle() }
-                }
-            }
-            if let decoded {
-                // Decoded while the window was built: the first frame shows it.
-                arrived(decoded, path: path, request: request, area: launch.area, settles: true)
-                if case .failure = decoded { LaunchPreview.settle() }
-            }
+            // What was decoded while the window was built is shown now: the first frame has it.
+            for stage in launch.follow({ stage in MainThread.post { follow(stage) } }) { follow(stage) }
         } else if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
             // Shown in this very turn of the main loop: the next frame has it.
             preview.show(ready, area: area, name: PhotoQueue.name(of: path))
             checkOncePainted(path, request: request)
         } else {
             decode(path, request: request, area: area, settles: true)
+        }
+    }
+
+    /// The launch decode gave a stage for `request`: its embedded picture until the photo
+    /// is decoded, then the photo, after whose paint the work waiting for it may start.
+    private func launchStage(_ stage: LaunchPreview.Stage, of launch: LaunchPreview, request: Int) {
+        guard request == self.request else {
+            stage.release()
+            return LaunchPreview.settle()
+        }
+        switch stage {
+        case .embedded(let picture):
+            preview.show(picture, area: launch.area, name: PhotoQueue.name(of: launch.path))
+        case .decoded(let decoded):
+            if case .success = decoded {
+                preview.afterNextPaint { [weak self] in
+                    LaunchPreview.settle()
+                    // Scaled down when drawn; decoded again only for a preview larger than it.
+                    guard let self, request == self.request else { return }
+                    let wanted = self.preview.wantedArea
+                    guard launch.area.width < wanted.width || launch.area.height < wanted.height else { return }
+                    self.decode(launch.path, request: request, area: wanted, settles: false)
+                }
+            }
+            arrived(decoded, path: launch.path, request: request, area: launch.area, settles: true)
+            if case .failure = decoded { LaunchPreview.settle() }
         }
     }
 

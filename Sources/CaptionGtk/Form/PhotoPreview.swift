@@ -37,6 +37,8 @@ enum PhotoDecoder {
         case gdkPixbuf
         /// A camera RAW's embedded preview (LibRaw).
         case rawPreview
+        /// The small picture the photo carries of itself, shown until the photo is decoded.
+        case embedded
     }
 
     /// Checks the file (size, format, pixel count: never decodes a bomb) and decodes it to
@@ -211,6 +213,8 @@ final class PhotoPreview {
     let widget: Stack
     private let area: Widget
     private var surface: OpaquePointer?
+    /// The shown surface is the photo's embedded picture, until the photo replaces it.
+    private var showsEmbedded = false
     /// Called when the widget has grown well past the size the photo was decoded for.
     var onNeedsLargerDecode: ((PixelSize) -> Void)?
     /// Run once the photo has next been painted.
@@ -249,6 +253,7 @@ final class PhotoPreview {
     func show(_ photo: DecodedPhoto, area: PixelSize, name: String) {
         if let surface { cairo_surface_destroy(surface) }
         surface = photo.surface.pointer
+        showsEmbedded = photo.source == .embedded
         StartupTrace.mark("photo-decoded")
         decodedArea = area
         widget.visibleChildName = "photo"
@@ -311,6 +316,7 @@ final class PhotoPreview {
         cairo_paint(cairo)
         cairo_restore(cairo)
         StartupTrace.mark("photo-painted")
+        if !showsEmbedded { StartupTrace.mark("photo-sharp") }
         for job in afterPaint { MainThread.post(job) }
         afterPaint = []
         // A window made larger than the decode: ask for a sharper one (the caller debounces).
