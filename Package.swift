@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, exempi, LibRaw) are used, so every dependency is
-// one a distribution already ships.
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, zlib, exempi, LibRaw, libheif, gspell)
+// are used, so every dependency is one a distribution already ships.
 import PackageDescription
 
 let package = Package(
@@ -20,10 +20,11 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
-        // exempi, LibRaw and gspell are opened when first needed (dlopen), not linked, so
-        // that they cost start-up nothing: their modules name no library to link (and no
-        // pkg-config package, whose flags would link it), and gspell's types are declared in
-        // its shim. exempi's and LibRaw's headers are read for their types and constants.
+        // exempi, LibRaw, libheif and gspell are opened when first needed (dlopen), not
+        // linked, so that they cost start-up nothing: their modules name no library to link
+        // (and no pkg-config package, whose flags would link it), and gspell's types are
+        // declared in its shim. exempi's, LibRaw's and libheif's headers are read for their
+        // types and constants.
         // exempi's opener is compiled C, so that the program has one table of its functions.
         .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
