@@ -72,8 +72,12 @@ test: test-deps lint
 
 # House style: swift format (in the toolchain) with .swift-format; `make format` applies it.
 SWIFT_SOURCES = Package.swift Sources Tests Benchmarks Plugins build-aux/embed-resources
+# The scripts too: shellcheck for the shell ones, pyflakes for the Python ones.
+LINT_DEPS = shellcheck pyflakes3
 lint:
+	@build-aux/install-deps $(LINT_DEPS)
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+	build-aux/lint-scripts
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_SOURCES)

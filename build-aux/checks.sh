@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154 # $work and $suite are the sourcing script's
 # Counted checks for the shell test scripts, sourced after they set $work (a scratch folder)
 # and $suite (the name their summary line starts with). Each check prints one line, and
 # the command's output only when it fails; `finish` prints "SUITE: N passed, N failed" and

@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import harness
-from harness import TIMEOUT, Failure, expect, require, wait_until
+from harness import TIMEOUT, Failure, require, wait_until
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = os.path.join(HERE, "..", "wayland")
