@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PhotoFormats"),
         // The POSIX file helpers the library and the exporter share.
         .target(name: "POSIXFiles"),
-        .target(name: "FocusEngine"),
+        .target(name: "FocusEngine", dependencies: ["Localization"]),
         .target(name: "Threads"),
         // Start-up's phases marked on standard error, when asked for (docs/performance.md).
         .target(name: "CStartupTrace"),
@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
             path: "Tests/Tools/draft-typist"),
-        .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine"]),
+        .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine", "Localization"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),

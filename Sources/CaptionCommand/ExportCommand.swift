@@ -108,18 +108,6 @@ extension Commands {
             return 1
         }
     }
-
-    /// `{key}` replaced in one pass, so that a file name holding "{sidecar}" stays as it is.
-    private static func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let key = String(rest[rest.index(after: open)..<close])
-            result += rest[..<open] + (values[key] ?? String(rest[open...close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
-    }
 }
 
 /// "Exporting 1,234 of 100,001" (or another label's words) on standard error, rewritten in

@@ -1,8 +1,10 @@
 // Every sentence the engine produces, in one place so that it can be translated.
 
+import Localization
+
 /// Builds the user-visible messages. `translate` maps an English template to the user's
 /// language (the app passes gettext); placeholders in braces survive translation because
-/// they are filled in afterwards, so a translator may move them.
+/// they are filled in afterwards (Localization's `fill`), so a translator may move them.
 public struct Wording: Sendable {
     public var translate: @Sendable (String) -> String
 
@@ -52,24 +54,5 @@ public struct Wording: Sendable {
                 translate("{list} and {last} required"),
                 ["list": list, "last": items[items.count - 1].nameInSentence])
         }
-    }
-
-    /// Replaces `{key}` with its value; an unknown key is left as written so that a
-    /// translation with a typo stays readable instead of losing words.
-    func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else {
-                rest = rest[open...]
-                break
-            }
-            let key = String(rest[rest.index(after: open)..<close])
-            result += values[key] ?? String(rest[open...close])
-            rest = rest[rest.index(after: close)...]
-        }
-        result += rest
-        return result
     }
 }
