@@ -2,6 +2,7 @@
 // RIFF chunks, TIFF directories): enough to find and replace metadata blocks and give a
 // simple WebP the header that can hold XMP. Pixels are never touched.
 
+import CMetadataSupport
 import CaptionLibrary
 import PhotoFormats
 
@@ -171,15 +172,10 @@ enum PNG {
         }
     }
 
-    /// A chunk: length, type, data, CRC-32 of type and data.
+    /// A chunk: length, type, data, CRC-32 of type and data (zlib's, the CRC PNG uses).
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in typed {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        crc ^= 0xFFFF_FFFF
+        let crc = typed.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
         func big32(_ v: UInt32) -> [UInt8] {
             [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
         }

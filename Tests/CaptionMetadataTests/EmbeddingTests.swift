@@ -37,6 +37,15 @@ struct EmbeddingTests {
         if format == .jpeg { #expect(try Readers.exiv2(photo).exifDescription == nil) }
     }
 
+    /// The CRC every PNG reader checks: IEND's, as the PNG specification gives it.
+    @Test("a PNG chunk carries PNG's CRC-32 of its type and data")
+    func pngChunkCarriesItsCRC() {
+        #expect(PNG.chunk("IEND", []) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        let text = PNG.chunk("tEXt", Array("Title\0Harbour".utf8))
+        // The CRC-32 of "tEXtTitle\0Harbour", as Python's zlib.crc32 gives it.
+        #expect(Array(text.suffix(4)) == [0xDE, 0x02, 0x57, 0x64])
+    }
+
     @Test("an embedded photo still decodes to the same pixels", arguments: formats)
     func pixelsAreUntouched(format: PhotoFormat) throws {
         let scratch = Scratch()
