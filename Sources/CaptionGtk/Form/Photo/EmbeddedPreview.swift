@@ -32,26 +32,18 @@ extension PhotoDecoder {
         }
         guard let found, let picture = head.withUnsafeBytes({ pixbuf(found, in: $0) }) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(picture)) }
-        let turned = found.orientation >= 5
+        let quarterTurn = found.orientation >= 5
         // A RAW's size is given as the camera was held; a JPEG's as stored.
         let stored =
-            info.format.isRaw && turned
+            info.format.isRaw && quarterTurn
             ? PixelSize(width: info.height, height: info.width) : PixelSize(width: info.width, height: info.height)
         guard stored.width > 0, stored.height > 0, let cropped = crop(picture, toShapeOf: stored) else { return nil }
-        var upright = cropped
-        if found.orientation != 1 {
-            // The turn GdkPixbuf's own loader applies from the same tag.
-            gdk_pixbuf_set_option(cropped, "orientation", String(found.orientation))
-            if let result = gdk_pixbuf_apply_embedded_orientation(cropped) {
-                g_object_unref(UnsafeMutableRawPointer(cropped))
-                upright = result
-            }
-        }
+        let upright = turned(cropped, orientation: found.orientation)
         defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
         guard let surface = gdk_cairo_surface_create_from_pixbuf(upright, Int32(max(scale, 1)), nil) else { return nil }
         return DecodedPhoto(
             surface: SharedSurface(pointer: surface),
-            width: turned ? stored.height : stored.width, height: turned ? stored.width : stored.height,
+            width: quarterTurn ? stored.height : stored.width, height: quarterTurn ? stored.width : stored.height,
             source: .embedded)
     }
 
@@ -65,16 +57,10 @@ extension PhotoDecoder {
         defer { caption_heif_release(&decoded) }
         let width = Int(decoded.width)
         let height = Int(decoded.height)
-        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, decoded.width, decoded.height),
-            let pixels = gdk_pixbuf_get_pixels(pixbuf), let source = decoded.pixels
+        guard let source = decoded.pixels,
+            let pixbuf = rgbPixbuf(width: width, height: height, rows: source, stride: Int(decoded.stride))
         else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        // A new pixbuf is not shared, so writing its pixels is allowed.
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        for row in 0..<height {
-            UnsafeMutableRawPointer(pixels + row * stride).copyMemory(
-                from: source + row * Int(decoded.stride), byteCount: width * 3)
-        }
         let photo = PixelSize(width: info.width, height: info.height)
         guard let cropped = crop(pixbuf, toShapeOf: photo) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
@@ -121,16 +107,7 @@ extension PhotoDecoder {
             // The loader owns the pixbuf it gives; this reference outlives the loader.
             return OpaquePointer(g_object_ref(UnsafeMutableRawPointer(pixbuf)))
         case .rgb(let width, let height):
-            guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)),
-                let pixels = gdk_pixbuf_get_pixels(pixbuf), let source = data.baseAddress
-            else { return nil }
-            // A new pixbuf is not shared, so writing its pixels is allowed.
-            let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-            for row in 0..<height {
-                UnsafeMutableRawPointer(pixels + row * stride).copyMemory(
-                    from: source + row * width * 3, byteCount: width * 3)
-            }
-            return pixbuf
+            return data.baseAddress.flatMap { rgbPixbuf(width: width, height: height, rows: $0, stride: width * 3) }
         }
     }
 

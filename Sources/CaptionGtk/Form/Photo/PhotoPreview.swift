@@ -162,24 +162,34 @@ enum PhotoDecoder {
 
     /// A GdkPixbuf of `picture`, turned as its EXIF orientation says.
     private static func pixbuf(_ picture: EighthImage) -> OpaquePointer? {
-        // A new pixbuf is not shared, so writing its pixels is allowed.
-        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(picture.width), Int32(picture.height)) else {
-            return nil
-        }
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        let row = picture.width * 3
-        if let pixels = gdk_pixbuf_get_pixels(pixbuf) {
-            picture.pixels.withUnsafeBytes { source in
-                guard let source = source.baseAddress else { return }
-                for line in 0..<picture.height {
-                    UnsafeMutableRawPointer(pixels + line * stride).copyMemory(
-                        from: source + line * row, byteCount: row)
-                }
+        let pixbuf = picture.pixels.withUnsafeBytes { source in
+            source.baseAddress.flatMap {
+                rgbPixbuf(width: picture.width, height: picture.height, rows: $0, stride: picture.width * 3)
             }
         }
-        guard picture.orientation != 1 else { return pixbuf }
-        // The same turn GdkPixbuf's own loader would ask for.
-        gdk_pixbuf_set_option(pixbuf, "orientation", String(picture.orientation))
+        return pixbuf.map { turned($0, orientation: picture.orientation) }
+    }
+
+    /// A new pixbuf of `height` rows of 8-bit RGB, `stride` bytes apart from `rows`; nil
+    /// when GdkPixbuf cannot make one.
+    static func rgbPixbuf(width: Int, height: Int, rows: UnsafeRawPointer, stride: Int) -> OpaquePointer? {
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)),
+            let pixels = gdk_pixbuf_get_pixels(pixbuf)
+        else { return nil }
+        // A new pixbuf is not shared, so writing its pixels is allowed.
+        let pixbufStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        for row in 0..<height {
+            UnsafeMutableRawPointer(pixels + row * pixbufStride).copyMemory(
+                from: rows + row * stride, byteCount: width * 3)
+        }
+        return pixbuf
+    }
+
+    /// `pixbuf` turned as the EXIF `orientation` (1 to 8) says, the turn GdkPixbuf's own
+    /// loader applies from the same tag; consumes the reference it is given and returns one.
+    static func turned(_ pixbuf: OpaquePointer, orientation: Int) -> OpaquePointer {
+        guard orientation != 1 else { return pixbuf }
+        gdk_pixbuf_set_option(pixbuf, "orientation", String(orientation))
         guard let turned = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return pixbuf }
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
         return turned
