@@ -6,7 +6,7 @@ DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libgspell-1-dev \
 	pkg-config
-# GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (README: Photo formats).
+# GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (docs/formats.md).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
 # cjpeg and ImageMagick; an sRGB ICC profile (icc-profiles-free) for the write-back tests.
@@ -162,7 +162,7 @@ bench: test-deps
 clean:
 	$(SWIFT) package clean
 
-# --- Installing, translations and the Debian package (README: Installing; docs/translations.md) ---
+# --- Installing, translations and the Debian package (docs/packaging.md, docs/translations.md) ---
 
 APP_ID = io.github.caption_app.Caption
 VERSION := $(shell sed -n 's/^public let captionVersion = "\(.*\)"$$/\1/p' Sources/CaptionCommand/Arguments.swift)
@@ -170,11 +170,15 @@ BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 LOCALEDIR = $(DATADIR)/locale
+# The user's guide: share/help/LANG/caption, where `help:caption` (F1) finds it.
+HELPDIR = $(DATADIR)/help
 ICONDIR = $(DATADIR)/icons/hicolor
 # debian/rules sets STRIP=true: dh_strip strips, keeping the symbols for a -dbgsym package.
 STRIP ?= strip
 LINGUAS := $(shell sed 's/\#.*//' po/LINGUAS)
-DATA_DEPS = gettext desktop-file-utils appstream appstream-util man-db librsvg2-bin file
+HELP_LINGUAS := $(shell sed 's/\#.*//' help/LINGUAS)
+HELP_FILES = $(sort $(wildcard help/C/*.page)) help/C/legal.xml
+DATA_DEPS = gettext itstool yelp-tools desktop-file-utils appstream appstream-util man-db librsvg2-bin file
 PACKAGE_DEPS = debhelper dpkg-dev lintian binutils
 TRANSLATED_SCREENSHOT_DEPS = fonts-wqy-microhei
 # Built from data/ and po/ by `make data`; never committed.
@@ -182,7 +186,7 @@ GENERATED = .build/data
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB = .build/deb/caption_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: pot locale data install install-data uninstall update-caches check-data deb test-package \
+.PHONY: pot locale help data install install-data uninstall update-caches check-data deb test-package \
 	screenshot-translated spec rpm rpm-deps
 
 # The template from the sources, and every translation merged with it (new messages
@@ -201,8 +205,17 @@ locale:
 		mkdir -p .build/locale/$$lang/LC_MESSAGES && \
 		msgfmt --check -o .build/locale/$$lang/LC_MESSAGES/caption.mo po/$$lang.po || exit 1; done
 
-# The desktop entry and the metainfo with their translations merged in.
-data: locale
+# The user's guide in each language of help/LINGUAS: the pages with help/LL/LL.po merged
+# in by itstool, in .build/help/LL.
+help:
+	@build-aux/install-deps gettext itstool
+	@for lang in $(HELP_LINGUAS); do \
+		rm -rf .build/help/$$lang && mkdir -p .build/help/$$lang && \
+		msgfmt --check -o .build/help/$$lang.mo help/$$lang/$$lang.po && \
+		itstool -m .build/help/$$lang.mo -o .build/help/$$lang/ $(HELP_FILES) || exit 1; done
+
+# The desktop entry and the metainfo with their translations merged in; the guide.
+data: locale help
 	@mkdir -p $(GENERATED)
 	msgfmt --desktop -d po --template data/$(APP_ID).desktop.in -o $(GENERATED)/$(APP_ID).desktop
 	msgfmt --xml -L MetaInfo -d po --template data/$(APP_ID).metainfo.xml.in -o $(GENERATED)/$(APP_ID).metainfo.xml
@@ -216,6 +229,12 @@ install-data: data
 	install -m 0644 data/icons/hicolor/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONDIR)/scalable/apps/
 	install -m 0644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONDIR)/symbolic/apps/
 	install -m 0644 data/caption.1 $(DESTDIR)$(MANDIR)/man1/
+	install -d $(DESTDIR)$(HELPDIR)/C/caption
+	install -m 0644 $(HELP_FILES) $(DESTDIR)$(HELPDIR)/C/caption/
+	@for lang in $(HELP_LINGUAS); do \
+		echo "install -m 0644 .build/help/$$lang/* $(DESTDIR)$(HELPDIR)/$$lang/caption/"; \
+		install -d $(DESTDIR)$(HELPDIR)/$$lang/caption && \
+		install -m 0644 .build/help/$$lang/* $(DESTDIR)$(HELPDIR)/$$lang/caption/ || exit 1; done
 	@for lang in $(LINGUAS); do \
 		echo "install -m 0644 .build/locale/$$lang/LC_MESSAGES/caption.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/"; \
 		install -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES && \
@@ -236,6 +255,9 @@ uninstall:
 		$(DESTDIR)$(ICONDIR)/scalable/apps/$(APP_ID).svg \
 		$(DESTDIR)$(ICONDIR)/symbolic/apps/$(APP_ID)-symbolic.svg \
 		$(DESTDIR)$(MANDIR)/man1/caption.1
+	@for lang in C $(HELP_LINGUAS); do \
+		echo "rm -rf $(DESTDIR)$(HELPDIR)/$$lang/caption"; \
+		rm -rf $(DESTDIR)$(HELPDIR)/$$lang/caption; done
 	@for lang in $(LINGUAS); do \
 		echo "rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/caption.mo"; \
 		rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/caption.mo; done

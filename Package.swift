@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "PhotoFormats"),
         // The POSIX file helpers the library and the exporter share.
         .target(name: "POSIXFiles"),
-        .target(name: "FocusEngine", dependencies: ["Localization"]),
+        .target(name: "CaptionText"),
+        .target(name: "FocusEngine", dependencies: ["CaptionText", "Localization"]),
         .target(name: "Threads"),
         // Start-up's phases marked on standard error, when asked for (docs/performance.md).
         .target(name: "CStartupTrace"),
@@ -46,7 +47,7 @@ let package = Package(
         .target(
             name: "CaptionLibrary",
             dependencies: [
-                "CSQLite", "CPixbuf", "CLibRaw", "Localization", "Threads",
+                "CSQLite", "CPixbuf", "CLibRaw", "CaptionText", "Localization", "Threads",
                 "PhotoFormats", "POSIXFiles", "StartupTrace",
             ]),
         .target(
@@ -60,11 +61,12 @@ let package = Package(
             dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization", "POSIXFiles"]),
         .target(name: "CaptionQueue"),
         // Less to type: code replacements and caption variables. Pure Swift.
-        .target(name: "Shorthand"),
+        .target(name: "Shorthand", dependencies: ["CaptionText"]),
         .target(
             name: "CaptionGtk",
             dependencies: [
-                "CGtk", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
+                "CGtk", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata",
+                "CaptionQueue",
                 "Localization", "PhotoFormats", "Shorthand", "CGspell", "CHeif", "POSIXFiles", "StartupTrace",
                 "Threads",
             ],
@@ -73,7 +75,8 @@ let package = Package(
         .executableTarget(name: "embed-resources", path: "build-aux/embed-resources"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(
-            name: "caption", dependencies: ["CaptionCommand", "CaptionGtk", "POSIXFiles", "StartupTrace"]),
+            name: "caption",
+            dependencies: ["CaptionCommand", "CaptionGtk", "CaptionLibrary", "POSIXFiles", "StartupTrace"]),
         .executableTarget(
             name: "caption-bench",
             dependencies: [
@@ -87,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
             path: "Tests/Tools/draft-typist"),
-        .testTarget(name: "FocusEngineTests", dependencies: ["FocusEngine", "Localization"]),
+        .testTarget(name: "FocusEngineTests", dependencies: ["CaptionText", "FocusEngine", "Localization"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
@@ -111,7 +114,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "FocusEngine", "JPEGPreview", "POSIXFiles",
+                "CaptionText", "FocusEngine", "JPEGPreview", "POSIXFiles",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

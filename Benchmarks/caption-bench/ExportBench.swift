@@ -75,7 +75,7 @@ func benchExport(entries count: Int = 1_000, batch: Int = 100) {
                 switch kind {
                 case "export", "sidecar":
                     do throws(LibraryError) {
-                        try Exporter.export(slice, from: library, to: out, sidecars: kind == "sidecar")
+                        try Exporter.export(slice, from: library, to: out, into: kind == "sidecar" ? .sidecar : .photo)
                     } catch {
                         failure = error
                     }

@@ -44,6 +44,13 @@ static inline gboolean caption_is_location_entry(gpointer p) {
     return GTK_IS_ENTRY(p) && g_strcmp0(G_OBJECT_TYPE_NAME(p), "GtkFileChooserEntry") == 0;
 }
 
+/* A launch context on the widget's display, for startup notification (a new reference). */
+static inline GAppLaunchContext *caption_launch_context(GtkWidget *widget, guint32 timestamp) {
+    GdkAppLaunchContext *context = gdk_display_get_app_launch_context(gtk_widget_get_display(widget));
+    gdk_app_launch_context_set_timestamp(context, timestamp);
+    return G_APP_LAUNCH_CONTEXT(context);
+}
+
 /* Cast macros. */
 static inline GtkWidget *caption_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *caption_window(gpointer p) { return GTK_WINDOW(p); }

@@ -1,4 +1,4 @@
-// The command line (caption(1), the README's "Command line"), parsed into a request; no I/O here.
+// The command line (caption(1)), parsed into a request; no I/O here.
 
 import CaptionMetadata
 import Localization
@@ -13,9 +13,9 @@ public enum Request: Equatable, Sendable {
     case add(library: String?, photo: String, title: String?, subtitle: String?, into: CaptionDestination? = nil)
     case list(library: String?, json: Bool)
     case remove(library: String?, id: Int64)
-    /// The entries `ids` (all when empty) into `folder`, the caption embedded or, with
-    /// `sidecar`, in NAME.xmp beside each untouched photo.
-    case export(library: String?, folder: String, ids: [Int64], sidecar: Bool)
+    /// The entries `ids` (all when empty) into `folder`, the caption embedded (`.photo`) or
+    /// in NAME.xmp beside each untouched photo (`.sidecar`).
+    case export(library: String?, folder: String, ids: [Int64], into: CaptionDestination)
     /// The saved captions of `ids` (all with a source when empty) into the photo files
     /// they came from, or into sidecars beside them.
     case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
@@ -177,7 +177,7 @@ public enum Arguments {
                     message: tr("--export takes no photo; unexpected {argument}")
                         .replacing("{argument}", with: photos[0]))
             }
-            return .export(library: library, folder: export, ids: try entryNumbers(), sidecar: sidecar)
+            return .export(library: library, folder: export, ids: try entryNumbers(), into: sidecar ? .sidecar : .photo)
         }
         return .window(library: library, photos: photos)
     }

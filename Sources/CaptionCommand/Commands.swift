@@ -34,8 +34,8 @@ public enum Commands {
             return list(library: library, json: json)
         case .remove(let library, let id):
             return remove(library: library, id: id)
-        case .export(let library, let folder, let ids, let sidecar):
-            return export(library: library, folder: folder, ids: ids, sidecar: sidecar)
+        case .export(let library, let folder, let ids, let into):
+            return export(library: library, folder: folder, ids: ids, into: into)
         case .writeBack(let library, let ids, let into):
             return writeBack(library: library, ids: ids, into: into)
         case .window, .help, .version:

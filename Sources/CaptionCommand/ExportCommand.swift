@@ -22,7 +22,7 @@ extension Commands {
     /// shows "Exporting 1,234 of 100,001" as the export goes; otherwise nothing extra.
     /// Ctrl+C stops before the next photo: every photo is then whole or not written, and
     /// the exit status is 130.
-    static func export(library: String?, folder: String, ids: [Int64], sidecar: Bool) -> Int32 {
+    static func export(library: String?, folder: String, ids: [Int64], into destination: CaptionDestination) -> Int32 {
         let progress = WorkProgress()
         let terminal = TerminalProgress(enabled: isatty(2) == 1, progress: progress, label: tr("Exporting {progress}"))
         let interruption = Interruption.catch()
@@ -56,7 +56,8 @@ extension Commands {
             let summary: Exporter.Summary
             if ids.isEmpty {
                 summary = try Exporter.exportAll(
-                    from: opened, to: folder, sidecars: sidecar, progress: progress, exported: report,
+                    from: opened, to: folder, into: destination, progress: progress,
+                    exported: report,
                     missing: missing)
                 if summary.total == 0 {
                     Console.out(tr("The library is empty; there is nothing to export.") + "\n")
@@ -73,7 +74,7 @@ extension Commands {
                 }
                 var skipped: [(id: Int64, problem: LibraryError)] = []
                 let placed = try Exporter.export(
-                    entries, from: opened, to: folder, sidecars: sidecar,
+                    entries, from: opened, to: folder, into: destination,
                     progress: progress, exported: report,
                     missing: { id, problem in
                         skipped.append((id, problem))

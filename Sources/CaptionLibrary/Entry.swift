@@ -81,14 +81,3 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var description: String { iso8601 }
 }
-
-extension String {
-    /// Without white space at either end (all of Unicode's).
-    var trimmingWhiteSpace: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
-    }
-}

@@ -3,6 +3,7 @@
 // milliseconds.
 
 import CSQLite
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc

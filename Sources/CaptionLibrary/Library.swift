@@ -2,6 +2,7 @@
 // photos they caption, copied in under their content hash.
 
 import CSQLite
+import CaptionText
 import POSIXFiles
 import Synchronization
 

@@ -2,50 +2,41 @@
 
 import Localization
 
-/// A photo or library problem. `message` is one line for the user, already translated;
-/// `kind` is for code (tests, the window choosing where to show it).
-public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
-        // The photo.
-        case photoMissing
-        case photoIsFolder
-        case photoNotRegular
-        case photoUnreadable
-        case photoEmpty
-        case photoTooLarge
-        case photoTooManyPixels
-        case notAnImage
-        case vectorImage
-        case noDecoder
-        /// A photo format Caption knows and cannot show (JPEG XL, floating-point TIFF).
-        case unsupportedFormat
-        case photoDamaged
-        // The library.
-        case readOnly
-        case corrupt
-        case notALibrary
-        case newerSchema
-        /// The database is gone or empty while the photos folder still holds photos.
-        case databaseMissing
-        /// The library folder, its photos folder or its database is a link, belongs to
-        /// someone else, or can be written by other users.
-        case unsafeFolder
-        case locked
-        case diskFull
-        case noSuchEntry
-        case io
-    }
+/// A photo or library problem.
+public typealias LibraryError = CodedError<LibraryErrorKind>
 
-    public var kind: Kind
-    public var message: String
+public enum LibraryErrorKind: Sendable, Hashable {
+    // The photo.
+    case photoMissing
+    case photoIsFolder
+    case photoNotRegular
+    case photoUnreadable
+    case photoEmpty
+    case photoTooLarge
+    case photoTooManyPixels
+    case notAnImage
+    case vectorImage
+    case noDecoder
+    /// A photo format Caption knows and cannot show (JPEG XL, floating-point TIFF).
+    case unsupportedFormat
+    case photoDamaged
+    // The library.
+    case readOnly
+    case corrupt
+    case notALibrary
+    case newerSchema
+    /// The database is gone or empty while the photos folder still holds photos.
+    case databaseMissing
+    /// The library folder, its photos folder or its database is a link, belongs to
+    /// someone else, or can be written by other users.
+    case unsafeFolder
+    case locked
+    case diskFull
+    case noSuchEntry
+    case io
+}
 
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
-
+extension CodedError where Kind == LibraryErrorKind {
     /// Whether the fault is the photo's (the window shows it by the photo) rather than the
     /// library's.
     public var isAboutPhoto: Bool {
@@ -58,11 +49,4 @@ public struct LibraryError: Error, Equatable, Sendable, CustomStringConvertible 
             return false
         }
     }
-
-    /// Translates `template` first and fills `{key}` afterwards, so a translator may move
-    /// the placeholders; an unknown key stays as written rather than losing words.
-    static func make(_ kind: Kind, _ template: String, _ values: [String: String] = [:]) -> LibraryError {
-        LibraryError(kind, fill(tr(template), values))
-    }
-
 }

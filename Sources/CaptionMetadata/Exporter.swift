@@ -31,8 +31,8 @@ public struct ExportedPhoto: Sendable, Equatable {
 
 public enum Exporter {
     /// Writes each entry's photo into `folder` (created if missing), in the order given:
-    /// with the caption embedded (see `Embedder`), or with `sidecars` the photo exactly as
-    /// the library holds it plus `NAME.xmp`. NAME comes from the title (`ExportName`) and
+    /// into `.photo`, with the caption embedded (see `Embedder`); into `.sidecar`, the photo
+    /// exactly as the library holds it plus `NAME.xmp`. NAME comes from the title (`ExportName`) and
     /// is never one already taken: " (2)", " (3)"… follow. The library's copies are only
     /// read; nothing in the folder is ever replaced.
     ///
@@ -53,7 +53,7 @@ public enum Exporter {
     /// is then written whole or not at all, and the photos placed are returned.
     @discardableResult
     public static func export(
-        _ entries: [Entry], from library: Library, to folder: String, sidecars: Bool,
+        _ entries: [Entry], from library: Library, to folder: String, into destination: CaptionDestination,
         progress: WorkProgress? = nil,
         exported: (ExportedPhoto) -> Void = { _ in },
         missing: (Int64, LibraryError) -> Void = { _, _ in }
@@ -64,7 +64,7 @@ public enum Exporter {
         progress?.setTotal(entries.count)
         _ = try exportEach(
             next: { () throws(LibraryError) -> Entry? in remaining.popFirst() }, from: library, to: folder,
-            sidecars: sidecars, progress: progress,
+            into: destination, progress: progress,
             placed: { photo in
                 exported(photo)
                 results.append(photo)
@@ -98,11 +98,11 @@ public enum Exporter {
     }
 
     /// Every entry of the library, oldest first (so the first photo with a title gets its
-    /// plain name), as `export(_:from:to:sidecars:)` writes them; read a page at a time, so
+    /// plain name), as `export(_:from:to:into:)` writes them; read a page at a time, so
     /// memory stays flat however many entries there are, and the library is locked only
     /// while a page is read. Entries saved after it starts are left for the next export.
     public static func exportAll(
-        from library: Library, to folder: String, sidecars: Bool,
+        from library: Library, to folder: String, into destination: CaptionDestination,
         progress: WorkProgress = WorkProgress(),
         exported: (ExportedPhoto) -> Void = { _ in },
         missing: (Int64, LibraryError) -> Void = { _, _ in }
@@ -128,7 +128,7 @@ public enum Exporter {
         var count = 0
         var skipped: [(id: Int64, problem: LibraryError)] = []
         let cancelled = try exportEach(
-            next: next, from: library, to: folder, sidecars: sidecars, progress: progress,
+            next: next, from: library, to: folder, into: destination, progress: progress,
             placed: { photo in
                 count += 1
                 exported(photo)
@@ -146,7 +146,7 @@ public enum Exporter {
     /// The loop both exports share; true when it stopped at a cancel.
     private static func exportEach(
         next: () throws(LibraryError) -> Entry?, from library: Library, to folder: String,
-        sidecars: Bool, progress: WorkProgress?,
+        into destination: CaptionDestination, progress: WorkProgress?,
         placed: (ExportedPhoto) -> Void, missing: (Int64, LibraryError) -> Void
     ) throws(LibraryError) -> Bool {
         // Past the file size limit (`ulimit -f`) a write raises SIGXFSZ, which would kill
@@ -165,7 +165,7 @@ public enum Exporter {
                 guard let entry = try next() else { break }
                 let result: ExportedPhoto
                 do throws(LibraryError) {
-                    result = try export(entry, from: library, to: folder, sidecar: sidecars)
+                    result = try export(entry, from: library, to: folder, sidecar: destination == .sidecar)
                 } catch  where error.kind == .photoUnreadable {
                     // One photo the library cannot give stops none of the others.
                     progress?.advance()

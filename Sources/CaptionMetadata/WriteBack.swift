@@ -3,13 +3,13 @@
 
 import CaptionLibrary
 
-/// Where a caption goes besides the library.
+/// Where a caption goes besides Caption's library, one choice for every way out: the
+/// window's menu (nil there is the library only), `--add`, `--write-back`, and an export
+/// (into the photos' copies, or into sidecars beside them).
 public enum CaptionDestination: String, Sendable, CaseIterable {
-    /// Caption's library only.
-    case library
-    /// Also into the photo file itself.
+    /// Into the photo file itself.
     case photo
-    /// Also into an XMP sidecar beside the photo.
+    /// Into an XMP sidecar beside the photo.
     case sidecar
 }
 
@@ -21,28 +21,31 @@ public struct WriteBackResult: Sendable, Equatable {
     public var sidecarInstead: Bool
     /// The photo's SHA-256 now, for the library to remember as its source's.
     public var sha256: String?
+
+    public init(paths: [String], sidecarInstead: Bool, sha256: String?) {
+        self.paths = paths
+        self.sidecarInstead = sidecarInstead
+        self.sha256 = sha256
+    }
 }
 
 public enum WriteBack {
     /// Writes `caption` for the photo at `source` (which must still have `expectedSHA256`
     /// when that is given, and must not be one of `library`'s own copies) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
-    /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). `.library` writes
-    /// nothing. Safe from any thread; the photo is as it was after any failure.
+    /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). Safe from any thread; the photo is as it was after any failure.
     public static func write(
         _ caption: PhotoCaption, source: String, expectedSHA256: String?, to destination: CaptionDestination,
         library: Library? = nil
     ) throws(WriteBackError) -> WriteBackResult {
         // The library's copies are named after their content: written into, one would no
         // longer be what its name says, and a sidecar would be a stranger in photos/.
-        if destination != .library, let library, library.holdsPhoto(at: source) {
+        if let library, library.holdsPhoto(at: source) {
             throw .make(
                 .libraryCopy,
                 "This is the library's own copy of a photo; Caption writes captions into the photo it came from: {path}",
                 path: source)
         }
         switch destination {
-        case .library:
-            return WriteBackResult(paths: [], sidecarInstead: false, sha256: expectedSHA256)
         case .photo:
             do throws(WriteBackError) {
                 let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: expectedSHA256)

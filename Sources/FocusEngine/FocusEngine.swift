@@ -1,5 +1,7 @@
 // The focus engine: a value that takes the form's events and answers what Enter does.
 
+import CaptionText
+
 /// What the activate button says, and so what Enter does now.
 public enum ActivateLabel: Sendable, Hashable {
     case next

@@ -1,5 +1,7 @@
 // When a text field shows how long its value is against its limit: past 80 % of it.
 
+import CaptionText
+
 /// The count beside a field ("112 / 120"), from 80 % of the limit on, counted as the
 /// engine counts (grapheme clusters of the normalised value).
 public struct LengthCounter: Sendable, Equatable {

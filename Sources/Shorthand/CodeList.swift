@@ -2,6 +2,8 @@
 // each with an id that outlives edits, a search over them, and removals that can be undone.
 // Pure, so that a season's roster of 100,000 codes is tested and timed without a window.
 
+import CaptionText
+
 public struct CodeList: Sendable, Equatable {
     /// A row as shown: its code may be empty or not yet valid while it is being typed.
     public struct Row: Sendable, Equatable, Identifiable {
@@ -71,7 +73,7 @@ public struct CodeList: Sendable, Equatable {
     /// The indices of the rows whose code or text contains `query`, ignoring case; every
     /// row for an empty query.
     public func indices(matching query: String) -> [Int] {
-        let needle = query.trimmingWhitespace.lowercased()
+        let needle = query.trimmingWhiteSpace.lowercased()
         guard !needle.isEmpty else { return Array(rows.indices) }
         return rows.indices.filter {
             rows[$0].code.lowercased().contains(needle) || rows[$0].text.lowercased().contains(needle)

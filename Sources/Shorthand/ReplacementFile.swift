@@ -4,6 +4,8 @@
 // line, the code, a tab, the text. Lines starting with `#` are comments. It is the same
 // shape as Photo Mechanic's files, so either can be edited in a spreadsheet.
 
+import CaptionText
+
 public enum ReplacementFile {
     /// The table in Caption's format: a comment line, then one `code<TAB>text` line a row.
     public static func write(_ table: ReplacementTable) -> String {
@@ -82,7 +84,7 @@ public enum ReplacementFile {
         var text = String(decoding: bytes, as: UTF8.self)
         if bytes.count >= 2 && bytes.first == 0x22 && bytes.last == 0x22 { text = unquote(text) }
         if bytes.contains(0x0D) { text = oneLine(text) }
-        return text.trimmingWhitespace
+        return text.trimmingWhiteSpace
     }
 
     /// `"a ""b"""` -> `a "b"`: a spreadsheet's quoting of a field.
@@ -96,16 +98,6 @@ public enum ReplacementFile {
         String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }
 

@@ -2,6 +2,7 @@
 
 import CaptionCommand
 import CaptionGtk
+import CaptionLibrary
 import Localization
 import POSIXFiles
 import StartupTrace

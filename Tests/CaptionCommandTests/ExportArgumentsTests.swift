@@ -9,16 +9,19 @@ struct ExportArgumentsTests {
     @Test(
         "export requests",
         arguments: [
-            (["--export", "out"], Request.export(library: nil, folder: "out", ids: [], sidecar: false)),
+            (["--export", "out"], Request.export(library: nil, folder: "out", ids: [], into: .photo)),
             (
                 ["--library", "lib", "--export=out", "--sidecar"],
-                .export(library: "lib", folder: "out", ids: [], sidecar: true)
+                .export(library: "lib", folder: "out", ids: [], into: .sidecar)
             ),
             (
                 ["--export", "out", "--id", "3", "--id=1", "--id", "3"],
-                .export(library: nil, folder: "out", ids: [3, 1], sidecar: false)
+                .export(library: nil, folder: "out", ids: [3, 1], into: .photo)
             ),
-            (["--sidecar", "--id", "2", "--export", "-"], .export(library: nil, folder: "-", ids: [2], sidecar: true)),
+            (
+                ["--sidecar", "--id", "2", "--export", "-"],
+                .export(library: nil, folder: "-", ids: [2], into: .sidecar)
+            ),
             (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil)),
             (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", title: "", subtitle: nil)),
             (

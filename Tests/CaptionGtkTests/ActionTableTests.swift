@@ -94,7 +94,7 @@ import Testing
         let model = try #require(gtk_menu_button_get_menu_model(caption_menu_button(window.menuButton.pointer)))
         #expect(g_menu_model_get_n_items(model) == 2, "two sections")
         let choices = items(try section(model, 0))
-        #expect(choices.map(\.label) == CaptionDestination.allCases.map(DestinationChoice.label))
+        #expect(choices.map(\.label) == DestinationChoice.choices.map(DestinationChoice.label))
         #expect(choices.allSatisfy { $0.action == "win.caption-destination" })
         #expect(choices.map(\.target) == ["library", "photo", "sidecar"])
         let shown = items(try section(model, 1))

@@ -210,6 +210,23 @@ import Testing
         #expect(toplevels(ofType: gtk_about_dialog_get_type()) == 0)
     }
 
+    @Test func helpThatCannotBeOpenedSaysWhyInTheBar() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        // No application handles this scheme, as none handles help: without a help browser.
+        window.showHelp(uri: "caption-test-no-such-scheme:guide")
+        Harness.settle()
+        let text = try #require(window.messages.text)
+        #expect(text.hasPrefix("The help could not be opened: "), "the bar says \(text)")
+        #expect(text.count > "The help could not be opened: ".count, "the bar gives no reason")
+    }
+
+    @Test func f1IsHelpAndAboutHasNoKey() {
+        #expect(WindowAction.help.accelerators == ["F1"])
+        #expect(WindowAction.about.accelerators.isEmpty)
+        #expect(HelpWindows.guideURI == "help:caption")
+    }
+
     @Test func f10OpensThePrimaryMenu() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

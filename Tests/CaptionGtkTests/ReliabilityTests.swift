@@ -2,6 +2,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Foundation
 import POSIXFiles

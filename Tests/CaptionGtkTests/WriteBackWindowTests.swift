@@ -21,10 +21,10 @@ import Testing
         try Harness.makeWindow(library: library, stateFile: stateFile)
     }
 
-    func choose(_ window: CaptionWindow, _ destination: CaptionDestination) {
+    func choose(_ window: CaptionWindow, _ destination: CaptionDestination?) {
         g_action_group_activate_action(
             caption_action_group(window.actionGroup), DestinationChoice.actionName,
-            g_variant_new_string(destination.rawValue))
+            g_variant_new_string(DestinationChoice.word(destination)))
         Harness.settle()
     }
 
@@ -51,7 +51,7 @@ import Testing
         do {
             let window = try makeWindow()
             defer { gtk_widget_destroy(window.widget) }
-            #expect(window.destination.current == .library, "the library only, until the user chooses")
+            #expect(window.destination.current == nil, "the library only, until the user chooses")
             #expect(window.form.view.destination.text == "Done saves the caption in Caption's library.")
             choose(window, .photo)
             #expect(window.destination.current == .photo)
@@ -70,6 +70,17 @@ import Testing
         #expect(again.destination.current == .sidecar, "remembered in the state file")
     }
 
+    @Test func theStateFileSaysLibraryOnlyInAWordAndForgetsWhatItDoesNotKnow() throws {
+        #expect(WindowStateFile.loadDestination(stateFile) == nil, "no choice made yet")
+        WindowStateFile.saveDestination(nil, to: stateFile)
+        #expect(try String(contentsOfFile: stateFile, encoding: .utf8).contains("destination=library"))
+        #expect(WindowStateFile.loadDestination(stateFile) == .some(nil), "the library only, chosen")
+        WindowStateFile.saveDestination(.sidecar, to: stateFile)
+        #expect(WindowStateFile.loadDestination(stateFile) == .some(.sidecar))
+        try "[captions]\ndestination=cloud\n".write(toFile: stateFile, atomically: true, encoding: .utf8)
+        #expect(WindowStateFile.loadDestination(stateFile) == nil, "a word this version does not know")
+    }
+
     @Test func aSaveAlsoWritesThePhotoAndTheLibraryRemembersIt() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
@@ -84,7 +95,7 @@ import Testing
         #expect(PhotoMetadata.read(path) == PhotoCaption(title: "港口 Harbour", description: "Boats"))
         let entry = try #require(try Library(directory: library).entries().first { $0.title == "港口 Harbour" })
         #expect(entry.source == path && entry.sourceSHA256 == result.sha256)
-        choose(window, .library)
+        choose(window, nil)
     }
 
     @Test func aHEICPhotoGetsTheSidecarAndTheFormSaysSo() throws {
@@ -106,7 +117,7 @@ import Testing
                 window.form.view.destination.text
                     == "Done saves the caption in the library and in phone.heic.xmp beside the photo: this photo cannot hold it."
             })
-        choose(window, .library)
+        choose(window, nil)
     }
 
     @Test func anEditedEntrysWordsGoToTheFileItWasSavedFromNotTheLibrarysCopy() throws {
@@ -133,7 +144,7 @@ import Testing
         #expect(Harness.spin { written != nil })
         #expect(PhotoMetadata.read(path) == PhotoCaption(title: "Second words", description: "Before"))
         #expect(PhotoMetadata.read(copy) == .none, "the library's copy stays as it was saved")
-        choose(window, .library)
+        choose(window, nil)
     }
 
     @Test func aReadOnlyPhotoIsLeftAloneAndTheBarOffersTheSidecar() throws {
@@ -163,7 +174,7 @@ import Testing
                 == FoundCaption(
                     caption: PhotoCaption(title: "Locked", description: "Away"), origin: .sidecar(path + ".xmp")))
         #expect(!window.messages.isShowing, "the problem goes with the sidecar written")
-        choose(window, .library)
+        choose(window, nil)
     }
 
     enum Refusal: String, CaseIterable {
@@ -257,6 +268,6 @@ import Testing
             $0.hasPrefix(".caption")
         }
         #expect(leftovers.isEmpty, "\(leftovers)")
-        choose(window, .library)
+        choose(window, nil)
     }
 }

@@ -14,7 +14,7 @@ struct PhotoTests {
     /// Runs the quick check, the full check and a save; all must fail with `kind` (the
     /// quick check only when `quick` is true: it does not read whole files).
     func refused(
-        _ path: String, _ kind: LibraryError.Kind, quick: Bool = true,
+        _ path: String, _ kind: LibraryErrorKind, quick: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> LibraryError? {
         if quick {

@@ -240,7 +240,7 @@ struct ScaleCommandTests {
         let library = try Library(directory: directory)
         let progress = WorkProgress()
         let out = scratch.file("out")
-        let summary = try Exporter.exportAll(from: library, to: out, sidecars: false, progress: progress) { _ in
+        let summary = try Exporter.exportAll(from: library, to: out, into: .photo, progress: progress) { _ in
             if progress.completed == 7 { progress.cancel() }
         }
         #expect(summary == Exporter.Summary(exported: 7, total: 40, cancelled: true))
@@ -249,7 +249,7 @@ struct ScaleCommandTests {
         #expect(progress.text == "7 of 40")
 
         let again = WorkProgress()
-        let whole = try Exporter.exportAll(from: library, to: scratch.file("all"), sidecars: true, progress: again)
+        let whole = try Exporter.exportAll(from: library, to: scratch.file("all"), into: .sidecar, progress: again)
         #expect(whole == Exporter.Summary(exported: 40, total: 40, cancelled: false))
         #expect(scratch.names(in: scratch.file("all")).count == 80, "40 photos and 40 sidecars")
     }

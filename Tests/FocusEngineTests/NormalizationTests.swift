@@ -1,5 +1,6 @@
 // How typed text becomes stored text.
 
+import CaptionText
 import FocusEngine
 import Testing
 
@@ -51,5 +52,12 @@ import Testing
         #expect(TextNormalization.length(zalgo) == 1291)
         #expect(TextNormalization.length("a" + String(repeating: "\u{301}", count: 30)) == 1, "a real character")
         #expect(TextNormalization.length("👩‍👩‍👧‍👦") == 1)
+    }
+
+    @Test func oneTrimmerForEveryModuleKeepsInnerSpacingAndControlCharacters() {
+        // The library's search and the code files trim with it too: only the ends go.
+        #expect("\u{3000} 東京 \u{3000}塔\u{2003}\n".trimmingWhiteSpace == "東京 \u{3000}塔")
+        #expect(" \t\u{85}\u{A0}".trimmingWhiteSpace == "")
+        #expect("\u{200B}x\u{200B}".trimmingWhiteSpace == "\u{200B}x\u{200B}", "a zero-width space is not white space")
     }
 }

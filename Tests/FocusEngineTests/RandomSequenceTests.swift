@@ -1,5 +1,6 @@
 // Long random event sequences, checked against the design's invariants after every event.
 
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing

@@ -156,3 +156,36 @@ def scenario_open_with_sorts_out_what_it_is_given(desktop):
     ui.find("the preview of second.jpg", role="image", name="Photo: second.jpg")
     desktop.key("ctrl+Next")
     ui.find("the preview of third.jpg", role="image", name="Photo: third.jpg")
+
+
+def scenario_f1_opens_the_guide_in_the_help_browser(desktop):
+    """F1 hands `help:caption` to the desktop's help browser, found as yelp is: the default
+    handler of help: links in mimeapps.list. The words on the form stay as they were."""
+    opened = os.path.join(desktop.root, "help-opened")
+    browser = os.path.join(desktop.root, "help-browser")
+    with open(browser, "w") as script:
+        script.write(f'#!/bin/sh\nprintf "%s" "$1" >"{opened}"\n')
+    os.chmod(browser, 0o755)
+    applications = os.path.join(desktop.env["XDG_DATA_HOME"], "applications")
+    os.makedirs(applications, exist_ok=True)
+    with open(os.path.join(applications, "test-help-browser.desktop"), "w") as entry:
+        entry.write("[Desktop Entry]\nType=Application\nName=Help browser\nNoDisplay=true\n"
+                    f"Exec={browser} %u\nMimeType=x-scheme-handler/help;\n")
+    with open(os.path.join(desktop.env["XDG_CONFIG_HOME"], "mimeapps.list"), "w") as defaults:
+        defaults.write("[Default Applications]\nx-scheme-handler/help=test-help-browser.desktop\n")
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    desktop.type("Harbour")
+    ui.wait_text(ui.title, "Harbour")
+    desktop.key("F1")
+
+    def asked():
+        try:
+            with open(opened) as text:
+                return text.read() or None
+        except FileNotFoundError:
+            return None
+    uri = wait_until("the help browser to be started", asked)
+    expect(uri == "help:caption", f"the help browser was asked for {uri!r}")
+    expect(ui.alert_text() is None, f"the bar says {ui.alert_text()!r}")
+    expect(ui.text(ui.title) == "Harbour", "opening the help changed the words")

@@ -21,10 +21,21 @@ usr/share/locale/zh_CN/LC_MESSAGES/caption.mo
 usr/share/man/man1/caption.1
 usr/share/metainfo/io.github.caption_app.Caption.metainfo.xml
 LIST
+# The user's guide: every page of help/C, in English and in each language of help/LINGUAS.
+for lang in C $(sed 's/#.*//' help/LINGUAS); do
+    for page in help/C/*.page help/C/legal.xml; do
+        echo "usr/share/help/$lang/caption/${page##*/}"
+    done
+done >>"$work/expected"
+LC_ALL=C sort -o "$work/expected" "$work/expected"
 
 check "make install DESTDIR=… PREFIX=/usr" make --no-print-directory install DESTDIR="$stage" PREFIX=/usr
 (cd "$stage" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort) >"$work/installed"
 check "the staged install holds exactly the expected files" diff -u "$work/expected" "$work/installed"
+check "the guide is where help:caption finds it, in Chinese too" sh -c "
+    grep -q '<page xmlns=\"http://projectmallard.org/1.0/\"[^>]*id=\"index\"' '$stage/usr/share/help/C/caption/index.page' &&
+    grep -q '<title[^>]*>' '$stage/usr/share/help/zh_CN/caption/index.page' &&
+    ! cmp -s '$stage/usr/share/help/C/caption/index.page' '$stage/usr/share/help/zh_CN/caption/index.page'"
 binary=$stage/usr/bin/caption
 check "the binary is stripped" sh -c "! readelf -S '$binary' | grep -q '\.symtab'"
 check "the binary needs no Swift library and has no run path" sh -c "

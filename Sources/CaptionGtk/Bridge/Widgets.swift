@@ -346,6 +346,20 @@ struct Window: WidgetHandle {
         }
     }
 
+    /// Opens `uri` in the desktop's application for it (for `help:`, the help browser);
+    /// nil, or GLib's reason when nothing could be started.
+    func open(uri: String) -> String? {
+        // Not gtk_show_uri_on_window: GTK 3.24 launches from it asynchronously and drops the
+        // error, so a missing help browser would be a key that does nothing. Launching
+        // starts a process (or sends a D-Bus message) and does not wait for it.
+        let context = caption_launch_context(pointer, UInt32(GDK_CURRENT_TIME))
+        defer { g_object_unref(context) }
+        var error: UnsafeMutablePointer<GError>?
+        if g_app_info_launch_default_for_uri(uri, context, &error) != 0 { return nil }
+        defer { g_clear_error(&error) }
+        return error.map { String(cString: $0.pointee.message) } ?? ""
+    }
+
     /// A dialog that belongs to this window: above it, closed with it.
     func adopt(_ dialog: Window, modal: Bool = false) {
         gtk_window_set_transient_for(dialog.gtkWindow, gtkWindow)

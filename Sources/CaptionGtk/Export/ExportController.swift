@@ -58,7 +58,7 @@ final class ExportController {
             do throws(LibraryError) {
                 let library = try Library(directory: directory)
                 result = .success(
-                    try Exporter.exportAll(from: library, to: folder, sidecars: false, progress: progress))
+                    try Exporter.exportAll(from: library, to: folder, into: .photo, progress: progress))
             } catch {
                 result = .failure(error)
             }
@@ -86,10 +86,13 @@ final class ExportController {
     /// The export's progress panel while one runs, for tests.
     var progressPanel: ProgressPanel? { notification.progress }
 
+    /// The folder in the file manager; when none starts, the bar says why.
     private func open(_ folder: String) {
-        guard let uri = g_filename_to_uri(folder.pathBytes, nil, nil) else { return }
-        defer { g_free(uri) }
-        gtk_show_uri_on_window(window.gtkWindow, uri, UInt32(GDK_CURRENT_TIME), nil)
+        guard let uri = FileURI.uri(of: folder) else { return }
+        if let reason = window.open(uri: uri) {
+            messages.show(
+                problem: fill(tr("The folder could not be opened: {reason}"), ["reason": reason]))
+        }
     }
 
     static func message(_ summary: Exporter.Summary, folder: String) -> String {

@@ -90,7 +90,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     /// Where captions go besides the library, from the primary menu.
-    func setDestination(_ destination: CaptionDestination) {
+    func setDestination(_ destination: CaptionDestination?) {
         writer.destination = destination
         writer.show(for: captionTarget, format: photos.loadedPhoto?.info.format)
     }

@@ -191,6 +191,7 @@ public final class CaptionWindow {
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
         case .showShortcuts: showShortcuts()
+        case .help: showHelp()
         case .about: showAbout()
         case .showMenu: menuButton.isActive.toggle()
         case .library: if isShowingLibrary { showForm() } else { showLibrary() }
@@ -375,6 +376,13 @@ public final class CaptionWindow {
     func showShortcuts() -> Window { HelpWindows.showShortcuts(over: window) }
 
     func showAbout() { HelpWindows.showAbout(over: window) }
+
+    /// The user's guide; when no help browser starts, the bar says why.
+    func showHelp(uri: String = HelpWindows.guideURI) {
+        if let reason = window.open(uri: uri) {
+            messages.show(problem: fill(tr("The help could not be opened: {reason}"), ["reason": reason]))
+        }
+    }
 
     // MARK: Window size
 

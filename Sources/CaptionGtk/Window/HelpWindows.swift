@@ -1,11 +1,15 @@
 // The keyboard shortcuts window, built from the table of actions into Resources/shortcuts.ui,
-// and the About dialog.
+// the About dialog, and where the user's guide is.
 
 import CGtk
 import Localization
 
 @MainActor
 enum HelpWindows {
+    /// The user's guide as installed under share/help/LANG/caption (the help browser picks
+    /// the language).
+    static let guideURI = "help:caption"
+
     /// Every shortcut, from the table of actions, in the groups of shortcuts.ui.
     @discardableResult
     static func showShortcuts(over window: Window) -> Window {

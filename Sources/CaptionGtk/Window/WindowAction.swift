@@ -30,6 +30,8 @@ enum WindowAction: String, CaseIterable {
     case dismiss
     case showMenu = "show-menu"
     case showShortcuts = "show-shortcuts"
+    /// F1: the user's guide in the help browser.
+    case help
     case about
     /// The application's, not the window's: it ends every window.
     case quit
@@ -55,7 +57,9 @@ enum WindowAction: String, CaseIterable {
         case .spellCheck: []
         case .showMenu: ["F10"]
         case .showShortcuts: ["<Control>question"]
-        case .about: ["F1"]
+        case .help: ["F1"]
+        // GNOME's applications give About no key: F1 is help.
+        case .about: []
         case .quit: ["<Control>q"]
         // Escape reaches the bar through the window's key handler, after every widget
         // that wants it (an input method, a popup) had its turn.
@@ -71,6 +75,7 @@ enum WindowAction: String, CaseIterable {
         case .preferences: tr("_Preferences")
         case .spellCheck: tr("Check _Spelling")
         case .showShortcuts: tr("_Keyboard Shortcuts")
+        case .help: tr("_Help")
         case .about: tr("_About Caption")
         default: nil
         }
@@ -92,9 +97,9 @@ enum WindowAction: String, CaseIterable {
         case .preferences: (.general, tr("Preferences: code replacements"))
         case .showMenu: (.general, tr("Main menu"))
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
-        case .about: (.general, tr("About Caption"))
+        case .help: (.general, tr("Help"))
         case .quit: (.general, tr("Quit"))
-        case .dismiss, .captionRest, .spellCheck: nil
+        case .dismiss, .captionRest, .spellCheck, .about: nil
         }
     }
 }

@@ -2,6 +2,7 @@
 // the user's config folder (a key file: no GSettings schema to install, nothing to go missing).
 
 import CGtk
+import CaptionLibrary
 import CaptionMetadata
 import POSIXFiles
 
@@ -53,14 +54,20 @@ enum WindowStateFile {
 
     static let captionsGroup = "captions"
 
-    /// The primary menu's choice of where captions go; nil when none was made (or the file
-    /// holds something this version does not know).
-    static func loadDestination(_ path: String) -> CaptionDestination? {
-        string(path, group: captionsGroup, key: "destination").flatMap(CaptionDestination.init(rawValue:))
+    /// The primary menu's choice of where captions go: `.some(nil)` for the library only;
+    /// nil when none was made (or the file holds something this version does not know).
+    static func loadDestination(_ path: String) -> CaptionDestination?? {
+        switch string(path, group: captionsGroup, key: "destination") {
+        case DestinationChoice.libraryOnly: .some(nil)
+        case let word?: CaptionDestination(rawValue: word).map(Optional.some)
+        case nil: nil
+        }
     }
 
-    static func saveDestination(_ destination: CaptionDestination, to path: String) {
-        update(path) { file in g_key_file_set_string(file, captionsGroup, "destination", destination.rawValue) }
+    static func saveDestination(_ destination: CaptionDestination?, to path: String) {
+        update(path) { file in
+            g_key_file_set_string(file, captionsGroup, "destination", DestinationChoice.word(destination))
+        }
     }
 
     static let formGroup = "form"
@@ -86,16 +93,11 @@ enum WindowStateFile {
     /// The folder last exported into, or nil. Kept as a file URI, so that a folder whose
     /// name is not UTF-8 is remembered by its own bytes.
     static func exportFolder(_ path: String) -> String? {
-        guard let uri = string(path, group: exportGroup, key: "folder") else { return nil }
-        return g_filename_from_uri(uri, nil, nil).map { name in
-            defer { g_free(name) }
-            return FilePath.string(fromCString: name)
-        }
+        string(path, group: exportGroup, key: "folder").flatMap(FileURI.localPath)
     }
 
     static func saveExportFolder(_ folder: String, to path: String) {
-        guard let uri = g_filename_to_uri(folder.pathBytes, nil, nil) else { return }
-        defer { g_free(uri) }
+        guard let uri = FileURI.uri(of: folder) else { return }
         update(path) { file in g_key_file_set_string(file, exportGroup, "folder", uri) }
     }
 

@@ -65,17 +65,15 @@ enum PhotoIntake {
         return true
     }
 
-    /// Local paths of file URIs, freeing the strv; other schemes are passed over.
+    /// Local paths of file URIs, freeing the strv; other schemes and other machines' files
+    /// are passed over.
     static func paths(fromURIs uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
         guard let uris else { return [] }
         defer { g_strfreev(uris) }
         var paths: [String] = []
         var index = 0
         while let uri = uris[index] {
-            if let path = g_filename_from_uri(uri, nil, nil) {
-                paths.append(FilePath.string(fromCString: path))
-                g_free(path)
-            }
+            if let path = FileURI.localPath(String(cString: uri)) { paths.append(path) }
             index += 1
         }
         return paths

@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionMetadata
+import CaptionText
 import Dispatch
 import FocusEngine
 import Localization

@@ -12,7 +12,8 @@ final class CaptionWriter {
     private let library: LibraryAccess
     private let messages: MessageBar
     private let label: Label
-    var destination: CaptionDestination = .library
+    /// nil: the library only.
+    var destination: CaptionDestination?
     /// Tests wait on this: a write-back finished (written or not).
     var onWritten: ((Result<WriteBackResult, WriteBackError>) -> Void)?
 
@@ -34,7 +35,7 @@ final class CaptionWriter {
     /// The line under the form: where the caption of the photo at `path` (in `format`,
     /// when known) goes on Done.
     func show(for path: String?, format: PhotoFormat?) {
-        guard let path, Self.isUsersFile(path), destination != .library else {
+        guard let path, Self.isUsersFile(path), let destination else {
             label.text = tr("Done saves the caption in Caption's library.")
             return
         }
@@ -63,13 +64,17 @@ final class CaptionWriter {
         write(entry, from: path, sha256: sha256, to: destination)
     }
 
-    private func write(_ entry: Entry, from path: String, sha256: String?, to destination: CaptionDestination) {
+    private func write(_ entry: Entry, from path: String, sha256: String?, to destination: CaptionDestination?) {
         let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
         library.perform(
             { library throws(LibraryError) -> Result<WriteBackResult, WriteBackError> in
                 var known = entry
                 if known.source != path || sha256 != nil {
                     known = try library.setSource(id: entry.id, path: path, sha256: sha256 ?? entry.sourceSHA256)
+                }
+                // The library only: where the photo came from is remembered, nothing written.
+                guard let destination else {
+                    return .success(WriteBackResult(paths: [], sidecarInstead: false, sha256: known.sourceSHA256))
                 }
                 do throws(WriteBackError) {
                     let result = try WriteBack.write(

@@ -21,25 +21,21 @@ public enum TextNormalization {
                 scalars.append(scalar)
             }
         }
-        let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) }),
-            scalars.contains(where: { !isInvisible($0) })
-        else { return "" }
-        return String(scalars[first...last])
+        guard scalars.contains(where: { !isInvisible($0) }) else { return "" }
+        return String(scalars).trimmingWhiteSpace
     }
 
     /// White space, and what Unicode says shows nothing by itself: default-ignorable code
     /// points (zero-width spaces and joiners, U+FEFF, direction marks and overrides,
     /// variation selectors) and other format characters.
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
             || scalar.properties.generalCategory == .format || scalar.properties.generalCategory == .control
     }
 
     /// The most scalars one character is counted as: a base and 30 combining marks, the
     /// longest sequence Unicode's stream-safe text format allows (UAX #15).
-    static let scalarsPerCharacter = 31
+    public static let scalarsPerCharacter = 31
 
     /// Length as a person counts it: grapheme clusters, so 👩‍👩‍👧 or é made of two scalars is
     /// one. A cluster longer than any real character (a letter under thousands of
