@@ -32,10 +32,11 @@ LC_ALL=C sort -o "$work/expected" "$work/expected"
 check "make install DESTDIR=… PREFIX=/usr" make --no-print-directory install DESTDIR="$stage" PREFIX=/usr
 (cd "$stage" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort) >"$work/installed"
 check "the staged install holds exactly the expected files" diff -u "$work/expected" "$work/installed"
+guide=$stage/usr/share/help
 check "the guide is where help:caption finds it, in Chinese too" sh -c "
-    grep -q '<page xmlns=\"http://projectmallard.org/1.0/\"[^>]*id=\"index\"' '$stage/usr/share/help/C/caption/index.page' &&
-    grep -q '<title[^>]*>' '$stage/usr/share/help/zh_CN/caption/index.page' &&
-    ! cmp -s '$stage/usr/share/help/C/caption/index.page' '$stage/usr/share/help/zh_CN/caption/index.page'"
+    grep -q 'xmlns=\"http://projectmallard.org/1.0/\"' '$guide/C/caption/index.page' &&
+    grep -q 'id=\"index\"' '$guide/C/caption/index.page' &&
+    grep -q '帮助' '$guide/zh_CN/caption/index.page'"
 binary=$stage/usr/bin/caption
 check "the binary is stripped" sh -c "! readelf -S '$binary' | grep -q '\.symtab'"
 check "the binary needs no Swift library and has no run path" sh -c "

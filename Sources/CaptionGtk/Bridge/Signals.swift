@@ -481,6 +481,11 @@ final class GObjectRef: @unchecked Sendable {
         self.pointer = pointer
     }
 
+    /// A reference of its own to an object someone else owns.
+    init(adding pointer: gpointer) {
+        self.pointer = g_object_ref(pointer)
+    }
+
     deinit {
         g_object_unref(pointer)
     }

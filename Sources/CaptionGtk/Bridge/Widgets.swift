@@ -334,15 +334,16 @@ struct Window: WidgetHandle {
     var isActive: Bool { gtk_window_is_active(gtkWindow) != 0 }
 
     /// Runs `body` once the window is active (at once if it is, or is not shown at all),
-    /// `delay` after it became so. A screen reader does not yet know a window that is still
-    /// opening, and says nothing of what appears in it meanwhile.
-    func whenActive(delay milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+    /// `delay` after it became so, unless `lifetime` has ended by then. A screen reader does
+    /// not yet know a window that is still opening, and says nothing of what appears in it
+    /// meanwhile.
+    func whenActive(delay milliseconds: UInt32, in lifetime: Lifetime, _ body: @escaping @MainActor () -> Void) {
         guard !isActive, isVisible else { return body() }
         var done = false
         connect(.notify("is-active")) { _ in
             guard !done, isActive else { return }
             done = true
-            MainThread.after(milliseconds: milliseconds) { body() }
+            lifetime.after(milliseconds: milliseconds) { body() }
         }
     }
 

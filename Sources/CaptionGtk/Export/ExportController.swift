@@ -53,6 +53,7 @@ final class ExportController {
         let panel = ProgressPanel(progress: progress, title: tr("Exporting…"))
         notification.show(progress: panel)
         let directory = library.directory
+        let lifetime = library.lifetime
         DispatchQueue.global(qos: .userInitiated).async {
             let result: Result<Exporter.Summary, LibraryError>
             do throws(LibraryError) {
@@ -62,7 +63,7 @@ final class ExportController {
             } catch {
                 result = .failure(error)
             }
-            MainThread.post { [weak self] in
+            lifetime.post { [weak self] in
                 guard let self else { return }
                 panel.stop()
                 self.isExporting = false

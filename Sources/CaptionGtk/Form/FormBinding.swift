@@ -40,14 +40,16 @@ final class FormBinding {
     private let inputMethods: InputMethodSettler
     /// Set while the form itself changes an entry's text, so that it is not taken for typing.
     private var settingText = false
-    /// Set when the window goes: nothing reaches the engine or the fields after.
-    private var stopped = false
+    /// The window's: once it has ended, nothing reaches the engine or the fields (a key
+    /// GTK still delivers while the window is torn down, a call of the window's own end).
+    private let lifetime: Lifetime
 
     init(
         view: FormView, window: Window, header: HeaderBar, messages: MessageBar, inputMethods: InputMethodSettler,
-        aids: TypingAids
+        aids: TypingAids, lifetime: Lifetime
     ) {
         self.view = view
+        self.lifetime = lifetime
         self.window = window
         self.header = header
         self.messages = messages
@@ -56,12 +58,13 @@ final class FormBinding {
         engine = CaptionForm.engine(Wording(translate: { tr($0) }))
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
+        lifetime.onEnd { [weak self] in self?.caretHold?.release() }
     }
 
     // MARK: Engine decisions -> widgets
 
     private func handle(_ input: FormInput) -> Bool {
-        guard !stopped else { return false }
+        guard !lifetime.isOver else { return false }
         switch input {
         // An Enter that accepts a completion offer does only that.
         case .event(.enter) where aids.completion.acceptOnEnter(): break
@@ -89,7 +92,7 @@ final class FormBinding {
 
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
-        guard !stopped else { return }
+        guard !lifetime.isOver else { return }
         if owner?.isSaving == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
             return  // the save in flight answers this press
         }
@@ -107,12 +110,6 @@ final class FormBinding {
         refresh()
         if case .edit = event, !holdingFocus, !arriving { owner?.wordsEdited() }
         owner?.formChanged()
-    }
-
-    /// The window is going: events still on their way (a photo checked, a key) are dropped.
-    func stop() {
-        stopped = true
-        caretHold?.release()
     }
 
     private func apply(_ decision: FormDecision) {
@@ -133,7 +130,7 @@ final class FormBinding {
     }
 
     func focus(_ item: Int?) {
-        guard !holdingFocus, !stopped else { return }
+        guard !holdingFocus, !lifetime.isOver else { return }
         let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
         if !widget.hasFocus { widget.grabFocus() }
     }
@@ -207,7 +204,7 @@ final class FormBinding {
 
     /// Shows the engine's state; runs on every keystroke and focus change.
     func refresh() {
-        guard !stopped, !holdingRender else { return }
+        guard !lifetime.isOver, !holdingRender else { return }
         render(engine)
     }
 

@@ -57,21 +57,24 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     init(
         view: FormView, library: LibraryAccess, window: Window, header: HeaderBar, messages: MessageBar,
-        notification: InAppNotification
+        notification: InAppNotification, lifetime: Lifetime
     ) {
         self.view = view
         self.window = window
         self.header = header
         self.messages = messages
         self.notification = notification
-        drafts = FormDrafts(directory: library.directory, window: window, notification: notification)
-        let loader = PhotoLoader(preview: view.preview)
-        let photoWords = PhotoWords(entries: view.entries)
+        drafts = FormDrafts(
+            directory: library.directory, window: window, notification: notification, lifetime: lifetime)
+        let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
+        let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
-        aids = TypingAids(entries: view.entries, composing: { settler.composition(in: $0) != nil })
+        aids = TypingAids(
+            entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
-            view: view, window: window, header: header, messages: messages, inputMethods: settler, aids: aids)
+            view: view, window: window, header: header, messages: messages, inputMethods: settler, aids: aids,
+            lifetime: lifetime)
         saves = FormSaves(library: library, writer: writer, completion: aids.completion)
         shown = FormPhoto(
             view: view, loader: loader, words: photoWords, binding: binding, writer: writer, aids: aids,
@@ -146,7 +149,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             guard let self else { return }
             // Once the window is active again: a screen reader says nothing of a window it
             // has not come back to, and the refusal below must be heard.
-            self.window.whenActive(delay: 100) { [weak self] in
+            self.window.whenActive(delay: 100, in: self.photos.lifetime) { [weak self] in
                 guard let self else { return }
                 // One photo replaces the one on the form; several join the queue. A file
                 // that is not a photo is refused at once and named, as from a drop or a
@@ -392,12 +395,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     /// The window is ending (destroyed, or the app quitting): what is typed is written now,
-    /// and nothing arriving later (a photo decoded or checked, the library's words) reaches
-    /// its widgets.
+    /// and the photo let go. What arrives later (a photo decoded or checked, the library's
+    /// words) is dropped by the window's lifetime, which has ended.
     func finish() {
-        drafts.stop()
-        binding.stop()
-        aids.stop()
+        drafts.flush()
         photos.clear()
     }
 
@@ -428,7 +429,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     @discardableResult
     private func take(_ received: PhotoIntake.Received) -> Bool {
         PhotoIntake.deliver(
-            received, to: { [weak self] paths in self?.enqueue(paths) },
+            received, in: photos.lifetime, to: { [weak self] paths in self?.enqueue(paths) },
             failure: { [weak self] problem in self?.messages.show(problem: problem) })
     }
 }

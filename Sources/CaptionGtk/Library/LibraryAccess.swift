@@ -6,16 +6,20 @@ import Dispatch
 
 final class LibraryAccess: @unchecked Sendable {
     let directory: String
+    /// The window's: its answers are dropped once the window has ended.
+    let lifetime: Lifetime
     private let queue = DispatchQueue(label: "io.github.caption_app.Caption.library")
     /// Touched only on `queue`: that is what makes this class safe to share.
     private var opened: Library?
 
-    init(directory: String?) {
+    init(directory: String?, lifetime: Lifetime) {
         self.directory = directory ?? Library.defaultDirectory()
+        self.lifetime = lifetime
     }
 
     /// Runs `work` against the open library on the library queue, then hands its result to
-    /// `completion` on the main thread.
+    /// `completion` on the main thread, while the window lives: the work itself (a save)
+    /// is always done.
     func perform<Value: Sendable>(
         _ work: @escaping @Sendable (Library) throws(LibraryError) -> Value,
         completion: @escaping @Sendable @MainActor (Result<Value, LibraryError>) -> Void
@@ -34,7 +38,7 @@ final class LibraryAccess: @unchecked Sendable {
             } catch {
                 result = .failure(error)
             }
-            MainThread.post { completion(result) }
+            lifetime.post { completion(result) }
         }
     }
 

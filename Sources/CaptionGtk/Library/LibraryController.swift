@@ -51,7 +51,7 @@ final class LibraryController {
 
     var view: LibraryView {
         if let madeView { return madeView }
-        let view = LibraryView()
+        let view = LibraryView(lifetime: library.lifetime)
         view.photoPath = { [weak self] entry in self?.library.photoPath(of: entry) }
         view.onSearch = { [weak self] _ in
             guard let self else { return }
@@ -79,7 +79,7 @@ final class LibraryController {
         }
         reloadIfChanged()
         guard poll?.isActive != true else { return }
-        poll = MainThread.every(seconds: 1) { [weak self] in
+        poll = library.lifetime.every(seconds: 1) { [weak self] in
             self?.checkForChanges()
             return self != nil
         }
@@ -210,7 +210,7 @@ final class LibraryController {
         countWhenPaused?.cancel()
         if searchTyped {
             searchTyped = false
-            countWhenPaused = MainThread.after(milliseconds: Self.typingPause) { [weak self] in
+            countWhenPaused = library.lifetime.after(milliseconds: Self.typingPause) { [weak self] in
                 self?.view.searchDescription = said
             }
         } else {

@@ -73,7 +73,11 @@ final class LibraryView {
     /// Holds the view's widgets until the controller packs them into the window.
     private let builder = Builder(EmbeddedResources.libraryUI)
 
-    init() {
+    /// The window's: pages and thumbnails that arrive after it ended are dropped.
+    private let lifetime: Lifetime
+
+    init(lifetime: Lifetime) {
+        self.lifetime = lifetime
         widget = builder["library_view"]
         searchEntry = (builder["search"] as TextEntry).pointer
         treeView = (builder["list"] as Widget).pointer
@@ -249,7 +253,7 @@ final class LibraryView {
         if chunk.count < more.count {
             let rest = more.dropFirst(chunk.count)
             let generation = self.generation
-            MainThread.post { [weak self] in
+            lifetime.post { [weak self] in
                 guard let self, generation == self.generation else { return }
                 self.append(rest, listing: listing)
             }
@@ -359,24 +363,29 @@ final class LibraryView {
             }
             requested.insert(entry.id)
             let generation = self.generation
+            let lifetime = lifetime
             Self.thumbnailQueue.async {
                 // Scrolled far past it meanwhile (a fling, End): not worth making now; a
                 // later pass asks again if it comes back into view.
                 let current = focus.load()
                 let thumbnail =
                     abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
-                MainThread.post { [weak self] in
-                    guard let thumbnail else {
-                        if let self, generation == self.generation { self.requested.remove(entry.id) }
-                        return
-                    }
-                    defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
-                    guard let self, generation == self.generation, let row = self.rows[entry.id] else { return }
-                    self.requested.remove(entry.id)
-                    caption_entry_store_set_thumbnail(self.store, Int32(row), thumbnail.pointer)
-                    self.thumbnailed.insert(entry.id)
-                    self.onThumbnail?()
+                let release: MainThread.Job = {
+                    if let thumbnail { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
                 }
+                lifetime.post(
+                    { [weak self] in
+                        guard let thumbnail else {
+                            if let self, generation == self.generation { self.requested.remove(entry.id) }
+                            return
+                        }
+                        defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
+                        guard let self, generation == self.generation, let row = self.rows[entry.id] else { return }
+                        self.requested.remove(entry.id)
+                        caption_entry_store_set_thumbnail(self.store, Int32(row), thumbnail.pointer)
+                        self.thumbnailed.insert(entry.id)
+                        self.onThumbnail?()
+                    }, dropped: release)
             }
         }
     }

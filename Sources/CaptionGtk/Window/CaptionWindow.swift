@@ -16,7 +16,9 @@ public final class CaptionWindow {
     /// Caption | Library, in the header.
     let switcher: Widget
     let messages: MessageBar
-    let notification = InAppNotification()
+    /// The window's life: what its parts post, time and ask the library ends with it.
+    let lifetime = Lifetime()
+    let notification: InAppNotification
     let library: LibraryAccess
     let form: FormController
     let libraryController: LibraryController
@@ -33,7 +35,8 @@ public final class CaptionWindow {
     public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?, stateFile: String? = nil)
     {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
-        library = LibraryAccess(directory: libraryDirectory)
+        library = LibraryAccess(directory: libraryDirectory, lifetime: lifetime)
+        notification = InAppNotification(lifetime: lifetime)
         window = Window(
             unchecked: application.map { gtk_application_window_new($0) } ?? gtk_window_new(GTK_WINDOW_TOPLEVEL))
         gtk_window_set_title(window.gtkWindow, "Caption")
@@ -65,7 +68,7 @@ public final class CaptionWindow {
             gtk_scrolled_window_get_vadjustment(caption_scrolled_window(scroller.pointer)))
         form = FormController(
             view: formView, library: library, window: window, header: header, messages: messages,
-            notification: notification)
+            notification: notification, lifetime: lifetime)
         libraryController = LibraryController(
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
@@ -415,15 +418,13 @@ public final class CaptionWindow {
         if restoringDraft { form.drafts.restore() }
     }
 
-    /// Set once the part of the window's end that needs its widgets is done.
-    private var isFinished = false
-
     /// The part of the window's end that needs its widgets, once: at its destroy (closed by
-    /// its button), or at quit (Ctrl+Q) while it lives. What was deleted goes, what is typed
-    /// is written, and nothing arriving later touches the widgets.
+    /// its button), or at quit (Ctrl+Q) while it lives. The window's lifetime ends first, so
+    /// nothing arriving from now on (a library answer, a timer, a decoded photo, a key the
+    /// form would act on) runs; then what was deleted goes and what is typed is written.
     private func finish() {
-        guard !isFinished else { return }
-        isFinished = true
+        guard !lifetime.isOver else { return }
+        lifetime.end()
         notification.finish()
         form.finish()
         libraryController.setShowing(false)
@@ -433,7 +434,7 @@ public final class CaptionWindow {
     /// A window closed by its button is destroyed, its widgets freed, by the time this runs.
     func close() {
         // Ctrl+Q leaves the window alive: words still being composed go into the draft.
-        if !isFinished { form.settleInputMethod() }
+        if !lifetime.isOver { form.settleInputMethod() }
         finish()
         form.storeWaiting()
         library.drain()

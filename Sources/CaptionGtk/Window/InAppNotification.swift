@@ -44,7 +44,11 @@ final class InAppNotification {
     /// dropped when another notification is shown or the button is pressed.
     private var waiting: (text: String, seconds: UInt32, stillWanted: () -> Bool)?
 
-    init() {
+    /// The window's: the notification's timers end with it.
+    private let lifetime: Lifetime
+
+    init(lifetime: Lifetime) {
+        self.lifetime = lifetime
         // GTK constructors abort rather than return NULL.
         widget = Revealer(unchecked: gtk_revealer_new())
         gtk_widget_set_halign(widget.pointer, GTK_ALIGN_CENTER)
@@ -138,7 +142,7 @@ final class InAppNotification {
         self.action = action
         widget.revealsChild = true
         timeout?.cancel()
-        timeout = seconds.map { MainThread.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
+        timeout = seconds.map { lifetime.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
     }
 
     /// Shows `panel` beside its title, until the next notification or nil takes it away. A
@@ -149,7 +153,7 @@ final class InAppNotification {
             // The work is over: its title goes too, unless the outcome is shown at once
             // (which cancels this).
             timeout?.cancel()
-            timeout = MainThread.after(milliseconds: 0) { [weak self] in self?.hide() }
+            timeout = lifetime.after(milliseconds: 0) { [weak self] in self?.hide() }
         }
         progress = panel
         guard let panel else { return }
@@ -194,9 +198,8 @@ final class InAppNotification {
     }
 
     /// The window is going: what the notification stands for is done now (a deletion
-    /// goes), and no timer of its own outlives the widgets.
+    /// goes). Its timers end with the window's lifetime.
     func finish() {
-        timeout?.cancel()
         waiting = nil
         action = nil
         lingeringUndo = nil

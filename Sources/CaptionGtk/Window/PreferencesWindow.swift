@@ -15,7 +15,9 @@ final class PreferencesWindow {
     let status: Label
     /// What was just done, said as it appears (a removal, with Undo; an import; a search's
     /// count), as the main window says its saves.
-    let notification = InAppNotification()
+    let notification: InAppNotification
+    /// The Preferences window's own life, ended when it is destroyed.
+    private let lifetime = Lifetime()
     private let builder = Builder(EmbeddedResources.preferencesUI)
     private let list: TreeView
     let searchField: TextEntry
@@ -53,6 +55,7 @@ final class PreferencesWindow {
 
     init(over parent: Window, table: ReplacementTable, path: String = ReplacementStore.defaultPath) {
         self.path = path
+        notification = InAppNotification(lifetime: lifetime)
         codes = CodeList(table)
         window = Window(unchecked: gtk_window_new(GTK_WINDOW_TOPLEVEL))
         parent.adopt(window)
@@ -165,6 +168,7 @@ final class PreferencesWindow {
         window.connect(.destroy) { [weak self] in
             self?.notification.finish()
             self?.saveNow(reporting: false)
+            self?.lifetime.end()
         }
     }
 
@@ -332,7 +336,7 @@ final class PreferencesWindow {
 
     private func scheduleSave() {
         pendingSave?.cancel()
-        pendingSave = MainThread.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveNow() }
+        pendingSave = lifetime.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveNow() }
     }
 
     /// A change the user made at once (a removal, its undo, an import): written now.

@@ -18,9 +18,11 @@ final class ProgressPanel {
     private var timer: SourceHandle?
     /// Tests and screen readers: the last text shown ("1,234 of 100,001").
     private(set) var text = ""
-    /// The panel's widgets were destroyed (the window closed while the work ran): the work's
-    /// completion, which holds the panel, must not touch them.
-    private(set) var isDestroyed = false
+    /// The panel's own life, which ends when its widgets are destroyed (the notification
+    /// went, or the window closed while the work ran): its timer ends with it, and the
+    /// work's completion, which holds the panel, no longer touches them.
+    private let lifetime = Lifetime()
+    var isDestroyed: Bool { lifetime.isOver }
 
     /// `title` says what the work is ("Exporting"); the bar's text says how far it is.
     init(progress: WorkProgress, title: String) {
@@ -39,15 +41,12 @@ final class ProgressPanel {
         widget.packStart(bar, expand: true)
         widget.packStart(cancelButton)
         cancelButton.connect(.clicked) { [weak self] in self?.cancel() }
-        widget.connect(.destroy) { [weak self] in
-            self?.isDestroyed = true
-            self?.timer?.cancel()
-        }
+        widget.connect(.destroy) { [weak self] in self?.lifetime.end() }
         // Only the text now; the bar's value from the first tick on, once the notification
         // that names the work has been shown: a value set with it was read first, bare
         // («40 percent.»), before the notification.
         showText()
-        timer = MainThread.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
+        timer = lifetime.every(milliseconds: 100) { [weak self] in self?.refresh() ?? false }
     }
 
     /// Cancel: the work stops before its next item; the button says it was heard.

@@ -17,17 +17,19 @@ final class DraftKeeper {
     private var pending: Draft?
     private var timer: SourceHandle?
     private(set) var lastWritten: Draft?
-    /// Set when the window goes: its last words are written, and nothing after.
-    private var stopped = false
     /// Tests count writes; a failed write is reported here too.
     var onWritten: ((Result<Draft, LibraryError>) -> Void)?
 
-    init(directory: String) {
+    /// The window's: after it ends, its last words are written (`flush`) and nothing after.
+    private let lifetime: Lifetime
+
+    init(directory: String, lifetime: Lifetime) {
         store = DraftStore(directory: directory)
+        self.lifetime = lifetime
     }
 
     func keep(_ draft: Draft) {
-        guard !stopped, draft != lastWritten || pending != nil else { return }
+        guard !lifetime.isOver, draft != lastWritten || pending != nil else { return }
         // An empty form that has written nothing removes nothing: the draft on disk is an
         // earlier run's, there to be restored (and thrown away only by Discard).
         if draft.isEmpty && lastWritten == nil {
@@ -36,7 +38,7 @@ final class DraftKeeper {
         }
         pending = draft
         if timer?.isActive != true {
-            timer = MainThread.after(milliseconds: Self.interval) { [weak self] in self?.write() }
+            timer = lifetime.after(milliseconds: Self.interval) { [weak self] in self?.write() }
         }
     }
 
@@ -50,12 +52,6 @@ final class DraftKeeper {
         timer?.cancel()
         write()
         queue.sync {}
-    }
-
-    /// The window is gone: what is pending is written now, and nothing is kept after.
-    func stop() {
-        flush()
-        stopped = true
     }
 
     private func write() {

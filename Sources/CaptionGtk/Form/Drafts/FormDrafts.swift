@@ -18,10 +18,12 @@ final class FormDrafts {
     let keeper: DraftKeeper
     weak var holder: DraftHolder?
     private let window: Window
+    private let lifetime: Lifetime
     private let notification: InAppNotification
 
-    init(directory: String, window: Window, notification: InAppNotification) {
-        keeper = DraftKeeper(directory: directory)
+    init(directory: String, window: Window, notification: InAppNotification, lifetime: Lifetime) {
+        keeper = DraftKeeper(directory: directory, lifetime: lifetime)
+        self.lifetime = lifetime
         self.window = window
         self.notification = notification
     }
@@ -40,7 +42,7 @@ final class FormDrafts {
         holder?.put(saved)
         // Longer than other notifications: it greets the user as the window opens, before
         // they may have looked; and after the focused field has been read.
-        window.whenActive(delay: 400) { [weak self] in
+        window.whenActive(delay: 400, in: lifetime) { [weak self] in
             self?.notification.show(tr("Your unsaved captions are back"), button: .discard, seconds: 20) {
                 [weak self] in self?.discard()
             }
@@ -61,10 +63,5 @@ final class FormDrafts {
     /// Writes what is pending now and waits for it: closing and quitting call this.
     func flush() {
         keeper.flush()
-    }
-
-    /// The window is gone: its last words are written, and no later change is kept.
-    func stop() {
-        keeper.stop()
     }
 }

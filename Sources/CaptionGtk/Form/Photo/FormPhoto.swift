@@ -57,7 +57,7 @@ final class FormPhoto {
         binding.send(.photo(item: CaptionForm.photo, .loading))
         let request = loader.request
         // The photo's own words are read once its frame is drawn, for the same reason.
-        MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in
+        loader.lifetime.post(priority: G_PRIORITY_LOW) { [weak self] in
             self?.words.offer(from: path) { [weak self] in self?.loader.request == request }
         }
         aids.variables.read(path) { [weak self] in self?.loader.request == request }

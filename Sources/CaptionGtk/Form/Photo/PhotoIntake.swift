@@ -44,17 +44,17 @@ enum PhotoIntake {
         return image.map { .image(SharedObject(pointer: $0)) } ?? .none
     }
 
-    /// Hands what arrived to `enqueue` as paths: image data is written to a file first.
-    /// Returns whether anything arrived.
+    /// Hands what arrived to `enqueue` as paths, while `lifetime` lasts: image data is
+    /// written to a file first. Returns whether anything arrived.
     static func deliver(
-        _ received: Received, to enqueue: @escaping @MainActor ([String]) -> Void,
+        _ received: Received, in lifetime: Lifetime, to enqueue: @escaping @MainActor ([String]) -> Void,
         failure: @escaping @MainActor (String) -> Void
     ) -> Bool {
         switch received {
         case .none: return false
         case .files(let paths): enqueue(paths)
         case .image(let image):
-            store(image) { result in
+            store(image, in: lifetime) { result in
                 switch result {
                 case .success(let path): enqueue([path])
                 case .failure(let reason):
@@ -81,7 +81,10 @@ enum PhotoIntake {
 
     /// Writes image data as a PNG in the cache folder, off the main thread (a large
     /// screenshot takes a while to encode), and lets go of it.
-    static func store(_ image: SharedObject, completion: @escaping @MainActor (Result<String, Failure>) -> Void) {
+    static func store(
+        _ image: SharedObject, in lifetime: Lifetime,
+        completion: @escaping @MainActor (Result<String, Failure>) -> Void
+    ) {
         let folder = String(cString: g_get_user_cache_dir()) + "/caption/pasted"
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -93,7 +96,7 @@ enum PhotoIntake {
             let message = error.map { String(cString: $0.pointee.message) } ?? ""
             g_clear_error(&error)
             g_object_unref(UnsafeMutableRawPointer(image.pointer))
-            MainThread.post { completion(saved ? .success(path) : .failure(Failure(text: message))) }
+            lifetime.post { completion(saved ? .success(path) : .failure(Failure(text: message))) }
         }
     }
 }

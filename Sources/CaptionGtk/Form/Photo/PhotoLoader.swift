@@ -19,15 +19,19 @@ final class PhotoLoader {
     private var path: String?
     private var largerDecodeScheduled = false
     /// The previews of the queue's photos either side of this one, decoded ahead.
-    let prefetch = PreviewPrefetch()
+    let prefetch: PreviewPrefetch
+    /// The window's: decodes and checks that answer after it ended are dropped.
+    let lifetime: Lifetime
     /// The request whose photo has been checked (or failed): decoding ahead waits for it,
     /// so that it never takes a core from the photo the user is looking at.
     private var settledRequest = -1
     /// The verdict on the photo: it counts, or why not.
     var onSettled: ((Result<LoadedPhoto, LibraryError>) -> Void)?
 
-    init(preview: PhotoPreview) {
+    init(preview: PhotoPreview, lifetime: Lifetime) {
         self.preview = preview
+        self.lifetime = lifetime
+        prefetch = PreviewPrefetch(lifetime: lifetime)
         preview.onNeedsLargerDecode = { [weak self] _ in self?.scheduleLargerDecode() }
     }
 
@@ -46,7 +50,10 @@ final class PhotoLoader {
                 self.launchStage(stage, of: launch, request: request)
             }
             // What was decoded while the window was built is shown now: the first frame has it.
-            for stage in launch.follow({ stage in MainThread.post { follow(stage) } }) { follow(stage) }
+            let lifetime = lifetime
+            for stage in launch.follow({ stage in
+                lifetime.post({ follow(stage) }, dropped: { stage.release() })
+            }) { follow(stage) }
         } else if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
             // Shown in this very turn of the main loop: the next frame has it.
             preview.show(ready, area: area, name: PhotoQueue.name(of: path))
@@ -105,13 +112,14 @@ final class PhotoLoader {
         let scale = preview.scaleFactor
         DispatchQueue.global(qos: .userInitiated).async {
             let decoded = PhotoDecoder.decode(path, fitting: area, scale: scale)
-            MainThread.post { [weak self] in
-                guard let self else {
-                    if case .success(let photo) = decoded { cairo_surface_destroy(photo.surface.pointer) }
-                    return
-                }
-                self.arrived(decoded, path: path, request: request, area: area, settles: settles)
+            let release: MainThread.Job = {
+                if case .success(let photo) = decoded { cairo_surface_destroy(photo.surface.pointer) }
             }
+            self.lifetime.post(
+                { [weak self] in
+                    guard let self else { return release() }
+                    self.arrived(decoded, path: path, request: request, area: area, settles: settles)
+                }, dropped: release)
         }
     }
 
@@ -144,7 +152,7 @@ final class PhotoLoader {
             self.check(path, request: request)
         }
         preview.afterNextPaint(start)
-        MainThread.after(milliseconds: 250, start)
+        lifetime.after(milliseconds: 250, start)
     }
 
     /// Reads, decodes and hashes the whole photo on two threads: at a lower priority it never
@@ -158,7 +166,7 @@ final class PhotoLoader {
             } catch {
                 check = .failure(error)
             }
-            MainThread.post { [weak self] in self?.settle(check, request: request) }
+            self.lifetime.post { [weak self] in self?.settle(check, request: request) }
         }
     }
 
@@ -178,7 +186,7 @@ final class PhotoLoader {
         guard !largerDecodeScheduled, let path else { return }
         largerDecodeScheduled = true
         let request = request
-        MainThread.after(milliseconds: 200) { [weak self] in
+        lifetime.after(milliseconds: 200) { [weak self] in
             guard let self else { return }
             self.largerDecodeScheduled = false
             guard request == self.request else { return }

@@ -15,9 +15,12 @@ final class PhotoWords {
     private var marks: [Int: String] = [:]
     /// Set while the offer itself changes a field, which is not the user typing.
     var onSetText: ((TextEntry, String) -> Void)?
+    /// The window's: words read after it ended are dropped.
+    private let lifetime: Lifetime
 
-    init(entries: [Int: TextEntry]) {
+    init(entries: [Int: TextEntry], lifetime: Lifetime) {
         self.entries = entries
+        self.lifetime = lifetime
         for (item, entry) in entries {
             // Any change that makes the text differ from the photo's words takes the mark
             // away (typing, the queue moving on, a save emptying the form).
@@ -37,7 +40,7 @@ final class PhotoWords {
     func offer(from path: String, isCurrent: @escaping @MainActor () -> Bool) {
         DispatchQueue.global(qos: .userInitiated).async {
             let found = CaptionFinder.find(path)
-            MainThread.post { [weak self] in
+            self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.take(found.caption, from: found.origin)
             }

@@ -37,6 +37,13 @@ final class PreviewPrefetch {
     /// Decodes started, and previews handed over ready; tests read them.
     private(set) var decodesStarted = 0
     private(set) var hits = 0
+    /// The window's: a decode that ends after it is let go of.
+    private let lifetime: Lifetime
+
+    init(lifetime: Lifetime) {
+        self.lifetime = lifetime
+    }
+
     /// Tests wait on this; the app does not need it.
     var onReady: ((String) -> Void)?
 
@@ -103,16 +110,15 @@ final class PreviewPrefetch {
             // Stamped before it is read: a change during the decode shows as a change.
             let stamp = FileStamp(path: path)
             let decoded = stamp.map { _ in PhotoDecoder.decode(path, fitting: area, scale: scale) }
-            MainThread.post { [weak self] in
-                let photo = try? decoded?.get()
-                guard let self else {
-                    if let photo { cairo_surface_destroy(photo.surface.pointer) }
-                    return
-                }
-                self.decoding = nil
-                self.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
-                self.startNext()
-            }
+            let photo = try? decoded?.get()
+            let release: MainThread.Job = { if let photo { cairo_surface_destroy(photo.surface.pointer) } }
+            self.lifetime.post(
+                { [weak self] in
+                    guard let self else { return release() }
+                    self.decoding = nil
+                    self.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
+                    self.startNext()
+                }, dropped: release)
         }
     }
 

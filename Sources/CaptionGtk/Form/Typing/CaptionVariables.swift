@@ -15,6 +15,13 @@ import Shorthand
 
 @MainActor
 final class CaptionVariables {
+    /// The window's: facts read after it ended are dropped.
+    private let lifetime: Lifetime
+
+    init(lifetime: Lifetime) {
+        self.lifetime = lifetime
+    }
+
     /// The Exif of the photo on the form, once read; nil while it is being read.
     private(set) var capture: (path: String, facts: CaptureFacts)?
     /// The facts arrived: the form shows the expansion again.
@@ -26,7 +33,7 @@ final class CaptionVariables {
         capture = nil
         DispatchQueue.global(qos: .userInitiated).async {
             let facts = Self.facts(at: path)
-            MainThread.post { [weak self] in
+            self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.capture = (path, facts)
                 self.onFacts?()

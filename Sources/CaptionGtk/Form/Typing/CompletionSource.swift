@@ -35,7 +35,7 @@ final class CompletionSource {
             // goes after it, at low priority, so that the key's repaint never carries it.
             entry.connect(.notify("has-focus")) { [weak self] _ in
                 guard entry.hasFocus else { return }
-                MainThread.post(priority: G_PRIORITY_LOW) { self?.check() }
+                library.lifetime.post(priority: G_PRIORITY_LOW) { self?.check() }
             }
             entry.connect(.changed) { [weak self] in self?.checkWhileTyping() }
         }
@@ -51,12 +51,6 @@ final class CompletionSource {
         check()
     }
 
-    /// The window is going: a read on its way is dropped, and none starts.
-    func stop() {
-        loading = false
-        deferred?.cancel()
-    }
-
     /// A check asked for by typing too soon after the last one, due when the interval ends.
     private var deferred: SourceHandle?
 
@@ -67,7 +61,7 @@ final class CompletionSource {
         guard since < Self.typingInterval else { return check() }
         guard deferred?.isActive != true else { return }
         let wait = UInt32((Self.typingInterval - since) / 1000) + 1
-        deferred = MainThread.after(milliseconds: wait) { [weak self] in self?.check() }
+        deferred = library.lifetime.after(milliseconds: wait) { [weak self] in self?.check() }
     }
 
     /// Asks the library whether another process changed it since the offers were read; if
@@ -91,7 +85,6 @@ final class CompletionSource {
             completion: { [weak self] result in
                 guard let self else { return }
                 self.checking = false
-                guard self.loading else { return }  // stopped meanwhile
                 // Without the library's words the form still works: the offers stay as they are.
                 guard case .success(let read?) = result else {
                     self.onChecked?(false)

@@ -13,7 +13,7 @@ final class TypingAids {
     /// Earlier captions offered under the field being typed in.
     let completion: CompletionOffers
     /// {date}, {camera}…: the photo's facts, and the words as they will be saved.
-    let variables = CaptionVariables()
+    let variables: CaptionVariables
     /// Misspelt words marked in the fields, with suggestions in their context menu.
     let spelling: SpellCheck
     private let entries: [Int: TextEntry]
@@ -24,8 +24,9 @@ final class TypingAids {
 
     /// Made before the form's own handlers are connected, so that the offers are up to date
     /// when the form reads them on the same keystroke.
-    init(entries: [Int: TextEntry], composing: @escaping @MainActor (TextEntry) -> Bool) {
+    init(entries: [Int: TextEntry], lifetime: Lifetime, composing: @escaping @MainActor (TextEntry) -> Bool) {
         self.entries = entries
+        variables = CaptionVariables(lifetime: lifetime)
         let ordered = entries.sorted { $0.key < $1.key }.map(\.value)
         replacements = CodeReplacer(table: ReplacementStore.load(), entries: ordered)
         completion = CompletionOffers(entries: entries, composing: composing)
@@ -49,7 +50,6 @@ final class TypingAids {
     }
 
     /// The window is going: the library's words on their way are not put in the offers.
-    func stop() { completionSource?.stop() }
 
     /// The form sets a field's text: none of the aids takes it for typing.
     func whileFormSetsText(_ body: () -> Void) {
