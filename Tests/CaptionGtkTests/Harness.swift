@@ -195,12 +195,16 @@ enum Harness {
         toplevel: UnsafeMutablePointer<GtkWidget>, _ types: [GdkEventType], keyval: Int32,
         state: GdkModifierType = GdkModifierType(0)
     ) {
+        // A key may close the window (Escape in Preferences): held, it is only destroyed,
+        // and the release that follows has nowhere to go.
+        g_object_ref(UnsafeMutableRawPointer(toplevel))
+        defer { g_object_unref(UnsafeMutableRawPointer(toplevel)) }
         for type in types {
+            guard let gdkWindow = gtk_widget_get_window(toplevel) else { return }
             let event = gdk_event_new(type)!
-            let gdkWindow = gtk_widget_get_window(toplevel)
             event.pointee.key.window = gdkWindow
             // gdk_event_free drops a reference to the event's window.
-            if let gdkWindow { g_object_ref(UnsafeMutableRawPointer(gdkWindow)) }
+            g_object_ref(UnsafeMutableRawPointer(gdkWindow))
             event.pointee.key.keyval = UInt32(keyval)
             event.pointee.key.state = state.rawValue
             event.pointee.key.send_event = 1

@@ -22,12 +22,15 @@ import Testing
         let main = try Harness.makeWindow(library: folder + "/" + name, stateFile: folder + "/" + name + ".ini")
         let path = folder + "/" + name + "-replacements.tsv"
         let preferences = PreferencesWindow(over: main.window, table: table, path: path)
+        // Held until the end: a test may close it (Escape) and still ask it what it showed.
+        g_object_ref(preferences.window.objectPointer)
         preferences.present()
         Harness.settle()
         return (
             preferences, path,
             {
                 gtk_widget_destroy(preferences.window.pointer)
+                g_object_unref(preferences.window.objectPointer)
                 gtk_widget_destroy(main.widget)
             }
         )
