@@ -1,5 +1,5 @@
-// A progress bar with a Cancel button for long work in the window: exporting every entry
-// now; writing captions back to the originals and captioning the rest of a queue later.
+// A progress bar with a Cancel button for long work in the window: exporting every entry,
+// and captioning the rest of a queue.
 // It shows a WorkProgress (CaptionLibrary), which the work itself advances on its own
 // thread; the panel reads it ten times a second, so nothing is posted per item.
 
