@@ -1,5 +1,5 @@
-// Every crossing from GLib into Swift: signals by name and handler type, sources, and the
-// object references handed between threads. The only file that casts a closure to C.
+// Signals by name and handler type, connected to Swift closures: the only place that casts
+// a closure to a C callback (the main thread's sources and D-Bus use its boxes).
 
 import CGtk
 import POSIXFiles
@@ -146,16 +146,16 @@ extension OpaquePointer: GObjectConvertible {
 }
 
 /// Holds a Swift closure for the lifetime of a GLib signal connection or source.
-private final class ClosureBox<Body> {
+final class ClosureBox<Body> {
     let body: Body
     init(_ body: Body) { self.body = body }
 }
 
-private func retained<Body>(_ body: Body) -> gpointer {
+func retained<Body>(_ body: Body) -> gpointer {
     UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(body) as AnyObject).toOpaque())
 }
 
-private func box<Body>(_ data: gpointer?) -> ClosureBox<Body> {
+func box<Body>(_ data: gpointer?) -> ClosureBox<Body> {
     // GLib hands back exactly the pointer given when connecting; it is never nil.
     Unmanaged<ClosureBox<Body>>.fromOpaque(data!).takeUnretainedValue()
 }
@@ -166,7 +166,7 @@ private let releaseClosure: GClosureNotify = { data, _ in
     Unmanaged<AnyObject>.fromOpaque(data).release()
 }
 
-private let releaseSource: GDestroyNotify = { data in
+let releaseSource: GDestroyNotify = { data in
     guard let data else { return }
     Unmanaged<AnyObject>.fromOpaque(data).release()
 }
@@ -318,220 +318,4 @@ extension GObjectConvertible {
                 }
         attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
-}
-
-/// D-Bus calls and signals on a GDBusConnection, answered on the main loop.
-enum DBus {
-    typealias ReplyHandler = @MainActor (OpaquePointer?) -> Void
-    typealias SignalHandler = @MainActor (OpaquePointer) -> Void
-
-    /// Calls `method` without waiting; `reply` gets the reply's GVariant (nil on an error:
-    /// no such service, no such key), valid for the length of the handler.
-    static func call(
-        _ connection: OpaquePointer, name: String, path: String, interface: String, method: String,
-        parameters: OpaquePointer, timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler
-    ) {
-        let callback: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = {
-            source, result, data in
-            guard let data else { return }
-            nonisolated(unsafe) let handler = Unmanaged<ClosureBox<ReplyHandler>>.fromOpaque(data).takeRetainedValue()
-            let answer = source.flatMap { g_dbus_connection_call_finish(OpaquePointer($0), result, nil) }
-            nonisolated(unsafe) let unchecked = answer
-            MainActor.assumeIsolated { handler.body(unchecked) }
-            if let answer { g_variant_unref(answer) }
-        }
-        g_dbus_connection_call(
-            connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds,
-            nil,
-            callback, UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(reply)).toOpaque()))
-    }
-
-    /// Subscribes to a signal; `body` gets its parameters (a tuple GVariant).
-    @discardableResult
-    static func subscribe(
-        _ connection: OpaquePointer, sender: String, path: String, interface: String, member: String,
-        _ body: @escaping SignalHandler
-    ) -> UInt32 {
-        let callback:
-            @convention(c) (
-                OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-                UnsafePointer<CChar>?,
-                OpaquePointer?, gpointer?
-            ) -> Void = { _, _, _, _, _, parameters, data in
-                guard let parameters else { return }
-                nonisolated(unsafe) let handler: ClosureBox<SignalHandler> = box(data)
-                nonisolated(unsafe) let unchecked = parameters
-                MainActor.assumeIsolated { handler.body(unchecked) }
-            }
-        return g_dbus_connection_signal_subscribe(
-            connection, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback, retained(body),
-            releaseSource)
-    }
-}
-
-/// A GLib source (idle or timeout) that can be cancelled; cancelling twice, or after it ran,
-/// does nothing.
-@MainActor
-final class SourceHandle {
-    fileprivate var id: UInt32 = 0
-    var isActive: Bool { id != 0 }
-
-    func cancel() {
-        if id != 0 { g_source_remove(id) }
-        id = 0
-    }
-}
-
-extension GObjectConvertible {
-    /// Runs `job` once, after the first frame that drew this widget and after the photo
-    /// the program was started with is painted, at low priority: work that the first frame
-    /// does not need (spell-checking, the offers) then costs start-up nothing, and does not
-    /// hold up the photo. A plain idle would not do: one runs while the X server maps the
-    /// window, which is before the first frame.
-    @MainActor
-    func afterFirstDraw(_ job: @escaping MainThread.Job) {
-        var posted = false
-        connect(.draw) { _ in
-            guard !posted else { return }
-            posted = true
-            MainThread.post(priority: G_PRIORITY_LOW) { LaunchPreview.afterPhoto(job) }
-        }
-    }
-}
-
-/// Runs code on the GTK main thread. Work done elsewhere (decoding, saving) reports back
-/// through this: the main actor's own queue is never drained while gtk_main runs, so
-/// Task { @MainActor } would wait forever; a GLib idle source runs on the loop.
-/// Jobs capture what they need weakly (`[weak self]`): a source never keeps a window alive.
-enum MainThread {
-    typealias Job = @Sendable @MainActor () -> Void
-    typealias Repeating = @Sendable @MainActor () -> Bool
-
-    /// `priority` G_PRIORITY_LOW waits until GTK has drawn what is due (its redraws run at
-    /// a higher priority): for work that must not delay a frame.
-    static func post(priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping Job) {
-        let callback: @convention(c) (gpointer?) -> gboolean = { data in
-            nonisolated(unsafe) let handler: ClosureBox<Job> = box(data)
-            MainActor.assumeIsolated { handler.body() }
-            return 0  // G_SOURCE_REMOVE
-        }
-        g_idle_add_full(priority, callback, retained(job), releaseSource)
-    }
-
-    /// Runs `job` once after `milliseconds`.
-    @MainActor
-    @discardableResult
-    static func after(milliseconds: UInt32, _ job: @escaping Job) -> SourceHandle {
-        let handle = SourceHandle()
-        let once: Job = { [weak handle] in
-            handle?.id = 0
-            job()
-        }
-        let callback: @convention(c) (gpointer?) -> gboolean = { data in
-            nonisolated(unsafe) let handler: ClosureBox<Job> = box(data)
-            MainActor.assumeIsolated { handler.body() }
-            return 0
-        }
-        handle.id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, callback, retained(once), releaseSource)
-        return handle
-    }
-
-    /// Runs `job` every `seconds` at idle priority for as long as it returns true.
-    @MainActor
-    static func every(seconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {
-        repeating(job) { callback, data, release in
-            g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, callback, data, release)
-        }
-    }
-
-    /// Runs `job` every `milliseconds` for as long as it returns true.
-    @MainActor
-    static func every(milliseconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {
-        repeating(job) { callback, data, release in
-            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, callback, data, release)
-        }
-    }
-
-    @MainActor
-    private static func repeating(
-        _ job: @escaping Repeating,
-        add: (GSourceFunc, gpointer, GDestroyNotify) -> UInt32
-    ) -> SourceHandle {
-        let handle = SourceHandle()
-        let body: Repeating = { [weak handle] in
-            let again = job()
-            if !again { handle?.id = 0 }
-            return again
-        }
-        let callback: @convention(c) (gpointer?) -> gboolean = { data in
-            nonisolated(unsafe) let handler: ClosureBox<Repeating> = box(data)
-            return MainActor.assumeIsolated { handler.body() } ? 1 : 0
-        }
-        handle.id = add(callback, retained(body), releaseSource)
-        return handle
-    }
-}
-
-/// An owning reference to a GObject: unreferenced when the last Swift holder lets go.
-final class GObjectRef: @unchecked Sendable {
-    let pointer: gpointer
-
-    /// Takes over a reference the caller owns (a constructor's, a "transfer full" return).
-    init(taking pointer: gpointer) {
-        self.pointer = pointer
-    }
-
-    /// A reference of its own to an object someone else owns.
-    init(adding pointer: gpointer) {
-        self.pointer = g_object_ref(pointer)
-    }
-
-    deinit {
-        g_object_unref(pointer)
-    }
-}
-
-/// A GObject reference that is handed between threads. GdkPixbuf is immutable once made and
-/// GObject reference counts are atomic, so passing one to the main thread is safe.
-struct SharedObject: @unchecked Sendable {
-    let pointer: OpaquePointer
-}
-
-/// The file names of a GSList of g_malloc'd C strings, which it frees (list and strings):
-/// the "transfer full" lists that file choosers return. Each name's bytes are kept.
-func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
-    var strings: [String] = []
-    var node = list
-    while let current = node {
-        if let data = current.pointee.data {
-            strings.append(FilePath.string(fromCString: data.assumingMemoryBound(to: CChar.self)))
-            g_free(data)
-        }
-        node = current.pointee.next
-    }
-    g_slist_free(list)
-    return strings
-}
-
-/// A g_malloc'd file name, which it frees; its bytes are kept.
-func takeString(_ name: UnsafeMutablePointer<gchar>?) -> String? {
-    guard let name else { return nil }
-    defer { g_free(name) }
-    return FilePath.string(fromCString: name)
-}
-
-/// A NULL-terminated array of C strings that lives for the call.
-func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
-    let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
-    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
-    // An array literal with a nil at its end is never empty, so it has a base address.
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-}
-
-/// Text GTK may read as markup, escaped.
-func markupEscaped(_ text: String) -> String {
-    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-    defer { g_free(escaped) }
-    return String(cString: escaped)
 }

@@ -278,10 +278,6 @@ struct MenuButton: WidgetHandle {
         get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }
         nonmutating set { gtk_toggle_button_set_active(caption_toggle_button(pointer), newValue ? 1 : 0) }
     }
-
-    func setMenu(_ model: OpaquePointer) {
-        gtk_menu_button_set_menu_model(caption_menu_button(pointer), UnsafeMutablePointer(model))
-    }
 }
 
 struct InfoBar: WidgetHandle {

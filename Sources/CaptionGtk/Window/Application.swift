@@ -106,11 +106,9 @@ public enum CaptionApplication {
 
     /// app.quit, and every action's keys, from the window's table of actions.
     private static func installActions(_ application: UnsafeMutablePointer<GtkApplication>) {
-        // GLib aborts rather than return NULL from a constructor.
-        let quit = UnsafeMutableRawPointer(g_simple_action_new(WindowAction.quit.rawValue, nil)!)
-        quit.connect(.actionActivate) { _ in g_application_quit(caption_g_application(application)) }
-        g_action_map_add_action(caption_action_map(application), OpaquePointer(quit))
-        g_object_unref(quit)
+        let quit = SimpleAction(WindowAction.quit.rawValue)
+        quit.onActivate { _ in g_application_quit(caption_g_application(application)) }
+        ActionMap(application: application).add(quit)
         for action in WindowAction.allCases where !action.accelerators.isEmpty {
             withCStrings(action.accelerators) {
                 gtk_application_set_accels_for_action(application, action.detailedName, $0)

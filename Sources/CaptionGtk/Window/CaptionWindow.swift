@@ -24,7 +24,7 @@ public final class CaptionWindow {
     let libraryController: LibraryController
     let export: ExportController
     /// The action map holding the window's "win." actions.
-    private let actions: gpointer
+    private let actions: ActionMap
     /// Where captions go besides the library (the primary menu's choice).
     let destination: DestinationChoice
     /// Where the window's size is remembered, and the size to remember.
@@ -73,7 +73,7 @@ public final class CaptionWindow {
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
             window: window, library: library, notification: notification, messages: messages, stateFile: self.stateFile)
-        actions = Self.actionMap(for: window)
+        actions = ActionMap.of(window)
         destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
         form.setDestination(destination.current)
         destination.onChange = { [weak form] in form?.setDestination($0) }
@@ -141,39 +141,20 @@ public final class CaptionWindow {
 
     // MARK: Actions
 
-    /// The window's actions ("win.save", …). An application window is its own action map,
-    /// and the application binds the shortcuts; a bare window (tests) gets a group of its
-    /// own under the same prefix.
-    private static func actionMap(for window: Window) -> gpointer {
-        if g_type_check_instance_is_a(
-            UnsafeMutableRawPointer(window.pointer).assumingMemoryBound(to: GTypeInstance.self),
-            gtk_application_window_get_type()) != 0
-        {
-            return window.objectPointer
-        }
-        // GLib aborts rather than return NULL from a constructor.
-        let group = UnsafeMutableRawPointer(g_simple_action_group_new()!)
-        gtk_widget_insert_action_group(window.pointer, "win", OpaquePointer(group))
-        g_object_unref(group)  // the window holds it now
-        return group
-    }
-
     private func installActions() {
         for action in WindowAction.allCases where action != .quit {
-            let simple: UnsafeMutableRawPointer
+            let simple: SimpleAction
             if action == .spellCheck {
                 // A switch: its state is whether spell-checking is on, remembered.
                 let on = WindowStateFile.spellCheck(stateFile)
                 form.spelling.isOn = on
-                simple = UnsafeMutableRawPointer(
-                    g_simple_action_new_stateful(action.rawValue, nil, g_variant_new_boolean(on ? 1 : 0))!)
+                simple = SimpleAction(action.rawValue, switchedOn: on)
                 spellCheckAction = simple
             } else {
-                simple = UnsafeMutableRawPointer(g_simple_action_new(action.rawValue, nil)!)
+                simple = SimpleAction(action.rawValue)
             }
-            simple.connect(.actionActivate) { [weak self] _ in self?.perform(action) }
-            g_action_map_add_action(caption_action_map(actions), OpaquePointer(simple))
-            g_object_unref(simple)
+            simple.onActivate { [weak self] _ in self?.perform(action) }
+            actions.add(simple)
         }
     }
 
@@ -212,14 +193,12 @@ public final class CaptionWindow {
     }
 
     /// The spell-checking switch's action, whose state is the switch.
-    private var spellCheckAction: UnsafeMutableRawPointer?
+    private var spellCheckAction: SimpleAction?
 
     private func toggleSpellCheck() {
         let on = !form.spelling.isOn
         form.spelling.isOn = on
-        if let spellCheckAction {
-            g_simple_action_set_state(OpaquePointer(spellCheckAction), g_variant_new_boolean(on ? 1 : 0))
-        }
+        spellCheckAction?.setState(switchedOn: on)
         WindowStateFile.saveSpellCheck(on, to: stateFile)
         sayTheSwitch()
     }
@@ -237,28 +216,24 @@ public final class CaptionWindow {
     }
 
     /// The window's "win." actions, for tests that activate one with a parameter.
-    var actionGroup: gpointer { actions }
+    var actionGroup: gpointer { actions.pointer }
 
     /// Activates one of the window's actions by name, as its shortcut would.
     public func activateAction(_ name: String) {
-        g_action_group_activate_action(caption_action_group(actions), name, nil)
+        actions.activate(name)
     }
 
     /// The primary menu (F10), from the table of actions.
     private func installMenu() {
-        let menu = g_menu_new()!
+        let menu = Menu()
         // Where captions go, first: the one setting, remembered (radio items).
-        let choices = DestinationChoice.menuSection()
-        g_menu_append_section(menu, tr("Captions Go"), UnsafeMutablePointer<GMenuModel>(choices))
-        g_object_unref(UnsafeMutableRawPointer(choices))
-        let actionsSection = g_menu_new()!
+        menu.appendSection(tr("Captions Go"), DestinationChoice.menuSection())
+        let actionsSection = Menu()
         for action in WindowAction.allCases {
-            if let label = action.menuLabel { g_menu_append(actionsSection, label, action.detailedName) }
+            if let label = action.menuLabel { actionsSection.append(label, action: action.detailedName) }
         }
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(actionsSection))
-        g_object_unref(UnsafeMutableRawPointer(actionsSection))
-        menuButton.setMenu(menu)
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        menu.appendSection(nil, actionsSection)
+        menu.attach(to: menuButton)
         // GTK 3 builds the menu of buttons that screen readers call push buttons: they are
         // menu items, in a menu.
         if let popover = gtk_menu_button_get_popover(caption_menu_button(menuButton.pointer)) {

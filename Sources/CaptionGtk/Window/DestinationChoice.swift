@@ -9,7 +9,7 @@ import Localization
 final class DestinationChoice {
     static let actionName = "caption-destination"
     private let stateFile: String
-    private let action: UnsafeMutableRawPointer
+    private let action: SimpleAction
     /// nil: the library only.
     private(set) var current: CaptionDestination?
     /// Told of each change (the form shows where the next caption goes).
@@ -19,27 +19,22 @@ final class DestinationChoice {
 
     /// The action joins `actions` (the window's "win." map); the remembered choice, or the
     /// library only, is where it starts.
-    init(actions: gpointer, stateFile: String) {
+    init(actions: ActionMap, stateFile: String) {
         self.stateFile = stateFile
         current = WindowStateFile.loadDestination(stateFile) ?? nil
-        let type = g_variant_type_new("s")
-        // GLib aborts rather than return NULL from a constructor.
-        action = UnsafeMutableRawPointer(
-            g_simple_action_new_stateful(Self.actionName, type, g_variant_new_string(Self.word(current)))!)
-        g_variant_type_free(type)
-        action.connect(.actionActivate) { [weak self] parameter in
-            guard let self, let parameter else { return }
-            let word = String(cString: g_variant_get_string(OpaquePointer(parameter), nil))
-            guard word == Self.libraryOnly || CaptionDestination(rawValue: word) != nil else { return }
+        action = SimpleAction(Self.actionName, chosen: Self.word(current))
+        action.onActivate { [weak self] word in
+            guard let self, let word, word == Self.libraryOnly || CaptionDestination(rawValue: word) != nil else {
+                return
+            }
             self.choose(CaptionDestination(rawValue: word))
         }
-        g_action_map_add_action(caption_action_map(actions), OpaquePointer(action))
-        g_object_unref(action)  // the map holds it
+        actions.add(action)
     }
 
     /// Sets and remembers the choice (the menu's radio items follow the action's state).
     func choose(_ destination: CaptionDestination?) {
-        g_simple_action_set_state(OpaquePointer(action), g_variant_new_string(Self.word(destination)))
+        action.setState(chosen: Self.word(destination))
         guard destination != current else { return }
         current = destination
         WindowStateFile.saveDestination(destination, to: stateFile)
@@ -60,14 +55,10 @@ final class DestinationChoice {
     static let choices: [CaptionDestination?] = [nil] + CaptionDestination.allCases.map(Optional.some)
 
     /// The menu section of three radio items, for the primary menu.
-    static func menuSection() -> OpaquePointer {
-        let section = g_menu_new()!
+    static func menuSection() -> Menu {
+        let section = Menu()
         for destination in choices {
-            let item = g_menu_item_new(label(destination), nil)!
-            g_menu_item_set_action_and_target_value(
-                item, "win." + actionName, g_variant_new_string(word(destination)))
-            g_menu_append_item(section, item)
-            g_object_unref(UnsafeMutableRawPointer(item))
+            section.append(label(destination), action: "win." + actionName, word: word(destination))
         }
         return section
     }

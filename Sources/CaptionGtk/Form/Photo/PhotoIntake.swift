@@ -133,18 +133,3 @@ enum PhotoChooser {
         gtk_native_dialog_show(caption_native_dialog(object))
     }
 }
-
-/// What a key event says.
-@MainActor
-enum Keys {
-    static func isEnter(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
-        let key = Int32(event.pointee.keyval)
-        return key == GDK_KEY_Return || key == GDK_KEY_KP_Enter || key == GDK_KEY_ISO_Enter
-    }
-
-    static func has(_ event: UnsafeMutablePointer<GdkEventKey>, _ modifier: GdkModifierType) -> Bool {
-        event.pointee.state & modifier.rawValue != 0
-    }
-
-    static func value(_ event: UnsafeMutablePointer<GdkEventKey>) -> Int32 { Int32(event.pointee.keyval) }
-}

@@ -1,0 +1,44 @@
+// C strings GLib hands over or takes: file name lists and names it allocated (their bytes
+// kept), NULL-terminated arrays for a call, and markup escaping.
+
+import CGtk
+import POSIXFiles
+
+/// The file names of a GSList of g_malloc'd C strings, which it frees (list and strings):
+/// the "transfer full" lists that file choosers return. Each name's bytes are kept.
+func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
+    var strings: [String] = []
+    var node = list
+    while let current = node {
+        if let data = current.pointee.data {
+            strings.append(FilePath.string(fromCString: data.assumingMemoryBound(to: CChar.self)))
+            g_free(data)
+        }
+        node = current.pointee.next
+    }
+    g_slist_free(list)
+    return strings
+}
+
+/// A g_malloc'd file name, which it frees; its bytes are kept.
+func takeString(_ name: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let name else { return nil }
+    defer { g_free(name) }
+    return FilePath.string(fromCString: name)
+}
+
+/// A NULL-terminated array of C strings that lives for the call.
+func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    // An array literal with a nil at its end is never empty, so it has a base address.
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Text GTK may read as markup, escaped.
+func markupEscaped(_ text: String) -> String {
+    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+    defer { g_free(escaped) }
+    return String(cString: escaped)
+}

@@ -1,0 +1,52 @@
+// D-Bus calls and signal subscriptions on a GDBusConnection, answered on the main loop.
+
+import CGtk
+
+/// D-Bus calls and signals on a GDBusConnection, answered on the main loop.
+enum DBus {
+    typealias ReplyHandler = @MainActor (OpaquePointer?) -> Void
+    typealias SignalHandler = @MainActor (OpaquePointer) -> Void
+
+    /// Calls `method` without waiting; `reply` gets the reply's GVariant (nil on an error:
+    /// no such service, no such key), valid for the length of the handler.
+    static func call(
+        _ connection: OpaquePointer, name: String, path: String, interface: String, method: String,
+        parameters: OpaquePointer, timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler
+    ) {
+        let callback: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = {
+            source, result, data in
+            guard let data else { return }
+            nonisolated(unsafe) let handler = Unmanaged<ClosureBox<ReplyHandler>>.fromOpaque(data).takeRetainedValue()
+            let answer = source.flatMap { g_dbus_connection_call_finish(OpaquePointer($0), result, nil) }
+            nonisolated(unsafe) let unchecked = answer
+            MainActor.assumeIsolated { handler.body(unchecked) }
+            if let answer { g_variant_unref(answer) }
+        }
+        g_dbus_connection_call(
+            connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds,
+            nil,
+            callback, UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(reply)).toOpaque()))
+    }
+
+    /// Subscribes to a signal; `body` gets its parameters (a tuple GVariant).
+    @discardableResult
+    static func subscribe(
+        _ connection: OpaquePointer, sender: String, path: String, interface: String, member: String,
+        _ body: @escaping SignalHandler
+    ) -> UInt32 {
+        let callback:
+            @convention(c) (
+                OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                UnsafePointer<CChar>?,
+                OpaquePointer?, gpointer?
+            ) -> Void = { _, _, _, _, _, parameters, data in
+                guard let parameters else { return }
+                nonisolated(unsafe) let handler: ClosureBox<SignalHandler> = box(data)
+                nonisolated(unsafe) let unchecked = parameters
+                MainActor.assumeIsolated { handler.body(unchecked) }
+            }
+        return g_dbus_connection_signal_subscribe(
+            connection, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback, retained(body),
+            releaseSource)
+    }
+}
