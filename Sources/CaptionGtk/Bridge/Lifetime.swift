@@ -33,6 +33,18 @@ final class Lifetime {
         }
     }
 
+    /// As `post`, for a job of `owner`, held weakly: when the owner has gone too, `dropped`
+    /// runs instead, so what a worker made is let go of either way.
+    nonisolated func post<Owner: AnyObject & Sendable>(
+        to owner: Owner, _ job: @escaping @Sendable @MainActor (Owner) -> Void, dropped: @escaping MainThread.Job
+    ) {
+        post(
+            { [weak owner] in
+                guard let owner else { return dropped() }
+                job(owner)
+            }, dropped: dropped)
+    }
+
     /// Runs `job` once after `milliseconds`, unless the window has ended.
     @discardableResult
     func after(milliseconds: UInt32, _ job: @escaping MainThread.Job) -> SourceHandle {

@@ -363,7 +363,6 @@ final class LibraryView {
             }
             requested.insert(entry.id)
             let generation = self.generation
-            let lifetime = lifetime
             Self.thumbnailQueue.async {
                 // Scrolled far past it meanwhile (a fling, End): not worth making now; a
                 // later pass asks again if it comes back into view.
@@ -373,18 +372,19 @@ final class LibraryView {
                 let release: MainThread.Job = {
                     if let thumbnail { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
                 }
-                lifetime.post(
-                    { [weak self] in
-                        guard let thumbnail else {
-                            if let self, generation == self.generation { self.requested.remove(entry.id) }
+                self.lifetime.post(
+                    to: self,
+                    { view in
+                        defer { release() }
+                        guard generation == view.generation else { return }
+                        guard let thumbnail, let row = view.rows[entry.id] else {
+                            if thumbnail == nil { view.requested.remove(entry.id) }
                             return
                         }
-                        defer { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
-                        guard let self, generation == self.generation, let row = self.rows[entry.id] else { return }
-                        self.requested.remove(entry.id)
-                        caption_entry_store_set_thumbnail(self.store, Int32(row), thumbnail.pointer)
-                        self.thumbnailed.insert(entry.id)
-                        self.onThumbnail?()
+                        view.requested.remove(entry.id)
+                        caption_entry_store_set_thumbnail(view.store, Int32(row), thumbnail.pointer)
+                        view.thumbnailed.insert(entry.id)
+                        view.onThumbnail?()
                     }, dropped: release)
             }
         }

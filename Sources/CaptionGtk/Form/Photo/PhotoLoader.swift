@@ -116,10 +116,8 @@ final class PhotoLoader {
                 if case .success(let photo) = decoded { cairo_surface_destroy(photo.surface.pointer) }
             }
             self.lifetime.post(
-                { [weak self] in
-                    guard let self else { return release() }
-                    self.arrived(decoded, path: path, request: request, area: area, settles: settles)
-                }, dropped: release)
+                to: self, { $0.arrived(decoded, path: path, request: request, area: area, settles: settles) },
+                dropped: release)
         }
     }
 

@@ -113,11 +113,11 @@ final class PreviewPrefetch {
             let photo = try? decoded?.get()
             let release: MainThread.Job = { if let photo { cairo_surface_destroy(photo.surface.pointer) } }
             self.lifetime.post(
-                { [weak self] in
-                    guard let self else { return release() }
-                    self.decoding = nil
-                    self.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
-                    self.startNext()
+                to: self,
+                { prefetch in
+                    prefetch.decoding = nil
+                    prefetch.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
+                    prefetch.startNext()
                 }, dropped: release)
         }
     }
