@@ -53,13 +53,15 @@ let package = Package(
         .target(
             name: "CaptionMetadata",
             dependencies: [
-                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "Localization",
+                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "CaptionText", "Localization",
                 "PhotoFormats", "POSIXFiles",
             ]),
         .target(
             name: "CaptionCommand",
-            dependencies: ["FocusEngine", "CaptionLibrary", "CaptionMetadata", "Localization", "POSIXFiles"]),
-        .target(name: "CaptionQueue"),
+            dependencies: [
+                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization", "POSIXFiles",
+            ]),
+        .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
         .target(name: "Shorthand", dependencies: ["CaptionText"]),
         .target(
@@ -80,18 +82,19 @@ let package = Package(
         .executableTarget(
             name: "caption-bench",
             dependencies: [
-                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CPixbuf", "CaptionTestSupport", "Shorthand",
+                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "CPixbuf", "CaptionTestSupport",
+                "Shorthand",
             ],
             path: "Benchmarks/caption-bench"),
         .executableTarget(
-            name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CGtk"],
+            name: "caption-view-bench", dependencies: ["CaptionGtk", "CaptionLibrary", "CaptionText", "CGtk"],
             path: "Benchmarks/caption-view-bench"),
         // Writes drafts as fast as it can until killed: the crash tests kill it mid-write.
         .executableTarget(
-            name: "caption-draft-typist", dependencies: ["CaptionLibrary"],
+            name: "caption-draft-typist", dependencies: ["CaptionLibrary", "CaptionText"],
             path: "Tests/Tools/draft-typist"),
         .testTarget(name: "FocusEngineTests", dependencies: ["CaptionText", "FocusEngine", "Localization"]),
-        .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue"]),
+        .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue", "CaptionText"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         .testTarget(name: "ShorthandTests", dependencies: ["Shorthand"]),
@@ -102,14 +105,17 @@ let package = Package(
         // What every test target shares: scratch folders, photos made here and by other
         // encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick), a DNG, the built binary run.
         .target(
-            name: "CaptionTestSupport", dependencies: ["CaptionLibrary", "CPixbuf", "CSQLite", "POSIXFiles"],
+            name: "CaptionTestSupport",
+            dependencies: ["CaptionLibrary", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles"],
             path: "Tests/CaptionTestSupport"),
         .testTarget(
             name: "CaptionLibraryTests",
-            dependencies: ["CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite", "POSIXFiles"]),
+            dependencies: [
+                "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles",
+            ]),
         .testTarget(
             name: "CaptionCommandTests",
-            dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CSQLite"]),
+            dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CSQLite"]),
         .testTarget(
             name: "CaptionGtkTests",
             dependencies: [
@@ -119,7 +125,8 @@ let package = Package(
         .testTarget(
             name: "CaptionMetadataTests",
             dependencies: [
-                "CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CPixbuf", "CSQLite",
+                "CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf",
+                "CSQLite",
             ]),
     ],
     swiftLanguageModes: [.v6]

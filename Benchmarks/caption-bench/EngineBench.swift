@@ -32,9 +32,9 @@ struct EngineFigures {
 /// over normalised, typical-length text.
 func benchEngine() -> EngineFigures {
     var form = CaptionForm.engine()
-    _ = form.handle(.photo(item: CaptionForm.photo, .loaded))
-    _ = form.handle(.focus(CaptionForm.title))
-    _ = form.handle(.edit(item: CaptionForm.title, text: "  Harbour at dusk, the last ferry  "))
+    _ = form.handle(.photo(item: CaptionForm.Item.photo.index, .loaded))
+    _ = form.handle(.focus(CaptionForm.Item.text(.title).index))
+    _ = form.handle(.edit(item: CaptionForm.Item.text(.title).index, text: "  Harbour at dusk, the last ferry  "))
     var sink = 0
     let batch = 1_000
     var perDecision: [Double] = []

@@ -5,6 +5,7 @@
 import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionMetadata
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +52,9 @@ func benchExport(entries count: Int = 1_000, batch: Int = 100) {
             let photo = folder + "/source.jpg"
             makeBenchJPEG(at: photo, seed: UInt32(index + 1))
             let title = ["Harbour at dusk", "港口的黄昏", "Boats 🌅", "<b>Ferry</b> & pier"][index % 4] + " \(index + 1)"
-            _ = try library.add(photoAt: photo, title: title, subtitle: "The last ferry leaves at nine, #\(index + 1)")
+            _ = try library.add(
+                photoAt: photo,
+                words: CaptionWords(title: title, subtitle: "The last ferry leaves at nine, #\(index + 1)"))
         }
         entries = try library.entries().reversed()
     } catch {

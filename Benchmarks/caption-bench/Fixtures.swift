@@ -4,6 +4,7 @@
 import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import Foundation
 
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ func makePreviewJPEG(
 func makeLibrary(dataHome: String, count: Int, photo: String) {
     do {
         let library = try Library(directory: dataHome + "/caption")
-        let first = try library.add(photoAt: photo, title: "Harbour", subtitle: "The last ferry")
+        let first = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "The last ferry"))
         try library.insertCopies(of: first, count: count - 1)
         guard try library.entries().count == count else { fail("the library did not fill") }
     } catch {

@@ -5,6 +5,7 @@
 // each key is "typed", and every assisted field is checked to end up as the caption.
 
 import CaptionLibrary
+import CaptionText
 import Shorthand
 
 #if canImport(Glibc)

@@ -1,8 +1,9 @@
+@_spi(Benchmarks) import CaptionLibrary
+import CaptionText
+
 // make bench, a photographer's library: 100,000 entries made once through the library's
 // bulk path (one transaction), then `caption --list --json` and `caption --list` against
 // `sqlite3 -json` printing the same rows: wall time and peak RSS, interleaved rounds.
-
-@_spi(Benchmarks) import CaptionLibrary
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ let largeCount = 100_000
 
 /// Titles and subtitles that look like a real library's, half in Chinese: the search
 /// benchmark asks for words of each script that match many, few or no entries.
-func largeCaption(_ index: Int) -> (title: String, subtitle: String) {
+func largeCaption(_ index: Int) -> CaptionWords {
     let latin = [
         "Harbour", "dusk", "ferry", "market", "mountain", "snow", "river", "bridge", "lantern", "festival",
         "morning", "garden", "temple", "street", "portrait", "station",
@@ -25,9 +26,9 @@ func largeCaption(_ index: Int) -> (title: String, subtitle: String) {
     let b = (index / 16) % 16
     let c = (index / 256) % 16
     if index % 2 == 0 {
-        return ("\(latin[a]) \(latin[b]) \(index)", "\(latin[c]) and \(chinese[a])")
+        return CaptionWords(title: "\(latin[a]) \(latin[b]) \(index)", subtitle: "\(latin[c]) and \(chinese[a])")
     }
-    return ("\(chinese[a])的\(chinese[b]) \(index)", "\(chinese[c])，\(latin[b])")
+    return CaptionWords(title: "\(chinese[a])的\(chinese[b]) \(index)", subtitle: "\(chinese[c])，\(latin[b])")
 }
 
 /// `dataHome`/caption with `count` entries: one real photo and copies of it in one
@@ -39,7 +40,8 @@ func makeLargeLibrary(dataHome: String, count: Int, photo: String) {
     let began = nowNanoseconds()
     do {
         let library = try Library(directory: dataHome + "/caption")
-        let first = try library.add(photoAt: photo, title: "Harbour at dusk 港口", subtitle: "The last ferry")
+        let first = try library.add(
+            photoAt: photo, words: CaptionWords(title: "Harbour at dusk 港口", subtitle: "The last ferry"))
         try library.insertCopies(of: first, count: count - 1, caption: largeCaption)
         guard try library.count() == count else { fail("the library did not fill") }
     } catch {

@@ -4,6 +4,7 @@
 
 import CPixbuf
 @_spi(Benchmarks) import CaptionLibrary
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc
@@ -178,7 +179,8 @@ func benchSave(rounds: Int = 20, warmUp: Int = 2) {
         large = try Library(directory: folder + "/large")
         let seed = folder + "/seed.png"
         makeSmallPNG(at: seed)
-        let first = try large.add(photoAt: seed, title: "Seed", subtitle: "a row of the large library")
+        let first = try large.add(
+            photoAt: seed, words: CaptionWords(title: "Seed", subtitle: "a row of the large library"))
         try large.insertCopies(of: first, count: 9_999)
         loaded = try PhotoInspector.load(photo)
     } catch {
@@ -223,15 +225,15 @@ func benchSave(rounds: Int = 20, warmUp: Int = 2) {
             case "floor": time = floor()
             case "empty":
                 time = timed(empty) { () throws(LibraryError) in
-                    try empty.add(loaded, title: "Harbour", subtitle: "Boats")
+                    try empty.add(loaded, words: CaptionWords(title: "Harbour", subtitle: "Boats"))
                 }
             case "large":
                 time = timed(large) { () throws(LibraryError) in
-                    try large.add(loaded, title: "Harbour", subtitle: "Boats")
+                    try large.add(loaded, words: CaptionWords(title: "Harbour", subtitle: "Boats"))
                 }
             default:
                 time = timed(large) { () throws(LibraryError) in
-                    try large.add(photoAt: photo, title: "Harbour", subtitle: "Boats")
+                    try large.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Boats"))
                 }
             }
             if round >= warmUp { samples[kind, default: []].append(time) }

@@ -10,6 +10,7 @@
 import CGtk
 import CaptionGtk
 @_spi(Benchmarks) import CaptionLibrary
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc
@@ -104,7 +105,8 @@ func makeLibrary(count: Int) -> String {
     g_object_unref(UnsafeMutableRawPointer(pixbuf))
     do {
         let library = try Library(directory: directory)
-        let first = try library.add(photoAt: photo, title: "Harbour at dusk 港口", subtitle: "The last ferry")
+        let first = try library.add(
+            photoAt: photo, words: CaptionWords(title: "Harbour at dusk 港口", subtitle: "The last ferry"))
         try library.insertCopies(of: first, count: count - 1)
     } catch {
         print("cannot make the library: \(error.message)")
@@ -123,7 +125,7 @@ func makeLibrary(newest count: Int, of directory: String) -> String {
         let copy = try Library(directory: folder + "/library")
         for entry in try source.entries(after: nil, limit: count).reversed() {
             guard let photo = source.photoPath(of: entry) else { continue }
-            _ = try copy.add(photoAt: photo, title: entry.title, subtitle: entry.subtitle)
+            _ = try copy.add(photoAt: photo, words: CaptionWords(title: entry.title, subtitle: entry.subtitle))
         }
     } catch {
         print("cannot make the library: \(error.message)")

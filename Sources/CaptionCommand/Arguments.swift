@@ -1,6 +1,7 @@
 // The command line (caption(1)), parsed into a request; no I/O here.
 
 import CaptionMetadata
+import CaptionText
 import Localization
 import POSIXFiles
 
@@ -9,8 +10,9 @@ public let captionVersion = "0.1.0"
 /// What the user asked for.
 public enum Request: Equatable, Sendable {
     case window(library: String?, photos: [String])
-    /// With `into`, the caption also goes into the photo file or a sidecar beside it.
-    case add(library: String?, photo: String, title: String?, subtitle: String?, into: CaptionDestination? = nil)
+    /// `words` holds the fields given (`--title`, `--subtitle`); the others come from the
+    /// photo. With `into`, the caption also goes into the photo file or a sidecar beside it.
+    case add(library: String?, photo: String, words: [CaptionField: String], into: CaptionDestination? = nil)
     case list(library: String?, json: Bool)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded (`.photo`) or
@@ -33,8 +35,7 @@ public enum Arguments {
         var library: String?
         var photos: [String] = []
         var add: String?
-        var title: String?
-        var subtitle: String?
+        var words: [CaptionField: String] = [:]
         var list = false
         var json = false
         var remove: String?
@@ -78,9 +79,6 @@ public enum Arguments {
             case "--": onlyPhotosFollow = true
             case "--library", "-l": library = try take()
             case "--add": add = try take()
-            // Words, not paths: bytes that are not UTF-8 become U+FFFD, as before.
-            case "--title": title = FilePath.display(try take())
-            case "--subtitle": subtitle = FilePath.display(try take())
             case "--list": list = true
             case "--json": json = true
             case "--remove": remove = try take()
@@ -91,6 +89,11 @@ public enum Arguments {
             case "--write-back": writeBack = true
             case "--help", "-h": help = true
             case "--version": version = true
+            // A field by its name: --title, --subtitle. Words, not paths: bytes that are not
+            // UTF-8 become U+FFFD, as before.
+            case let option where option.hasPrefix("--") && CaptionField(rawValue: String(option.dropFirst(2))) != nil:
+                // The case's condition just found the field.
+                words[CaptionField(rawValue: String(option.dropFirst(2)))!] = FilePath.display(try take())
             default:
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
@@ -118,7 +121,7 @@ public enum Arguments {
         if add == nil && inPlace { throw UsageError(message: tr("--in-place goes with --add")) }
         if inPlace && sidecar { throw UsageError(message: tr("use either --in-place or --sidecar")) }
         if json && !list { throw UsageError(message: tr("--json goes with --list")) }
-        if (title != nil || subtitle != nil) && add == nil {
+        if !words.isEmpty && add == nil {
             throw UsageError(message: tr("--title and --subtitle go with --add"))
         }
         if let add {
@@ -128,7 +131,7 @@ public enum Arguments {
                         .replacing("{argument}", with: photos[0]))
             }
             let into: CaptionDestination? = inPlace ? .photo : sidecar ? .sidecar : nil
-            return .add(library: library, photo: add, title: title, subtitle: subtitle, into: into)
+            return .add(library: library, photo: add, words: words, into: into)
         }
         if list {
             guard photos.isEmpty else {

@@ -2,6 +2,7 @@
 
 import CaptionLibrary
 import CaptionMetadata
+import CaptionText
 import FocusEngine
 import Localization
 import POSIXFiles
@@ -15,11 +16,11 @@ public enum Commands {
     /// library is at fault (one line each on standard error), 2 not a windowless request.
     public static func run(_ request: Request) -> Int32 {
         switch request {
-        case .add(let library, let photo, let title, let subtitle, let into):
+        case .add(let library, let photo, let given, let into):
             // What is not given comes from the photo's metadata or its sidecar, as the
             // window fills its form; an option given, even empty, wins.
-            let found =
-                title == nil || subtitle == nil ? CaptionFinder.find(photo) : FoundCaption(caption: .none, origin: nil)
+            let complete = CaptionField.allCases.allSatisfy { given[$0] != nil }
+            let found = complete ? FoundCaption(caption: .none, origin: nil) : CaptionFinder.find(photo)
             if found.xmpTooLarge {
                 Console.error(
                     fill(
@@ -28,8 +29,7 @@ public enum Commands {
             }
             let carried = found.caption
             return add(
-                library: library, photo: photo, title: title ?? carried.title ?? "",
-                subtitle: subtitle ?? carried.description ?? "", into: into)
+                library: library, photo: photo, words: CaptionWords { given[$0] ?? carried[$0] ?? "" }, into: into)
         case .list(let library, let json):
             return list(library: library, json: json)
         case .remove(let library, let id):
@@ -48,11 +48,12 @@ public enum Commands {
     /// it (read once, fully checked), and a rejected form prints the summary the window
     /// would show, one line each.
     static func add(
-        library: String?, photo: String, title: String, subtitle: String, into: CaptionDestination? = nil
+        library: String?, photo: String, words: CaptionWords, into: CaptionDestination? = nil
     ) -> Int32 {
         var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
-        _ = engine.handle(.edit(item: CaptionForm.title, text: title))
-        _ = engine.handle(.edit(item: CaptionForm.subtitle, text: subtitle))
+        for field in CaptionField.allCases {
+            _ = engine.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
+        }
         var loaded: LoadedPhoto?
         let state: PhotoState
         if photo.isEmpty {
@@ -65,16 +66,14 @@ public enum Commands {
                 state = .failed(message: error.message)
             }
         }
-        _ = engine.handle(.photo(item: CaptionForm.photo, state))
+        _ = engine.handle(.photo(item: CaptionForm.Item.photo.index, state))
 
         switch engine.handle(.submit) {
         case .save(let submission):
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
                 let opened = try open(library)
-                var entry = try opened.add(
-                    loaded, title: submission.values[CaptionForm.title],
-                    subtitle: submission.values[CaptionForm.subtitle])
+                var entry = try opened.add(loaded, words: submission.words)
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
                 // Saved all the same: one line, and the exit status says it worked.
                 if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }

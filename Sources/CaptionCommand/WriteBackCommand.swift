@@ -85,7 +85,7 @@ extension Commands {
     /// wrong, that the library still has the caption, and how to put it in a sidecar.
     static func write(_ entry: Entry, into: CaptionDestination, library: Library) -> WriteOutcome {
         guard let source = entry.source else { return .failed }
-        let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
+        let caption = entry.words
         let id = String(entry.id)
         // A photo gone, or not what Caption read, is skipped: a sidecar beside another
         // photo, or words in it, would be wrong.

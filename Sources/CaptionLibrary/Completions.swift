@@ -3,6 +3,8 @@
 // ranked by both. Held in memory so a keystroke costs microseconds at 100,000 entries; the
 // library is read once, off the main thread, and each save is added as it happens.
 
+import CaptionText
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -18,13 +20,6 @@ public struct FieldUsage: Sendable, Equatable {
         self.count = count
         self.lastUsed = lastUsed
     }
-}
-
-/// Which field's values to offer.
-public enum CompletionField: Sendable {
-    case title, subtitle
-
-    var column: String { self == .title ? "title" : "subtitle" }
 }
 
 public struct CompletionIndex: Sendable {
@@ -259,9 +254,9 @@ public struct CompletionIndex: Sendable {
 extension Library {
     /// Every distinct value of a field, with its use count and last use: what a
     /// `CompletionIndex` is built from. One pass over the table; call it off the main thread.
-    public func usage(of field: CompletionField) throws(LibraryError) -> [FieldUsage] {
+    public func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage] {
         try database.withLock { (db) throws(LibraryError) -> [FieldUsage] in
-            let column = field.column
+            let column = field.rawValue
             let statement = try db.prepare(
                 "SELECT \(column), COUNT(*), MAX(updated) FROM entries WHERE \(column) <> '' GROUP BY \(column)")
             var usage: [FieldUsage] = []

@@ -2,23 +2,26 @@
 // library folder so that a crash, a kill or a power cut costs nothing typed.
 
 import CPixbuf
+import CaptionText
 import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One photo of the draft (or, with no path, words typed before any photo was chosen).
+/// One photo of the draft (or, with no path, words typed before any photo was chosen). Its
+/// words read as its own (`item.title`).
+@dynamicMemberLookup
 public struct DraftItem: Sendable, Equatable {
     public var path: String?
-    public var title: String
-    public var subtitle: String
+    public var words: CaptionWords
 
-    public init(path: String?, title: String, subtitle: String) {
+    public init(path: String?, words: CaptionWords) {
         self.path = path
-        self.title = title
-        self.subtitle = subtitle
+        self.words = words
     }
+
+    public subscript(dynamicMember field: KeyPath<CaptionWords, String>) -> String { words[keyPath: field] }
 }
 
 /// The unsaved state of the form: its queue of photos with their words, and which one is
@@ -34,7 +37,7 @@ public struct Draft: Sendable, Equatable {
 
     /// Nothing worth keeping: no photo and no word.
     public var isEmpty: Bool {
-        items.allSatisfy { $0.path == nil && $0.title.isEmpty && $0.subtitle.isEmpty }
+        items.allSatisfy { $0.path == nil && $0.words.isEmpty }
     }
 }
 
@@ -81,10 +84,9 @@ public struct DraftStore: Sendable {
         for index in 0..<count {
             let group = "item \(index)"
             let hasPath = g_key_file_has_key(file, group, "path", nil) != 0
-            let item = DraftItem(
-                path: hasPath ? string(group, "path") : nil,
-                title: string(group, "title") ?? "", subtitle: string(group, "subtitle") ?? "")
-            items.append(item)
+            // Every field has its key: one missing means the file is not a draft Caption wrote.
+            let words = CaptionWords { string(group, $0.rawValue) ?? "" }
+            items.append(DraftItem(path: hasPath ? string(group, "path") : nil, words: words))
         }
         return failed ? nil : Draft(items: items, current: current)
     }
@@ -100,8 +102,9 @@ public struct DraftStore: Sendable {
             let group = "item \(index)"
             // Key files escape line breaks, tabs and backslashes, so any typed text survives.
             if let path = item.path { g_key_file_set_string(file, group, "path", path) }
-            g_key_file_set_string(file, group, "title", item.title)
-            g_key_file_set_string(file, group, "subtitle", item.subtitle)
+            for field in CaptionField.allCases {
+                g_key_file_set_string(file, group, field.rawValue, item.words[field])
+            }
         }
         var length = 0
         guard let data = g_key_file_to_data(file, &length, nil) else { return }

@@ -1,14 +1,16 @@
 // A saved entry, and the UTC time stamps it carries.
 
+import CaptionText
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One captioned photo in the library.
+/// One captioned photo in the library. Its words read as its own (`entry.title`).
+@dynamicMemberLookup
 public struct Entry: Sendable, Equatable, Hashable {
     public var id: Int64
-    public var title: String
-    public var subtitle: String
+    public var words: CaptionWords
     /// Relative to the library folder, e.g. "photos/<sha256>.jpg"; `Library.photoPath(of:)`
     /// gives the absolute path.
     public var photo: String
@@ -26,13 +28,12 @@ public struct Entry: Sendable, Equatable, Hashable {
     public var sourceSHA256: String?
 
     public init(
-        id: Int64, title: String, subtitle: String, photo: String, width: Int, height: Int,
+        id: Int64, words: CaptionWords, photo: String, width: Int, height: Int,
         originalName: String, created: Timestamp, updated: Timestamp, source: String? = nil,
         sourceSHA256: String? = nil
     ) {
         self.id = id
-        self.title = title
-        self.subtitle = subtitle
+        self.words = words
         self.photo = photo
         self.width = width
         self.height = height
@@ -42,6 +43,8 @@ public struct Entry: Sendable, Equatable, Hashable {
         self.source = source
         self.sourceSHA256 = sourceSHA256
     }
+
+    public subscript(dynamicMember field: KeyPath<CaptionWords, String>) -> String { words[keyPath: field] }
 }
 
 /// A moment in UTC, to the millisecond: milliseconds keep quick saves in order, and UTC

@@ -138,10 +138,13 @@ extension Library {
         try database.withLock { (db) throws(LibraryError) -> SearchIndex in
             let key = try Library.contentVersion(db)
             if let index = db.searchIndex, let known = db.searchIndexKey, known == key { return index }
-            let statement = try db.prepare("SELECT id, title, subtitle FROM entries ORDER BY created DESC, id DESC")
+            let statement = try db.prepare(
+                "SELECT id, \(Library.fieldColumns) FROM entries ORDER BY created DESC, id DESC")
+            let fields = Int32(CaptionField.allCases.count)
             var builder = SearchIndex.Builder()
             while try statement.step() {
-                builder.add(id: statement.integer(0), title: statement.bytes(1), subtitle: statement.bytes(2))
+                builder.start(id: statement.integer(0))
+                for column in 1...fields { builder.add(field: statement.bytes(column), last: column == fields) }
             }
             let index = builder.finish()
             db.searchIndex = index
@@ -217,7 +220,7 @@ public final class SearchIndex: Sendable {
     /// Entry numbers, newest first; the text of entry `n` starts at `starts[n]`.
     let ids: [Int64]
     let starts: [Int32]
-    /// "title\nsubtitle\0" per entry, case-folded. A search has no line break or NUL (the
+    /// Each field's words and a line break, the last field's and a NUL, per entry, case-folded. A search has no line break or NUL (the
     /// entry normalises them away and the query is one line), so no match spans two fields
     /// or two entries.
     let text: [UInt8]
@@ -281,13 +284,16 @@ public final class SearchIndex: Sendable {
         var starts: [Int32] = []
         var text: [UInt8] = []
 
-        mutating func add(id: Int64, title: UnsafeBufferPointer<UInt8>, subtitle: UnsafeBufferPointer<UInt8>) {
+        mutating func start(id: Int64) {
             ids.append(id)
             starts.append(Int32(text.count))
-            append(title)
-            text.append(0x0A)
-            append(subtitle)
-            text.append(0)
+        }
+
+        /// One field of the entry started last; a line break follows it, or a NUL after
+        /// the last.
+        mutating func add(field: UnsafeBufferPointer<UInt8>, last: Bool) {
+            append(field)
+            text.append(last ? 0 : 0x0A)
         }
 
         private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -131,16 +131,41 @@ public final class Library: Sendable {
 
     // MARK: Reading
 
-    static let columns =
-        "id, title, subtitle, photo, width, height, original_name, created, updated, source, source_sha256"
+    /// A column per caption field, named as the field is, in `CaptionField`'s order.
+    static let fieldColumns = CaptionField.allCases.map(\.rawValue).joined(separator: ", ")
 
+    static let columns =
+        "id, \(fieldColumns), photo, width, height, original_name, created, updated, source, source_sha256"
+
+    /// Reads a row selected by `columns`.
     static func entry(_ row: Statement) -> Entry {
-        Entry(
-            id: row.integer(0), title: row.text(1), subtitle: row.text(2), photo: row.text(3),
-            width: Int(row.integer(4)), height: Int(row.integer(5)), originalName: row.text(6),
-            created: Timestamp(millisecondsSince1970: row.integer(7)),
-            updated: Timestamp(millisecondsSince1970: row.integer(8)),
-            source: row.optionalText(9), sourceSHA256: row.optionalText(10))
+        var words = CaptionWords.empty
+        for (offset, field) in CaptionField.allCases.enumerated() { words[field] = row.text(Int32(1 + offset)) }
+        let next = Int32(1 + CaptionField.allCases.count)
+        return Entry(
+            id: row.integer(0), words: words, photo: row.text(next),
+            width: Int(row.integer(next + 1)), height: Int(row.integer(next + 2)), originalName: row.text(next + 3),
+            created: Timestamp(millisecondsSince1970: row.integer(next + 4)),
+            updated: Timestamp(millisecondsSince1970: row.integer(next + 5)),
+            source: row.optionalText(next + 6), sourceSHA256: row.optionalText(next + 7))
+    }
+
+    /// `INSERT INTO entries` of a photo and its words, with the parameters in this order:
+    /// photo, each field, width, height, original name, created, updated.
+    static let insertEntry = """
+        INSERT INTO entries (photo, \(fieldColumns), width, height, original_name, created, updated)
+        VALUES (\(Array(repeating: "?", count: 6 + CaptionField.allCases.count).joined(separator: ", ")))
+        """
+
+    /// Binds the caption's words from parameter `first` on, in `CaptionField`'s order, and
+    /// gives the next parameter's number.
+    static func bind(_ words: CaptionWords, to statement: Statement, from first: Int32) -> Int32 {
+        var parameter = first
+        for field in CaptionField.allCases {
+            statement.bind(parameter, words[field])
+            parameter += 1
+        }
+        return parameter
     }
 
     /// Every entry, newest first.
@@ -173,7 +198,7 @@ public final class Library: Sendable {
                 statement = try db.prepare(
                     """
                     SELECT \(Library.columns) FROM entries
-                    WHERE instr(lower(title), lower(?1)) > 0 OR instr(lower(subtitle), lower(?1)) > 0
+                    WHERE \(CaptionField.allCases.map { "instr(lower(\($0.rawValue)), lower(?1)) > 0" }.joined(separator: " OR "))
                     ORDER BY created DESC, id DESC
                     """)
                 statement.bind(1, query)
@@ -227,24 +252,23 @@ public final class Library: Sendable {
 
     // MARK: Writing
 
-    /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:title:subtitle:)`.
+    /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:words:)`.
     /// The photo is read once, checked (decodes, within the limits), copied in
     /// under its SHA-256 (the same photo twice is stored once) and synced before the row
-    /// commits. `title` and `subtitle` are stored exactly as given: normalising them is
-    /// the form's job.
-    public func add(photoAt path: String, title: String, subtitle: String) throws(LibraryError) -> Entry {
-        try add(PhotoInspector.load(path), title: title, subtitle: subtitle)
+    /// commits. The words are stored exactly as given: normalising them is the form's job.
+    public func add(photoAt path: String, words: CaptionWords) throws(LibraryError) -> Entry {
+        try add(PhotoInspector.load(path), words: words)
     }
 
     /// Saves a photo loaded (and so checked and hashed) earlier.
-    public func add(_ photo: LoadedPhoto, title: String, subtitle: String) throws(LibraryError) -> Entry {
+    public func add(_ photo: LoadedPhoto, words: CaptionWords) throws(LibraryError) -> Entry {
         try photo.bytes.withBytes { (data) throws(LibraryError) -> Entry in
-            try save(photo, data, title: title, subtitle: subtitle)
+            try save(photo, data, words: words)
         }
     }
 
     private func save(
-        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, title: String, subtitle: String
+        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, words: CaptionWords
     ) throws(LibraryError) -> Entry {
         let info = photo.info
         let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
@@ -256,24 +280,19 @@ public final class Library: Sendable {
         do {
             return try database.withLock { (db) throws(LibraryError) -> Entry in
                 try db.write { () throws(LibraryError) -> Entry in
-                    let insert = try db.prepare(
-                        """
-                        INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                        """)
+                    let insert = try db.prepare(Library.insertEntry + " RETURNING id")
                     insert.bind(1, name)
-                    insert.bind(2, title)
-                    insert.bind(3, subtitle)
-                    insert.bind(4, Int64(info.width))
-                    insert.bind(5, Int64(info.height))
-                    insert.bind(6, Files.baseName(photo.path))
-                    insert.bind(7, now.millisecondsSince1970)
-                    insert.bind(8, now.millisecondsSince1970)
+                    let next = Library.bind(words, to: insert, from: 2)
+                    insert.bind(next, Int64(info.width))
+                    insert.bind(next + 1, Int64(info.height))
+                    insert.bind(next + 2, Files.baseName(photo.path))
+                    insert.bind(next + 3, now.millisecondsSince1970)
+                    insert.bind(next + 4, now.millisecondsSince1970)
                     guard try insert.step() else { throw db.failure(SQLITE_ERROR) }
                     let id = insert.integer(0)
                     _ = try insert.step()
                     return Entry(
-                        id: id, title: title, subtitle: subtitle, photo: name, width: info.width,
+                        id: id, words: words, photo: name, width: info.width,
                         height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now)
                 }
             }
@@ -315,16 +334,16 @@ public final class Library: Sendable {
     }
 
     /// Changes an entry's caption; the photo stays.
-    public func update(id: Int64, title: String, subtitle: String) throws(LibraryError) -> Entry {
+    public func update(id: Int64, words: CaptionWords) throws(LibraryError) -> Entry {
         let now = Timestamp.now()
+        let assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
         return try database.withLock { (db) throws(LibraryError) -> Entry in
             try db.write { () throws(LibraryError) -> Entry in
                 let statement = try db.prepare(
-                    "UPDATE entries SET title = ?, subtitle = ?, updated = ? WHERE id = ? RETURNING \(Library.columns)")
-                statement.bind(1, title)
-                statement.bind(2, subtitle)
-                statement.bind(3, now.millisecondsSince1970)
-                statement.bind(4, id)
+                    "UPDATE entries SET \(assignments), updated = ? WHERE id = ? RETURNING \(Library.columns)")
+                let next = Library.bind(words, to: statement, from: 1)
+                statement.bind(next, now.millisecondsSince1970)
+                statement.bind(next + 1, id)
                 guard try statement.step() else { throw Library.noSuchEntry(id) }
                 let entry = Library.entry(statement)
                 _ = try statement.step()
@@ -359,31 +378,26 @@ public final class Library: Sendable {
     // MARK: Benchmarks
 
     /// Adds `count` rows that share `entry`'s photo, in one transaction: a large library in
-    /// a moment, for benchmarks and tests. `caption` gives row `index` its own title and
-    /// subtitle (by default the entry's title followed by the index).
+    /// a moment, for benchmarks and tests. `caption` gives row `index` its own words (by
+    /// default the entry's, with the index after the title).
     @_spi(Benchmarks)
     public func insertCopies(
-        of entry: Entry, count: Int,
-        caption: (@Sendable (Int) -> (title: String, subtitle: String))? = nil
+        of entry: Entry, count: Int, caption: (@Sendable (Int) -> CaptionWords)? = nil
     ) throws(LibraryError) {
         try database.withLock { (db) throws(LibraryError) in
             try db.write { () throws(LibraryError) in
-                let insert = try db.prepare(
-                    """
-                    INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let insert = try db.prepare(Library.insertEntry)
                 for index in 0..<count {
                     insert.reset()
                     insert.bind(1, entry.photo)
-                    let words = caption?(index) ?? (title: entry.title + " \(index)", subtitle: entry.subtitle)
-                    insert.bind(2, words.title)
-                    insert.bind(3, words.subtitle)
-                    insert.bind(4, Int64(entry.width))
-                    insert.bind(5, Int64(entry.height))
-                    insert.bind(6, entry.originalName)
-                    insert.bind(7, entry.created.millisecondsSince1970 - Int64(count - index))
-                    insert.bind(8, entry.updated.millisecondsSince1970 - Int64(count - index))
+                    var numbered = entry.words
+                    numbered.title += " \(index)"
+                    let next = Library.bind(caption?(index) ?? numbered, to: insert, from: 2)
+                    insert.bind(next, Int64(entry.width))
+                    insert.bind(next + 1, Int64(entry.height))
+                    insert.bind(next + 2, entry.originalName)
+                    insert.bind(next + 3, entry.created.millisecondsSince1970 - Int64(count - index))
+                    insert.bind(next + 4, entry.updated.millisecondsSince1970 - Int64(count - index))
                     _ = try insert.step()
                 }
             }

@@ -3,6 +3,7 @@
 
 import CExempi
 import CaptionLibrary
+import CaptionText
 import POSIXFiles
 
 #if canImport(Glibc)
@@ -68,13 +69,13 @@ public enum CaptionFinder {
         // description. Exif alone never overrides words the XMP has.
         let fromIIM =
             reconciled != .none
-            && (reconciled.title != stored.title
-                || (reconciled.description != stored.description && reconciled.description != exif))
+            && (reconciled[.title] != stored[.title]
+                || (reconciled[.subtitle] != stored[.subtitle] && reconciled[.subtitle] != exif))
         if fromIIM { return FoundCaption(caption: reconciled, origin: .iptc) }
         if stored != .none { return FoundCaption(caption: stored, origin: .xmp) }
         if let exif, !isStockText(exif) {
             return FoundCaption(
-                caption: PhotoCaption(title: nil, description: exif), origin: .exif, xmpTooLarge: oversized)
+                caption: PhotoCaption([.subtitle: exif]), origin: .exif, xmpTooLarge: oversized)
         }
         return FoundCaption(caption: .none, origin: nil, xmpTooLarge: oversized)
     }
@@ -87,9 +88,7 @@ public enum CaptionFinder {
         else { return .none }
         return Exempi.locked { () -> PhotoCaption in
             guard let packet = bytes.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return .none }
-            return PhotoCaption(
-                title: PhotoMetadata.meaningful(packet.defaultText("title")),
-                description: PhotoMetadata.meaningful(packet.defaultText("description")))
+            return PhotoCaption(packet)
         }
     }
 
@@ -106,9 +105,7 @@ public enum CaptionFinder {
             }
             guard let xmp = xmp_files_get_new_xmp(file) else { return .none }
             let packet = XMPPacket(owning: xmp)
-            return PhotoCaption(
-                title: PhotoMetadata.meaningful(packet.defaultText("title")),
-                description: PhotoMetadata.meaningful(packet.defaultText("description")))
+            return PhotoCaption(packet)
         }
     }
 

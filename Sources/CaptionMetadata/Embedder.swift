@@ -3,6 +3,7 @@
 
 import CExempi
 import CaptionLibrary
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,7 @@ import CaptionLibrary
 /// no Exif or IIM for the toolkit to reconcile.
 enum Embedder {
     /// `path` holds `bytes`, which are in a format Caption knows.
-    static func embed(_ caption: PhotoCaption, into path: String, holding bytes: [UInt8]) throws(EmbeddingError) {
+    static func embed(_ caption: CaptionWords, into path: String, holding bytes: [UInt8]) throws(EmbeddingError) {
         guard let format = Containers.format(of: bytes), format.holdsEmbeddedCaption else { throw .unsupported }
         guard format == .gif else {
             let captioned = try Recaption.bytes(caption, bytes, format: format)
@@ -49,7 +50,7 @@ enum Embedder {
 
     /// exempi's part for a GIF, under its lock: the caption into the file's XMP, then the
     /// safe update. Returns the toolkit's error number, or nil when it is written.
-    static func write(_ caption: PhotoCaption, into path: String) -> Int32? {
+    static func write(_ caption: CaptionWords, into path: String) -> Int32? {
         Exempi.locked { () -> Int32? in
             let flags = Exempi.options(XMP_OPEN_FORUPDATE, XMP_OPEN_USESMARTHANDLER)
             guard let file = xmp_files_open_new(path.pathBytes, flags) else { return failure() }
@@ -70,9 +71,7 @@ enum Embedder {
                 return failure()
             }
             guard
-                packet.setCaption(
-                    title: PhotoMetadata.xmlSafe(caption.title ?? ""),
-                    description: PhotoMetadata.xmlSafe(caption.description ?? "")),
+                packet.setCaption(caption.map(PhotoMetadata.xmlSafe)),
                 xmp_files_can_put_xmp(file, packet.pointer),
                 xmp_files_put_xmp(file, packet.pointer)
             else { return failure() }

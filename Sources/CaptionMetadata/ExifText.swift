@@ -1,6 +1,8 @@
 // The caption's words in an Exif block (a TIFF structure): ImageDescription, the Windows
 // XP tags and UserComment, so that no Exif field keeps words the user replaced.
 
+import CaptionText
+
 /// Edits the caption fields of a classic TIFF structure (a TIFF file, or the Exif block of
 /// a JPEG, PNG or WebP): ImageDescription (the Metadata Working Group's place for the
 /// description in Exif) and UserComment (the only place Shotwell reads a comment from) are
@@ -20,8 +22,10 @@ enum ExifText {
     /// `blob` with the caption in its fields, or nil when nothing needs to change (or the
     /// structure cannot be followed: then it is left alone, and the read-back says so).
     static func captioned(
-        _ blob: [UInt8], title: String, description: String
+        _ blob: [UInt8], words: CaptionWords
     ) -> [UInt8]? {
+        let title = words.title
+        let description = words.subtitle
         guard let tiff = TIFF(blob) else { return nil }
         var entries = tiff.entries.map { TIFF.NewEntry($0) }
         var changed = false

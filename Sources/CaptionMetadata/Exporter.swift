@@ -2,6 +2,7 @@
 // (or beside it, in NAME.xmp), named after its title, through a synced temporary file.
 
 import CaptionLibrary
+import CaptionText
 import Localization
 import POSIXFiles
 
@@ -202,7 +203,7 @@ public enum Exporter {
         let format = Containers.format(of: bytes)
         let ext = format?.fileExtension ?? extensionOf(entry.photo)
         let stem = ExportName.stem(from: entry.title, fallback: fill(tr("Photo {id}"), ["id": String(entry.id)]))
-        let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
+        let caption = entry.words
 
         guard !sidecar, let format, format.holdsEmbeddedCaption else {
             return try placeWithSidecar(
@@ -229,7 +230,7 @@ public enum Exporter {
 
     /// The photo as it is and `NAME.xmp`, placed under one free NAME.
     private static func placeWithSidecar(
-        _ bytes: [UInt8], _ caption: PhotoCaption, entry: Entry, stem: String,
+        _ bytes: [UInt8], _ caption: CaptionWords, entry: Entry, stem: String,
         ext: String, folder: String, couldNotEmbed: Bool
     ) throws(LibraryError) -> ExportedPhoto {
         let photo = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)

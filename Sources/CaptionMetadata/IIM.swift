@@ -2,6 +2,7 @@
 // by one, the block made UTF-8 when it was in another character set, the digest kept true.
 
 import CaptionLibrary
+import CaptionText
 
 /// Photoshop image resources ("8BIM" blocks), as JPEG's APP13 and TIFF's tag 34377 hold them.
 struct ImageResources {
@@ -213,7 +214,9 @@ struct IIM {
 
     /// The block with the caption in ObjectName and Caption-Abstract, and in Headline
     /// when it held the old title; in UTF-8. nil when its character set cannot be converted.
-    func captioned(title: String, description: String, oldTitles: [String]) -> IIM? {
+    func captioned(words: CaptionWords, oldTitles: [String]) -> IIM? {
+        let title = words.title
+        let description = words.subtitle
         let headline = text(Self.headline)
         guard var block = inUTF8() else { return nil }
         block.set(2, Self.objectName, title.isEmpty ? nil : Self.cut(title, to: 64))

@@ -3,6 +3,7 @@
 
 import CMetadataSupport
 import CaptionLibrary
+import CaptionText
 import Localization
 import POSIXFiles
 
@@ -48,7 +49,7 @@ public enum InPlaceWriter {
     /// mark. Symbolic links are refused rather than followed or replaced. Safe to call from
     /// any thread.
     public static func write(
-        _ caption: PhotoCaption, into path: String, expectedSHA256: String? = nil
+        _ caption: CaptionWords, into path: String, expectedSHA256: String? = nil
     ) throws(WriteBackError) -> WrittenPhoto {
         Exempi.open()
         // Past the file size limit a write raises SIGXFSZ; ignored, it fails with EFBIG.

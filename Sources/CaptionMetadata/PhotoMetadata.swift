@@ -3,25 +3,54 @@
 
 import CExempi
 import CaptionLibrary
+import CaptionText
 import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A photo's words as XMP holds them: `Xmp.dc.title` and `Xmp.dc.description`, each a
-/// language alternative of which Caption uses the `x-default` item. The description is
-/// Caption's subtitle. Nil means the photo has no such words.
+/// The words a photo carries, by field: only the fields it has words for (an empty or
+/// blank value counts as none).
 public struct PhotoCaption: Sendable, Equatable {
-    public var title: String?
-    public var description: String?
+    public private(set) var found: [CaptionField: String]
 
-    public init(title: String?, description: String?) {
-        self.title = title
-        self.description = description
+    public init(_ found: [CaptionField: String] = [:]) {
+        self.found = found.filter { PhotoMetadata.meaningful($0.value) != nil }
     }
 
-    public static let none = PhotoCaption(title: nil, description: nil)
+    /// What a photo reads as once Caption has written `words` into it.
+    public init(_ words: CaptionWords) {
+        self.init(Dictionary(uniqueKeysWithValues: CaptionField.allCases.map { ($0, words[$0]) }))
+    }
+
+    /// Each field's words as the XMP packet holds them.
+    init(_ packet: XMPPacket) {
+        self.init(
+            Dictionary(
+                uniqueKeysWithValues: CaptionField.allCases.compactMap { field in
+                    packet.defaultText(field.xmpProperty).map { (field, $0) }
+                }))
+    }
+
+    public static let none = PhotoCaption()
+
+    public subscript(field: CaptionField) -> String? { found[field] }
+
+    /// Every field, "" where the photo has no words.
+    public var words: CaptionWords { CaptionWords { found[$0] ?? "" } }
+}
+
+extension CaptionField {
+    /// The Dublin Core property that holds the field in XMP, a language alternative of
+    /// which Caption reads and writes the `x-default` item: what gThumb, digiKam,
+    /// darktable, Shotwell and Geeqie show.
+    var xmpProperty: String {
+        switch self {
+        case .title: "title"
+        case .subtitle: "description"
+        }
+    }
 }
 
 /// Why a caption could not be written into a photo.
@@ -67,9 +96,7 @@ public enum PhotoMetadata {
             guard case .text(let text) = storedPacket(file),
                 let parsed = text.withUnsafeBytes({ XMPPacket(parsing: $0) })
             else { return .none }
-            return PhotoCaption(
-                title: meaningful(parsed.defaultText("title")),
-                description: meaningful(parsed.defaultText("description")))
+            return PhotoCaption(parsed)
         }
     }
 
@@ -111,11 +138,10 @@ public enum PhotoMetadata {
 
     /// A sidecar's content: an XMP packet holding only the caption (an empty field is left
     /// out), in UTF-8, for a file saved as `NAME.xmp` beside `NAME.jpg`.
-    public static func sidecar(_ caption: PhotoCaption) -> String {
+    public static func sidecar(_ caption: CaptionWords) -> String {
         Exempi.locked { () -> String in
             let packet = XMPPacket()
-            _ = packet.setDefaultText("title", xmlSafe(caption.title ?? ""))
-            _ = packet.setDefaultText("description", xmlSafe(caption.description ?? ""))
+            for field in CaptionField.allCases { _ = packet.setDefaultText(field.xmpProperty, xmlSafe(caption[field])) }
             // Serialising a packet just built from plain strings does not fail.
             return packet.serializedForSidecar() ?? ""
         }
@@ -125,7 +151,7 @@ public enum PhotoMetadata {
     /// see `Embedder` for what goes where. `path` must be a file the caller owns and may
     /// lose (the exporter's temporary copy): exempi's safe update replaces it with a new
     /// file, and a photo whose metadata is damaged is written again without it.
-    public static func embed(_ caption: PhotoCaption, inCopyAt path: String) throws(EmbeddingError) {
+    public static func embed(_ caption: CaptionWords, inCopyAt path: String) throws(EmbeddingError) {
         let bytes: [UInt8]
         switch DiskFile.read(path) {
         case .success(let read): bytes = read

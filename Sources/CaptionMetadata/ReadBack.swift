@@ -4,6 +4,7 @@
 import CExempi
 import CPixbuf
 import CaptionLibrary
+import CaptionText
 import Localization
 
 #if canImport(Glibc)
@@ -15,11 +16,9 @@ enum ReadBack {
     /// when it may.
     static func problem(
         original: [UInt8], written: [UInt8], at copy: String, path: String, format: PhotoFormat,
-        caption: PhotoCaption
+        caption: CaptionWords
     ) -> String? {
-        let wanted = PhotoCaption(
-            title: PhotoMetadata.meaningful(PhotoMetadata.xmlSafe(caption.title ?? "")),
-            description: PhotoMetadata.meaningful(PhotoMetadata.xmlSafe(caption.description ?? "")))
+        let wanted = PhotoCaption(caption.map(PhotoMetadata.xmlSafe))
         guard PhotoMetadata.read(copy) == wanted else { return tr("the caption is not in it") }
         guard samePixels(path, copy) else { return tr("its pixels differ") }
         if let parts = Containers.imageParts(original, format: format),

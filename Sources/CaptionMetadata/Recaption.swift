@@ -3,6 +3,7 @@
 // words in a JPEG comment or a PNG's Exif text replaced, and every other byte kept.
 
 import CaptionLibrary
+import CaptionText
 import Localization
 
 /// Why the caption's fields, and nothing else: the XMP Toolkit's smart handlers rewrite a
@@ -24,25 +25,24 @@ import Localization
 ///   the pictures changed size.
 enum Recaption {
     static func bytes(
-        _ caption: PhotoCaption, _ original: [UInt8], format: PhotoFormat
+        _ caption: CaptionWords, _ original: [UInt8], format: PhotoFormat
     ) throws(EmbeddingError)
         -> [UInt8]
     {
-        let title = PhotoMetadata.xmlSafe(caption.title ?? "")
-        let description = PhotoMetadata.xmlSafe(caption.description ?? "")
+        let words = caption.map(PhotoMetadata.xmlSafe)
         switch format {
-        case .jpeg: return try jpeg(original, title: title, description: description)
-        case .png: return try png(original, title: title, description: description)
-        case .webp: return try webp(original, title: title, description: description)
-        case .tiff: return try tiff(original, title: title, description: description)
+        case .jpeg: return try jpeg(original, words: words)
+        case .png: return try png(original, words: words)
+        case .webp: return try webp(original, words: words)
+        case .tiff: return try tiff(original, words: words)
         default: throw .unsupported
         }
     }
 
     /// An Exif block (a TIFF structure) with the caption in its fields; nil when nothing
     /// changes or it cannot be followed (then it stays as it was).
-    static func exif(_ blob: [UInt8], title: String, description: String) -> [UInt8]? {
-        ExifText.captioned(blob, title: title, description: description)
+    static func exif(_ blob: [UInt8], words: CaptionWords) -> [UInt8]? {
+        ExifText.captioned(blob, words: words)
     }
 
     /// What an Exif block's ImageDescription says, for recognising old words elsewhere.
@@ -56,25 +56,25 @@ enum Recaption {
 
     /// Photoshop resources with the caption in their IIM; nil when they hold no IIM.
     static func resources(
-        _ stored: ArraySlice<UInt8>, title: String, description: String, oldTitles: [String]
+        _ stored: ArraySlice<UInt8>, words: CaptionWords, oldTitles: [String]
     ) throws(EmbeddingError) -> [UInt8]? {
         guard let resources = ImageResources(stored) else {
             guard !Containers.containsIIMResource(stored) else { throw .refused(tr("its IPTC block cannot be read")) }
             return nil
         }
         guard let block = resources.iimBlock else { return nil }
-        let captioned = try iim(block, title: title, description: description, oldTitles: oldTitles)
+        let captioned = try iim(block, words: words, oldTitles: oldTitles)
         return resources.withIIM(captioned).encoded
     }
 
     static func iim(
-        _ block: [UInt8], title: String, description: String, oldTitles: [String]
+        _ block: [UInt8], words: CaptionWords, oldTitles: [String]
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         guard let parsed = IIM(block) else { throw .refused(tr("its IPTC block cannot be read")) }
         let titles = oldTitles + [parsed.text(IIM.objectName)].compactMap { $0 }
-        guard let captioned = parsed.captioned(title: title, description: description, oldTitles: titles) else {
+        guard let captioned = parsed.captioned(words: words, oldTitles: titles) else {
             throw .refused(tr("its IPTC block uses a character set Caption cannot convert"))
         }
         return captioned.encoded
@@ -86,22 +86,22 @@ enum Recaption {
     }
 
     /// The new text of a comment that repeats old words: the new title for the old title,
-    /// else the new description; nil when it repeats none (it is kept as it is).
+    /// else the new subtitle; nil when it repeats none (it is kept as it is).
     static func replacement(
-        forComment text: [UInt8], oldTitle: String?, oldWords: [String], title: String, description: String
+        forComment text: [UInt8], oldTitle: String?, oldWords: [String], words: CaptionWords
     )
         -> String?
     {
         let decoded = String(validating: text, as: UTF8.self) ?? LegacyText.windows1252(text)
         let trimmed = PhotoMetadata.meaningful(decoded)?.trimmingTrailing { $0 == "\0" || $0.properties.isWhitespace }
         guard let trimmed, oldWords.contains(trimmed) else { return nil }
-        return trimmed == oldTitle ? title : description
+        return trimmed == oldTitle ? words.title : words.subtitle
     }
 
     // MARK: JPEG
 
     private static func jpeg(
-        _ original: [UInt8], title: String, description: String
+        _ original: [UInt8], words: CaptionWords
     ) throws(EmbeddingError)
         -> [UInt8]
     {
@@ -115,7 +115,7 @@ enum Recaption {
         }
         let extended = guid.flatMap { JPEGXMP.extended(jpeg, guid: $0) }
         let edit = try XMPEdit.make(
-            standard: standard, extended: extended, title: title, description: description,
+            standard: standard, extended: extended, words: words,
             limit: JPEGXMP.standardLimit)
 
         let exifSegment = jpeg.segments.first {
@@ -157,7 +157,7 @@ enum Recaption {
                 // An Exif block no reader can follow is left out, as unreadable as before;
                 // kept, it would make exiv2 refuse the whole file, the new caption with it.
                 guard TIFF(exifBlob) != nil else { continue }
-                if let captioned = exif(exifBlob, title: title, description: description) {
+                if let captioned = exif(exifBlob, words: words) {
                     guard JPEG.exif.count + 1 + captioned.count <= 65_533 else {
                         throw .refused(tr("its Exif block would not fit in its segment"))
                     }
@@ -167,7 +167,7 @@ enum Recaption {
             }
             if JPEG.isPhotoshop(segment, in: bytes) {
                 let stored = bytes[(segment.payload.lowerBound + JPEG.photoshop.count)..<segment.payload.upperBound]
-                if let resources = try resources(stored, title: title, description: description, oldTitles: oldTitles) {
+                if let resources = try resources(stored, words: words, oldTitles: oldTitles) {
                     guard JPEG.photoshop.count + resources.count <= 65_533 else {
                         throw .refused(tr("its IPTC block would not fit in its segment"))
                     }
@@ -178,7 +178,7 @@ enum Recaption {
             if segment.marker == 0xFE,
                 let text = replacement(
                     forComment: Array(bytes[segment.payload]), oldTitle: edit.oldTitle, oldWords: oldWords,
-                    title: title, description: description)
+                    words: words)
             {
                 if !text.isEmpty { out.append(JPEG.Segment(marker: 0xFE, bytes: Array(text.utf8))) }
                 continue
@@ -197,14 +197,14 @@ enum Recaption {
     // MARK: PNG
 
     private static func png(
-        _ original: [UInt8], title: String, description: String
+        _ original: [UInt8], words: CaptionWords
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         guard let chunks = PNG.chunks(original) else { throw .refused(tr("its PNG chunks cannot be followed")) }
         let xmpChunk = chunks.first { PNG.isXMP($0, in: original) }
         let stored = xmpChunk.flatMap { PNGTextProfile.text(of: $0, in: original)?.text }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, title: title, description: description)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
         var out = Array(original[0..<8])
         var placedXMP = false
         let xmpChunkBytes = PNG.chunk("iTXt", PNG.xmpKeyword + [0, 0, 0, 0] + edit.standard)
@@ -220,7 +220,7 @@ enum Recaption {
             }
             if PNG.isLegacyCaption(chunk, in: original) { continue }
             if chunk.type == "eXIf",
-                let captioned = exif(Array(original[chunk.data]), title: title, description: description)
+                let captioned = exif(Array(original[chunk.data]), words: words)
             {
                 out += PNG.chunk("eXIf", captioned)
                 continue
@@ -229,7 +229,7 @@ enum Recaption {
                 PNGTextProfile.exifKeywords.contains(text.keyword)
             {
                 out += try pngProfile(
-                    text, original: Array(original[chunk.range]), title: title, description: description)
+                    text, original: Array(original[chunk.range]), words: words)
                 continue
             }
             out += original[chunk.range]
@@ -240,14 +240,14 @@ enum Recaption {
     /// A text chunk's Exif profile with the caption in it; the chunk as it was when the
     /// profile holds no Exif Caption can follow.
     private static func pngProfile(
-        _ text: PNGTextProfile.Text, original: [UInt8], title: String, description: String
+        _ text: PNGTextProfile.Text, original: [UInt8], words: CaptionWords
     )
         throws(EmbeddingError) -> [UInt8]
     {
         guard let (name, profile) = PNGTextProfile.profile(text.text) else { return original }
         let header = JPEG.exif + [0]
         let prefixed = profile.count >= 6 && Array(profile[0..<6]) == header
-        guard let captioned = exif(Array(profile[(prefixed ? 6 : 0)...]), title: title, description: description) else {
+        guard let captioned = exif(Array(profile[(prefixed ? 6 : 0)...]), words: words) else {
             return original
         }
         let body = PNGTextProfile.profileText(name: name, bytes: (prefixed ? header : []) + captioned)
@@ -260,7 +260,7 @@ enum Recaption {
     // MARK: WebP
 
     private static func webp(
-        _ original: [UInt8], title: String, description: String
+        _ original: [UInt8], words: CaptionWords
     ) throws(EmbeddingError)
         -> [UInt8]
     {
@@ -269,7 +269,7 @@ enum Recaption {
             throw .refused(tr("its WebP chunks cannot be followed"))
         }
         let stored = chunks.first { $0.fourCC == "XMP " }.map { Array(bytes[$0.data]) }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, title: title, description: description)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
         var parts: [[UInt8]] = []
         var placedXMP = false
         for chunk in chunks {
@@ -282,7 +282,7 @@ enum Recaption {
                 let prefixed = Containers.hasPrefix(bytes, chunk.data, JPEG.exif + [0])
                 let start = chunk.data.lowerBound + (prefixed ? 6 : 0)
                 if let captioned = exif(
-                    Array(bytes[start..<chunk.data.upperBound]), title: title, description: description)
+                    Array(bytes[start..<chunk.data.upperBound]), words: words)
                 {
                     parts.append(RIFF.chunk("EXIF", (prefixed ? JPEG.exif + [0] : []) + captioned))
                 } else {
@@ -300,16 +300,16 @@ enum Recaption {
     // MARK: TIFF
 
     private static func tiff(
-        _ original: [UInt8], title: String, description: String
+        _ original: [UInt8], words: CaptionWords
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         guard let first = TIFF(original) else { throw .refused(tr("its TIFF structure cannot be rewritten")) }
         let stored = first.entries.first { $0.tag == TIFF.xmpTag }.flatMap { first.value(of: $0) }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, title: title, description: description)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
         let oldTitles = [edit.oldTitle].compactMap { $0 }
         // The Exif fields first (their own new IFD0), then XMP and IIM in a last one.
-        let exifDone = exif(original, title: title, description: description) ?? original
+        let exifDone = exif(original, words: words) ?? original
         guard let tiff = TIFF(exifDone) else { throw .refused(tr("its TIFF structure cannot be rewritten")) }
         var entries = tiff.entries.filter { $0.tag != TIFF.xmpTag }.map { TIFF.NewEntry($0) }
         let xmpType = first.entries.first { $0.tag == TIFF.xmpTag }?.type ?? 1
@@ -326,10 +326,10 @@ enum Recaption {
             var data: [UInt8]
             if entry.tag == TIFF.iptcTag {
                 // LONG-typed IPTC ends in padding to whole units, which IIM reads as the end.
-                data = try iim(value, title: title, description: description, oldTitles: oldTitles)
+                data = try iim(value, words: words, oldTitles: oldTitles)
                 iimBlock = data
             } else if let resources = try resources(
-                value[...], title: title, description: description, oldTitles: oldTitles)
+                value[...], words: words, oldTitles: oldTitles)
             {
                 data = resources
             } else {

@@ -3,6 +3,7 @@
 
 import CExempi
 import CaptionLibrary
+import CaptionText
 import Localization
 import POSIXFiles
 
@@ -29,7 +30,7 @@ public enum SidecarWriter {
     /// synced, then renamed over; an existing sidecar keeps its permission bits. A sidecar
     /// that is a symbolic link, or holds XMP that does not parse, is left alone and said
     /// so: it is the user's data.
-    public static func write(_ caption: PhotoCaption, besides photo: String) throws(WriteBackError) -> [String] {
+    public static func write(_ caption: CaptionWords, besides photo: String) throws(WriteBackError) -> [String] {
         Exempi.open()
         signal(SIGXFSZ, SIG_IGN)
         var info = stat()
@@ -58,7 +59,7 @@ public enum SidecarWriter {
     /// The sidecar's new text, or why it cannot be written: a link, a read-only file, XMP
     /// that does not parse. Writes nothing.
     static func prepared(
-        _ caption: PhotoCaption, for target: String
+        _ caption: CaptionWords, for target: String
     ) throws(WriteBackError) -> (
         text: String, existing: stat?
     ) {
@@ -84,7 +85,7 @@ public enum SidecarWriter {
         return (text, exists ? existing : nil)
     }
 
-    static func write(_ caption: PhotoCaption, to target: String, folder: String) throws(WriteBackError) {
+    static func write(_ caption: CaptionWords, to target: String, folder: String) throws(WriteBackError) {
         let (text, existing) = try prepared(caption, for: target)
         let temporary: String
         switch DiskFile.temporary(
@@ -107,7 +108,7 @@ public enum SidecarWriter {
 
     /// The sidecar's text: `old` (a sidecar's bytes) with the caption set as in a photo
     /// (`XMPPacket.setCaption`), or the caption alone; nil when `old` does not parse.
-    static func merged(_ caption: PhotoCaption, into old: [UInt8]?) -> String? {
+    static func merged(_ caption: CaptionWords, into old: [UInt8]?) -> String? {
         Exempi.locked { () -> String? in
             let packet: XMPPacket
             if let old, old.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) {
@@ -117,9 +118,7 @@ public enum SidecarWriter {
                 packet = XMPPacket()
             }
             guard
-                packet.setCaption(
-                    title: PhotoMetadata.xmlSafe(caption.title ?? ""),
-                    description: PhotoMetadata.xmlSafe(caption.description ?? ""))
+                packet.setCaption(caption.map(PhotoMetadata.xmlSafe))
             else { return nil }
             return packet.serializedForSidecar()
         }

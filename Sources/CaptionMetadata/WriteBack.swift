@@ -2,6 +2,7 @@
 // command line's --write-back and the window's "also in the photo" share.
 
 import CaptionLibrary
+import CaptionText
 
 /// Where a caption goes besides Caption's library, one choice for every way out: the
 /// window's menu (nil there is the library only), `--add`, `--write-back`, and an export
@@ -34,7 +35,7 @@ public enum WriteBack {
     /// when that is given, and must not be one of `library`'s own copies) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
     /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). Safe from any thread; the photo is as it was after any failure.
     public static func write(
-        _ caption: PhotoCaption, source: String, expectedSHA256: String?, to destination: CaptionDestination,
+        _ caption: CaptionWords, source: String, expectedSHA256: String?, to destination: CaptionDestination,
         library: Library? = nil
     ) throws(WriteBackError) -> WriteBackResult {
         // The library's copies are named after their content: written into, one would no
@@ -64,7 +65,7 @@ public enum WriteBack {
     /// The sidecar, if the photo is still the one read: words beside another photo would
     /// be wrong.
     private static func sidecar(
-        _ caption: PhotoCaption, source: String, expectedSHA256: String?
+        _ caption: CaptionWords, source: String, expectedSHA256: String?
     ) throws(WriteBackError) -> [String] {
         if let expectedSHA256 {
             let current: String?

@@ -3,6 +3,7 @@
 
 import CExempi
 import CMetadataSupport
+import CaptionText
 import Localization
 import POSIXFiles
 import Synchronization
@@ -192,8 +193,10 @@ final class XMPPacket {
     /// (Adobe Bridge shows it as the headline; exempi turns it into IIM 2:105);
     /// exif:UserComment where there is one (exempi writes it into Exif UserComment, which
     /// Shotwell shows as the comment). False when the toolkit refuses a value.
-    func setCaption(title: String, description: String) -> Bool {
-        let oldTitle = defaultText("title")
+    func setCaption(_ words: CaptionWords) -> Bool {
+        let title = words.title
+        let description = words.subtitle
+        let oldTitle = defaultText(CaptionField.title.xmpProperty)
         if let headline = text(Self.photoshop, "Headline"), oldTitle == nil || headline == oldTitle {
             xmp_delete_property(pointer, Self.photoshop, "Headline")
             if !title.isEmpty, !xmp_set_property(pointer, Self.photoshop, "Headline", title, 0) { return false }
@@ -206,7 +209,7 @@ final class XMPPacket {
                 return false
             }
         }
-        return setDefaultText("title", title) && setDefaultText("description", description)
+        return CaptionField.allCases.allSatisfy { setDefaultText($0.xmpProperty, words[$0]) }
     }
 
     /// The packet as a sidecar holds it: `<x:xmpmeta>` without the `<?xpacket?>` wrapper

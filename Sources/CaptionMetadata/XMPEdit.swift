@@ -3,6 +3,7 @@
 // XML, Caption decides where it goes.
 
 import CExempi
+import CaptionText
 import Localization
 
 /// A photo's XMP after the caption was set in it.
@@ -23,7 +24,7 @@ struct XMPEdit {
     /// everyone already), while extended XMP that does not parse is left out of the
     /// edit. Padding shrinks to nothing when the packet would not fit in `limit` bytes.
     static func make(
-        standard stored: [UInt8]?, extended storedExtended: [UInt8]?, title: String, description: String,
+        standard stored: [UInt8]?, extended storedExtended: [UInt8]?, words: CaptionWords,
         limit: Int = Int.max
     ) throws(EmbeddingError) -> XMPEdit {
         // Written fresh, such a packet would lose every other property: refused instead.
@@ -37,16 +38,18 @@ struct XMPEdit {
             let packet = stored.flatMap { bytes in bytes.withUnsafeBytes { XMPPacket(parsing: $0) } } ?? XMPPacket()
             let extended = storedExtended.flatMap { bytes in bytes.withUnsafeBytes { XMPPacket(parsing: $0) } }
             var oldWords: [String] = []
-            let oldTitle = packet.defaultText("title") ?? extended?.defaultText("title")
+            let oldTitle =
+                packet.defaultText(CaptionField.title.xmpProperty)
+                ?? extended?.defaultText(CaptionField.title.xmpProperty)
             for source in [packet, extended].compactMap({ $0 }) {
-                oldWords += [source.defaultText("title"), source.defaultText("description")].compactMap { $0 }
+                oldWords += CaptionField.allCases.compactMap { source.defaultText($0.xmpProperty) }
                 oldWords += [source.text(XMPPacket.photoshop, "Headline")].compactMap { $0 }
             }
             var newExtended: (packet: [UInt8], guid: String)?
             if let extended {
                 // The caption lives in the standard packet, which every reader reads.
                 var moved = false
-                for name in ["title", "description"]
+                for name in CaptionField.allCases.map(\.xmpProperty)
                 where xmp_has_property(extended.pointer, XMPPacket.dublinCore, name) {
                     xmp_delete_property(extended.pointer, XMPPacket.dublinCore, name)
                     moved = true
@@ -60,7 +63,7 @@ struct XMPEdit {
                     _ = xmp_set_property(packet.pointer, xmpNote, "HasExtendedXMP", guid, 0)
                 }
             }
-            guard packet.setCaption(title: title, description: description) else {
+            guard packet.setCaption(words) else {
                 throw .refused(tr("the caption cannot be put into its XMP"))
             }
             for padding in [2048, 0] {

@@ -1,16 +1,20 @@
 // The photos waiting to be captioned, and the words typed for each, in the order given.
 
-/// A photo in the queue with whatever was typed for it so far.
+import CaptionText
+
+/// A photo in the queue with whatever was typed for it so far. Its words read as its own
+/// (`photo.title`).
+@dynamicMemberLookup
 public struct QueuedPhoto: Equatable, Sendable {
     public var path: String
-    public var title: String
-    public var subtitle: String
+    public var words: CaptionWords
 
-    public init(path: String, title: String = "", subtitle: String = "") {
+    public init(path: String, words: CaptionWords = .empty) {
         self.path = path
-        self.title = title
-        self.subtitle = subtitle
+        self.words = words
     }
+
+    public subscript(dynamicMember field: KeyPath<CaptionWords, String>) -> String { words[keyPath: field] }
 }
 
 /// The queue the form works through. `current` is the photo on the form; skipping away keeps
@@ -64,10 +68,9 @@ public struct PhotoQueue: Equatable, Sendable {
     }
 
     /// Remembers what is typed for the current photo.
-    public mutating func keep(title: String, subtitle: String) {
+    public mutating func keep(_ words: CaptionWords) {
         guard let current else { return }
-        photos[current].title = title
-        photos[current].subtitle = subtitle
+        photos[current].words = words
     }
 
     /// Moves to the next (`by: 1`) or previous (`by: -1`) photo; false at either end.
@@ -116,7 +119,7 @@ public struct PhotoQueue: Equatable, Sendable {
     /// "Caption the rest of the queue the same" gives the current photo's words to.
     public var photosWithoutWords: [QueuedPhoto] {
         photos.enumerated().filter { index, photo in
-            index != current && photo.title.isEmpty && photo.subtitle.isEmpty
+            index != current && photo.words.isEmpty
         }.map(\.element)
     }
 }

@@ -3,6 +3,7 @@
 
 import CSQLite
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -174,10 +175,11 @@ struct CommandLineTests {
         let library = try Library(directory: directory)
         let photo = scratch.write("Ünïcode name \"q\".png", Photos.png())
         for (index, text) in HostileText.samples.enumerated() {
-            _ = try library.add(photoAt: photo, title: text, subtitle: "#\(index) \\ \" / ")
+            _ = try library.add(photoAt: photo, words: CaptionWords(title: text, subtitle: "#\(index) \\ \" / "))
         }
         // Control characters never pass the form, but the JSON writer must still escape them.
-        _ = try library.add(photoAt: photo, title: "bell\u{07} tab\t nl\n del\u{7F} ls\u{2028}", subtitle: "s")
+        _ = try library.add(
+            photoAt: photo, words: CaptionWords(title: "bell\u{07} tab\t nl\n del\u{7F} ls\u{2028}", subtitle: "s"))
         let outcome = try Caption.run(["--library", directory, "--list", "--json"])
         #expect(outcome.status == 0)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
@@ -298,7 +300,8 @@ struct CommandLineTests {
 
         // An existing library of the user's own, made read-only.
         let library = scratch.file("lib")
-        let entry = try Library(directory: library).add(photoAt: photo, title: "kept", subtitle: "s")
+        let entry = try Library(directory: library).add(
+            photoAt: photo, words: CaptionWords(title: "kept", subtitle: "s"))
         if Caption.isRoot {
             _ = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "65534:65534", library])
                 .waitUntilExit()
@@ -322,7 +325,8 @@ struct CommandLineTests {
         let scratch = Scratch()
         let directory = scratch.file("lib")
         let small = scratch.write("small.png", Photos.png())
-        let kept = try Library(directory: directory).add(photoAt: small, title: "kept", subtitle: "s")
+        let kept = try Library(directory: directory).add(
+            photoAt: small, words: CaptionWords(title: "kept", subtitle: "s"))
         let big = scratch.write(
             "big.jpg", Photos.make(width: 400, height: 300, seed: 9, type: "jpeg", options: [("quality", "95")]))
         #expect(big.count > 0)
@@ -340,7 +344,8 @@ struct CommandLineTests {
         let scratch = Scratch()
         let directory = scratch.file("lib")
         let first = scratch.write("a.gif", Photos.gif)
-        let kept = try Library(directory: directory).add(photoAt: first, title: "kept", subtitle: "s")
+        let kept = try Library(directory: directory).add(
+            photoAt: first, words: CaptionWords(title: "kept", subtitle: "s"))
         let size = try #require(Files.size(directory + "/library.sqlite3"))
         // The photo (a few dozen bytes) fits; the database's write-ahead log does not.
         let blocks = max(2, Int(size) / 512 / 4)

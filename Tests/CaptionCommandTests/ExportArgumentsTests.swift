@@ -22,15 +22,15 @@ struct ExportArgumentsTests {
                 ["--sidecar", "--id", "2", "--export", "-"],
                 .export(library: nil, folder: "-", ids: [2], into: .sidecar)
             ),
-            (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil)),
-            (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", title: "", subtitle: nil)),
+            (["--add", "p.jpg"], .add(library: nil, photo: "p.jpg", words: [:])),
+            (["--add", "p.jpg", "--title", ""], .add(library: nil, photo: "p.jpg", words: [.title: ""])),
             (
                 ["--add", "p.jpg", "--in-place"],
-                .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil, into: .photo)
+                .add(library: nil, photo: "p.jpg", words: [:], into: .photo)
             ),
             (
                 ["--add", "p.jpg", "--sidecar"],
-                .add(library: nil, photo: "p.jpg", title: nil, subtitle: nil, into: .sidecar)
+                .add(library: nil, photo: "p.jpg", words: [:], into: .sidecar)
             ),
             (["--write-back"], .writeBack(library: nil, ids: [], into: .photo)),
             (

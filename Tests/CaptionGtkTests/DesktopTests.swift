@@ -133,7 +133,7 @@ import Testing
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
         Harness.settle()
         waitForPhoto(window) { #expect(window.form.pastePhoto()) }
-        #expect(window.form.engine.isComplete(CaptionForm.photo))
+        #expect(window.form.engine.isComplete(CaptionForm.Item.photo.index))
         #expect(window.form.photoPath?.hasSuffix(".png") == true)
     }
 
@@ -160,7 +160,7 @@ import Testing
         gdk_pixbuf_fill(pixbuf, 0xaa33_00ff)
         waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: nil, image: pixbuf)) }
         #expect(other.form.photoPath?.hasSuffix(".png") == true)
-        #expect(other.form.engine.isComplete(CaptionForm.photo))
+        #expect(other.form.engine.isComplete(CaptionForm.Item.photo.index))
     }
 
     @Test func pastingTextIsLeftToTheField() throws {

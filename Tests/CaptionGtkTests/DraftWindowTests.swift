@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing
@@ -63,7 +64,8 @@ import Testing
     /// sanitizer): its empty form must not take the earlier run's draft away meanwhile.
     @Test func anEmptyFormLeavesTheEarlierDraftToBeRestored() throws {
         let store = DraftStore(directory: library)
-        try store.save(Draft(items: [DraftItem(path: nil, title: "Earlier", subtitle: "")], current: 0))
+        try store.save(
+            Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "Earlier", subtitle: ""))], current: 0))
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         Harness.pump(milliseconds: Int(DraftKeeper.interval) * 3)

@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionQueue
+import CaptionText
 import Foundation
 import Testing
 
@@ -36,7 +37,8 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         let photo = QueuedPhoto(
-            path: Harness.makePhoto(width: 60, in: folder, name: "a.jpg"), title: "T", subtitle: "S")
+            path: Harness.makePhoto(width: 60, in: folder, name: "a.jpg"),
+            words: CaptionWords(title: "T", subtitle: "S"))
         var order: [String] = []
         saves.add(photo, loaded: nil) { result in order.append((try? result.get()) == nil ? "failed" : "saved") }
         #expect(saves.isSaving)
@@ -57,7 +59,8 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         var idle = false
-        let outcome = add(saves, QueuedPhoto(path: folder + "/not-there.jpg", title: "T", subtitle: "S"))
+        let outcome = add(
+            saves, QueuedPhoto(path: folder + "/not-there.jpg", words: CaptionWords(title: "T", subtitle: "S")))
         saves.whenIdle { idle = true }
         guard case .failure(let error) = outcome else {
             Issue.record("a missing photo was saved: \(String(describing: outcome))")
@@ -74,7 +77,8 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         let photo = QueuedPhoto(
-            path: Harness.makePhoto(width: 61, in: folder, name: "b.jpg"), title: "T", subtitle: "S")
+            path: Harness.makePhoto(width: 61, in: folder, name: "b.jpg"),
+            words: CaptionWords(title: "T", subtitle: "S"))
         var ran: [String] = []
         var saved = false
         saves.add(photo, loaded: nil) { _ in saved = true }
@@ -89,10 +93,11 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         let photo = QueuedPhoto(
-            path: Harness.makePhoto(width: 62, in: folder, name: "c.jpg"), title: "T", subtitle: "S")
+            path: Harness.makePhoto(width: 62, in: folder, name: "c.jpg"),
+            words: CaptionWords(title: "T", subtitle: "S"))
         let entry = try #require(try add(saves, photo)?.get())
         var order: [String] = []
-        saves.update(entry, title: "New title", subtitle: "New subtitle") { result in
+        saves.update(entry, words: CaptionWords(title: "New title", subtitle: "New subtitle")) { result in
             order.append((try? result.get()) == nil ? "failed" : "updated")
         }
         #expect(saves.isSaving)
@@ -100,9 +105,9 @@ import Testing
         #expect(Harness.spin { order.count == 2 })
         #expect(order == ["updated", "idle"])
         #expect(!saves.isSaving)
-        var last: FormWords?
+        var last: CaptionWords?
         saves.withLastSaved { last = $0 }
-        #expect(last == FormWords(title: "New title", subtitle: "New subtitle"))
+        #expect(last == CaptionWords(title: "New title", subtitle: "New subtitle"))
     }
 
     @Test func anUndoneSaveLeavesTheLibrarysNewestAsTheLastCaption() throws {
@@ -110,18 +115,20 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         let first = QueuedPhoto(
-            path: Harness.makePhoto(width: 63, in: folder, name: "d.jpg"), title: "One", subtitle: "1")
+            path: Harness.makePhoto(width: 63, in: folder, name: "d.jpg"),
+            words: CaptionWords(title: "One", subtitle: "1"))
         let second = QueuedPhoto(
-            path: Harness.makePhoto(width: 64, in: folder, name: "e.jpg"), title: "Two", subtitle: "2")
+            path: Harness.makePhoto(width: 64, in: folder, name: "e.jpg"),
+            words: CaptionWords(title: "Two", subtitle: "2"))
         _ = try #require(try add(saves, first)?.get())
         let entry = try #require(try add(saves, second)?.get())
         var undone: Result<Void, LibraryError>?
         saves.undo(entry) { undone = $0 }
         #expect(Harness.spin { undone != nil })
-        var last: FormWords?
+        var last: CaptionWords?
         saves.withLastSaved { last = $0 }
         #expect(Harness.spin { last != nil })
-        #expect(last == FormWords(title: "One", subtitle: "1"))
+        #expect(last == CaptionWords(title: "One", subtitle: "1"))
     }
 
     @Test func anUndoOfAnEntryNoLongerInTheLibraryIsAProblem() throws {
@@ -129,7 +136,8 @@ import Testing
         defer { close(window) }
         let saves = saves(window)
         let photo = QueuedPhoto(
-            path: Harness.makePhoto(width: 65, in: folder, name: "f.jpg"), title: "T", subtitle: "S")
+            path: Harness.makePhoto(width: 65, in: folder, name: "f.jpg"),
+            words: CaptionWords(title: "T", subtitle: "S"))
         let entry = try #require(try add(saves, photo)?.get())
         var results: [Result<Void, LibraryError>] = []
         saves.undo(entry) { results.append($0) }

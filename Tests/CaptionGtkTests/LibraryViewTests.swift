@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ import Testing
         let library = try Library(directory: directory)
         for (index, caption) in captions.enumerated() {
             let photo = Harness.makePhoto(width: 60 + Int32(index), height: 40, in: folder, name: "view-\(index).jpg")
-            _ = try library.add(photoAt: photo, title: caption.0, subtitle: caption.1)
+            _ = try library.add(photoAt: photo, words: CaptionWords(title: caption.0, subtitle: caption.1))
         }
         return library
     }
@@ -232,7 +233,8 @@ import Testing
         // Another connection's save, while the form shows: the list loads again.
         window.activateAction("library")
         let photo = Harness.makePhoto(width: 77, in: folder, name: "meanwhile.jpg")
-        _ = try Library(directory: directory).add(photoAt: photo, title: "Meanwhile", subtitle: "elsewhere")
+        _ = try Library(directory: directory).add(
+            photoAt: photo, words: CaptionWords(title: "Meanwhile", subtitle: "elsewhere"))
         showLibrary(window) { window.activateAction("library") }
         #expect(model() != left)
         #expect(window.libraryController.view.entries.first?.title == "Meanwhile")

@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionMetadata
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing
@@ -63,8 +64,8 @@ import Testing
                     && text(window.form.view.subtitleEntry.pointer) == "Boats at dusk"
             })
         for (item, entry) in [
-            (CaptionForm.title, window.form.view.titleEntry.pointer),
-            (CaptionForm.subtitle, window.form.view.subtitleEntry.pointer),
+            (CaptionField.title, window.form.view.titleEntry.pointer),
+            (CaptionField.subtitle, window.form.view.subtitleEntry.pointer),
         ] {
             #expect(window.form.photoWords.showsWordsFromPhoto(item))
             #expect(iconTooltip(entry) == "From the photo's XMP metadata")
@@ -79,7 +80,7 @@ import Testing
         #expect(saved?.title == "港口 🌅 <b>&amp;")
         #expect(saved?.subtitle == "Boats at dusk")
         // The form empties for the next photo, and the marks go with the words.
-        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
+        #expect(!window.form.photoWords.showsWordsFromPhoto(.title))
         #expect(
             gtk_entry_get_icon_name(caption_entry(window.form.view.titleEntry.pointer), GTK_ENTRY_ICON_SECONDARY) == nil
         )
@@ -89,7 +90,7 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         let path = try photo("sided.jpg", title: "Old inside", description: "Old words")
-        let sidecar = PhotoMetadata.sidecar(PhotoCaption(title: "From darktable", description: "Newer words"))
+        let sidecar = PhotoMetadata.sidecar(CaptionWords(title: "From darktable", subtitle: "Newer words"))
         #expect(FileManager.default.createFile(atPath: path + ".xmp", contents: Data(sidecar.utf8)))
         open(window, path)
         #expect(Harness.spin { text(window.form.view.titleEntry.pointer) == "From darktable" })
@@ -101,12 +102,12 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         open(window, try photo("change.jpg", title: "Harbour", description: "Boats"))
-        #expect(Harness.spin { window.form.photoWords.showsWordsFromPhoto(CaptionForm.subtitle) })
+        #expect(Harness.spin { window.form.photoWords.showsWordsFromPhoto(.subtitle) })
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Harbour at night")
         Harness.settle()
-        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
+        #expect(!window.form.photoWords.showsWordsFromPhoto(.title))
         #expect(iconTooltip(window.form.view.titleEntry.pointer) == nil)
-        #expect(window.form.photoWords.showsWordsFromPhoto(CaptionForm.subtitle))
+        #expect(window.form.photoWords.showsWordsFromPhoto(.subtitle))
     }
 
     @Test func wordsTheUserTypedAreNeverReplacedByThePhotos() throws {
@@ -117,7 +118,7 @@ import Testing
         open(window, try photo("typed.jpg", title: "From the photo", description: "Also from the photo"))
         #expect(Harness.spin { text(window.form.view.subtitleEntry.pointer) == "Also from the photo" })
         #expect(text(window.form.view.titleEntry.pointer) == "Typed first")
-        #expect(!window.form.photoWords.showsWordsFromPhoto(CaptionForm.title))
+        #expect(!window.form.photoWords.showsWordsFromPhoto(.title))
     }
 
     @Test func anotherPhotoTakesAwayThePreviousPhotosWordsButNotTheUsers() throws {
@@ -158,9 +159,12 @@ import Testing
         let group = try #require(gtk_widget_get_action_group(window.widget, "win"))
         #expect(g_action_group_has_action(group, "export") != 0)
         let opened = try Library(directory: library)
-        _ = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Harbour", subtitle: "Boats")
         _ = try opened.add(
-            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Harbour", subtitle: "Again")
+            photoAt: Harness.makePhoto(in: folder, name: "a.jpg"),
+            words: CaptionWords(title: "Harbour", subtitle: "Boats"))
+        _ = try opened.add(
+            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true),
+            words: CaptionWords(title: "Harbour", subtitle: "Again"))
         let out = folder + "/exported"
         var outcome: Result<Exporter.Summary, LibraryError>?
         window.export.exportAll(to: out) { outcome = $0 }
@@ -168,7 +172,9 @@ import Testing
         #expect(try outcome?.get() == Exporter.Summary(exported: 2, total: 2, cancelled: false))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["Harbour (2).jpg", "Harbour.jpg"])
-        #expect(PhotoMetadata.read(out + "/Harbour (2).jpg") == PhotoCaption(title: "Harbour", description: "Again"))
+        #expect(
+            PhotoMetadata.read(out + "/Harbour (2).jpg")
+                == PhotoCaption(CaptionWords(title: "Harbour", subtitle: "Again")))
         #expect(window.notification.text == "2 photos exported to “exported”")
     }
 
@@ -176,9 +182,11 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         let opened = try Library(directory: library)
-        let lost = try opened.add(photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), title: "Lost", subtitle: "x")
+        let lost = try opened.add(
+            photoAt: Harness.makePhoto(in: folder, name: "a.jpg"), words: CaptionWords(title: "Lost", subtitle: "x"))
         _ = try opened.add(
-            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true), title: "Kept", subtitle: "y")
+            photoAt: Harness.makePhoto(in: folder, name: "b.jpg", noise: true),
+            words: CaptionWords(title: "Kept", subtitle: "y"))
         #expect(unlink(library + "/" + lost.photo) == 0)
         let out = folder + "/exported"
         var outcome: Result<Exporter.Summary, LibraryError>?
@@ -196,7 +204,7 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         _ = try Library(directory: library).add(
-            photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), title: "T", subtitle: "S")
+            photoAt: Harness.makePhoto(in: folder, name: "c.jpg"), words: CaptionWords(title: "T", subtitle: "S"))
         let notAFolder = folder + "/plain-file"
         _ = FileManager.default.createFile(atPath: notAFolder, contents: Data("x".utf8))
         var outcome: Result<Exporter.Summary, LibraryError>?

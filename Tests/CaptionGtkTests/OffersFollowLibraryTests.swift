@@ -6,6 +6,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing
@@ -23,7 +24,7 @@ import Testing
         for (index, caption) in captions.enumerated() {
             let photo = Harness.makePhoto(
                 width: 60 + Int32(index), height: 40, in: folder, name: "\(name)-\(index).jpg")
-            _ = try library.add(photoAt: photo, title: caption.0, subtitle: caption.1)
+            _ = try library.add(photoAt: photo, words: CaptionWords(title: caption.0, subtitle: caption.1))
         }
         return directory
     }
@@ -65,7 +66,7 @@ import Testing
     }
 
     func titleOffers(_ window: CaptionWindow, _ typed: String) -> [String] {
-        window.form.aids.completion.titles.offers(for: typed, now: .now())
+        window.form.aids.completion.indexes[.title, default: CompletionIndex()].offers(for: typed, now: .now())
     }
 
     @Test func aTitleChangedInTheLibraryViewIsOfferedAsItIsNow() throws {
@@ -89,7 +90,9 @@ import Testing
         #expect(titleOffers(window, "har").isEmpty, "the old title is still offered")
         #expect(titleOffers(window, "lig") == ["Lighthouse at dusk"])
         // The subtitle did not change: still offered once.
-        #expect(window.form.aids.completion.subtitles.offers(for: "the", now: .now()) == ["The last ferry"])
+        #expect(
+            window.form.aids.completion.indexes[.subtitle, default: CompletionIndex()].offers(for: "the", now: .now())
+                == ["The last ferry"])
         // In the form, as the user types.
         window.activateAction("library")  // back to the form
         Harness.settle()
@@ -130,7 +133,9 @@ import Testing
         Harness.settle()
         #expect(try Library(directory: library).entries().map(\.title) == ["Hill"])
         #expect(titleOffers(window, "har").isEmpty)
-        #expect(window.form.aids.completion.subtitles.offers(for: "the", now: .now()).isEmpty)
+        #expect(
+            window.form.aids.completion.indexes[.subtitle, default: CompletionIndex()].offers(for: "the", now: .now())
+                .isEmpty)
         #expect(titleOffers(window, "hi") == ["Hill"])
         window.activateAction("library")  // back to the form
         Harness.settle()
@@ -170,7 +175,9 @@ import Testing
         type(window, "r")
         #expect(Harness.spin { reads.contains(true) }, "the library was not read again")
         #expect(window.form.aids.completion.offers == ["Ferry at dawn", "Ferry at noon"])
-        #expect(window.form.aids.completion.subtitles.offers(for: "from", now: .now()) == ["From the pier"])
+        #expect(
+            window.form.aids.completion.indexes[.subtitle, default: CompletionIndex()].offers(for: "from", now: .now())
+                == ["From the pier"])
     }
 
     @Test func anotherProcessesRemoveIsFollowedWhenAFieldTakesTheFocus() throws {

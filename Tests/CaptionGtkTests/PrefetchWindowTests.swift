@@ -96,7 +96,7 @@ import Testing
         #expect(window.form.photoPath == paths[0])
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Kept")
         #expect(Harness.text(window.form.view.subtitleEntry.pointer) == "Also kept")
-        #expect(window.form.engine.isComplete(CaptionForm.title))
+        #expect(window.form.engine.isComplete(CaptionForm.Item.text(.title).index))
         window.activateAction("next-photo")
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Typed meanwhile")
     }

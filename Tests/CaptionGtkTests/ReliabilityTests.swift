@@ -21,13 +21,14 @@ import Testing
     }
 
     /// Opens `photo`, types, saves, and waits for the save; returns what was saved.
-    func caption(_ window: CaptionWindow, _ photo: String, title: String, subtitle: String) -> Entry? {
+    func caption(_ window: CaptionWindow, _ photo: String, words: CaptionWords) -> Entry? {
         var settled = false
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(photo)
         _ = Harness.spin { settled }
-        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), title)
-        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), subtitle)
+        for field in CaptionField.allCases {
+            gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
+        }
         var saved: Entry?
         window.form.onSaved = { saved = $0 }
         window.activateAction("save")
@@ -47,7 +48,7 @@ import Testing
         _ = Harness.spin { settled && window.form.view.preview.hasPhoto }
         #expect(window.form.view.preview.hasPhoto, "the photo itself was read")
         #expect(window.form.view.photoName.text == "caf\u{FFFD}.jpg", "shown as GLib shows it")
-        let saved = caption(window, photo, title: "Quay", subtitle: "Dusk")
+        let saved = caption(window, photo, words: CaptionWords(title: "Quay", subtitle: "Dusk"))
         #expect(saved?.originalName == name, "stored with its bytes")
     }
 
@@ -65,7 +66,7 @@ import Testing
         let photo = Harness.makePhoto(in: folder, name: "hostile.jpg")
         for title in Self.hostileTitles {
             let expected = Self.stored(title)
-            let saved = caption(window, photo, title: title, subtitle: title)
+            let saved = caption(window, photo, words: CaptionWords(title: title, subtitle: title))
             #expect(saved?.title == expected, "\(title.debugDescription)")
             #expect(saved?.subtitle == expected)
             // Shown as text, never as markup or a format.
@@ -87,11 +88,11 @@ import Testing
         let window = try makeWindow(library: library)
         defer { gtk_widget_destroy(window.widget) }
         let photo = Harness.makePhoto(in: folder, name: "variables.jpg")
-        let saved = caption(window, photo, title: "%@ {item}", subtitle: "words")
+        let saved = caption(window, photo, words: CaptionWords(title: "%@ {item}", subtitle: "words"))
         #expect(saved == nil)
         #expect(window.messages.text?.contains("Unknown variable {item}") == true, "\(window.messages.text ?? "")")
         #expect(try Library(directory: library).entries().isEmpty)
-        let expanded = caption(window, photo, title: "{filename} {{item}}", subtitle: "words")
+        let expanded = caption(window, photo, words: CaptionWords(title: "{filename} {{item}}", subtitle: "words"))
         #expect(expanded?.title == "variables.jpg {item}")
     }
 
@@ -116,8 +117,8 @@ import Testing
         let started = Date()
         caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
         #expect(
-            Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.title].count > 20_000 },
-            "holds \(window.form.engine.texts[CaptionForm.title].count)")
+            Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.Item.text(.title).index].count > 20_000 },
+            "holds \(window.form.engine.texts[CaptionForm.Item.text(.title).index].count)")
         Harness.settle()
         window.activateAction("save")
         Harness.settle()
@@ -127,7 +128,7 @@ import Testing
         #expect(window.messages.text == "Title is too long (at most 120 characters)")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         #expect(try Library(directory: library).entries().isEmpty)
-        #expect(pasted.hasPrefix(window.form.engine.texts[CaptionForm.title]))
+        #expect(pasted.hasPrefix(window.form.engine.texts[CaptionForm.Item.text(.title).index]))
     }
 
     /// Hands freed heap back to the system first, so that what is measured is memory still
@@ -149,12 +150,13 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         let photos = (0..<4).map { Harness.makePhoto(width: 200 + Int32($0), in: folder, name: "cycle-\($0).jpg") }
         for index in 0..<100 {
-            _ = caption(window, photos[index % 4], title: "Warm-up \(index)", subtitle: "cycle")
+            _ = caption(window, photos[index % 4], words: CaptionWords(title: "Warm-up \(index)", subtitle: "cycle"))
         }
         let before = Self.residentBytes()
         var saves = 0
         for index in 0..<1_000
-        where caption(window, photos[index % 4], title: "Cycle \(index)", subtitle: "cycle") != nil {
+        where caption(window, photos[index % 4], words: CaptionWords(title: "Cycle \(index)", subtitle: "cycle")) != nil
+        {
             saves += 1
         }
         let after = Self.residentBytes()

@@ -4,6 +4,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Foundation
 import Testing
@@ -85,8 +86,8 @@ import Testing
     @Test func withNoSaveYetTheLibrarysNewestEntryIsRepeated() throws {
         let library = folder + "/newest"
         let stored = try Library(directory: library)
-        _ = try stored.add(photoAt: photos("old1.jpg")[0], title: "Older", subtitle: "First")
-        _ = try stored.add(photoAt: photos("old2.jpg")[0], title: "Newest", subtitle: "Second")
+        _ = try stored.add(photoAt: photos("old1.jpg")[0], words: CaptionWords(title: "Older", subtitle: "First"))
+        _ = try stored.add(photoAt: photos("old2.jpg")[0], words: CaptionWords(title: "Newest", subtitle: "Second"))
         let window = try Harness.makeWindow(library: library)
         defer { Harness.close(window) }
         Harness.waitForPhoto(window) { window.form.enqueue(photos("n1.jpg")) }
@@ -198,7 +199,7 @@ import Testing
 
     // MARK: The length counter
 
-    func counter(_ window: CaptionWindow, _ item: Int) -> Label { window.form.view.counters[item]! }
+    func counter(_ window: CaptionWindow, _ field: CaptionField) -> Label { window.form.view.counters[field]! }
 
     func hasClass(_ label: Label, _ name: String) -> Bool {
         gtk_style_context_has_class(gtk_widget_get_style_context(label.pointer), name) != 0
@@ -210,23 +211,23 @@ import Testing
         let title = window.form.view.titleEntry
         focus(title)
         Harness.type(title, String(repeating: "a", count: 96))
-        #expect(!counter(window, CaptionForm.title).isVisible)
+        #expect(!counter(window, .title).isVisible)
         #expect(window.form.view.titleEntry.accessibleDescription.contains("characters") == false)
         Harness.type(title, String(repeating: "a", count: 112))
-        #expect(counter(window, CaptionForm.title).isVisible)
-        #expect(counter(window, CaptionForm.title).text == "112 / 120")
-        #expect(!hasClass(counter(window, CaptionForm.title), "error"))
+        #expect(counter(window, .title).isVisible)
+        #expect(counter(window, .title).text == "112 / 120")
+        #expect(!hasClass(counter(window, .title), "error"))
         #expect(
             window.form.view.titleEntry.accessibleDescription.contains("112 of 120 characters"),
             "\(window.form.view.titleEntry.accessibleDescription)")
-        #expect(!counter(window, CaptionForm.subtitle).isVisible)
+        #expect(!counter(window, .subtitle).isVisible)
         Harness.type(title, String(repeating: "长", count: 121))
-        #expect(counter(window, CaptionForm.title).text == "121 / 120")
-        #expect(hasClass(counter(window, CaptionForm.title), "error"))
+        #expect(counter(window, .title).text == "121 / 120")
+        #expect(hasClass(counter(window, .title), "error"))
         Harness.type(title, "short")
-        #expect(!counter(window, CaptionForm.title).isVisible)
+        #expect(!counter(window, .title).isVisible)
         // The subtitle counts against its own limit.
         Harness.type(window.form.view.subtitleEntry, String(repeating: "b", count: 200))
-        #expect(counter(window, CaptionForm.subtitle).text == "200 / 240")
+        #expect(counter(window, .subtitle).text == "200 / 240")
     }
 }

@@ -6,6 +6,7 @@ import CGtk
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionMetadata
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -20,9 +21,10 @@ import Testing
     func makeLibrary(count: Int) throws -> Library {
         let library = try Library(directory: directory)
         let first = try library.add(
-            photoAt: Harness.makePhoto(in: folder, name: "scale.jpg"), title: "Fish first", subtitle: "")
+            photoAt: Harness.makePhoto(in: folder, name: "scale.jpg"),
+            words: CaptionWords(title: "Fish first", subtitle: ""))
         try library.insertCopies(of: first, count: count - 1) { index in
-            (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "")
+            CaptionWords(title: index % 3 == 0 ? "Fish \(index)" : "Boat \(index)")
         }
         return library
     }

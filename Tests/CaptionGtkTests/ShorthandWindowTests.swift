@@ -4,6 +4,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Foundation
 import Shorthand
@@ -129,11 +130,12 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         #expect(Harness.spin { window.form.aids.completion.loaded })
         let now = Timestamp.now()
-        window.form.aids.completion.use(
-            titles: CompletionIndex([
+        window.form.aids.completion.use([
+            .title: CompletionIndex([
                 FieldUsage(text: "Harbour", count: 3, lastUsed: now), FieldUsage(text: "Hill", count: 1, lastUsed: now),
             ]),
-            subtitles: CompletionIndex())
+            .subtitle: CompletionIndex(),
+        ])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "tab.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "h")
@@ -154,9 +156,10 @@ import Testing
         let window = try makeWindow("offers-escape")
         defer { gtk_widget_destroy(window.widget) }
         #expect(Harness.spin { window.form.aids.completion.loaded })
-        window.form.aids.completion.use(
-            titles: CompletionIndex([FieldUsage(text: "Harbour", count: 1, lastUsed: .now())]),
-            subtitles: CompletionIndex())
+        window.form.aids.completion.use([
+            .title: CompletionIndex([FieldUsage(text: "Harbour", count: 1, lastUsed: .now())]),
+            .subtitle: CompletionIndex(),
+        ])
         Harness.waitForPhoto(window) { window.form.openPhoto(Harness.makePhoto(in: folder, name: "esc.jpg")) }
         window.form.view.titleEntry.grabFocus()
         type(window, "h")
@@ -175,15 +178,19 @@ import Testing
     @Test func savesBeforeTheLibrarysWordsArriveAreKept() throws {
         try Harness.start()
         let offers = CompletionOffers(entries: [:], composing: { _ in false })
-        offers.record(title: "Early", subtitle: "Bird")
-        offers.record(title: "Gone", subtitle: "Soon")
-        offers.forget(title: "Gone", subtitle: "Soon")
-        offers.use(
-            titles: CompletionIndex([FieldUsage(text: "Earlier", count: 1, lastUsed: .now())]),
-            subtitles: CompletionIndex())
-        #expect(Set(offers.titles.offers(for: "e", now: .now())) == ["Early", "Earlier"])
-        #expect(offers.titles.offers(for: "g", now: .now()).isEmpty)
-        #expect(offers.subtitles.offers(for: "b", now: .now()) == ["Bird"])
+        offers.record(CaptionWords(title: "Early", subtitle: "Bird"))
+        offers.record(CaptionWords(title: "Gone", subtitle: "Soon"))
+        offers.forget(CaptionWords(title: "Gone", subtitle: "Soon"))
+        offers.use([
+            .title: CompletionIndex([FieldUsage(text: "Earlier", count: 1, lastUsed: .now())]),
+            .subtitle: CompletionIndex(),
+        ])
+        #expect(
+            Set(offers.indexes[.title, default: CompletionIndex()].offers(for: "e", now: .now())) == [
+                "Early", "Earlier",
+            ])
+        #expect(offers.indexes[.title, default: CompletionIndex()].offers(for: "g", now: .now()).isEmpty)
+        #expect(offers.indexes[.subtitle, default: CompletionIndex()].offers(for: "b", now: .now()) == ["Bird"])
     }
 
     @Test func undoOfASaveTakesItsWordsOutOfTheOffers() throws {
@@ -193,10 +200,15 @@ import Testing
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Quay")
         gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), "Boats")
         #expect(save(window) != nil)
-        #expect(window.form.aids.completion.titles.offers(for: "q", now: .now()) == ["Quay"])
+        #expect(
+            window.form.aids.completion.indexes[.title, default: CompletionIndex()].offers(for: "q", now: .now()) == [
+                "Quay"
+            ])
         window.activateAction("undo")
         _ = Harness.spin { title(window) == "Quay" }
-        #expect(window.form.aids.completion.titles.offers(for: "q", now: .now()).isEmpty)
+        #expect(
+            window.form.aids.completion.indexes[.title, default: CompletionIndex()].offers(for: "q", now: .now())
+                .isEmpty)
     }
 
     @Test func theSpellCheckSwitchIsRememberedWithTheWindowSize() throws {

@@ -6,6 +6,7 @@ import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -30,14 +31,15 @@ import Testing
 
     /// Opens `path`, types the caption and saves; returns when the write-back finished.
     func caption(
-        _ window: CaptionWindow, _ path: String, title: String, subtitle: String
+        _ window: CaptionWindow, _ path: String, words: CaptionWords
     ) -> Result<WriteBackResult, WriteBackError>? {
         var settled = false
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(path)
         #expect(Harness.spin { settled })
-        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), title)
-        gtk_entry_set_text(caption_entry(window.form.view.subtitleEntry.pointer), subtitle)
+        for field in CaptionField.allCases {
+            gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
+        }
         Harness.settle()
         var written: Result<WriteBackResult, WriteBackError>?
         window.form.writer.onWritten = { written = $0 }
@@ -86,13 +88,13 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         choose(window, .photo)
         let path = Harness.makePhoto(in: folder, name: "written.jpg")
-        let outcome = caption(window, path, title: "港口 Harbour", subtitle: "Boats")
+        let outcome = caption(window, path, words: CaptionWords(title: "港口 Harbour", subtitle: "Boats"))
         guard case .success(let result) = outcome else {
             Issue.record("not written: \(String(describing: outcome))")
             return
         }
         #expect(result.paths == [path])
-        #expect(PhotoMetadata.read(path) == PhotoCaption(title: "港口 Harbour", description: "Boats"))
+        #expect(PhotoMetadata.read(path) == PhotoCaption(CaptionWords(title: "港口 Harbour", subtitle: "Boats")))
         let entry = try #require(try Library(directory: library).entries().first { $0.title == "港口 Harbour" })
         #expect(entry.source == path && entry.sourceSHA256 == result.sha256)
         choose(window, nil)
@@ -103,7 +105,7 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         choose(window, .photo)
         let path = try ExternalPhotos.make(.heic, in: folder, name: "phone.heic")
-        let outcome = caption(window, path, title: "Phone", subtitle: "From a phone")
+        let outcome = caption(window, path, words: CaptionWords(title: "Phone", subtitle: "From a phone"))
         guard case .success(let result) = outcome else {
             Issue.record("not written: \(String(describing: outcome))")
             return
@@ -125,7 +127,8 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         choose(window, .photo)
         let path = Harness.makePhoto(in: folder, name: "edited.jpg")
-        guard case .success = caption(window, path, title: "First words", subtitle: "Before") else {
+        guard case .success = caption(window, path, words: CaptionWords(title: "First words", subtitle: "Before"))
+        else {
             Issue.record("the first save was not written")
             return
         }
@@ -142,7 +145,7 @@ import Testing
         window.form.writer.onWritten = { written = $0 }
         window.activateAction("save")
         #expect(Harness.spin { written != nil })
-        #expect(PhotoMetadata.read(path) == PhotoCaption(title: "Second words", description: "Before"))
+        #expect(PhotoMetadata.read(path) == PhotoCaption(CaptionWords(title: "Second words", subtitle: "Before")))
         #expect(PhotoMetadata.read(copy) == .none, "the library's copy stays as it was saved")
         choose(window, nil)
     }
@@ -154,7 +157,7 @@ import Testing
         let path = Harness.makePhoto(in: folder, name: "locked.jpg")
         chmod(path, 0o444)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let outcome = caption(window, path, title: "Locked", subtitle: "Away")
+        let outcome = caption(window, path, words: CaptionWords(title: "Locked", subtitle: "Away"))
         guard case .failure(let error) = outcome else {
             Issue.record("written: \(String(describing: outcome))")
             return
@@ -172,7 +175,8 @@ import Testing
         #expect(
             found
                 == FoundCaption(
-                    caption: PhotoCaption(title: "Locked", description: "Away"), origin: .sidecar(path + ".xmp")))
+                    caption: PhotoCaption(CaptionWords(title: "Locked", subtitle: "Away")),
+                    origin: .sidecar(path + ".xmp")))
         #expect(!window.messages.isShowing, "the problem goes with the sidecar written")
         choose(window, nil)
     }

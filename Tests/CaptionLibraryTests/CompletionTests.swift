@@ -2,6 +2,7 @@
 // and undos kept in step, the library's usage query, and speed at 100,000 values.
 
 import CaptionTestSupport
+import CaptionText
 import Testing
 
 @testable import CaptionLibrary
@@ -127,9 +128,9 @@ import Testing
         let scratch = Scratch()
         let library = try Library(directory: scratch.file("lib"))
         let photo = scratch.write("a.jpg", Photos.jpeg(seed: 1, width: 8, height: 8))
-        _ = try library.add(photoAt: photo, title: "Harbour", subtitle: "Morning")
-        _ = try library.add(photoAt: photo, title: "Harbour", subtitle: "Evening")
-        _ = try library.add(photoAt: photo, title: "Hill", subtitle: "Evening")
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Morning"))
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Evening"))
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "Hill", subtitle: "Evening"))
         let titles = try library.usage(of: .title).sorted { $0.text < $1.text }
         #expect(titles.map(\.text) == ["Harbour", "Hill"])
         #expect(titles.map(\.count) == [2, 1])

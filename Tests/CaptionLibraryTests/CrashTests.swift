@@ -2,6 +2,7 @@
 // saving into one library at once.
 
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ struct CrashTests {
         #expect(try consistencyProblems(directory) == [])
         // And the library still works.
         let library = try Library(directory: directory)
-        let entry = try library.add(photoAt: photos[0], title: "after", subtitle: "s")
+        let entry = try library.add(photoAt: photos[0], words: CaptionWords(title: "after", subtitle: "s"))
         #expect(try library.entries().first == entry)
         #expect(try consistencyProblems(directory) == [])
     }

@@ -1,6 +1,7 @@
 // The draft store: what it keeps, and that a kill at any instant leaves a whole draft.
 
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -15,9 +16,11 @@ struct DraftTests {
         let draft = Draft(
             items: [
                 DraftItem(
-                    path: "/photos/a b/港口.jpg", title: "line\nbreak\ttab \\ back [x] = y; # not a comment",
-                    subtitle: "%s%n <b>&amp; \u{202E}rtl 👩‍👩‍👧"),
-                DraftItem(path: nil, title: "   spaces kept   ", subtitle: ""),
+                    path: "/photos/a b/港口.jpg",
+                    words: CaptionWords(
+                        title: "line\nbreak\ttab \\ back [x] = y; # not a comment",
+                        subtitle: "%s%n <b>&amp; \u{202E}rtl 👩‍👩‍👧")),
+                DraftItem(path: nil, words: CaptionWords(title: "   spaces kept   ", subtitle: "")),
             ], current: 1)
         try store.save(draft)
         #expect(store.load() == draft)
@@ -28,9 +31,9 @@ struct DraftTests {
     func emptyRemoves() throws {
         let scratch = Scratch()
         let store = DraftStore(directory: scratch.file("lib"))
-        try store.save(Draft(items: [DraftItem(path: nil, title: "x", subtitle: "")], current: 0))
+        try store.save(Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "x", subtitle: ""))], current: 0))
         #expect(FileManager.default.fileExists(atPath: store.path))
-        try store.save(Draft(items: [DraftItem(path: nil, title: "", subtitle: "")], current: 0))
+        try store.save(Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "", subtitle: ""))], current: 0))
         #expect(!FileManager.default.fileExists(atPath: store.path))
         try store.remove()
         #expect(store.load() == nil)
@@ -54,7 +57,7 @@ struct DraftTests {
     func fullDisk() throws {
         let scratch = Scratch()
         let store = DraftStore(directory: scratch.path)
-        let small = Draft(items: [DraftItem(path: nil, title: "kept", subtitle: "")], current: 0)
+        let small = Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "kept", subtitle: ""))], current: 0)
         try store.save(small)
         // `ulimit -f 1` (512-byte blocks) stands in for a full disk, in a child process.
         let outcome = try Caption.run([scratch.path, "--once", "10000"], shellPrefix: "ulimit -f 1;", binary: typist)

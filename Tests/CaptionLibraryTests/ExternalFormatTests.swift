@@ -3,6 +3,7 @@
 
 import CPixbuf
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -107,7 +108,7 @@ struct ExternalFormatTests {
         #expect(info.isIncomplete && info.format == .dng)
         #expect(try PhotoInspector.verify(path).isIncomplete == false)
         let library = try Library(directory: scratch.file("lib"))
-        let entry = try library.add(photoAt: cut, title: "T", subtitle: "S")
+        let entry = try library.add(photoAt: cut, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(
             Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("lib/" + entry.photo))))
                 == Array(bytes.dropLast(100)))

@@ -3,6 +3,7 @@
 
 import CSQLite
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Synchronization
 import Testing
@@ -23,7 +24,7 @@ struct LibraryTests {
             let library = try Library(directory: directory)
             for (index, text) in HostileText.samples.enumerated() {
                 let subtitle = HostileText.samples[(index + 1) % HostileText.samples.count]
-                let entry = try library.add(photoAt: photo, title: text, subtitle: subtitle)
+                let entry = try library.add(photoAt: photo, words: CaptionWords(title: text, subtitle: subtitle))
                 #expect(entry.title == text)
                 #expect(entry.subtitle == subtitle)
                 saved.append(entry)
@@ -47,7 +48,7 @@ struct LibraryTests {
         let photo = scratch.write("Harbour at dawn.jpg", bytes)
         let before = Timestamp.now()
         let library = try Library(directory: scratch.file("lib"))
-        let entry = try library.add(photoAt: photo, title: "T", subtitle: "S")
+        let entry = try library.add(photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(entry.width == 120 && entry.height == 80)
         #expect(entry.originalName == "Harbour at dawn.jpg")
         let hash = bytes.withUnsafeBytes { Hash.sha256($0) }
@@ -73,10 +74,10 @@ struct LibraryTests {
         #expect(loaded.info == PhotoInfo(width: 64, height: 48, format: .png, byteCount: original.count))
         scratch.write("p.png", Photos.png(seed: 6))
         let library = try Library(directory: scratch.file("lib"))
-        let entry = try library.add(loaded, title: "T", subtitle: "S")
+        let entry = try library.add(loaded, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(FileManager.default.contents(atPath: library.photoPath(of: entry) ?? "") == Data(original))
         unlink(path)
-        let again = try library.add(loaded, title: "T2", subtitle: "S")
+        let again = try library.add(loaded, words: CaptionWords(title: "T2", subtitle: "S"))
         #expect(again.photo == entry.photo)
         #expect(try consistencyProblems(scratch.file("lib")) == [])
     }
@@ -88,7 +89,7 @@ struct LibraryTests {
         var ids: [Int64] = []
         for seed in 1...4 {
             let photo = scratch.write("p\(seed).png", Photos.png(seed: UInt32(seed)))
-            ids.append(try library.add(photoAt: photo, title: "T\(seed)", subtitle: "S").id)
+            ids.append(try library.add(photoAt: photo, words: CaptionWords(title: "T\(seed)", subtitle: "S")).id)
         }
         #expect(try library.entries().map(\.id) == ids.reversed())
     }
@@ -99,8 +100,8 @@ struct LibraryTests {
         let photo = scratch.write("p.png", Photos.png())
         let copy = scratch.write("copy.png", Photos.png())
         let library = try Library(directory: scratch.file("lib"))
-        let first = try library.add(photoAt: photo, title: "A", subtitle: "a")
-        let second = try library.add(photoAt: copy, title: "B", subtitle: "b")
+        let first = try library.add(photoAt: photo, words: CaptionWords(title: "A", subtitle: "a"))
+        let second = try library.add(photoAt: copy, words: CaptionWords(title: "B", subtitle: "b"))
         #expect(first.photo == second.photo)
         #expect(second.originalName == "copy.png")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))
@@ -120,9 +121,9 @@ struct LibraryTests {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
         let library = try Library(directory: scratch.file("lib"))
-        let entry = try library.add(photoAt: photo, title: "Old", subtitle: "old")
+        let entry = try library.add(photoAt: photo, words: CaptionWords(title: "Old", subtitle: "old"))
         usleep(5_000)
-        let updated = try library.update(id: entry.id, title: "New «title»", subtitle: "新しい")
+        let updated = try library.update(id: entry.id, words: CaptionWords(title: "New «title»", subtitle: "新しい"))
         #expect(updated.title == "New «title»" && updated.subtitle == "新しい")
         #expect(updated.photo == entry.photo && updated.created == entry.created)
         #expect(updated.updated > entry.updated)
@@ -137,7 +138,9 @@ struct LibraryTests {
         let error = #expect(throws: LibraryError.self) { try library.remove(id: 42) }
         #expect(error?.kind == .noSuchEntry)
         #expect(error?.message == "There is no entry 42 in the library")
-        let updateError = #expect(throws: LibraryError.self) { try library.update(id: 42, title: "a", subtitle: "b") }
+        let updateError = #expect(throws: LibraryError.self) {
+            try library.update(id: 42, words: CaptionWords(title: "a", subtitle: "b"))
+        }
         #expect(updateError?.kind == .noSuchEntry)
     }
 
@@ -148,7 +151,7 @@ struct LibraryTests {
         chmod(photo, 0o644)
         let directory = scratch.file("deep/er/lib")
         let library = try Library(directory: directory)
-        let entry = try library.add(photoAt: photo, title: "T", subtitle: "S")
+        let entry = try library.add(photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(mode(directory) == 0o700)
         #expect(mode(scratch.file("deep")) == 0o700)
         #expect(mode(directory + "/photos") == 0o700)
@@ -175,7 +178,9 @@ struct LibraryTests {
         let scratch = Scratch()
         let directory = scratch.file("lib")
         let photo = scratch.write("p.png", Photos.png())
-        let id = try Library(directory: directory).add(photoAt: photo, title: "Old", subtitle: "from before").id
+        let id = try Library(directory: directory).add(
+            photoAt: photo, words: CaptionWords(title: "Old", subtitle: "from before")
+        ).id
         // Back to schema 2, as the Caption before this one left it.
         let raw = RawDatabase(directory + "/library.sqlite3")
         raw.execute(
@@ -240,7 +245,7 @@ struct LibraryTests {
         do {
             let library = try Library(directory: directory)
             let photo = scratch.write("p.png", Photos.png())
-            let entry = try library.add(photoAt: photo, title: "T", subtitle: "S")
+            let entry = try library.add(photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
             try library.insertCopies(of: entry, count: 400)
         }
         // Closing the last connection checkpointed the WAL into the main file.
@@ -265,13 +270,15 @@ struct LibraryTests {
         let scratch = Scratch()
         let directory = scratch.file("lib")
         let photo = scratch.write("p.png", Photos.png())
-        _ = try Library(directory: directory).add(photoAt: photo, title: "kept", subtitle: "s")
+        _ = try Library(directory: directory).add(photoAt: photo, words: CaptionWords(title: "kept", subtitle: "s"))
         let other = RawDatabase(directory + "/library.sqlite3")
         #expect(other.execute("BEGIN EXCLUSIVE") == SQLITE_OK)
         let library = try Library(directory: directory, busyTimeout: 300)
         let second = scratch.write("q.png", Photos.png(seed: 2))
         let started = Timestamp.now()
-        let error = #expect(throws: LibraryError.self) { try library.add(photoAt: second, title: "T", subtitle: "S") }
+        let error = #expect(throws: LibraryError.self) {
+            try library.add(photoAt: second, words: CaptionWords(title: "T", subtitle: "S"))
+        }
         let waited = Timestamp.now().millisecondsSince1970 - started.millisecondsSince1970
         #expect(error?.kind == .locked)
         #expect(error?.message.hasPrefix("The library is in use by another program") == true)
@@ -294,7 +301,7 @@ struct LibraryTests {
         }
         release.start()
         let photo = scratch.write("p.png", Photos.png())
-        let entry = try library.add(photoAt: photo, title: "T", subtitle: "S")
+        let entry = try library.add(photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(try library.entries() == [entry])
     }
 
@@ -303,7 +310,8 @@ struct LibraryTests {
         let scratch = Scratch()
         let directory = scratch.file("lib")
         let photo = scratch.write("p.png", Photos.png())
-        let entry = try Library(directory: directory).add(photoAt: photo, title: "T", subtitle: "S")
+        let entry = try Library(directory: directory).add(
+            photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
         let orphanName = String(repeating: "ab", count: 32) + ".jpg"
         scratch.write("lib/photos/.tmp-1234abcd", [1, 2, 3])
         scratch.write("lib/photos/" + orphanName, Photos.jpeg())
@@ -324,7 +332,8 @@ struct LibraryTests {
             for index in 0..<10 {
                 do {
                     _ = try library.add(
-                        photoAt: photos[(thread + index) % 4], title: "t\(thread)-\(index)", subtitle: "s")
+                        photoAt: photos[(thread + index) % 4],
+                        words: CaptionWords(title: "t\(thread)-\(index)", subtitle: "s"))
                     if index == 5 { _ = try library.entries() }
                 } catch {
                     failures.withLock { $0 += 1 }

@@ -3,6 +3,7 @@
 // short that a decoder still shows is no bad photo: it is accepted, with a notice.
 
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Synchronization
 import Testing
@@ -30,7 +31,7 @@ struct PhotoTests {
         let scratch = Scratch()
         let library = try Library(directory: scratch.file("lib"))
         let saved = #expect(throws: LibraryError.self, sourceLocation: sourceLocation) {
-            try library.add(photoAt: path, title: "T", subtitle: "S")
+            try library.add(photoAt: path, words: CaptionWords(title: "T", subtitle: "S"))
         }
         #expect(saved?.kind == kind, sourceLocation: sourceLocation)
         #expect(saved?.isAboutPhoto == true, sourceLocation: sourceLocation)
@@ -61,7 +62,8 @@ struct PhotoTests {
         let path = scratch.write("looks-like.jpg", Photos.gif)
         let info = try PhotoInspector.verify(path)
         #expect(info.format == .gif && info.width == 1 && info.height == 1)
-        let entry = try Library(directory: scratch.file("lib")).add(photoAt: path, title: "T", subtitle: "S")
+        let entry = try Library(directory: scratch.file("lib")).add(
+            photoAt: path, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(entry.photo.hasSuffix(".gif"))
     }
 
@@ -219,7 +221,7 @@ struct PhotoTests {
                 loaded.notice?.beforeSaving(path)
                     == "harbour-\(cut).\(type) looks incomplete (the end of the file is missing); it will be saved as it is"
             )
-            let entry = try library.add(loaded, title: "T", subtitle: "S")
+            let entry = try library.add(loaded, words: CaptionWords(title: "T", subtitle: "S"))
             let stored = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("lib/" + entry.photo))))
             #expect(stored == bytes, "the bytes as they were, not a repaired or re-encoded picture")
             #expect(entry.width == 200 && entry.height == 150)

@@ -3,6 +3,7 @@
 // long jobs share.
 
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ struct ScaleTests {
         var entries: [Entry] = []
         for (index, (title, subtitle)) in captions.enumerated() {
             let photo = scratch.write("p\(index).png", Photos.png(seed: UInt32(index + 1)))
-            entries.append(try library.add(photoAt: photo, title: title, subtitle: subtitle))
+            entries.append(try library.add(photoAt: photo, words: CaptionWords(title: title, subtitle: subtitle)))
         }
         return (library, scratch, entries)
     }
@@ -51,10 +52,11 @@ struct ScaleTests {
         let first = try library.searchIndex()
         #expect(try library.searchIndex() === first, "nothing changed: the same index")
         let photo = scratch.write("q.png", Photos.png(seed: 99))
-        _ = try library.add(photoAt: photo, title: "Quay", subtitle: "Nets")
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "Quay", subtitle: "Nets"))
         #expect(try library.searchIndex().matches("quay").count == 1)
         let other = try Library(directory: library.directory)
-        _ = try other.add(photoAt: scratch.write("r.png", Photos.png(seed: 98)), title: "Quayside", subtitle: "")
+        _ = try other.add(
+            photoAt: scratch.write("r.png", Photos.png(seed: 98)), words: CaptionWords(title: "Quayside", subtitle: ""))
         #expect(try library.searchIndex().matches("quay").count == 2)
     }
 
@@ -63,7 +65,7 @@ struct ScaleTests {
         let (library, _, _) = try library([("seed", "s")])
         let seed = try #require(try library.entries().first)
         try library.insertCopies(of: seed, count: 1_234) { index in
-            (index % 3 == 0 ? "Fish \(index)" : "Boat \(index)", "")
+            CaptionWords(title: index % 3 == 0 ? "Fish \(index)" : "Boat \(index)")
         }
         let all = try library.entries()
         var listing = try library.listing(matching: "")

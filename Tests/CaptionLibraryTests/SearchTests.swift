@@ -1,6 +1,7 @@
 // Searching titles and subtitles: substrings in any script, kept current by every change.
 
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct SearchTests {
         let library = try Library(directory: scratch.file("lib"))
         for (index, caption) in captions.enumerated() {
             let photo = scratch.write("p\(index).png", Photos.png(seed: UInt32(index + 1)))
-            _ = try library.add(photoAt: photo, title: caption.0, subtitle: caption.1)
+            _ = try library.add(photoAt: photo, words: CaptionWords(title: caption.0, subtitle: caption.1))
         }
         return (library, scratch)
     }
@@ -41,7 +42,7 @@ struct SearchTests {
     func keptCurrent() throws {
         let (library, _) = try library(Self.captions)
         let harbour = try #require(try library.entries(matching: "harbour").first)
-        _ = try library.update(id: harbour.id, title: "Quay at dawn", subtitle: "First light")
+        _ = try library.update(id: harbour.id, words: CaptionWords(title: "Quay at dawn", subtitle: "First light"))
         #expect(try library.entries(matching: "harbour").isEmpty)
         #expect(try library.entries(matching: "quay").map(\.id) == [harbour.id])
         _ = try library.remove(id: harbour.id)
@@ -55,7 +56,7 @@ struct SearchTests {
         let photo = scratch.write("p.png", Photos.png())
         do {
             let library = try Library(directory: directory)
-            _ = try library.add(photoAt: photo, title: "Old harbour", subtitle: "from before")
+            _ = try library.add(photoAt: photo, words: CaptionWords(title: "Old harbour", subtitle: "from before"))
         }
         // Back to the first schema, as an older Caption left it.
         let raw = RawDatabase(directory + "/library.sqlite3")

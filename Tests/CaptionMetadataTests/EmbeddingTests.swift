@@ -3,6 +3,7 @@
 
 import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -25,9 +26,9 @@ struct EmbeddingTests {
         let scratch = Scratch()
         let (title, description) = Self.texts[text]
         let photo = try Photos.file(format, in: scratch)
-        try PhotoMetadata.embed(PhotoCaption(title: title, description: description), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: title, subtitle: description), inCopyAt: photo)
         try Readers.expect(photo, title: title, description: description)
-        #expect(PhotoMetadata.read(photo) == PhotoCaption(title: title, description: description))
+        #expect(PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: title, subtitle: description)))
         let exif = try Readers.exiftool(photo)
         #expect(exif.iptc.isEmpty, "no IPTC is ever created: \(exif.iptc)")
         // A TIFF is its own Exif: ImageDescription gets the description. The other formats
@@ -51,7 +52,7 @@ struct EmbeddingTests {
         let scratch = Scratch()
         let photo = try Photos.file(format, in: scratch)
         let before = try decoded(photo, format: format, in: scratch)
-        try PhotoMetadata.embed(PhotoCaption(title: "T", description: "D"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "T", subtitle: "D"), inCopyAt: photo)
         #expect(try decoded(photo, format: format, in: scratch) == before)
     }
 
@@ -77,7 +78,7 @@ struct EmbeddingTests {
         #expect(
             Photos.bytes(photo)[12..<16].elementsEqual("VP8 ".utf8)
                 || Photos.bytes(photo)[12..<16].elementsEqual("VP8L".utf8))
-        try PhotoMetadata.embed(PhotoCaption(title: "Extended", description: "now"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "Extended", subtitle: "now"), inCopyAt: photo)
         let info = try Tool.run("webpinfo", [photo])
         #expect(info.stdout.contains("Chunk VP8X"))
         #expect(info.stdout.contains("XMP: 1"), "the XMP flag announces the chunk")
@@ -96,7 +97,8 @@ struct EmbeddingTests {
                 "-XMP-dc:Description=Boats at dusk", photo,
             ])
         try #require(outcome.status == 0, "exiftool: \(outcome.stderr)")
-        #expect(PhotoMetadata.read(photo) == PhotoCaption(title: "港口 🌅 <b>&amp;", description: "Boats at dusk"))
+        #expect(
+            PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: "港口 🌅 <b>&amp;", subtitle: "Boats at dusk")))
     }
 
     @Test("only XMP counts when reading: a camera's Exif ImageDescription and IPTC give no words")
@@ -130,7 +132,7 @@ struct EmbeddingTests {
         let photo = try Photos.file(.jpeg, in: scratch)
         _ = try Tool.run(
             "exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title= \u{3000} ", "-XMP-dc:Description=Kept", photo])
-        #expect(PhotoMetadata.read(photo) == PhotoCaption(title: nil, description: "Kept"))
+        #expect(PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: "", subtitle: "Kept")))
     }
 
     @Test(
@@ -141,13 +143,13 @@ struct EmbeddingTests {
         let photo = try Photos.file(format, in: scratch)
         let exif = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:Model=Caption Camera", photo])
         try #require(exif.status == 0, "exiftool: \(exif.stderr)")
-        try PhotoMetadata.embed(PhotoCaption(title: "Harbour", description: "Boats"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "Harbour", subtitle: "Boats"), inCopyAt: photo)
         #expect(try Readers.exiftool(photo).exifDescription == "Boats")
-        try PhotoMetadata.embed(PhotoCaption(title: "Harbour", description: ""), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "Harbour", subtitle: ""), inCopyAt: photo)
         try Readers.expect(photo, title: "Harbour", description: nil)
         #expect(try Readers.exiftool(photo).exifDescription == nil)
         #expect(try Tool.run("exiftool", ["-s3", "-UserComment", photo]).stdout.isEmpty)
-        try PhotoMetadata.embed(PhotoCaption(title: nil, description: nil), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "", subtitle: ""), inCopyAt: photo)
         try Readers.expect(photo, title: nil, description: nil)
     }
 
@@ -161,7 +163,7 @@ struct EmbeddingTests {
                 "-q", "-overwrite_original", "-XMP-dc:Creator=Ada", "-XMP-xmp:Rating=4",
                 "-XMP-dc:Title-de=Hafen", "-XMP-dc:Title=Harbour", "-EXIF:Make=Caption Camera", photo,
             ])
-        try PhotoMetadata.embed(PhotoCaption(title: "Port", description: "D"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "Port", subtitle: "D"), inCopyAt: photo)
         let outcome = try Tool.run(
             "exiftool",
             [
@@ -189,7 +191,7 @@ struct EmbeddingTests {
                 "-q", "-overwrite_original", "-IPTC:ObjectName=Old", "-IPTC:Caption-Abstract=Old caption",
                 "-IPTC:Headline=Old", "-IPTC:Keywords=boats", photo,
             ])
-        try PhotoMetadata.embed(PhotoCaption(title: "New 港", description: "New words 🌅"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "New 港", subtitle: "New words 🌅"), inCopyAt: photo)
         let read = try Tool.run(
             "exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]
         ).stdout
@@ -212,7 +214,7 @@ struct EmbeddingTests {
         let scratch = Scratch()
         let photo = try DamagedPhotos.make(kind, in: scratch)
         #expect(PhotoMetadata.read(photo) == .none)
-        try PhotoMetadata.embed(PhotoCaption(title: "Fresh 新", description: "Written again"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "Fresh 新", subtitle: "Written again"), inCopyAt: photo)
         try Readers.expect(photo, title: "Fresh 新", description: "Written again")
     }
 
@@ -223,12 +225,12 @@ struct EmbeddingTests {
         let photo = scratch.file("photo.gif")
         let outcome = try Tool.run("convert", [png, photo])
         try #require(outcome.status == 0, "ImageMagick: \(outcome.stderr)")
-        try PhotoMetadata.embed(PhotoCaption(title: "港口 🌅", description: "<b>&amp;"), inCopyAt: photo)
+        try PhotoMetadata.embed(CaptionWords(title: "港口 🌅", subtitle: "<b>&amp;"), inCopyAt: photo)
         let seen = try Readers.exiftool(photo)
         #expect(seen.title == "港口 🌅")
         #expect(seen.summary == "<b>&amp;")
         #expect(seen.complaints.isEmpty)
-        #expect(PhotoMetadata.read(photo) == PhotoCaption(title: "港口 🌅", description: "<b>&amp;"))
+        #expect(PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: "港口 🌅", subtitle: "<b>&amp;")))
         _ = try PixelReader.pixels(photo)
     }
 
@@ -237,18 +239,18 @@ struct EmbeddingTests {
         let scratch = Scratch()
         let photo = scratch.write("p.bmp", Photos.make("bmp"))
         #expect(throws: EmbeddingError.unsupported) {
-            try PhotoMetadata.embed(PhotoCaption(title: "T", description: "D"), inCopyAt: photo)
+            try PhotoMetadata.embed(CaptionWords(title: "T", subtitle: "D"), inCopyAt: photo)
         }
     }
 
     @Test("a sidecar holds only the caption, readable by both tools")
     func sidecar() throws {
         let scratch = Scratch()
-        let text = PhotoMetadata.sidecar(PhotoCaption(title: "港口 <b>&amp;", description: "🌅"))
+        let text = PhotoMetadata.sidecar(CaptionWords(title: "港口 <b>&amp;", subtitle: "🌅"))
         #expect(text.hasPrefix("<x:xmpmeta"))
         let path = scratch.write("p.xmp", Array(text.utf8))
         try Readers.expect(path, title: "港口 <b>&amp;", description: "🌅")
-        let empty = scratch.write("e.xmp", Array(PhotoMetadata.sidecar(PhotoCaption(title: "T", description: "")).utf8))
+        let empty = scratch.write("e.xmp", Array(PhotoMetadata.sidecar(CaptionWords(title: "T", subtitle: "")).utf8))
         try Readers.expect(empty, title: "T", description: nil)
     }
 
@@ -256,8 +258,8 @@ struct EmbeddingTests {
     func controlCharactersAreDropped() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.png, in: scratch)
-        try PhotoMetadata.embed(PhotoCaption(title: "bell\u{07}tab\tend\u{FFFE}", description: "ok"), inCopyAt: photo)
-        #expect(PhotoMetadata.read(photo).title == "belltab\tend")
+        try PhotoMetadata.embed(CaptionWords(title: "bell\u{07}tab\tend\u{FFFE}", subtitle: "ok"), inCopyAt: photo)
+        #expect(PhotoMetadata.read(photo)[.title] == "belltab\tend")
     }
 }
 

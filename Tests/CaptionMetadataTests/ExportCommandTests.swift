@@ -4,6 +4,7 @@
 import CSQLite
 import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -20,15 +21,15 @@ struct ExportCommandTests {
         for (index, (format, title, subtitle)) in photos.enumerated() {
             let path = try Photos.file(format, in: scratch, seed: UInt32(index + 1))
             if format == .webp {
-                try insertRow(directory, photo: path, title: title, subtitle: subtitle)
+                try insertRow(directory, photo: path, words: CaptionWords(title: title, subtitle: subtitle))
             } else {
-                _ = try library.add(photoAt: path, title: title, subtitle: subtitle)
+                _ = try library.add(photoAt: path, words: CaptionWords(title: title, subtitle: subtitle))
             }
         }
         return directory
     }
 
-    func insertRow(_ directory: String, photo: String, title: String, subtitle: String) throws {
+    func insertRow(_ directory: String, photo: String, words: CaptionWords) throws {
         let bytes = Photos.bytes(photo)
         let name = "photos/" + Photos.sha256(ofFile: photo) + ".webp"
         try #require(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes)))
@@ -39,7 +40,7 @@ struct ExportCommandTests {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let sql =
             "INSERT INTO entries (photo, title, subtitle, width, height, original_name, created, updated) VALUES ("
-            + "\(literal(name)), \(literal(title)), \(literal(subtitle)), 64, 48, 'photo.webp', \(now), \(now))"
+            + "\(literal(name)), \(literal(words.title)), \(literal(words.subtitle)), 64, 48, 'photo.webp', \(now), \(now))"
         try #require(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
     }
 
@@ -95,7 +96,7 @@ struct ExportCommandTests {
                 ].sorted())
         for name in scratch.names(in: out) where name != "Harbour.jpg" {
             #expect(name.utf8.count <= 255)
-            #expect(PhotoMetadata.read(out + "/" + name).description == "S")
+            #expect(PhotoMetadata.read(out + "/" + name)[.subtitle] == "S")
         }
     }
 
@@ -202,7 +203,8 @@ struct ExportCommandTests {
         let library = try Library(directory: directory)
         for kind in [ExternalPhotos.Kind.tiff16, .arithmeticJPEG, .webp] {
             _ = try library.add(
-                photoAt: try ExternalPhotos.make(kind, in: scratch.path), title: kind.rawValue, subtitle: "S")
+                photoAt: try ExternalPhotos.make(kind, in: scratch.path),
+                words: CaptionWords(title: kind.rawValue, subtitle: "S"))
         }
         let out = scratch.file("out")
         let outcome = try Caption.run(["--library", directory, "--export", out])
@@ -219,14 +221,17 @@ struct ExportCommandTests {
         _ = try Tool.run(
             "exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Old", "-IPTC:Caption-Abstract=Old", original])
         let directory = scratch.file("library")
-        _ = try Library(directory: directory).add(photoAt: original, title: "New", subtitle: "Words")
+        _ = try Library(directory: directory).add(
+            photoAt: original, words: CaptionWords(title: "New", subtitle: "Words"))
         let photos = scratch.names(in: directory + "/photos").map { directory + "/photos/" + $0 }
         let before = ([original] + photos).map { Photos.sha256(ofFile: $0) }
         for extra in [[], ["--sidecar"]] {
             #expect(try Caption.run(["--library", directory, "--export", scratch.file("out")] + extra).status == 0)
         }
         #expect(([original] + photos).map { Photos.sha256(ofFile: $0) } == before)
-        #expect(PhotoMetadata.read(scratch.file("out/New.jpg")) == PhotoCaption(title: "New", description: "Words"))
+        #expect(
+            PhotoMetadata.read(scratch.file("out/New.jpg"))
+                == PhotoCaption(CaptionWords(title: "New", subtitle: "Words")))
     }
 
     @Test("--id exports only the entries named, in that order; an unknown number exports nothing and exits 1")
@@ -281,10 +286,11 @@ struct ExportCommandTests {
         let directory = scratch.file("library")
         let library = try Library(directory: directory)
         _ = try library.add(
-            photoAt: try Photos.file(.png, in: scratch, name: "small.png"), title: "Small", subtitle: "fits")
+            photoAt: try Photos.file(.png, in: scratch, name: "small.png"),
+            words: CaptionWords(title: "Small", subtitle: "fits"))
         let big = scratch.write("big.jpg", Photos.make("jpeg", width: 400, height: 300, seed: 7))
         #expect(Photos.bytes(big).count > 40 * 1024)
-        _ = try library.add(photoAt: big, title: "Big", subtitle: "does not fit")
+        _ = try library.add(photoAt: big, words: CaptionWords(title: "Big", subtitle: "does not fit"))
         let out = scratch.file("out")
         let outcome = try Caption.run(
             ["--library", directory, "--export", out] + (sidecar ? ["--sidecar"] : []),
@@ -312,7 +318,8 @@ struct ExportCommandTests {
         }
         let directory = scratch.file("library")
         _ = try Library(directory: directory).add(
-            photoAt: scratch.write("near.jpg", bytes), title: "Near", subtitle: String(repeating: "words ", count: 300))
+            photoAt: scratch.write("near.jpg", bytes),
+            words: CaptionWords(title: "Near", subtitle: String(repeating: "words ", count: 300)))
         let out = scratch.file("out")
         let outcome = try Caption.run(["--library", directory, "--export", out], shellPrefix: "ulimit -f 64;")
         #expect(outcome.status == 1)

@@ -4,6 +4,7 @@
 
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -13,12 +14,12 @@ import Testing
 struct ScaleCommandTests {
     /// A library of `count` entries sharing one JPEG, made through the bulk path.
     func library(
-        _ scratch: Scratch, count: Int, captions: (@Sendable (Int) -> (title: String, subtitle: String))? = nil
+        _ scratch: Scratch, count: Int, captions: (@Sendable (Int) -> CaptionWords)? = nil
     ) throws -> String {
         let directory = scratch.file("library-\(count)")
         let library = try Library(directory: directory)
         let photo = try Photos.file(.jpeg, in: scratch)
-        let first = try library.add(photoAt: photo, title: "Harbour", subtitle: "Boats")
+        let first = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Boats"))
         try library.insertCopies(of: first, count: count - 1, caption: captions)
         return directory
     }
@@ -31,7 +32,8 @@ struct ScaleCommandTests {
             "{\"a\": [1,",
         ]
         let directory = try library(scratch, count: 3_000) { index in
-            (hostile[index % hostile.count] + " \(index)", hostile[(index + 3) % hostile.count])
+            CaptionWords(
+                title: hostile[index % hostile.count] + " \(index)", subtitle: hostile[(index + 3) % hostile.count])
         }
         let outcome = try Caption.run(["--library", directory, "--list", "--json"])
         #expect(outcome.status == 0)
@@ -173,7 +175,7 @@ struct ScaleCommandTests {
         for name in names {
             let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + name)[.size] as? Int) ?? 0
             #expect(size > original.count / 2, "\(name) is whole")
-            #expect(PhotoMetadata.read(out + "/" + name).title != nil, "\(name) carries its caption")
+            #expect(PhotoMetadata.read(out + "/" + name)[.title] != nil, "\(name) carries its caption")
         }
     }
 
@@ -185,7 +187,8 @@ struct ScaleCommandTests {
         var photos: [String] = []
         for index in 0..<count {
             let photo = try Photos.file(.jpeg, in: scratch, name: "source-\(index).jpg", seed: UInt32(index + 1))
-            let entry = try library.add(photoAt: photo, title: "Title \(index)", subtitle: "Subtitle \(index)")
+            let entry = try library.add(
+                photoAt: photo, words: CaptionWords(title: "Title \(index)", subtitle: "Subtitle \(index)"))
             try library.setSource(id: entry.id, path: photo, sha256: Photos.sha256(ofFile: photo))
             photos.append(photo)
         }
@@ -224,7 +227,8 @@ struct ScaleCommandTests {
             if index < lines.count {
                 #expect(lines[index] == "Wrote entry \(index + 1) into \(photo)")
                 #expect(
-                    PhotoMetadata.read(photo) == PhotoCaption(title: "Title \(index)", description: "Subtitle \(index)")
+                    PhotoMetadata.read(photo)
+                        == PhotoCaption(CaptionWords(title: "Title \(index)", subtitle: "Subtitle \(index)"))
                 )
             } else {
                 #expect(Photos.sha256(ofFile: photo) == before[index], "\(photo) untouched")

@@ -4,6 +4,7 @@
 import CMetadataSupport
 import CaptionLibrary
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -145,7 +146,7 @@ struct WriteBackTests {
         try Self.expectCaptioned(photo + ".xmp", format: format, inside: false)
         let found = CaptionFinder.find(photo)
         #expect(found.origin == .sidecar(photo + ".xmp"), "a sidecar is read before the photo's own old words")
-        #expect(found.caption == PhotoCaption(title: Self.title, description: Self.subtitle))
+        #expect(found.caption == PhotoCaption(CaptionWords(title: Self.title, subtitle: Self.subtitle)))
     }
 
     @Test(
@@ -188,7 +189,7 @@ struct WriteBackTests {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(!text.contains("OLD"))
             #expect(text.contains("Rating=\"3\"") || text.contains("<xmp:Rating>3</xmp:Rating>"), "\(text)")
-            #expect(CaptionFinder.sidecarWords(path) == PhotoCaption(title: "New", description: "Words"))
+            #expect(CaptionFinder.sidecarWords(path) == PhotoCaption(CaptionWords(title: "New", subtitle: "Words")))
         }
     }
 
@@ -203,7 +204,7 @@ struct WriteBackTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(photo + ".xmp (this photo cannot hold the caption inside)"))
         #expect(Photos.sha256(ofFile: photo) == before)
-        #expect(CaptionFinder.sidecarWords(photo + ".xmp") == PhotoCaption(title: "T", description: "S"))
+        #expect(CaptionFinder.sidecarWords(photo + ".xmp") == PhotoCaption(CaptionWords(title: "T", subtitle: "S")))
     }
 
     /// The failure cases share their checks: exit 1, the message, the photo as it was,
@@ -332,14 +333,15 @@ struct WriteBackTests {
                 ].sorted())
         #expect(outcome.stdout == "Wrote entry 3 into " + photos[2] + "\n")
         #expect(Photos.sha256(ofFile: photos[0]) == changed, "someone else's change stays")
-        #expect(PhotoMetadata.read(photos[2]) == PhotoCaption(title: "T3", description: "S3"))
+        #expect(PhotoMetadata.read(photos[2]) == PhotoCaption(CaptionWords(title: "T3", subtitle: "S3")))
 
         // Written once, the file's new content is the one remembered: a second run writes again.
         let again = try Caption.run(["--library", library, "--write-back", "--id", "3"])
         #expect(again.status == 0 && again.stdout == "Wrote entry 3 into " + photos[2] + "\n", "\(again.stderr)")
         let sidecar = try Caption.run(["--library", library, "--write-back", "--sidecar", "--id", "3"])
         #expect(sidecar.status == 0, "\(sidecar.stderr)")
-        #expect(CaptionFinder.sidecarWords(photos[2] + ".xmp") == PhotoCaption(title: "T3", description: "S3"))
+        #expect(
+            CaptionFinder.sidecarWords(photos[2] + ".xmp") == PhotoCaption(CaptionWords(title: "T3", subtitle: "S3")))
         let unknown = try Caption.run(["--library", library, "--write-back", "--id", "9"])
         #expect(unknown.status == 1 && unknown.stderr.contains("There is no entry 9 in the library"))
     }
@@ -358,7 +360,7 @@ struct WriteBackTests {
             ]
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         }
-        _ = try InPlaceWriter.write(PhotoCaption(title: "T", description: "S"), into: photo)
+        _ = try InPlaceWriter.write(CaptionWords(title: "T", subtitle: "S"), into: photo)
         #expect(!FileManager.default.fileExists(atPath: old))
         #expect(FileManager.default.fileExists(atPath: fresh), "a write running now may own it")
         #expect(FileManager.default.fileExists(atPath: other), "not ours")
@@ -372,11 +374,11 @@ struct WriteBackTests {
         _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Meanwhile", photo])
         let before = Photos.sha256(ofFile: photo)
         #expect(throws: WriteBackError.self) {
-            try InPlaceWriter.write(PhotoCaption(title: "T", description: "S"), into: photo, expectedSHA256: expected)
+            try InPlaceWriter.write(CaptionWords(title: "T", subtitle: "S"), into: photo, expectedSHA256: expected)
         }
         do {
             _ = try InPlaceWriter.write(
-                PhotoCaption(title: "T", description: "S"), into: photo, expectedSHA256: expected)
+                CaptionWords(title: "T", subtitle: "S"), into: photo, expectedSHA256: expected)
         } catch {
             #expect(error.kind == .changed)
         }
@@ -392,12 +394,12 @@ struct WriteBackTests {
         #expect(
             ReadBack.problem(
                 original: bytes, written: bytes, at: photo, path: photo, format: .jpeg,
-                caption: PhotoCaption(title: "T", description: "S")) == "the caption is not in it")
-        try PhotoMetadata.embed(PhotoCaption(title: "T", description: "S"), inCopyAt: other)
+                caption: CaptionWords(title: "T", subtitle: "S")) == "the caption is not in it")
+        try PhotoMetadata.embed(CaptionWords(title: "T", subtitle: "S"), inCopyAt: other)
         #expect(
             ReadBack.problem(
                 original: bytes, written: Photos.bytes(other), at: other, path: photo, format: .jpeg,
-                caption: PhotoCaption(title: "T", description: "S")) == "its pixels differ")
+                caption: CaptionWords(title: "T", subtitle: "S")) == "its pixels differ")
     }
 
     @Test("a photo whose Exif cannot be read is not written in place, where its Exif would be lost; its export is")
@@ -481,19 +483,20 @@ struct WriteBackTests {
             ["-q", "-overwrite_original", "-IPTC:ObjectName=From IIM", "-IPTC:Caption-Abstract=IIM words", iptc])
         #expect(
             CaptionFinder.find(iptc)
-                == FoundCaption(caption: PhotoCaption(title: "From IIM", description: "IIM words"), origin: .iptc))
+                == FoundCaption(
+                    caption: PhotoCaption(CaptionWords(title: "From IIM", subtitle: "IIM words")), origin: .iptc))
         let exif = try Photos.file(.jpeg, in: scratch, name: "exif.jpg")
         _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=Typed once", exif])
         #expect(
             CaptionFinder.find(exif)
-                == FoundCaption(caption: PhotoCaption(title: nil, description: "Typed once"), origin: .exif))
+                == FoundCaption(caption: PhotoCaption(CaptionWords(title: "", subtitle: "Typed once")), origin: .exif))
         let camera = try Photos.file(.jpeg, in: scratch, name: "camera.jpg")
         _ = try Tool.run(
             "exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA", camera])
         #expect(CaptionFinder.find(camera).origin == nil, "a camera's stock text is no caption")
         func sidecarOf(_ title: String, _ description: String) throws -> String {
             scratch.write(
-                "made.xmp", Array(PhotoMetadata.sidecar(PhotoCaption(title: title, description: description)).utf8))
+                "made.xmp", Array(PhotoMetadata.sidecar(CaptionWords(title: title, subtitle: description)).utf8))
         }
         let both = try Photos.file(.jpeg, in: scratch, name: "both.jpg")
         _ = try Tool.run(
@@ -503,15 +506,16 @@ struct WriteBackTests {
         _ = try Tool.run("exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=Other words", both])
         #expect(
             CaptionFinder.find(both)
-                == FoundCaption(caption: PhotoCaption(title: "From XMP", description: "XMP words"), origin: .xmp),
+                == FoundCaption(
+                    caption: PhotoCaption(CaptionWords(title: "From XMP", subtitle: "XMP words")), origin: .xmp),
             "Exif never overrides the XMP's words")
         // IIM changed after the XMP by a program that knows no XMP (exiv2 leaves the
         // Photoshop digest stale): the IIM is newer, and wins.
         let stale = try Photos.file(.jpeg, in: scratch, name: "stale.jpg")
-        try PhotoMetadata.embed(PhotoCaption(title: "XMP title", description: "XMP words"), inCopyAt: stale)
+        try PhotoMetadata.embed(CaptionWords(title: "XMP title", subtitle: "XMP words"), inCopyAt: stale)
         _ = try Tool.run(
             "exiftool", ["-q", "-overwrite_original", "-IPTC:ObjectName=First", "-IPTC:Caption-Abstract=Words", stale])
-        try PhotoMetadata.embed(PhotoCaption(title: "XMP title", description: "XMP words"), inCopyAt: stale)
+        try PhotoMetadata.embed(CaptionWords(title: "XMP title", subtitle: "XMP words"), inCopyAt: stale)
         #expect(CaptionFinder.find(stale).origin == .xmp, "IIM and its digest current: XMP")
         _ = try Tool.run(
             "exiv2",
@@ -521,12 +525,14 @@ struct WriteBackTests {
             ])
         #expect(
             CaptionFinder.find(stale)
-                == FoundCaption(caption: PhotoCaption(title: "Changed later", description: "IIM words"), origin: .iptc))
+                == FoundCaption(
+                    caption: PhotoCaption(CaptionWords(title: "Changed later", subtitle: "IIM words")), origin: .iptc))
         scratch.write("both.xmp", Array(try String(contentsOfFile: try sidecarOf("Adobe", "A"), encoding: .utf8).utf8))
         #expect(
             CaptionFinder.find(both)
                 == FoundCaption(
-                    caption: PhotoCaption(title: "Adobe", description: "A"), origin: .sidecar(scratch.file("both.xmp")))
+                    caption: PhotoCaption(CaptionWords(title: "Adobe", subtitle: "A")),
+                    origin: .sidecar(scratch.file("both.xmp")))
         )
         #expect(CaptionFinder.find(scratch.file("missing.jpg")).origin == nil)
     }
@@ -559,7 +565,7 @@ struct WriteBackTests {
             clock_gettime(CLOCK_MONOTONIC, &end)
             whole = max(whole, Int(end.tv_sec - start.tv_sec) * 1_000_000 + Int(end.tv_nsec - start.tv_nsec) / 1000)
         }
-        #expect(PhotoMetadata.read(photo) == PhotoCaption(title: "Killed", description: "Or not"))
+        #expect(PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: "Killed", subtitle: "Or not")))
         var generator = SystemRandomNumberGenerator()
         var kills = 0
         var captioned = 0
@@ -575,7 +581,9 @@ struct WriteBackTests {
                 untouched += 1
                 continue
             }
-            #expect(PhotoMetadata.read(photo) == PhotoCaption(title: "Killed", description: "Or not"), "half written")
+            #expect(
+                PhotoMetadata.read(photo) == PhotoCaption(CaptionWords(title: "Killed", subtitle: "Or not")),
+                "half written")
             #expect(try PixelReader.pixels(photo) == pixels)
             captioned += 1
         }

@@ -1,6 +1,7 @@
 // The queue's rules, without a display.
 
 import CaptionQueue
+import CaptionText
 import Testing
 
 @Suite struct PhotoQueueTests {
@@ -37,14 +38,16 @@ import Testing
         var queue = PhotoQueue()
         _ = queue.append(["a", "b", "c", "d", "e"])
         _ = queue.move(by: 1)
-        queue.keep(title: "Bridge", subtitle: "Dusk")
+        queue.keep(CaptionWords(title: "Bridge", subtitle: "Dusk"))
         #expect(queue.photosWithoutWords.map(\.path) == ["a", "c", "d", "e"])
         queue.remove(["b", "c", "e"])
         #expect(queue.photos.map(\.path) == ["a", "d"])
         #expect(queue.currentPhoto?.path == "d", "the first one left after the current one")
-        queue.restore([QueuedPhoto(path: "b", title: "Bridge", subtitle: "Dusk"), QueuedPhoto(path: "c")])
+        queue.restore([
+            QueuedPhoto(path: "b", words: CaptionWords(title: "Bridge", subtitle: "Dusk")), QueuedPhoto(path: "c"),
+        ])
         #expect(queue.photos.map(\.path) == ["a", "b", "c", "d"])
-        #expect(queue.currentPhoto == QueuedPhoto(path: "b", title: "Bridge", subtitle: "Dusk"))
+        #expect(queue.currentPhoto == QueuedPhoto(path: "b", words: CaptionWords(title: "Bridge", subtitle: "Dusk")))
         // With nothing left after the current photo, the last one left becomes current.
         queue.remove(["b", "c", "d"])
         #expect(queue.currentPhoto?.path == "a")
@@ -62,18 +65,18 @@ import Testing
     @Test func wordsStayWithTheirPhotoWhenSkippingAwayAndBack() {
         var queue = PhotoQueue()
         _ = queue.append(["a", "b"])
-        queue.keep(title: "Harbour", subtitle: "")
+        queue.keep(CaptionWords(title: "Harbour", subtitle: ""))
         var moved = queue.move(by: 1)
         #expect(moved)
         #expect(queue.currentPhoto == QueuedPhoto(path: "b"))
-        queue.keep(title: "Boats", subtitle: "At noon")
+        queue.keep(CaptionWords(title: "Boats", subtitle: "At noon"))
         moved = queue.move(by: -1)
         #expect(moved)
-        #expect(queue.currentPhoto == QueuedPhoto(path: "a", title: "Harbour"))
+        #expect(queue.currentPhoto == QueuedPhoto(path: "a", words: CaptionWords(title: "Harbour")))
         moved = queue.move(by: -1)
         #expect(!moved, "no wrapping: the start is the start")
         _ = queue.move(by: 1)
-        #expect(queue.currentPhoto == QueuedPhoto(path: "b", title: "Boats", subtitle: "At noon"))
+        #expect(queue.currentPhoto == QueuedPhoto(path: "b", words: CaptionWords(title: "Boats", subtitle: "At noon")))
     }
 
     @Test func savingMovesOnToTheNextPhoto() {
@@ -94,18 +97,18 @@ import Testing
         var queue = PhotoQueue()
         _ = queue.append(["a", "b"])
         queue.removeCurrent()
-        queue.keep(title: "typed for b", subtitle: "")
-        queue.restore(QueuedPhoto(path: "a", title: "A", subtitle: "a"))
-        #expect(queue.currentPhoto == QueuedPhoto(path: "a", title: "A", subtitle: "a"))
-        #expect(queue.photos.last == QueuedPhoto(path: "b", title: "typed for b"))
+        queue.keep(CaptionWords(title: "typed for b", subtitle: ""))
+        queue.restore(QueuedPhoto(path: "a", words: CaptionWords(title: "A", subtitle: "a")))
+        #expect(queue.currentPhoto == QueuedPhoto(path: "a", words: CaptionWords(title: "A", subtitle: "a")))
+        #expect(queue.photos.last == QueuedPhoto(path: "b", words: CaptionWords(title: "typed for b")))
     }
 
     @Test func choosingAnotherPictureKeepsTheWords() {
         var queue = PhotoQueue()
         _ = queue.append(["a"])
-        queue.keep(title: "Kept", subtitle: "")
+        queue.keep(CaptionWords(title: "Kept", subtitle: ""))
         queue.replaceCurrent(with: "z")
-        #expect(queue.currentPhoto == QueuedPhoto(path: "z", title: "Kept"))
+        #expect(queue.currentPhoto == QueuedPhoto(path: "z", words: CaptionWords(title: "Kept")))
     }
 }
 

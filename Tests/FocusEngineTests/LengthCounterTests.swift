@@ -23,12 +23,12 @@ import Testing
 
     @Test func theEngineGivesTheCounterOfTextItemsOnly() {
         var engine = CaptionForm.engine()
-        _ = engine.handle(.edit(item: CaptionForm.title, text: String(repeating: "x", count: 112)))
+        _ = engine.handle(.edit(item: CaptionForm.Item.text(.title).index, text: String(repeating: "x", count: 112)))
         #expect(
-            engine.lengthCounter(for: CaptionForm.title)
+            engine.lengthCounter(for: CaptionForm.Item.text(.title).index)
                 == LengthCounter(text: String(repeating: "x", count: 112), limit: 120))
-        #expect(engine.lengthCounter(for: CaptionForm.subtitle) == nil)
-        #expect(engine.lengthCounter(for: CaptionForm.photo) == nil)
+        #expect(engine.lengthCounter(for: CaptionForm.Item.text(.subtitle).index) == nil)
+        #expect(engine.lengthCounter(for: CaptionForm.Item.photo.index) == nil)
         #expect(engine.lengthCounter(for: 99) == nil)
     }
 }

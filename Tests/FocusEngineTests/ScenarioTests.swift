@@ -4,9 +4,9 @@ import FocusEngine
 import Testing
 
 @Suite struct ScenarioTests {
-    let photo = CaptionForm.photo
-    let title = CaptionForm.title
-    let subtitle = CaptionForm.subtitle
+    let photo = CaptionForm.Item.photo.index
+    let title = CaptionForm.Item.text(.title).index
+    let subtitle = CaptionForm.Item.text(.subtitle).index
 
     func form(_ fill: String, focus: Int?) -> FocusEngine {
         engine(CaptionForm.items(Wording()), fill: fill, focus: focus)

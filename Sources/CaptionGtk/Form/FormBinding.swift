@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Localization
 import Shorthand
@@ -69,22 +70,23 @@ final class FormBinding {
         // An Enter that accepts a completion offer does only that.
         case .event(.enter) where aids.completion.acceptOnEnter(): break
         case .event(let event):
-            if case .focus(let item) = event {
+            if case .focus(let index) = event {
+                let item = index.flatMap(CaptionForm.Item.init(index:))
                 arrival = DescribedArrival()
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
                 aids.focusMoved(to: item)
             }
             send(event)
-        case .typed(let item, let text):
+        case .typed(let field, let text):
             guard !settingText else { return true }
             // Words the form or a test puts in another field are not the user typing here.
-            if view.itemWidgets[item].isFocus { arrival.isSettled = true }
+            if view.entry(field).isFocus { arrival.isSettled = true }
             aids.typed()
             // The photo stays named until focus moves: a description that changed at the
             // first letter would be read again, «Enter goes to the next empty field» twice.
             messages.clearProblem()
-            send(.edit(item: item, text: text))
+            send(.edit(item: CaptionForm.Item.text(field).index, text: text))
         case .paste: return owner?.pastePhoto() ?? false
         }
         return true
@@ -116,9 +118,10 @@ final class FormBinding {
         switch decision {
         case .nothing, .waitForPhoto:
             break
-        case .focus(let item):
-            focus(item)
-        case .reject(let item):
+        case .focus(let index):
+            focus(index.flatMap(CaptionForm.Item.init(index:)))
+        case .reject(let index):
+            let item = CaptionForm.Item(index: index)
             messages.clearProblem()
             focus(item)
             saidBySummary = item
@@ -129,9 +132,9 @@ final class FormBinding {
         }
     }
 
-    func focus(_ item: Int?) {
+    func focus(_ item: CaptionForm.Item?) {
         guard !holdingFocus, !lifetime.isOver else { return }
-        let widget = item.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
+        let widget = item.map(view.widget(for:)) ?? view.activateButton.asWidget
         if !widget.hasFocus { widget.grabFocus() }
     }
 
@@ -146,14 +149,16 @@ final class FormBinding {
     /// and focus goes to it before the words change: a description changed after the focus
     /// is read a second time. The fields' carets, moved by the new words, are held back until
     /// GTK has finished reporting the focus (`CaretHold`). Nothing is rendered on the way.
-    func arrive(with words: FormWords, _ body: () -> Void) {
+    func arrive(with words: CaptionWords, _ body: () -> Void) {
         var preview = engine
         _ = preview.handle(.clear)
-        for item in view.entries.keys { _ = preview.handle(.edit(item: item, text: words[item])) }
-        _ = preview.handle(.photo(item: CaptionForm.photo, .loading))
+        for field in CaptionField.allCases {
+            _ = preview.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
+        }
+        _ = preview.handle(.photo(item: CaptionForm.Item.photo.index, .loading))
         // The field focus goes to says what it will say once the photo is there before it
         // is focused: a change after would be read a second time.
-        let target = preview.focus.map { view.itemWidgets[$0] } ?? view.activateButton.asWidget
+        let target = preview.focusedItem.map(view.widget(for:)) ?? view.activateButton.asWidget
         // Selected words go unselected first, before their field's notifications are held:
         // a screen reader told of the selection only after the words change reads the change
         // as «Selection deleted», though the words stay with their photo.
@@ -161,7 +166,7 @@ final class FormBinding {
         render(preview, describing: target)
         holdingRender = true
         let moving = !target.hasFocus
-        focus(preview.focus)
+        focus(preview.focusedItem)
         caretHold?.release()
         caretHold = moving && target.hasFocus ? CaretHold(view.entries.values.map(\.asWidget), until: target) : nil
         withoutFocusMoves(body)
@@ -185,7 +190,7 @@ final class FormBinding {
 
     /// The field a failed submit sent focus to, while focus stays there: the summary's
     /// alert says its message, so the field's description does not say it a second time.
-    private var saidBySummary: Int?
+    private var saidBySummary: CaptionForm.Item?
 
     /// A photo the user just put on the form (chose, dropped, skipped to), named by the
     /// focused field until focus moves or the user acts (Enter, a save): nothing else says
@@ -228,9 +233,7 @@ final class FormBinding {
 
     // MARK: The words on the form
 
-    var words: FormWords {
-        FormWords(view.entries.mapValues(\.text))
-    }
+    var words: CaptionWords { CaptionWords { view.entry($0).text } }
 
     func setText(_ entry: TextEntry, _ text: String) {
         // Selected words replaced by the next photo's would be read as «Selection deleted»,
@@ -241,8 +244,8 @@ final class FormBinding {
 
     /// Puts words on the form as if typed (the engine hears of them), without the mark of
     /// the photo's words.
-    func show(_ words: FormWords) {
-        for (item, entry) in view.entries { setText(entry, words[item]) }
+    func show(_ words: CaptionWords) {
+        for (field, entry) in view.entries { setText(entry, words[field]) }
     }
 
     /// Empties the fields without the engine hearing of it as typing; `.clear` follows.
@@ -256,20 +259,19 @@ final class FormBinding {
     /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
     /// and Enter say what comes next; focus stays where it is. `lastSaved` hands over the
     /// last saved caption's words (FormSaves.withLastSaved).
-    func reuseLastCaption(both: Bool, from lastSaved: (@escaping @MainActor (FormWords?) -> Void) -> Void) {
+    func reuseLastCaption(both: Bool, from lastSaved: (@escaping @MainActor (CaptionWords?) -> Void) -> Void) {
         settleInputMethod()
-        let items =
-            both ? view.entries.keys.sorted() : [engine.focus].compactMap { $0 }.filter { view.entries[$0] != nil }
-        guard !items.isEmpty else { return window.errorBell() }
+        let fields = both ? CaptionField.allCases : [engine.focusedItem?.field].compactMap { $0 }
+        guard !fields.isEmpty else { return window.errorBell() }
         lastSaved { [weak self] words in
             guard let self else { return }
             guard let words else {
                 self.window.errorBell()
                 return self.messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
             }
-            for item in items {
-                guard let entry = self.view.entries[item] else { continue }
-                self.setText(entry, words[item])
+            for field in fields {
+                let entry = self.view.entry(field)
+                self.setText(entry, words[field])
                 // The cursor after the words, to go on typing.
                 gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
             }

@@ -6,6 +6,7 @@
 import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue
+import CaptionText
 import FocusEngine
 import Localization
 import Shorthand
@@ -69,7 +70,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
-        let settler = InputMethodSettler(entries: view.entries.sorted { $0.key < $1.key }.map(\.value))
+        let settler = InputMethodSettler(entries: CaptionField.allCases.map(view.entry))
         aids = TypingAids(
             entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
@@ -101,10 +102,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     // MARK: The fields (FormBinding's)
 
     var engine: FocusEngine { binding.engine }
-    var words: FormWords { binding.words }
+    var words: CaptionWords { binding.words }
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) { binding.send(event) }
-    func focus(_ item: Int?) { binding.focus(item) }
+    func focus(_ item: CaptionForm.Item?) { binding.focus(item) }
     /// The engine's focus moves are not made while `body` changes the form wholesale.
     func withoutFocusMoves(_ body: () -> Void) { binding.withoutFocusMoves(body) }
     /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
@@ -126,7 +127,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     private func keepWords() {
-        queue.keep(title: words.title, subtitle: words.subtitle)
+        queue.keep(words)
     }
 
     // MARK: Photos
@@ -206,7 +207,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Enter would save them before they were heard again.
     private func showCurrentPhoto(resuming: Bool = false) {
         guard let photo = queue.currentPhoto else { return clearForm() }
-        let words = FormWords(title: photo.title, subtitle: photo.subtitle)
+        let words = photo.words
         // One focus move, not through Choose Photo… on the way: a screen reader would say
         // the button.
         let put = {
@@ -216,9 +217,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         if resuming { withoutFocusMoves(put) } else { binding.arrive(with: words, put) }
         if resuming && engine.focus == nil {
-            focus(photo.subtitle.isEmpty ? CaptionForm.title : CaptionForm.subtitle)
+            let filled = CaptionField.allCases.last { !words[$0].isEmpty } ?? .title
+            focus(.text(filled))
         } else {
-            focus(engine.focus)
+            focus(engine.focusedItem)
         }
         refreshPosition()
     }
@@ -263,23 +265,21 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func save(_ submission: Submission) {
         guard let path = photoPath else { return }
         // Variables become the photo's values; one that cannot is said, and nothing is saved.
-        var values: [Int: String] = [:]
-        for item in [CaptionForm.title, CaptionForm.subtitle] {
-            switch CaptionVariables.expand(submission.values[item], facts: photoFacts) {
-            case .success(let words): values[item] = words
+        var words = submission.words
+        for field in CaptionField.allCases {
+            switch CaptionVariables.expand(words[field], facts: photoFacts) {
+            case .success(let expanded): words[field] = expanded
             case .failure(let message):
                 messages.show(problem: message.text)
-                focus(item)
+                focus(.text(field))
                 return
             }
         }
-        let title = values[CaptionForm.title] ?? ""
-        let subtitle = values[CaptionForm.subtitle] ?? ""
         guard let edited = editing?.entry else {
-            return saveAndMoveOn(QueuedPhoto(path: path, title: title, subtitle: subtitle))
+            return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
         view.activateButton.isSensitive = false
-        saves.update(edited, title: title, subtitle: subtitle) { [weak self] result in
+        saves.update(edited, words: words) { [weak self] result in
             guard let self else { return }
             self.view.activateButton.isSensitive = true
             switch result {
@@ -310,7 +310,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func giveBack(_ photos: [QueuedPhoto]) {
         // Nothing back after a batch: focus, which stayed put while it ran, goes where the
         // form wants it now (Choose Photo… when the queue is done).
-        guard !photos.isEmpty else { return focus(engine.focus) }
+        guard !photos.isEmpty else { return focus(engine.focusedItem) }
         if editing == nil { keepWords() }
         queue.restore(photos)
         if editing == nil { showCurrentPhoto() }
@@ -337,8 +337,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             return messages.show(problem: tr("Caption the rest of the queue the same takes words without variables"))
         }
         keepWords()
-        let values = engine.normalizedValues
-        let words = FormWords(title: values[CaptionForm.title], subtitle: values[CaptionForm.subtitle])
+        let words = Submission(values: engine.normalizedValues).words
         guard let current = queue.currentPhoto else { return }
         // As the queue had them, for Undo.
         let before = queue.photos.filter { $0 == current || others.contains($0) }
@@ -362,7 +361,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         if editing == nil { keepWords() }
         editing = (entry, path)
         send(.clear)
-        binding.show(FormWords(title: entry.title, subtitle: entry.subtitle))
+        binding.show(entry.words)
         load(path)
         let editingWords = tr("Editing “{title}”").replacing("{title}", with: entry.title)
         header.subtitle = editingWords

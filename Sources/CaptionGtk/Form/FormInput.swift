@@ -2,12 +2,13 @@
 // and a paste that may be a photo. The controller decides what follows.
 
 import CGtk
+import CaptionText
 import FocusEngine
 
 enum FormInput {
     case event(FormEvent)
     /// A field's text changed: typing, or the form setting it (which the controller knows).
-    case typed(item: Int, text: String)
+    case typed(field: CaptionField, text: String)
     /// Ctrl+V in a field; answers whether a photo was pasted instead of text.
     case paste
 
@@ -18,7 +19,7 @@ enum FormInput {
         // reader: the description the engine's answer gives is then read with the focus, not
         // after it as a change. Focus coming back with the window (which moves nothing) is not
         // a move.
-        for widget in view.itemWidgets + [view.activateButton.asWidget] {
+        for widget in CaptionForm.Item.all.map(view.widget(for:)) + [view.activateButton.asWidget] {
             widget.connect(.focusIn) {
                 focus.report(UnsafeMutableRawPointer(widget.pointer))
                 return false
@@ -26,8 +27,8 @@ enum FormInput {
         }
         // Other widgets (the menu button, the library) and focus leaving every widget.
         window.connect(.setFocus, after: true) { widget in focus.report(widget) }
-        for (item, entry) in view.entries {
-            entry.connect(.changed) { _ = handle(.typed(item: item, text: entry.text)) }
+        for (field, entry) in view.entries {
+            entry.connect(.changed) { _ = handle(.typed(field: field, text: entry.text)) }
             // Enter comes only through activate: GtkEntry emits it after its input method
             // declined the key, so Enter that confirms a composition never lands here.
             entry.connect(.activate) { _ = handle(.event(.enter)) }
@@ -66,8 +67,8 @@ private final class FocusReports {
         reported = true
         last = widget
         let item = widget.flatMap { widget in
-            view.itemWidgets.firstIndex { UnsafeMutableRawPointer($0.pointer) == widget }
+            CaptionForm.Item.all.first { UnsafeMutableRawPointer(view.widget(for: $0).pointer) == widget }
         }
-        _ = handle(.event(.focus(item)))
+        _ = handle(.event(.focus(item?.index)))
     }
 }

@@ -3,6 +3,7 @@
 // FormField.
 
 import CGtk
+import CaptionText
 import FocusEngine
 import Localization
 
@@ -13,15 +14,16 @@ struct FormView {
     let photoButton: Button
     let photoName: Label
     let activateButton: Button
-    /// The entry of each text item, by engine item.
-    let entries: [Int: TextEntry]
-    /// Per item: the inline message under it, and the "⏎ Next" hint beside a text field.
+    /// The entry of each field.
+    let entries: [CaptionField: TextEntry]
+    /// Per engine item, in form order: the inline message under it.
     let messages: [Label]
-    let hints: [Int: Label]
-    /// Per text item: "112 / 120" under the hint, once the text passes 80 % of its limit.
-    let counters: [Int: Label]
-    /// Under a text field holding a variable ({date}…): the words as they will be saved.
-    let expansions: [Int: Label]
+    /// Per field: the "⏎ Next" hint beside it.
+    let hints: [CaptionField: Label]
+    /// Per field: "112 / 120" under the hint, once the text passes 80 % of its limit.
+    let counters: [CaptionField: Label]
+    /// Under a field holding a variable ({date}…): the words as they will be saved.
+    let expansions: [CaptionField: Label]
     /// Under the fields: where Done puts this photo's caption (CaptionWriter).
     let destination = Label()
 
@@ -34,10 +36,10 @@ struct FormView {
         page.reorder(preview.widget, to: 0)
 
         let grid: Grid = builder["fields"]
-        var entries: [Int: TextEntry] = [:]
-        var hints: [Int: Label] = [:]
-        var counters: [Int: Label] = [:]
-        var expansions: [Int: Label] = [:]
+        var entries: [CaptionField: TextEntry] = [:]
+        var hints: [CaptionField: Label] = [:]
+        var counters: [CaptionField: Label] = [:]
+        var expansions: [CaptionField: Label] = [:]
         var messages = [Self.messageLabel()]
         grid.attach(messages[0], column: 1, row: 1)
         for (index, field) in fields.enumerated() {
@@ -74,10 +76,10 @@ struct FormView {
             // Beside the field, under the hint: in the message's row, so that the form
             // grows no wider for it.
             grid.attach(counter, column: 2, row: row + 1)
-            entries[field.item] = entry
-            counters[field.item] = counter
-            expansions[field.item] = expansion
-            hints[field.item] = hint
+            entries[field.field] = entry
+            counters[field.field] = counter
+            expansions[field.field] = expansion
+            hints[field.field] = hint
             messages.append(message)
         }
         gtk_label_set_xalign(caption_label(destination.pointer), 0)
@@ -109,9 +111,10 @@ struct FormView {
     /// `notes` gives a text field's other words: its variables' expansion (also shown under
     /// it) and its completion offers or the last code replacement.
     func render(
-        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: Int?, arrived: String? = nil,
+        _ engine: FocusEngine, enterHint: String, photoDescription: String?, quiet: CaptionForm.Item?,
+        arrived: String? = nil,
         describing: Widget? = nil, arrival: inout DescribedArrival,
-        notes: (Int) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
+        notes: (CaptionField) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
     ) -> String {
         func describes(_ widget: Widget) -> Bool { describing.map { $0.pointer == widget.pointer } ?? widget.isFocus }
         let label = engine.wording.label(engine.label)
@@ -125,35 +128,38 @@ struct FormView {
         if describes(activateButton.asWidget) {
             activateButton.accessibleDescription = engine.focus == nil ? arrived ?? "" : ""
         }
-        for (item, hint) in hints {
-            hint.text = engine.focus == item ? "⏎ " + label : ""
+        let focused = engine.focus.flatMap(CaptionForm.Item.init(index:))
+        for (field, hint) in hints {
+            hint.text = focused == .text(field) ? "⏎ " + label : ""
         }
-        let missing = entries.keys.sorted().compactMap { engine.message(for: $0) }
-        for (item, messageLabel) in messages.enumerated() {
-            let message = engine.message(for: item)
+        let missing = CaptionField.allCases.compactMap { engine.message(for: CaptionForm.Item.text($0).index) }
+        for (index, messageLabel) in messages.enumerated() {
+            // messages holds one label per item the form has.
+            let item = CaptionForm.Item(index: index)!
+            let message = engine.message(for: index)
             messageLabel.text = message ?? ""
             messageLabel.isVisible = message != nil
-            let widget = itemWidgets[item]
+            let widget = self.widget(for: item)
             // What a screen reader says after the field's name: its message, and in the
             // focused text field what Enter does now (the hint beside it, which is not read).
             // In the focused text field: the photo that arrived, named until focus moves, and
             // what Enter does.
-            let enter = engine.focus == item && hints[item] != nil ? [arrived, enterHint] : []
+            let enter = focused == item && item.field != nil ? [arrived, enterHint] : []
             // The photo button says which photo is on the form (the name beside it, and
             // its place in the queue, which the header shows).
-            let photo = item == CaptionForm.photo ? photoDescription : nil
+            let photo = item == .photo ? photoDescription : nil
             // While the photo is missing the summary names only it, and a failed save
             // sends focus to its button: the button also says what else is missing.
-            let alsoMissing = item == CaptionForm.photo && message != nil ? missing : []
+            let alsoMissing = item == .photo && message != nil ? missing : []
             let said = item == quiet ? nil : message
-            let length = renderCounter(engine, item)
-            let (expansion, offers) = hints[item] != nil ? notes(item) : (nil, nil)
+            let length = item.field.flatMap { renderCounter(engine, $0) }
+            let (expansion, offers) = item.field.map(notes) ?? (nil, nil)
             if describes(widget) {
                 let steady = arrival.steadyParts(of: UnsafeMutableRawPointer(widget.pointer), [photo] + enter)
                 let parts = [said, steady[0], length] + alsoMissing + [expansion, offers] + steady.dropFirst()
                 widget.accessibleDescription = parts.compactMap { $0 }.joined(separator: ". ")
             }
-            if let label = expansions[item] {
+            if let label = item.field.flatMap({ expansions[$0] }) {
                 label.text = expansion ?? ""
                 label.isVisible = expansion != nil
             }
@@ -161,14 +167,14 @@ struct FormView {
         }
         // The summary names only the photo while it is missing; the bar's description
         // says the rest, for a screen reader announcing it.
-        return engine.message(for: CaptionForm.photo) != nil ? missing.joined(separator: ". ") : ""
+        return engine.message(for: CaptionForm.Item.photo.index) != nil ? missing.joined(separator: ". ") : ""
     }
 
     /// Shows or hides the length counter of `item`; returns what a screen reader says of it
     /// with the field ("112 of 120 characters"), nil while it is hidden.
-    private func renderCounter(_ engine: FocusEngine, _ item: Int) -> String? {
-        guard let label = counters[item] else { return nil }
-        let counter = engine.lengthCounter(for: item)
+    private func renderCounter(_ engine: FocusEngine, _ field: CaptionField) -> String? {
+        guard let label = counters[field] else { return nil }
+        let counter = engine.lengthCounter(for: CaptionForm.Item.text(field).index)
         label.isVisible = counter != nil
         guard let counter else { return nil }
         label.text = tr("{count} / {limit}").replacing("{count}", with: String(counter.count))
@@ -178,13 +184,19 @@ struct FormView {
             .replacing("{limit}", with: String(counter.limit))
     }
 
-    /// The widget that stands for each engine item, in form order.
-    var itemWidgets: [Widget] {
-        [photoButton.asWidget] + (1...entries.count).compactMap { entries[$0]?.asWidget }
+    /// The widget that stands for an item: the photo button, or the field's entry.
+    func widget(for item: CaptionForm.Item) -> Widget {
+        switch item {
+        case .photo: photoButton.asWidget
+        case .text(let field): entry(field).asWidget
+        }
     }
 
-    var titleEntry: TextEntry { entries[CaptionForm.title]! }  // CaptionForm always has a title
-    var subtitleEntry: TextEntry { entries[CaptionForm.subtitle]! }  // and a subtitle
+    /// The field's entry: the view makes one for every field the form has.
+    func entry(_ field: CaptionField) -> TextEntry { entries[field]! }
+
+    var titleEntry: TextEntry { entry(.title) }
+    var subtitleEntry: TextEntry { entry(.subtitle) }
 }
 
 /// What the focused field said as focus came to it. Once the user types there, its

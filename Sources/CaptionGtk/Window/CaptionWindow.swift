@@ -344,7 +344,7 @@ public final class CaptionWindow {
 
     func showForm() {
         views.visibleChildName = "form"
-        form.focus(form.engine.focus)
+        form.focus(form.engine.focusedItem)
     }
 
     // MARK: The shortcuts window, About

@@ -5,6 +5,7 @@
 //                                                     prints "ok" or the error's message)
 
 import CaptionLibrary
+import CaptionText
 
 #if canImport(Glibc)
     import Glibc
@@ -16,8 +17,9 @@ func draft(_ n: Int) -> Draft {
     let items = (0...(n % 3)).map { index in
         DraftItem(
             path: index == 2 ? nil : "/photos/\(n)/photo \(index).jpg",
-            title: "typed \(n) — 港口\n[group] key=\\\(n)",
-            subtitle: "\t\(n) 🙂 " + String(repeating: "x", count: n % 50))
+            words: CaptionWords(
+                title: "typed \(n) — 港口\n[group] key=\\\(n)",
+                subtitle: "\t\(n) 🙂 " + String(repeating: "x", count: n % 50)))
     }
     return Draft(items: items, current: n % items.count)
 }
@@ -39,7 +41,8 @@ if arguments.count == 4 {
     signal(SIGXFSZ, SIG_IGN)
     let title = String(repeating: "x", count: Int(arguments[3]) ?? 0)
     do {
-        try store.save(Draft(items: [DraftItem(path: nil, title: title, subtitle: "")], current: 0))
+        try store.save(
+            Draft(items: [DraftItem(path: nil, words: CaptionWords(title: title, subtitle: ""))], current: 0))
         say("ok")
     } catch {
         say(error.message)

@@ -3,17 +3,17 @@
 
 import CaptionLibrary
 import CaptionQueue
+import CaptionText
 
 extension Draft {
     /// `words` are what the form shows, kept for the current photo (or as loose words when
     /// there is none); nil while the form shows a saved entry being edited.
-    init(_ queue: PhotoQueue, words: FormWords?) {
+    init(_ queue: PhotoQueue, words: CaptionWords?) {
         var queue = queue
-        if let words { queue.keep(title: words.title, subtitle: words.subtitle) }
-        var items = queue.photos.map { DraftItem(path: $0.path, title: $0.title, subtitle: $0.subtitle) }
+        if let words { queue.keep(words) }
+        var items = queue.photos.map { DraftItem(path: $0.path, words: $0.words) }
         guard let current = queue.current else {
-            let loose = words ?? .empty
-            items.append(DraftItem(path: nil, title: loose.title, subtitle: loose.subtitle))
+            items.append(DraftItem(path: nil, words: words ?? .empty))
             self.init(items: items, current: items.count - 1)
             return
         }
@@ -21,14 +21,13 @@ extension Draft {
     }
 
     /// The queue this draft holds, and its loose words when no photo is current.
-    var queueAndLooseWords: (PhotoQueue, FormWords?) {
+    var queueAndLooseWords: (PhotoQueue, CaptionWords?) {
         let photos = items.enumerated().compactMap { index, item in
-            item.path.map { (index, QueuedPhoto(path: $0, title: item.title, subtitle: item.subtitle)) }
+            item.path.map { (index, QueuedPhoto(path: $0, words: item.words)) }
         }
         let current = photos.firstIndex { $0.0 == self.current }
         let queue = PhotoQueue(photos: photos.map(\.1), current: current)
         guard current == nil else { return (queue, nil) }
-        let loose = items[self.current]
-        return (queue, FormWords(title: loose.title, subtitle: loose.subtitle))
+        return (queue, items[self.current].words)
     }
 }

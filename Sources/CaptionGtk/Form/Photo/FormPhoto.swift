@@ -54,7 +54,7 @@ final class FormPhoto {
         writer.show(for: target, format: nil)
         loader.load(path)
         loader.decodeAhead(ahead)
-        binding.send(.photo(item: CaptionForm.photo, .loading))
+        binding.send(.photo(item: CaptionForm.Item.photo.index, .loading))
         let request = loader.request
         // The photo's own words are read once its frame is drawn, for the same reason.
         loader.lifetime.post(priority: G_PRIORITY_LOW) { [weak self] in
@@ -68,7 +68,7 @@ final class FormPhoto {
         switch result {
         case .success(let photo):
             writer.show(for: target, format: photo.info.format)
-            binding.send(.photo(item: CaptionForm.photo, .loaded))
+            binding.send(.photo(item: CaptionForm.Item.photo.index, .loaded))
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
             if let notice = photo.notice {
                 let request = loader.request
@@ -82,7 +82,8 @@ final class FormPhoto {
                 // behind that, as behind one already showing.
                 saves.whenIdle(show)
             }
-        case .failure(let error): binding.send(.photo(item: CaptionForm.photo, .failed(message: error.message)))
+        case .failure(let error):
+            binding.send(.photo(item: CaptionForm.Item.photo.index, .failed(message: error.message)))
         }
         onSettled?()
     }

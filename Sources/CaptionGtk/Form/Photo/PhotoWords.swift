@@ -10,15 +10,15 @@ import Localization
 
 @MainActor
 final class PhotoWords {
-    private let entries: [Int: TextEntry]
+    private let entries: [CaptionField: TextEntry]
     /// The words put into each field from the photo, while the field still shows them.
-    private var marks: [Int: String] = [:]
+    private var marks: [CaptionField: String] = [:]
     /// Set while the offer itself changes a field, which is not the user typing.
     var onSetText: ((TextEntry, String) -> Void)?
     /// The window's: words read after it ended are dropped.
     private let lifetime: Lifetime
 
-    init(entries: [Int: TextEntry], lifetime: Lifetime) {
+    init(entries: [CaptionField: TextEntry], lifetime: Lifetime) {
         self.entries = entries
         self.lifetime = lifetime
         for (item, entry) in entries {
@@ -32,9 +32,9 @@ final class PhotoWords {
     }
 
     /// Whether the field shows words that came from the photo, untouched.
-    func showsWordsFromPhoto(_ item: Int) -> Bool { marks[item] != nil }
+    func showsWordsFromPhoto(_ item: CaptionField) -> Bool { marks[item] != nil }
 
-    /// Reads the photo's title and description off the main thread (a sidecar beside it
+    /// Reads the photo's words off the main thread (a sidecar beside it
     /// first, then XMP, IPTC and Exif: `CaptionFinder`) and offers them if `isCurrent`
     /// still holds when they arrive.
     func offer(from path: String, isCurrent: @escaping @MainActor () -> Bool) {
@@ -63,7 +63,8 @@ final class PhotoWords {
     /// the photo's words; words the user typed are never replaced.
     func take(_ caption: PhotoCaption, from origin: CaptionOrigin? = .xmp) {
         let source = Self.source(origin)
-        for (item, words) in [(CaptionForm.title, caption.title), (CaptionForm.subtitle, caption.description)] {
+        for item in CaptionField.allCases {
+            let words = caption[item]
             guard let entry = entries[item] else { continue }
             // As the form would store them: a description's line breaks become spaces.
             let offered = words.map(TextNormalization.normalize) ?? ""
@@ -83,7 +84,7 @@ final class PhotoWords {
         }
     }
 
-    private func mark(_ item: Int, _ words: String, _ source: String) {
+    private func mark(_ item: CaptionField, _ words: String, _ source: String) {
         guard let entry = entries[item] else { return }
         marks[item] = words
         let field = caption_entry(entry.pointer)
@@ -94,7 +95,7 @@ final class PhotoWords {
         gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, source)
     }
 
-    private func clear(_ item: Int) {
+    private func clear(_ item: CaptionField) {
         guard marks.removeValue(forKey: item) != nil, let entry = entries[item] else { return }
         gtk_entry_set_icon_from_icon_name(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)
         gtk_entry_set_icon_tooltip_text(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)

@@ -65,7 +65,7 @@ final class CaptionWriter {
     }
 
     private func write(_ entry: Entry, from path: String, sha256: String?, to destination: CaptionDestination?) {
-        let caption = PhotoCaption(title: entry.title, description: entry.subtitle)
+        let caption = entry.words
         library.perform(
             { library throws(LibraryError) -> Result<WriteBackResult, WriteBackError> in
                 var known = entry

@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionQueue
+import CaptionText
 
 /// The form decides what it shows after a write; this holds what is in flight, so that the
 /// draft keeps photos not yet saved and a second Done waits for the first.
@@ -27,7 +28,7 @@ final class FormSaves {
     private(set) var captioningRest: WorkProgress?
     /// The words of the last caption saved or updated here; nil until then (or after its
     /// save was undone), when the library's newest entry is asked for instead.
-    private var lastSaved: FormWords?
+    private var lastSaved: CaptionWords?
     /// What waits for the saves in flight (see `whenIdle`).
     private var afterSaves: (() -> Void)?
 
@@ -74,16 +75,16 @@ final class FormSaves {
     private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) {
         library.perform(
             { library throws(LibraryError) in
-                if let loaded { return try library.add(loaded, title: photo.title, subtitle: photo.subtitle) }
-                return try library.add(photoAt: photo.path, title: photo.title, subtitle: photo.subtitle)
+                if let loaded { return try library.add(loaded, words: photo.words) }
+                return try library.add(photoAt: photo.path, words: photo.words)
             },
             completion: { [weak self] result in
                 guard let self else { return }
                 if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
                 if case .success(let entry) = result {
                     self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
-                    self.lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
-                    self.completion.record(title: entry.title, subtitle: entry.subtitle)
+                    self.lastSaved = entry.words
+                    self.completion.record(entry.words)
                 }
                 then(result)
                 self.runWhenIdle()
@@ -96,7 +97,7 @@ final class FormSaves {
         library.perform(
             { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
             completion: { [weak self] result in
-                if case .success = result { self?.completion.forget(title: entry.title, subtitle: entry.subtitle) }
+                if case .success = result { self?.completion.forget(entry.words) }
                 then(result)
             })
     }
@@ -105,17 +106,15 @@ final class FormSaves {
 
     /// Editing a saved entry updates its words; its photo is already in the library. Its
     /// words then go where its photo came from, if Caption knows.
-    func update(_ entry: CaptionLibrary.Entry, title: String, subtitle: String, then: @escaping Saved) {
+    func update(_ entry: CaptionLibrary.Entry, words: CaptionWords, then: @escaping Saved) {
         updating = true
         let id = entry.id
         library.perform(
-            { library throws(LibraryError) in try library.update(id: id, title: title, subtitle: subtitle) },
+            { library throws(LibraryError) in try library.update(id: id, words: words) },
             completion: { [weak self] result in
                 guard let self else { return }
                 self.updating = false
-                if case .success(let entry) = result {
-                    self.lastSaved = FormWords(title: entry.title, subtitle: entry.subtitle)
-                }
+                if case .success(let entry) = result { self.lastSaved = entry.words }
                 then(result)
                 if case .success(let entry) = result, let source = entry.source {
                     self.writer.saved(entry, from: source, sha256: nil)
@@ -128,14 +127,12 @@ final class FormSaves {
 
     /// Hands `body` the last saved caption's words: this session's, else the library's
     /// newest entry's (read on the library's queue), else nil.
-    func withLastSaved(_ body: @escaping @MainActor (FormWords?) -> Void) {
+    func withLastSaved(_ body: @escaping @MainActor (CaptionWords?) -> Void) {
         if let lastSaved { return body(lastSaved) }
         library.perform(
             { library throws(LibraryError) in try library.entries(after: nil, limit: 1).first },
             completion: { [weak self] result in
-                let newest = (try? result.get())?.flatMap { $0 }.map {
-                    FormWords(title: $0.title, subtitle: $0.subtitle)
-                }
+                let newest = (try? result.get())?.flatMap { $0 }?.words
                 body(self?.lastSaved ?? newest)
             })
     }
@@ -144,12 +141,12 @@ final class FormSaves {
     /// advancing `progress` until it is cancelled. `loaded` is the photo that was on the
     /// form, already read and checked. A photo that cannot be saved is named in the outcome.
     func captionRest(
-        _ batch: [QueuedPhoto], words: FormWords, loaded: (path: String, photo: LoadedPhoto?), progress: WorkProgress,
+        _ batch: [QueuedPhoto], words: CaptionWords, loaded: (path: String, photo: LoadedPhoto?),
+        progress: WorkProgress,
         then: @escaping @MainActor (Result<RestCaptioned, LibraryError>) -> Void
     ) {
         captioningRest = progress
         savingPhotos += batch
-        let (title, subtitle) = (words.title, words.subtitle)
         library.perform(
             { library throws(LibraryError) in
                 var saved: [CaptionLibrary.Entry] = []
@@ -158,9 +155,9 @@ final class FormSaves {
                 for photo in batch where !progress.isCancelled {
                     do throws(LibraryError) {
                         if photo.path == loaded.path, let photo = loaded.photo {
-                            saved.append(try library.add(photo, title: title, subtitle: subtitle))
+                            saved.append(try library.add(photo, words: words))
                         } else {
-                            saved.append(try library.add(photoAt: photo.path, title: title, subtitle: subtitle))
+                            saved.append(try library.add(photoAt: photo.path, words: words))
                         }
                         savedPaths.append(photo.path)
                     } catch {
@@ -179,7 +176,7 @@ final class FormSaves {
                     // Each caption also goes where the menu says, as a single save's does.
                     for (entry, path) in zip(outcome.saved, outcome.savedPaths) {
                         self.writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.photo?.sha256 : nil)
-                        self.completion.record(title: entry.title, subtitle: entry.subtitle)
+                        self.completion.record(entry.words)
                     }
                     if !outcome.saved.isEmpty { self.lastSaved = words }
                 }
@@ -196,7 +193,7 @@ final class FormSaves {
             { library throws(LibraryError) in for id in ids { _ = try library.remove(id: id) } },
             completion: { [weak self] result in
                 if case .success = result {
-                    for entry in entries { self?.completion.forget(title: entry.title, subtitle: entry.subtitle) }
+                    for entry in entries { self?.completion.forget(entry.words) }
                 }
                 then(result)
             })

@@ -4,6 +4,7 @@
 
 import CaptionLibrary
 import CaptionQueue
+import CaptionText
 import Localization
 
 /// What the batch asks of the form that holds the queue.
@@ -74,7 +75,7 @@ final class QueueSaving {
         saves.undo(entry) { [weak self] result in
             guard let self else { return }
             if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-            self.holder?.giveBack([QueuedPhoto(path: path, title: entry.title, subtitle: entry.subtitle)])
+            self.holder?.giveBack([QueuedPhoto(path: path, words: entry.words)])
             // Said, since the form changing under the focus is not.
             self.notification.show(
                 tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
@@ -88,9 +89,9 @@ final class QueueSaving {
 
     /// Saves `before` (the photos as the queue had them, kept for Undo) with `words`.
     /// `loaded` is the photo that was on the form, already read and checked.
-    func captionRest(_ before: [QueuedPhoto], words: FormWords, loaded: (path: String, photo: LoadedPhoto?)) {
+    func captionRest(_ before: [QueuedPhoto], words: CaptionWords, loaded: (path: String, photo: LoadedPhoto?)) {
         // As they are being saved, for the draft.
-        let batch = before.map { QueuedPhoto(path: $0.path, title: words.title, subtitle: words.subtitle) }
+        let batch = before.map { QueuedPhoto(path: $0.path, words: words) }
         let panel = ProgressPanel(progress: WorkProgress(total: batch.count), title: tr("Captioning the rest…"))
         saves.captionRest(batch, words: words, loaded: loaded, progress: panel.progress) { [weak self] result in
             panel.stop()
@@ -107,7 +108,7 @@ final class QueueSaving {
 
     /// What the batch did: the photos it did not save (failed or cancelled) come back to
     /// the queue as they were; the rest can be undone together.
-    private func finished(_ outcome: RestCaptioned, before: [QueuedPhoto], words: FormWords) {
+    private func finished(_ outcome: RestCaptioned, before: [QueuedPhoto], words: CaptionWords) {
         let savedPaths = Set(outcome.savedPaths)
         let unsaved = before.filter { !savedPaths.contains($0.path) }
         holder?.giveBack(unsaved)

@@ -10,20 +10,21 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 import FocusEngine
 import Localization
 
 @MainActor
 final class CompletionOffers {
-    private(set) var titles = CompletionIndex()
-    private(set) var subtitles = CompletionIndex()
-    private let entries: [Int: TextEntry]
+    /// Each field's earlier values.
+    private(set) var indexes: [CaptionField: CompletionIndex] = [:]
+    private let entries: [CaptionField: TextEntry]
     /// Whether a field shows a composition now: its keys are then the input method's.
     private let composing: (TextEntry) -> Bool
     private let popover: Widget
     private let list: Widget
     /// The field the offers are for, the offers, and the one chosen (nil: none yet).
-    private(set) var field: Int?
+    private(set) var field: CaptionField?
     private(set) var offers: [String] = []
     private(set) var chosen: Int?
     /// Set while the offers themselves put words in a field.
@@ -32,18 +33,18 @@ final class CompletionOffers {
     private var formSetsText = false
     /// The field the user is typing in (not the form setting its words, not an offer just
     /// taken or closed with Escape): new values read from the library are offered for it.
-    private var typedIn: Int?
+    private var typedIn: CaptionField?
     /// What is shown changed: the form says it to screen readers with the field.
     var onChange: (() -> Void)?
 
-    init(entries: [Int: TextEntry], composing: @escaping (TextEntry) -> Bool) {
+    init(entries: [CaptionField: TextEntry], composing: @escaping (TextEntry) -> Bool) {
         self.entries = entries
         self.composing = composing
         list = Widget(unchecked: gtk_list_box_new())
         gtk_list_box_set_selection_mode(caption_list_box(list.pointer), GTK_SELECTION_SINGLE)
         list.accessibleName = tr("Earlier captions")
         // A placeholder parent: each field's popover is re-pointed at the field it serves.
-        popover = Widget(unchecked: gtk_popover_new(entries[CaptionForm.title]?.pointer))
+        popover = Widget(unchecked: gtk_popover_new(entries[.title]?.pointer))
         gtk_popover_set_modal(caption_popover(popover.pointer), 0)
         gtk_popover_set_position(caption_popover(popover.pointer), GTK_POS_BOTTOM)
         gtk_container_add(caption_container(popover.pointer), list.pointer)
@@ -53,53 +54,38 @@ final class CompletionOffers {
             guard let row else { return }
             self?.accept(Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))))
         }
-        for (item, entry) in entries { watch(item, entry) }
+        for (field, entry) in entries { watch(field, entry) }
     }
 
     /// Whether the library's values have arrived.
     private(set) var loaded = false
     /// Saves and undos made before they arrived, applied to them when they do.
-    private var early: [(title: String, subtitle: String, time: Timestamp?)] = []
+    private var early: [(words: CaptionWords, time: Timestamp?)] = []
 
     /// Adopts the library's values, read off the main thread; what was saved or undone
     /// meanwhile is applied on top. The field being typed in offers from them at once.
-    func use(titles: CompletionIndex, subtitles: CompletionIndex) {
-        self.titles = titles
-        self.subtitles = subtitles
+    func use(_ indexes: [CaptionField: CompletionIndex]) {
+        self.indexes = indexes
         loaded = true
         for change in early {
-            if let time = change.time {
-                record(title: change.title, subtitle: change.subtitle, at: time)
-            } else {
-                forget(title: change.title, subtitle: change.subtitle)
-            }
+            if let time = change.time { record(change.words, at: time) } else { forget(change.words) }
         }
         early = []
-        if let item = typedIn, let entry = entries[item], entry.hasFocus { update(item, entry) }
+        if let field = typedIn, let entry = entries[field], entry.hasFocus { update(field, entry) }
     }
 
     /// A saved caption: its words are offered from now on. Undo of the save forgets them.
-    func record(title: String, subtitle: String, at time: Timestamp = .now()) {
-        guard loaded else { return early.append((title, subtitle, time)) }
-        titles.record(title, at: time)
-        subtitles.record(subtitle, at: time)
+    func record(_ words: CaptionWords, at time: Timestamp = .now()) {
+        guard loaded else { return early.append((words, time)) }
+        for field in CaptionField.allCases { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
     }
 
-    func forget(title: String, subtitle: String) {
-        guard loaded else { return early.append((title, subtitle, nil)) }
-        titles.forget(title)
-        subtitles.forget(subtitle)
+    func forget(_ words: CaptionWords) {
+        guard loaded else { return early.append((words, nil)) }
+        for field in CaptionField.allCases { indexes[field]?.forget(words[field]) }
     }
 
-    private func index(for item: Int) -> CompletionIndex? {
-        switch item {
-        case CaptionForm.title: titles
-        case CaptionForm.subtitle: subtitles
-        default: nil
-        }
-    }
-
-    private func watch(_ item: Int, _ entry: TextEntry) {
+    private func watch(_ item: CaptionField, _ entry: TextEntry) {
         entry.connect(.changed) { [weak self] in
             guard let self, !self.accepting else { return }
             if self.formSetsText {
@@ -128,14 +114,14 @@ final class CompletionOffers {
         body()
     }
 
-    private func update(_ item: Int, _ entry: TextEntry) {
-        guard entry.hasFocus, let index = index(for: item) else { return close() }
+    private func update(_ item: CaptionField, _ entry: TextEntry) {
+        guard entry.hasFocus, let index = indexes[item] else { return close() }
         let offers = index.offers(for: entry.text, now: Timestamp.now())
         guard !offers.isEmpty else { return close() }
         show(offers, for: item, under: entry)
     }
 
-    private func show(_ offers: [String], for item: Int, under entry: TextEntry) {
+    private func show(_ offers: [String], for item: CaptionField, under entry: TextEntry) {
         let changedField = field != item
         field = item
         self.offers = offers
@@ -221,7 +207,7 @@ final class CompletionOffers {
 
     /// What a screen reader hears with the field, while offers show: how many, and the
     /// one chosen.
-    func description(for item: Int) -> String? {
+    func description(for item: CaptionField) -> String? {
         guard field == item, !offers.isEmpty else { return nil }
         if let chosen {
             return tr("Suggestion {index} of {count}: {text}. Enter takes it").replacing(

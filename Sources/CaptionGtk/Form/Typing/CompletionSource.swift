@@ -9,6 +9,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
 
 @MainActor
 final class CompletionSource {
@@ -74,13 +75,12 @@ final class CompletionSource {
         lastCheck = g_get_monotonic_time()
         let known = readAt
         library.perform(
-            { library throws(LibraryError) -> (Int64, CompletionIndex, CompletionIndex)? in
+            { library throws(LibraryError) -> (Int64, [CaptionField: CompletionIndex])? in
                 let version = try library.changeCounter()
                 if version == known { return nil }
-                return (
-                    version, CompletionIndex(try library.usage(of: .title)),
-                    CompletionIndex(try library.usage(of: .subtitle))
-                )
+                var indexes: [CaptionField: CompletionIndex] = [:]
+                for field in CaptionField.allCases { indexes[field] = CompletionIndex(try library.usage(of: field)) }
+                return (version, indexes)
             },
             completion: { [weak self] result in
                 guard let self else { return }
@@ -93,7 +93,7 @@ final class CompletionSource {
                 // Every save or undo whose completion ran before this one is in what was
                 // read; those after it are applied on top, in the library queue's order.
                 self.readAt = read.0
-                self.offers.use(titles: read.1, subtitles: read.2)
+                self.offers.use(read.1)
                 self.onChecked?(true)
             })
     }
@@ -101,12 +101,12 @@ final class CompletionSource {
     /// An entry was updated from the library view (opened in the form, Done): its old words
     /// are one use fewer, its new words one use more, now.
     func updated(from old: Entry, to new: Entry) {
-        offers.forget(title: old.title, subtitle: old.subtitle)
-        offers.record(title: new.title, subtitle: new.subtitle)
+        offers.forget(old.words)
+        offers.record(new.words)
     }
 
     /// An entry deleted from the library view has left the library (its Undo expired).
     func removed(_ entry: Entry) {
-        offers.forget(title: entry.title, subtitle: entry.subtitle)
+        offers.forget(entry.words)
     }
 }

@@ -3,6 +3,8 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionText
+import FocusEngine
 import Localization
 import Shorthand
 
@@ -16,18 +18,20 @@ final class TypingAids {
     let variables: CaptionVariables
     /// Misspelt words marked in the fields, with suggestions in their context menu.
     let spelling: SpellCheck
-    private let entries: [Int: TextEntry]
+    private let entries: [CaptionField: TextEntry]
     /// What the last code replacement did, said with its field until the next change.
-    private var replacementNote: (item: Int, words: String)?
+    private var replacementNote: (field: CaptionField, words: String)?
     /// Something the fields say changed: the form shows it again.
     var onChange: (() -> Void)?
 
     /// Made before the form's own handlers are connected, so that the offers are up to date
     /// when the form reads them on the same keystroke.
-    init(entries: [Int: TextEntry], lifetime: Lifetime, composing: @escaping @MainActor (TextEntry) -> Bool) {
+    init(
+        entries: [CaptionField: TextEntry], lifetime: Lifetime, composing: @escaping @MainActor (TextEntry) -> Bool
+    ) {
         self.entries = entries
         variables = CaptionVariables(lifetime: lifetime)
-        let ordered = entries.sorted { $0.key < $1.key }.map(\.value)
+        let ordered = CaptionField.allCases.compactMap { entries[$0] }
         replacements = CodeReplacer(table: ReplacementStore.load(), entries: ordered)
         completion = CompletionOffers(entries: entries, composing: composing)
         spelling = SpellCheck(entries: ordered)
@@ -43,7 +47,7 @@ final class TypingAids {
     /// follows the library's changes from then on. The read waits for the first frame: with
     /// 10,000 entries it took 3.5 MB and a core's time in front of it (`make bench`).
     func loadCompletions(from library: LibraryAccess) {
-        let ordered = entries.sorted { $0.key < $1.key }.map(\.value)
+        let ordered = CaptionField.allCases.compactMap { entries[$0] }
         let source = CompletionSource(offers: completion, library: library, entries: ordered)
         completionSource = source
         ordered.first?.pointer.afterFirstDraw { [weak source] in source?.load() }
@@ -58,8 +62,8 @@ final class TypingAids {
 
     /// Focus moved to `item`: what a code became is said once, with its field, not on
     /// coming back to it.
-    func focusMoved(to item: Int?) {
-        if item != replacementNote?.item { replacementNote = nil }
+    func focusMoved(to item: CaptionForm.Item?) {
+        if item?.field != replacementNote?.field { replacementNote = nil }
     }
 
     func typed() {
@@ -67,27 +71,28 @@ final class TypingAids {
     }
 
     private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
-        guard let item = entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
+        guard let field = entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
         let words =
             undone
             ? tr("{code} is back").replacing("{code}", with: match.code)
             : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
                 .replacing("{text}", with: match.text)
-        replacementNote = (item, words)
+        replacementNote = (field, words)
         onChange?()
     }
 
     /// What a field says besides the engine's words: under it, what its variables become
     /// ("Saved as: …", or why it cannot be saved); with it, its offers or a replacement.
-    func notes(for item: Int, facts: PhotoFacts?) -> (expansion: String?, offers: String?) {
-        let note = replacementNote?.item == item ? replacementNote?.words : nil
+    func notes(for field: CaptionField, facts: PhotoFacts?) -> (expansion: String?, offers: String?) {
+        let note = replacementNote?.field == field ? replacementNote?.words : nil
         return (
-            expansionWords(for: item, facts: facts), [note, completion.description(for: item)].compactMap { $0 }.first
+            expansionWords(for: field, facts: facts),
+            [note, completion.description(for: field)].compactMap { $0 }.first
         )
     }
 
-    private func expansionWords(for item: Int, facts: PhotoFacts?) -> String? {
-        guard let entry = entries[item], Variables.appear(in: entry.text) else { return nil }
+    private func expansionWords(for field: CaptionField, facts: PhotoFacts?) -> String? {
+        guard let entry = entries[field], Variables.appear(in: entry.text) else { return nil }
         switch CaptionVariables.expand(entry.text, facts: facts) {
         case .success(let words): return tr("Saved as: {words}").replacing("{words}", with: words)
         case .failure(let message): return message.text
