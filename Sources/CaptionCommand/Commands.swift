@@ -200,10 +200,11 @@ enum JSON {
     static func object(_ entry: Entry, photo: String?, into out: inout [UInt8]) {
         out.append(contentsOf: "  {\"id\": ".utf8)
         out.append(contentsOf: String(entry.id).utf8)
-        out.append(contentsOf: ", \"title\": ".utf8)
-        string(entry.title, into: &out)
-        out.append(contentsOf: ", \"subtitle\": ".utf8)
-        string(entry.subtitle, into: &out)
+        // Each field under its own name ("title", "subtitle"), in form order.
+        for field in CaptionField.allCases {
+            out.append(contentsOf: ", \"\(field.rawValue)\": ".utf8)
+            string(entry.words[field], into: &out)
+        }
         out.append(contentsOf: ", \"photo\": ".utf8)
         if let photo { string(photo, into: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: ", \"width\": ".utf8)

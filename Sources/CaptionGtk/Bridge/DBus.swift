@@ -4,8 +4,8 @@ import CGtk
 
 /// D-Bus calls and signals on a GDBusConnection, answered on the main loop.
 enum DBus {
-    typealias ReplyHandler = @MainActor (OpaquePointer?) -> Void
-    typealias SignalHandler = @MainActor (OpaquePointer) -> Void
+    typealias ReplyHandler = @MainActor (Variant?) -> Void
+    typealias SignalHandler = @MainActor (Variant) -> Void
 
     /// Calls `method` without waiting; `reply` gets the reply's GVariant (nil on an error:
     /// no such service, no such key), valid for the length of the handler.
@@ -19,7 +19,7 @@ enum DBus {
             nonisolated(unsafe) let handler = Unmanaged<ClosureBox<ReplyHandler>>.fromOpaque(data).takeRetainedValue()
             let answer = source.flatMap { g_dbus_connection_call_finish(OpaquePointer($0), result, nil) }
             nonisolated(unsafe) let unchecked = answer
-            MainActor.assumeIsolated { handler.body(unchecked) }
+            MainActor.assumeIsolated { handler.body(unchecked.map(Variant.init)) }
             if let answer { g_variant_unref(answer) }
         }
         g_dbus_connection_call(
@@ -43,10 +43,37 @@ enum DBus {
                 guard let parameters else { return }
                 nonisolated(unsafe) let handler: ClosureBox<SignalHandler> = box(data)
                 nonisolated(unsafe) let unchecked = parameters
-                MainActor.assumeIsolated { handler.body(unchecked) }
+                MainActor.assumeIsolated { handler.body(Variant(pointer: unchecked)) }
             }
         return g_dbus_connection_signal_subscribe(
             connection, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback, retained(body),
             releaseSource)
+    }
+}
+
+/// A GVariant a D-Bus handler is given, read for the length of the handler.
+struct Variant {
+    let pointer: OpaquePointer
+
+    var childCount: Int { Int(g_variant_n_children(pointer)) }
+
+    /// The string at `index` of a tuple; nil when it is not one.
+    func string(at index: Int) -> String? {
+        guard index < childCount, let child = g_variant_get_child_value(pointer, gsize(index)) else { return nil }
+        defer { g_variant_unref(child) }
+        guard String(cString: g_variant_get_type_string(child)) == "s" else { return nil }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    /// The number at `index` of a tuple, inside however many variants wrap it (the
+    /// settings portal's Read returns v of v in its first version); nil when it is not one.
+    func uint32(at index: Int) -> UInt32? {
+        guard index < childCount, var current = g_variant_get_child_value(pointer, gsize(index)) else { return nil }
+        defer { g_variant_unref(current) }
+        while String(cString: g_variant_get_type_string(current)) == "v", let inner = g_variant_get_variant(current) {
+            g_variant_unref(current)
+            current = inner
+        }
+        return String(cString: g_variant_get_type_string(current)) == "u" ? g_variant_get_uint32(current) : nil
     }
 }

@@ -29,6 +29,14 @@ typealias InsertHandler = @MainActor (String) -> Bool
 /// After an insertion: the text and where the cursor stands after it (characters); returns
 /// where it should stand instead, when the handler changed the text around it.
 typealias InsertedHandler = @MainActor (String, Int32) -> Int32?
+/// A row of a GtkListBox, by its index.
+struct ListRow {
+    let index: Int
+}
+/// GtkListBox's row-activated: the handler gets the row.
+typealias ListRowHandler = @MainActor (ListRow) -> Void
+/// A signal whose argument is a string ("" for none).
+typealias TextHandler = @MainActor (String) -> Void
 /// Returns true when the event was used (a window's close is then refused).
 typealias EventHandler = @MainActor () -> Bool
 
@@ -60,17 +68,24 @@ extension Signal where Handler == IntHandler {
 extension Signal where Handler == PointerHandler {
     static var setFocus: Self { Self("set-focus") }
     static var sizeAllocate: Self { Self("size-allocate") }
-    /// GtkEntry's composition changed; the argument is the preedit text.
-    static var preeditChanged: Self { Self("preedit-changed") }
     /// GSimpleAction's activate, whose argument is the parameter.
     static var actionActivate: Self { Self("activate") }
     static func notify(_ property: String) -> Self { Self("notify::" + property) }
-    /// GtkListBox's row-activated; the argument is the GtkListBoxRow.
-    static var listRowActivated: Self { Self("row-activated") }
     /// An AtkObject's focused child changed (a tree view's cursor cell); the argument is it.
     static var activeDescendantChanged: Self { Self("active-descendant-changed") }
     /// GSettings' changed, for one key; the argument is the key's name.
     static func settingChanged(_ key: String) -> Self { Self("changed::" + key) }
+}
+
+/// (list box, GtkListBoxRow *, user data).
+extension Signal where Handler == ListRowHandler {
+    static var listRowActivated: Self { Self("row-activated") }
+}
+
+/// (instance, const char *, user data).
+extension Signal where Handler == TextHandler {
+    /// GtkEntry's composition changed; the argument is the preedit text.
+    static var preeditChanged: Self { Self("preedit-changed") }
 }
 
 /// GtkEditable's insert-text: (editable, text, length, position, user data).
@@ -211,6 +226,26 @@ extension GObjectConvertible {
             return MainActor.assumeIsolated { handler.body(event) } ? 1 : 0
         }
         attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<ListRowHandler>, _ body: @escaping ListRowHandler) {
+        let callback: @convention(c) (gpointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = {
+            _, row, data in
+            guard let row else { return }
+            let handler: ClosureBox<ListRowHandler> = box(data)
+            let index = Int(gtk_list_box_row_get_index(row))
+            MainActor.assumeIsolated { handler.body(ListRow(index: index)) }
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<TextHandler>, _ body: @escaping TextHandler) {
+        let callback: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, text, data in
+            let handler: ClosureBox<TextHandler> = box(data)
+            let string = text.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated { handler.body(string) }
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<InsertHandler>, _ body: @escaping InsertHandler) {

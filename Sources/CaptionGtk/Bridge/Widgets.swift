@@ -146,6 +146,25 @@ struct TextEntry: WidgetHandle {
 
     func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
 
+    /// The caret, in characters from the start; -1 set puts it after the last one.
+    var caret: Int {
+        get { Int(gtk_editable_get_position(caption_editable(pointer))) }
+        nonmutating set { gtk_editable_set_position(caption_editable(pointer), Int32(newValue)) }
+    }
+
+    /// Removes the characters `start..<end`, as typing would (the entry's signals run).
+    func deleteText(from start: Int, to end: Int) {
+        gtk_editable_delete_text(caption_editable(pointer), Int32(start), Int32(end))
+    }
+
+    /// Inserts `text` at character `position`, as typing would; returns the position after it.
+    @discardableResult
+    func insertText(_ text: String, at position: Int) -> Int {
+        var at = Int32(position)
+        gtk_editable_insert_text(caption_editable(pointer), text, -1, &at)
+        return Int(at)
+    }
+
     /// Drops a selection, the cursor staying where the selection's end was.
     func deselect() {
         let editable = caption_editable(pointer)

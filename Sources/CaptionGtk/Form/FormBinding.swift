@@ -273,7 +273,7 @@ final class FormBinding {
                 let entry = self.view.entry(field)
                 self.setText(entry, words[field])
                 // The cursor after the words, to go on typing.
-                gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
+                entry.caret = -1
             }
         }
     }

@@ -23,26 +23,23 @@ enum ColorScheme {
     static func follow() {
         guard !started, let settings = gtk_settings_get_default() else { return }
         started = true
-        initialPreference = preferDark(settings)
+        initialPreference = prefersDark(settings)
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return followGnomeSettings() }
         DBus.subscribe(
             bus, sender: portalName, path: portalPath, interface: settingsInterface, member: "SettingChanged"
         ) {
             parameters in
-            guard g_variant_n_children(parameters) == 3, string(parameters, 0) == "org.freedesktop.appearance",
-                string(parameters, 1) == "color-scheme", let value = g_variant_get_child_value(parameters, 2)
+            guard parameters.childCount == 3, parameters.string(at: 0) == "org.freedesktop.appearance",
+                parameters.string(at: 1) == "color-scheme", let scheme = parameters.uint32(at: 2)
             else { return }
-            defer { g_variant_unref(value) }
-            if let scheme = unwrapUInt32(value) { apply(scheme) }
+            apply(scheme)
         }
         let arguments = caption_variant_new_string_pair("org.freedesktop.appearance", "color-scheme")!
         DBus.call(
             bus, name: portalName, path: portalPath, interface: settingsInterface, method: "Read",
             parameters: arguments
         ) { reply in
-            guard let reply, let value = g_variant_get_child_value(reply, 0) else { return followGnomeSettings() }
-            defer { g_variant_unref(value) }
-            if let scheme = unwrapUInt32(value) { apply(scheme) } else { followGnomeSettings() }
+            if let scheme = reply?.uint32(at: 0) { apply(scheme) } else { followGnomeSettings() }
         }
         g_object_unref(UnsafeMutableRawPointer(bus))  // the subscription and the call hold it
     }
@@ -51,15 +48,15 @@ enum ColorScheme {
     static func apply(_ scheme: UInt32) {
         guard let settings = gtk_settings_get_default() else { return }
         let dark = scheme == 1 ? true : scheme == 2 ? false : initialPreference
-        if preferDark(settings) != dark {
+        if prefersDark(settings) != dark {
             caption_object_set_int(UnsafeMutableRawPointer(settings), "gtk-application-prefer-dark-theme", dark ? 1 : 0)
         }
         onApplied?(dark)
     }
 
-    private static func preferDark(_ settings: UnsafeMutablePointer<GtkSettings>) -> Bool {
+    private static func prefersDark(_ settings: some GObjectConvertible) -> Bool {
         var value: gboolean = 0
-        caption_object_get_boolean(UnsafeMutableRawPointer(settings), "gtk-application-prefer-dark-theme", &value)
+        caption_object_get_boolean(settings.objectPointer, "gtk-application-prefer-dark-theme", &value)
         return value != 0
     }
 
@@ -77,25 +74,5 @@ enum ColorScheme {
         let read = { apply(UInt32(bitPattern: g_settings_get_enum(settings, "color-scheme"))) }
         reference.pointer.connect(.settingChanged("color-scheme")) { _ in read() }
         read()
-    }
-
-    private static func string(_ tuple: OpaquePointer, _ index: Int) -> String? {
-        guard let child = g_variant_get_child_value(tuple, gsize(index)) else { return nil }
-        defer { g_variant_unref(child) }
-        guard String(cString: g_variant_get_type_string(child)) == "s" else { return nil }
-        return String(cString: g_variant_get_string(child, nil))
-    }
-
-    /// The number inside however many variants wrap it (the portal's Read returns v of v in
-    /// its first version).
-    private static func unwrapUInt32(_ variant: OpaquePointer) -> UInt32? {
-        var current = g_variant_ref(variant)!
-        defer { g_variant_unref(current) }
-        while String(cString: g_variant_get_type_string(current)) == "v" {
-            let inner = g_variant_get_variant(current)!
-            g_variant_unref(current)
-            current = inner
-        }
-        return String(cString: g_variant_get_type_string(current)) == "u" ? g_variant_get_uint32(current) : nil
     }
 }

@@ -45,10 +45,10 @@ enum WindowStateFile {
 
     /// Writes atomically; a failure (read-only home) only costs the remembered size.
     static func save(_ geometry: WindowGeometry, to path: String) {
-        update(path) { file in
-            g_key_file_set_integer(file, group, "width", Int32(geometry.width))
-            g_key_file_set_integer(file, group, "height", Int32(geometry.height))
-            g_key_file_set_boolean(file, group, "maximized", geometry.maximized ? 1 : 0)
+        KeyFile.update(path) { file in
+            file.set(geometry.width, group: group, key: "width")
+            file.set(geometry.height, group: group, key: "height")
+            file.set(geometry.maximized, group: group, key: "maximized")
         }
     }
 
@@ -65,8 +65,8 @@ enum WindowStateFile {
     }
 
     static func saveDestination(_ destination: CaptionDestination?, to path: String) {
-        update(path) { file in
-            g_key_file_set_string(file, captionsGroup, "destination", DestinationChoice.word(destination))
+        KeyFile.update(path) { file in
+            file.set(DestinationChoice.word(destination), group: captionsGroup, key: "destination")
         }
     }
 
@@ -85,7 +85,7 @@ enum WindowStateFile {
 
     /// Remembers the spell-checking switch at once.
     static func saveSpellCheck(_ on: Bool, to path: String) {
-        update(path) { file in g_key_file_set_boolean(file, formGroup, "spell-check", on ? 1 : 0) }
+        KeyFile.update(path) { file in file.set(on, group: formGroup, key: "spell-check") }
     }
 
     static let exportGroup = "export"
@@ -98,7 +98,7 @@ enum WindowStateFile {
 
     static func saveExportFolder(_ folder: String, to path: String) {
         guard let uri = FileURI.uri(of: folder) else { return }
-        update(path) { file in g_key_file_set_string(file, exportGroup, "folder", uri) }
+        KeyFile.update(path) { file in file.set(uri, group: exportGroup, key: "folder") }
     }
 
     /// One string of the file, or nil when the file or the key is not there.
@@ -110,17 +110,5 @@ enum WindowStateFile {
         else { return nil }
         defer { g_free(value) }
         return String(cString: value)
-    }
-
-    /// Changes some keys and keeps the others (each setting is saved at its own moment).
-    private static func update(_ path: String, _ change: (OpaquePointer) -> Void) {
-        if let slash = path.lastIndex(of: "/") {
-            g_mkdir_with_parents(String(path[..<slash]).pathBytes, 0o700)
-        }
-        let file = g_key_file_new()!
-        defer { g_key_file_free(file) }
-        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
-        change(file)
-        g_key_file_save_to_file(file, path, nil)
     }
 }

@@ -41,7 +41,7 @@ final class CodeReplacer {
             // The code ends where the inserted text began (one key: one character, but an
             // input method may commit several, "，" or "。" among them).
             let end = Int(after) - text.unicodeScalars.count
-            return self.replace(in: entry, endingAt: end).map { after + $0 }
+            return self.replace(in: entry, endingAt: end).map { after + Int32($0) }
         }
     }
 
@@ -54,25 +54,22 @@ final class CodeReplacer {
 
     /// Enter in a field: a code right before the cursor is replaced before the form reads it.
     func replaceAtCursor(of entry: TextEntry) {
-        let editable = OpaquePointer(entry.objectPointer)
-        let cursor = Int(gtk_editable_get_position(editable))
+        let cursor = entry.caret
         guard let shift = replace(in: entry, endingAt: cursor) else { return }
-        gtk_editable_set_position(editable, Int32(cursor) + shift)
+        entry.caret = cursor + shift
     }
 
     /// Replaces the code that ends at `end` in `entry`, if any; returns how far the text
     /// after it moved (characters).
-    private func replace(in entry: TextEntry, endingAt end: Int) -> Int32? {
+    private func replace(in entry: TextEntry, endingAt end: Int) -> Int? {
         guard end > 0, let match = table.match(in: entry.text, endingAt: end) else { return nil }
-        let editable = OpaquePointer(entry.objectPointer)
         replacing = true
         defer { replacing = false }
-        gtk_editable_delete_text(editable, Int32(match.start), Int32(end))
-        var position = Int32(match.start)
-        gtk_editable_insert_text(editable, match.text, -1, &position)
+        entry.deleteText(from: match.start, to: end)
+        entry.insertText(match.text, at: match.start)
         last = (entry.objectPointer, match)
         onReplaced?(entry, match, false)
-        return Int32(match.textLength - match.codeLength)
+        return match.textLength - match.codeLength
     }
 
     /// Ctrl+Z: puts the code back if the last replacement is still as it was made. Returns
@@ -81,14 +78,13 @@ final class CodeReplacer {
         guard let last, let entry = entries.first(where: { $0.objectPointer == last.entry }),
             entry.pointer == focus?.pointer, let text = last.match.undone(in: entry.text)
         else { return false }
-        let editable = OpaquePointer(entry.objectPointer)
-        let cursor = Int(gtk_editable_get_position(editable))
+        let cursor = entry.caret
         replacing = true
         entry.text = text
         replacing = false
         self.last = nil
         let moved = cursor - (last.match.textLength - last.match.codeLength)
-        gtk_editable_set_position(editable, Int32(max(moved, last.match.start + last.match.codeLength)))
+        entry.caret = max(moved, last.match.start + last.match.codeLength)
         onReplaced?(entry, last.match, true)
         return true
     }

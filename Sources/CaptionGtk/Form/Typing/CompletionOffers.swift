@@ -50,10 +50,7 @@ final class CompletionOffers {
         gtk_container_add(caption_container(popover.pointer), list.pointer)
         // No name of its own: Orca announces a named panel as it appears, and then takes it
         // for the focus and no longer says the field's description, where the offers are told.
-        list.connect(.listRowActivated) { [weak self] row in
-            guard let row else { return }
-            self?.accept(Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self))))
-        }
+        list.connect(.listRowActivated) { [weak self] row in self?.accept(row.index) }
         for (field, entry) in entries { watch(field, entry) }
     }
 
@@ -200,7 +197,7 @@ final class CompletionOffers {
         typedIn = nil
         accepting = true
         entry.text = offer
-        gtk_editable_set_position(OpaquePointer(entry.objectPointer), -1)
+        entry.caret = -1
         accepting = false
         close()
     }

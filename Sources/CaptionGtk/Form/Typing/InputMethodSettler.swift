@@ -37,9 +37,8 @@ final class InputMethodSettler {
 
     private func watch(_ entry: TextEntry) {
         let key = entry.objectPointer
-        entry.connect(.preeditChanged) { [weak self] text in
+        entry.connect(.preeditChanged) { [weak self] shown in
             guard let self else { return }
-            let shown = text.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
             self.shown[key] = shown
             // A new composition is the user typing again: what the method commits from now
             // on is theirs. (ibus takes keys before the field sees them, so the composition
@@ -89,10 +88,7 @@ final class InputMethodSettler {
         shown[entry.objectPointer] = ""
         // Some input methods commit during the reset itself: then the words are in.
         guard entry.text == before else { return }
-        let editable = OpaquePointer(entry.objectPointer)
-        var position = gtk_editable_get_position(editable)
-        gtk_editable_insert_text(editable, composition, -1, &position)
-        gtk_editable_set_position(editable, position)
+        entry.caret = entry.insertText(composition, at: entry.caret)
         lateCommit = (entry.objectPointer, composition)
     }
 }
