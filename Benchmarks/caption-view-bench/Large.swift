@@ -5,7 +5,7 @@
 // RSS after scrolling everything.
 
 import CGtk
-import CaptionGtk
+@_spi(Benchmarks) import CaptionGtk
 
 #if canImport(Glibc)
     import Glibc

@@ -4,7 +4,7 @@
 // $XDG_CONFIG_HOME/caption/replacements.tsv); rounds alternate between the two.
 
 import CGtk
-import CaptionGtk
+@_spi(Benchmarks) import CaptionGtk
 
 #if canImport(Glibc)
     import Glibc

@@ -8,7 +8,7 @@
 //   caption-view-bench --preferences the Preferences window with 100,000 codes (Preferences.swift)
 
 import CGtk
-import CaptionGtk
+@_spi(Benchmarks) import CaptionGtk
 @_spi(Benchmarks) import CaptionLibrary
 import CaptionText
 

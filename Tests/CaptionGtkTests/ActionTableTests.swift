@@ -6,7 +6,7 @@ import CaptionMetadata
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct ActionTableTests {

@@ -8,7 +8,7 @@ import Foundation
 import POSIXFiles
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct DesktopTests {
@@ -144,13 +144,7 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         let paths = photos(2)
         let uris = paths.map { String(cString: g_filename_to_uri($0, nil, nil)) } + ["https://example.org/x.jpg"]
-        let strv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: uris.count + 1)
-        for (index, uri) in uris.enumerated() { strv[index] = g_strdup(uri) }
-        strv[uris.count] = nil
-        let copy = g_strdupv(strv)
-        for index in 0..<uris.count { g_free(strv[index]) }
-        strv.deallocate()
-        waitForPhoto(window) { window.form.receive(PhotoIntake.dropped(uris: copy, image: nil)) }
+        waitForPhoto(window) { window.form.receive(PhotoIntake.dropped(uris: uris, image: nil)) }
         #expect(window.form.photoPath == paths[0])
         #expect(position(window) == "1 of 2")
 
@@ -158,7 +152,7 @@ import Testing
         defer { gtk_widget_destroy(other.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 12, 8)!
         gdk_pixbuf_fill(pixbuf, 0xaa33_00ff)
-        waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: nil, image: pixbuf)) }
+        waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: [], image: SharedObject(pointer: pixbuf))) }
         #expect(other.form.photoPath?.hasSuffix(".png") == true)
         #expect(other.form.engine.isComplete(CaptionForm.Item.photo.index))
     }

@@ -8,7 +8,7 @@ import CaptionText
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct FormSavesTests {

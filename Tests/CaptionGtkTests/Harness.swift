@@ -5,7 +5,7 @@ import CaptionTestSupport
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 enum Harness {

@@ -8,7 +8,7 @@ import FocusEngine
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct LibraryViewTests {
@@ -57,7 +57,7 @@ import Testing
             LibraryView.markup(for: window.libraryController.view.entries[1]).contains(
                 "Fish &lt;b&gt;&amp;amp;&lt;/b&gt; chips"),
             "typed markup is shown as text")
-        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView)
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView.pointer)
         #expect(window.libraryController.view.selectedEntry?.title == "Mountain pass")
     }
 
@@ -66,14 +66,22 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("search") }
-        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry)
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "港") }
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry.pointer)
+        showLibrary(window) {
+            gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry.pointer), "港")
+        }
         #expect(window.libraryController.view.entries.map(\.title) == ["港口的黄昏"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "渡轮") }
+        showLibrary(window) {
+            gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry.pointer), "渡轮")
+        }
         #expect(window.libraryController.view.entries.map(\.title) == ["港口的黄昏"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "harb") }
+        showLibrary(window) {
+            gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry.pointer), "harb")
+        }
         #expect(window.libraryController.view.entries.map(\.title) == ["Harbour at dusk"])
-        showLibrary(window) { gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry), "nowhere") }
+        showLibrary(window) {
+            gtk_entry_set_text(caption_entry(window.libraryController.view.searchEntry.pointer), "nowhere")
+        }
         #expect(window.libraryController.view.entries.isEmpty)
         // Escape clears the search, then goes back to the form.
         showLibrary(window) { Harness.press(window, keyval: GDK_KEY_Escape) }
@@ -101,10 +109,10 @@ import Testing
         #expect((window.libraryController.view.selectedRow ?? 0) > 1)
         showLibrary(window) { Harness.press(window, keyval: GDK_KEY_2) }
         #expect(window.libraryController.view.searchText == "2")
-        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry)
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.searchEntry.pointer)
         #expect(window.libraryController.view.entries.allSatisfy { $0.title.contains("2") })
         Harness.press(window, keyval: GDK_KEY_Down)
-        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView)
+        #expect(Harness.focusedWidget(window) == window.libraryController.view.treeView.pointer)
     }
 
     @Test func enterOnAnEntryEditsItAndDoneUpdatesIt() throws {
@@ -115,7 +123,7 @@ import Testing
         showLibrary(window) { window.activateAction("library") }
         var settled = false
         window.form.onPhotoSettled = { settled = true }
-        let view = caption_tree_view(window.libraryController.view.treeView)
+        let view = caption_tree_view(window.libraryController.view.treeView.pointer)
         let path = gtk_tree_path_new_from_string("0")
         gtk_tree_view_row_activated(view, path, gtk_tree_view_get_column(view, 1))
         gtk_tree_path_free(path)
@@ -160,7 +168,7 @@ import Testing
 
     /// The accessible name of the thumbnail cell in `row`.
     func thumbnailName(_ window: CaptionWindow, row: Int) -> String? {
-        let table = gtk_widget_get_accessible(window.libraryController.view.treeView)
+        let table = gtk_widget_get_accessible(window.libraryController.view.treeView.pointer)
         guard let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), 0) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(cell)) }
         return atk_object_get_name(cell).map { String(cString: $0) }
@@ -189,11 +197,11 @@ import Testing
         defer { gtk_widget_destroy(window.widget) }
         let view = window.libraryController.view
         showLibrary(window) { window.activateAction("search") }
-        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry), "Market") }
+        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry.pointer), "Market") }
         #expect(view.entries.map(\.title) == ["Market day"])
         #expect(view.searchDescription == "", "nothing is said while the user may still be typing")
         #expect(Harness.spin(seconds: 3) { view.searchDescription == "1 entry matches “Market”" })
-        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry), "zz") }
+        showLibrary(window) { gtk_entry_set_text(caption_entry(view.searchEntry.pointer), "zz") }
         #expect(Harness.spin(seconds: 3) { view.searchDescription == "Nothing matches “zz”" })
     }
 
@@ -217,7 +225,7 @@ import Testing
         _ = try makeLibrary(Self.captions)
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
-        let list = window.libraryController.view.treeView
+        let list = window.libraryController.view.treeView.pointer
         func model() -> OpaquePointer? { gtk_tree_view_get_model(caption_tree_view(list)) }
         showLibrary(window) { window.activateAction("library") }
         Harness.press(window, keyval: GDK_KEY_Down)

@@ -7,7 +7,7 @@ import CaptionTestSupport
 import Dispatch
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct LifetimeTests {

@@ -8,7 +8,7 @@ import Foundation
 import JPEGPreview
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct PreviewDecodeTests {

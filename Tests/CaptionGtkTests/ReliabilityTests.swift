@@ -8,7 +8,7 @@ import Foundation
 import POSIXFiles
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
 

@@ -9,7 +9,7 @@ import FocusEngine
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct ReuseWindowTests {

@@ -10,7 +10,7 @@ import CaptionText
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct ScaleWindowTests {

@@ -10,7 +10,7 @@ import Foundation
 import Shorthand
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct ShorthandWindowTests {

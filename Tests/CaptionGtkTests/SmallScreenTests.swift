@@ -7,7 +7,7 @@ import CGtk
 import Foundation
 import Testing
 
-@testable import CaptionGtk
+@_spi(Benchmarks) @testable import CaptionGtk
 
 @MainActor
 @Suite(.serialized) struct SmallScreenTests {

@@ -21,6 +21,20 @@ func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
 }
 
 /// A g_malloc'd file name, which it frees; its bytes are kept.
+/// The strings of a NULL-terminated array GLib hands over (a `gchar **`), which is then
+/// freed; none for nil.
+func takeStrings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
+    guard let array else { return [] }
+    defer { g_strfreev(array) }
+    var strings: [String] = []
+    var index = 0
+    while let string = array[index] {
+        strings.append(String(cString: string))
+        index += 1
+    }
+    return strings
+}
+
 func takeString(_ name: UnsafeMutablePointer<gchar>?) -> String? {
     guard let name else { return nil }
     defer { g_free(name) }

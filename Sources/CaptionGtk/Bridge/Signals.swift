@@ -21,6 +21,12 @@ typealias SelectionHandler = @MainActor (SelectionData) -> Void
 /// A drop's GtkSelectionData, for the length of the handler.
 struct SelectionData {
     let pointer: OpaquePointer
+
+    /// The URIs dropped, if any.
+    var uris: [String] { takeStrings(gtk_selection_data_get_uris(pointer)) }
+
+    /// The image dropped, if any: a new reference the caller owns.
+    var image: SharedObject? { gtk_selection_data_get_pixbuf(pointer).map { SharedObject(pointer: $0) } }
 }
 typealias RowHandler = @MainActor (Int) -> Void
 typealias FilesHandler = @MainActor ([String]) -> Void

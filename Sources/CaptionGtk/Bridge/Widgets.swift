@@ -175,6 +175,11 @@ struct TextEntry: WidgetHandle {
         }
     }
 
+    /// Hands a key press to the entry as if it had come to it.
+    func handle(_ event: UnsafeMutablePointer<GdkEventKey>) {
+        gtk_widget_event(pointer, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
+    }
+
     /// Focus with the cursor at the end and nothing selected.
     func grabFocusWithoutSelecting() { gtk_entry_grab_focus_without_selecting(caption_entry(pointer)) }
 
@@ -323,17 +328,48 @@ struct TreeView: WidgetHandle {
         return gtk_tree_path_get_indices(path).map { Int($0.pointee) }
     }
 
+    /// The rows on screen, first to last; nil while nothing is laid out.
+    var visibleRows: ClosedRange<Int>? {
+        var start: OpaquePointer?
+        var end: OpaquePointer?
+        guard gtk_tree_view_get_visible_range(caption_tree_view(pointer), &start, &end) != 0 else { return nil }
+        defer {
+            start.map { gtk_tree_path_free($0) }
+            end.map { gtk_tree_path_free($0) }
+        }
+        let first = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
+        let last = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? first
+        return first...max(first, last)
+    }
+
+    /// Moves the cursor (and the selection) to `row`, without scrolling.
+    func moveCursor(to row: Int) {
+        guard let path = gtk_tree_path_new_from_string(String(row)) else { return }
+        defer { gtk_tree_path_free(path) }
+        gtk_tree_view_set_cursor(caption_tree_view(pointer), path, nil, 0)
+    }
+
+    /// Runs `body` whenever the view scrolls.
+    func onScroll(_ body: @escaping VoidHandler) {
+        // A scrollable tree view always has an adjustment.
+        guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(pointer)) else { return }
+        UnsafeMutableRawPointer(adjustment).connect(.valueChanged, body)
+    }
+
+    /// The accessible object of a cell, as a screen reader finds it.
+    func accessibleCell(row: Int, column: Int) -> AccessibleObject? {
+        guard let table = gtk_widget_get_accessible(pointer),
+            let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), Int32(column))
+        else { return nil }
+        return AccessibleObject(GObjectRef(taking: UnsafeMutableRawPointer(cell)))
+    }
+
     /// Moves the cursor (and the selection) to `row`, scrolled into view.
     func select(row: Int) {
         guard let path = gtk_tree_path_new_from_string(String(row)) else { return }
         defer { gtk_tree_path_free(path) }
         gtk_tree_view_set_cursor(caption_tree_view(pointer), path, nil, 0)
         gtk_tree_view_scroll_to_cell(caption_tree_view(pointer), path, nil, 0, 0, 0)
-    }
-
-    /// Shows `store` (the view takes its own reference).
-    func setModel(_ store: UnsafeMutablePointer<GtkListStore>) {
-        gtk_tree_view_set_model(caption_tree_view(pointer), caption_tree_model(store))
     }
 }
 
@@ -412,5 +448,20 @@ struct Builder {
         }
         guard let handle = Kind(object) else { fatalError("the interface has no \(Kind.self) named \(id)") }
         return handle
+    }
+}
+
+/// An accessible object this side holds a reference to (a tree view's cell).
+@MainActor
+struct AccessibleObject {
+    private let reference: GObjectRef
+
+    init(_ reference: GObjectRef) { self.reference = reference }
+
+    private var pointer: UnsafeMutablePointer<AtkObject> { reference.pointer.assumingMemoryBound(to: AtkObject.self) }
+
+    var name: String? {
+        get { atk_object_get_name(pointer).map { String(cString: $0) } }
+        nonmutating set { atk_object_set_name(pointer, newValue ?? "") }
     }
 }

@@ -11,11 +11,11 @@ import Threads
 @MainActor
 final class LibraryView {
     let widget: Box
-    let searchEntry: UnsafeMutablePointer<GtkWidget>
-    let treeView: UnsafeMutablePointer<GtkWidget>
-    private let pages: UnsafeMutablePointer<GtkWidget>
-    private let emptyLabel: UnsafeMutablePointer<GtkWidget>
-    private var store: UnsafeMutablePointer<GtkListStore>
+    let searchEntry: TextEntry
+    let treeView: TreeView
+    private let pages: Stack
+    private let emptyLabel: Label
+    private var store = EntryStore()
     /// The entries shown, in the order shown: row n is entries[n]. In a large library
     /// these are the pages loaded so far (see `listing`).
     private(set) var entries: [Entry] = []
@@ -79,15 +79,14 @@ final class LibraryView {
     init(lifetime: Lifetime) {
         self.lifetime = lifetime
         widget = builder["library_view"]
-        searchEntry = (builder["search"] as TextEntry).pointer
-        treeView = (builder["list"] as Widget).pointer
-        pages = (builder["pages"] as Stack).pointer
-        emptyLabel = (builder["empty"] as Label).pointer
-        store = caption_entry_store_new()
-        gtk_tree_view_set_model(caption_tree_view(treeView), caption_tree_model(store))
+        searchEntry = builder["search"]
+        treeView = builder["list"]
+        pages = builder["pages"]
+        emptyLabel = builder["empty"]
+        treeView.setModel(store)
         // ATK announces no change from no description at all to the first one: the search
         // starts with an empty one, so that its first count is heard too.
-        atk_object_set_description(Widget(unchecked: searchEntry).accessible, "")
+        atk_object_set_description(searchEntry.accessible, "")
         connectSignals()
     }
 
@@ -125,9 +124,8 @@ final class LibraryView {
             // Type-to-search: a printable key with no Ctrl or Alt goes to the search.
             let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue
             if gdk_keyval_to_unicode(event.pointee.keyval) > 0x20 && event.pointee.state & modifiers == 0 {
-                gtk_entry_grab_focus_without_selecting(caption_entry(self.searchEntry))
-                gtk_widget_event(
-                    self.searchEntry, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
+                self.searchEntry.grabFocusWithoutSelecting()
+                self.searchEntry.handle(event)
                 return true
             }
             return false
@@ -135,36 +133,34 @@ final class LibraryView {
         // GTK 3 makes the list's cell accessibles itself, and an unnamed thumbnail cell is
         // read as «image.»: the row under the cursor gets its thumbnail named after the
         // photo as a screen reader is told of it (it asks for the names afterwards).
-        UnsafeMutableRawPointer(gtk_widget_get_accessible(treeView)).connect(.activeDescendantChanged) {
+        UnsafeMutableRawPointer(gtk_widget_get_accessible(treeView.pointer)).connect(.activeDescendantChanged) {
             [weak self] _ in self?.nameThumbnailCell()
         }
-        let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(treeView))
-        // A scrollable tree view always has an adjustment.
-        UnsafeMutableRawPointer(adjustment!).connect(.valueChanged) { [weak self] in self?.updateThumbnails() }
+        treeView.onScroll { [weak self] in self?.updateThumbnails() }
         treeView.connect(.sizeAllocate, after: true) { [weak self] _ in self?.updateThumbnails() }
     }
 
-    var searchText: String { String(cString: gtk_entry_get_text(caption_entry(searchEntry))) }
+    var searchText: String { searchEntry.text }
 
     /// What a screen reader says after the search field's name.
     var searchDescription: String {
-        get { Widget(unchecked: searchEntry).accessibleDescription }
-        set { Widget(unchecked: searchEntry).accessibleDescription = newValue }
+        get { searchEntry.accessibleDescription }
+        set { searchEntry.accessibleDescription = newValue }
     }
 
     func clearSearch() {
-        gtk_entry_set_text(caption_entry(searchEntry), "")
+        searchEntry.text = ""
     }
 
     func focusSearch() {
-        gtk_widget_grab_focus(searchEntry)
+        searchEntry.grabFocus()
     }
 
     func focusList() {
         guard !entries.isEmpty else { return }
         if selectedRow == nil { select(row: 0) }
         nameThumbnailCell()
-        gtk_widget_grab_focus(treeView)
+        treeView.grabFocus()
     }
 
     /// Names the thumbnail cell of the cursor's row "Photo: harbour.jpg", as the form's
@@ -173,11 +169,8 @@ final class LibraryView {
     /// search's results, coming back from the search) it reads the focused cell alone,
     /// the thumbnail: then its name carries the words too.
     private func nameThumbnailCell() {
-        guard let row = selectedRow, let entry = selectedEntry,
-            let table = gtk_widget_get_accessible(treeView),
-            let cell = atk_table_ref_at(OpaquePointer(table), Int32(row), 0)
+        guard let row = selectedRow, let entry = selectedEntry, let cell = treeView.accessibleCell(row: row, column: 0)
         else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(cell)) }
         // Named again for the same cursor (focus coming back, a second signal): the same
         // name as before.
         let cursor = NamedCursor(row: row, entry: entry.id, store: generation)
@@ -192,7 +185,7 @@ final class LibraryView {
             ? fill(
                 tr("{title}, {subtitle}. {photo}"), ["title": entry.title, "subtitle": entry.subtitle, "photo": photo])
             : photo
-        if atk_object_get_name(cell).map({ String(cString: $0) }) != name { atk_object_set_name(cell, name) }
+        if cell.name != name { cell.name = name }
     }
 
     /// Where the cursor was when a thumbnail was last named, a screen reader then reading
@@ -223,15 +216,12 @@ final class LibraryView {
         rows = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         thumbnailed = []
         requested = []
-        let fresh = caption_entry_store_new()!
-        for (row, entry) in entries.enumerated() {
-            caption_entry_store_insert(fresh, Int32(row), Self.markup(for: entry))
-        }
-        gtk_tree_view_set_model(caption_tree_view(treeView), caption_tree_model(fresh))
-        g_object_unref(UnsafeMutableRawPointer(store))
+        let fresh = EntryStore()
+        for (row, entry) in entries.enumerated() { fresh.insert(markup: Self.markup(for: entry), at: row) }
+        treeView.setModel(fresh)
         store = fresh
-        gtk_label_set_text(caption_label(emptyLabel), emptyText)
-        gtk_stack_set_visible_child_name(caption_stack(pages), entries.isEmpty ? "empty" : "list")
+        emptyLabel.text = emptyText
+        pages.visibleChildName = entries.isEmpty ? "empty" : "list"
         if let selected, let row = entries.firstIndex(where: { $0.id == selected }) {
             select(row: row)
         }
@@ -247,7 +237,7 @@ final class LibraryView {
         let chunk = more.prefix(Self.appendChunk)
         for entry in chunk where rows[entry.id] == nil {
             rows[entry.id] = entries.count
-            caption_entry_store_insert(store, Int32(entries.count), Self.markup(for: entry))
+            store.insert(markup: Self.markup(for: entry), at: entries.count)
             entries.append(entry)
         }
         if chunk.count < more.count {
@@ -289,9 +279,9 @@ final class LibraryView {
         entries.remove(at: row)
         rows = Dictionary(entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         thumbnailed.remove(entry.id)
-        caption_entry_store_remove(store, Int32(row))
+        store.remove(row: row)
         if !entries.isEmpty { select(row: min(row, entries.count - 1)) }
-        gtk_stack_set_visible_child_name(caption_stack(pages), entries.isEmpty ? "empty" : "list")
+        pages.visibleChildName = entries.isEmpty ? "empty" : "list"
     }
 
     static func markup(for entry: Entry) -> String {
@@ -303,15 +293,11 @@ final class LibraryView {
 
     // MARK: Selection
 
-    var selectedRow: Int? { TreeView(unchecked: treeView).selectedRow }
+    var selectedRow: Int? { treeView.selectedRow }
 
     var selectedEntry: Entry? { selectedRow.flatMap { entries.indices.contains($0) ? entries[$0] : nil } }
 
-    func select(row: Int) {
-        guard let path = gtk_tree_path_new_from_string(String(row)) else { return }
-        defer { gtk_tree_path_free(path) }
-        gtk_tree_view_set_cursor(caption_tree_view(treeView), path, nil, 0)
-    }
+    func select(row: Int) { treeView.moveCursor(to: row) }
 
     /// Selects the entry, loading pages until it is in when it is further down the list
     /// than what is loaded (a search's matches tell whether it is there at all).
@@ -329,17 +315,10 @@ final class LibraryView {
     /// Makes thumbnails for the rows on screen and a few around them, and lets go of those
     /// far away.
     func updateThumbnails() {
-        var start: OpaquePointer?
-        var end: OpaquePointer?
-        guard !entries.isEmpty, gtk_tree_view_get_visible_range(caption_tree_view(treeView), &start, &end) != 0 else {
-            return
-        }
+        guard !entries.isEmpty, let shown = treeView.visibleRows else { return }
         // The tree view may still answer for the model it had before a `show` (its range
         // is updated when it is next laid out): rows past the list's end are not there.
-        let shownFirst = start.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? 0
-        let shownLast = end.flatMap { gtk_tree_path_get_indices($0).map { Int($0.pointee) } } ?? shownFirst
-        start.map { gtk_tree_path_free($0) }
-        end.map { gtk_tree_path_free($0) }
+        let (shownFirst, shownLast) = (shown.lowerBound, shown.upperBound)
         let first = min(shownFirst, entries.count - 1)
         let last = min(max(shownLast, first), entries.count - 1)
 
@@ -348,7 +327,7 @@ final class LibraryView {
         let keep = max(0, first - Self.keepRows)...min(entries.count - 1, last + Self.keepRows)
         for id in thumbnailed {
             guard let row = rows[id], !keep.contains(row) else { continue }
-            caption_entry_store_set_thumbnail(store, Int32(row), nil)
+            store.setThumbnail(nil, row: row)
             thumbnailed.remove(id)
         }
         // What is on screen first, then a few rows below and above it.
@@ -382,7 +361,7 @@ final class LibraryView {
                             return
                         }
                         view.requested.remove(entry.id)
-                        caption_entry_store_set_thumbnail(view.store, Int32(row), thumbnail.pointer)
+                        view.store.setThumbnail(thumbnail, row: row)
                         view.thumbnailed.insert(entry.id)
                         view.onThumbnail?()
                     }, dropped: release)

@@ -56,7 +56,15 @@ public enum CaptionApplication {
             launchPhotos = []
         }
         application.connect(.open) { paths in present(opening: paths) }
-        installActions(application)
+        // app.quit, and every action's keys, from the window's table of actions.
+        let quit = SimpleAction(WindowAction.quit.rawValue)
+        quit.onActivate { _ in g_application_quit(gApplication) }
+        ActionMap(application: application).add(quit)
+        for action in WindowAction.allCases where !action.accelerators.isEmpty {
+            withCStrings(action.accelerators) {
+                gtk_application_set_accels_for_action(application, action.detailedName, $0)
+            }
+        }
 
         var error: UnsafeMutablePointer<GError>?
         if g_application_register(gApplication, nil, &error) == 0 {
@@ -102,18 +110,6 @@ public enum CaptionApplication {
         guard let token = getenv("XDG_ACTIVATION_TOKEN").map({ String(cString: $0) }) else { return nil }
         unsetenv("XDG_ACTIVATION_TOKEN")
         return getenv("DESKTOP_STARTUP_ID") == nil && !token.isEmpty ? token : nil
-    }
-
-    /// app.quit, and every action's keys, from the window's table of actions.
-    private static func installActions(_ application: UnsafeMutablePointer<GtkApplication>) {
-        let quit = SimpleAction(WindowAction.quit.rawValue)
-        quit.onActivate { _ in g_application_quit(caption_g_application(application)) }
-        ActionMap(application: application).add(quit)
-        for action in WindowAction.allCases where !action.accelerators.isEmpty {
-            withCStrings(action.accelerators) {
-                gtk_application_set_accels_for_action(application, action.detailedName, $0)
-            }
-        }
     }
 
     /// One line on standard error, as the command line's messages are.

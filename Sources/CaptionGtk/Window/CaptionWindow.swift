@@ -8,7 +8,7 @@ import Localization
 import StartupTrace
 
 @MainActor
-public final class CaptionWindow {
+@_spi(Benchmarks) public final class CaptionWindow {
     let window: Window
     let header: HeaderBar
     private let views: Stack
@@ -324,10 +324,7 @@ public final class CaptionWindow {
         gtk_drag_dest_add_uri_targets(window.pointer)
         gtk_drag_dest_add_image_targets(window.pointer)
         window.connect(.dragDataReceived) { [weak self] selection in
-            self?.form.receive(
-                PhotoIntake.dropped(
-                    uris: gtk_selection_data_get_uris(selection.pointer),
-                    image: gtk_selection_data_get_pixbuf(selection.pointer)))
+            self?.form.receive(PhotoIntake.dropped(uris: selection.uris, image: selection.image))
         }
     }
 
@@ -421,7 +418,7 @@ public final class CaptionWindow {
 /// available) reaches: the window itself, the library list, and ways to drive it.
 extension CaptionWindow {
     public var widget: UnsafeMutablePointer<GtkWidget> { window.pointer }
-    public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryController.view.treeView }
+    public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryController.view.treeView.pointer }
     public var libraryRowCount: Int { libraryController.view.entries.count }
     public var librarySelectedRow: Int? { libraryController.view.selectedRow }
     /// Whether every page of the list is in.
@@ -436,7 +433,7 @@ extension CaptionWindow {
         set { libraryController.onPage = newValue }
     }
     public func searchLibrary(_ text: String) {
-        gtk_entry_set_text(caption_entry(libraryController.view.searchEntry), text)
+        libraryController.view.searchEntry.text = text
     }
     public func showLibraryView() { showLibrary() }
     public func reloadLibrary() { libraryController.reload() }

@@ -32,7 +32,7 @@ final class PreferencesWindow {
     private(set) var shown: [Int] = []
     /// The list's model; a new one is filled for each search before it is attached, since
     /// rows inserted into an attached store make the view lay out again each time.
-    private var store: UnsafeMutablePointer<GtkListStore>
+    private var store: CodeStore
     /// Removed rows, the last on top, for Ctrl+Z.
     private var removals: [CodeList.Removal] = []
     /// Set while the fields are filled from the list, so that filling is not an edit.
@@ -78,7 +78,7 @@ final class PreferencesWindow {
         status = builder["status"]
         codeField.accessibleName = tr("Code")
         textField.accessibleName = tr("Text for the code")
-        store = caption_code_store_new()
+        store = CodeStore()
         showRows(matching: "")
         sayWhatThePageIs()
         let skipped = ReplacementStore.reading(path).skippedLines
@@ -197,12 +197,11 @@ final class PreferencesWindow {
         shownQuery = query
         let indices = codes.indices(matching: query)
         shown = indices.map { codes.rows[$0].id }
-        let fresh = caption_code_store_new()!
+        let fresh = CodeStore()
         for (position, index) in indices.enumerated() {
-            caption_code_store_insert(fresh, Int32(position), codes.rows[index].code, codes.rows[index].text)
+            fresh.insert(code: codes.rows[index].code, text: codes.rows[index].text, at: position)
         }
         list.setModel(fresh)
-        g_object_unref(UnsafeMutableRawPointer(store))
         store = fresh
         if !shown.isEmpty { list.select(row: 0) }
         showSelected()
@@ -282,7 +281,7 @@ final class PreferencesWindow {
         let code = codeField.text
         let text = textField.text
         codes.update(id, code: code, text: text)
-        caption_code_store_set(store, Int32(position), code, text)
+        store.set(code: code, text: text, row: position)
         unsaved = true
         scheduleSave()
     }
@@ -294,7 +293,7 @@ final class PreferencesWindow {
         }
         let row = codes.append()
         shown.append(row.id)
-        caption_code_store_insert(store, Int32(shown.count - 1), "", "")
+        store.insert(code: "", text: "", at: shown.count - 1)
         list.select(row: shown.count - 1)
         sayWhatThePageIs()
         codeField.grabFocus()
@@ -311,7 +310,7 @@ final class PreferencesWindow {
         // next code's) is not read as if it were what was removed.
         if shown.isEmpty { addButton.grabFocus() } else { list.grabFocus() }
         removing = true
-        caption_entry_store_remove(store, Int32(position))
+        store.remove(row: position)
         if !shown.isEmpty { list.select(row: min(position, shown.count - 1)) }
         showSelected()
         removing = false
@@ -363,7 +362,7 @@ final class PreferencesWindow {
             tr("Import Code Replacements"), window.gtkWindow, GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Import"),
             tr("_Cancel"))
         guard let chooser else { return }
-        PhotoChooser.presentNative(chooser) { [weak self] paths in
+        NativeChooser.present(chooser) { [weak self] paths in
             if let path = paths.first { self?.importFile(path) }
         }
     }

@@ -25,7 +25,7 @@ enum PhotoIntake {
     static func clipboard() -> Received {
         guard let clipboard = gtk_clipboard_get(caption_clipboard_atom()) else { return .none }
         if gtk_clipboard_wait_is_uris_available(clipboard) != 0 {
-            let paths = paths(fromURIs: gtk_clipboard_wait_for_uris(clipboard))
+            let paths = paths(fromURIs: takeStrings(gtk_clipboard_wait_for_uris(clipboard)))
             return paths.isEmpty ? .none : .files(paths)
         }
         if gtk_clipboard_wait_is_image_available(clipboard) != 0, let pixbuf = gtk_clipboard_wait_for_image(clipboard) {
@@ -35,13 +35,13 @@ enum PhotoIntake {
     }
 
     /// What a drop brought. Takes ownership of both (GTK hands them over as new copies).
-    static func dropped(uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, image: OpaquePointer?) -> Received {
+    static func dropped(uris: [String], image: SharedObject?) -> Received {
         let paths = paths(fromURIs: uris)
         if !paths.isEmpty {
-            if let image { g_object_unref(UnsafeMutableRawPointer(image)) }
+            if let image { g_object_unref(UnsafeMutableRawPointer(image.pointer)) }
             return .files(paths)
         }
-        return image.map { .image(SharedObject(pointer: $0)) } ?? .none
+        return image.map { .image($0) } ?? .none
     }
 
     /// Hands what arrived to `enqueue` as paths, while `lifetime` lasts: image data is
@@ -67,17 +67,7 @@ enum PhotoIntake {
 
     /// Local paths of file URIs, freeing the strv; other schemes and other machines' files
     /// are passed over.
-    static func paths(fromURIs uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
-        guard let uris else { return [] }
-        defer { g_strfreev(uris) }
-        var paths: [String] = []
-        var index = 0
-        while let uri = uris[index] {
-            if let path = FileURI.localPath(String(cString: uri)) { paths.append(path) }
-            index += 1
-        }
-        return paths
-    }
+    static func paths(fromURIs uris: [String]) -> [String] { uris.compactMap(FileURI.localPath) }
 
     /// Writes image data as a PNG in the cache folder, off the main thread (a large
     /// screenshot takes a while to encode), and lets go of it.
@@ -117,19 +107,6 @@ enum PhotoChooser {
         gtk_file_chooser_add_filter(fileChooser, filter)
         gtk_file_chooser_set_select_multiple(fileChooser, 1)
         if let folder, !folder.isEmpty { gtk_file_chooser_set_current_folder(fileChooser, folder.pathBytes) }
-        presentNative(chooser) { chosen($0) }
-    }
-
-    /// Shows a native chooser and hands over what was chosen, if anything; the chooser is
-    /// let go once it answers.
-    static func presentNative(_ chooser: OpaquePointer, _ chosen: @escaping @MainActor ([String]) -> Void) {
-        let object = UnsafeMutableRawPointer(chooser)
-        object.connect(.response) { response in
-            defer { g_object_unref(object) }
-            guard response == GTK_RESPONSE_ACCEPT.rawValue else { return }
-            let paths = takeStrings(gtk_file_chooser_get_filenames(caption_file_chooser(object)))
-            if !paths.isEmpty { chosen(paths) }
-        }
-        gtk_native_dialog_show(caption_native_dialog(object))
+        NativeChooser.present(chooser) { chosen($0) }
     }
 }
