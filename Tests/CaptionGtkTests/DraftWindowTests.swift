@@ -32,7 +32,7 @@ import Testing
         gtk_entry_set_text(caption_entry(first.form.view.subtitleEntry.pointer), "second's subtitle")
         // Written by itself within the interval, without any flush.
         var written: Draft?
-        first.form.drafts.keeper.onWritten = { if case .success(let draft) = $0 { written = draft } }
+        first.form.drafts.writer.onWritten = { if case .success(let draft) = $0 { written = draft } }
         #expect(Harness.spin(seconds: 3) { written?.items.last?.subtitle == "second's subtitle" })
         gtk_widget_destroy(first.widget)  // as if the window closed, or the process died
 
@@ -68,7 +68,7 @@ import Testing
             Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "Earlier", subtitle: ""))], current: 0))
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
-        Harness.pump(milliseconds: Int(DraftKeeper.interval) * 3)
+        Harness.pump(milliseconds: Int(DraftWriter.interval) * 3)
         #expect(store.load() != nil)
         #expect(window.form.drafts.restore())
         #expect(text(window.form.view.titleEntry.pointer) == "Earlier")

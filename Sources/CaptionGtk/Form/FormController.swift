@@ -1,7 +1,7 @@
 // The form: which photo is on it and what is typed for it. It holds the queue and the entry
 // being edited, and decides what the form shows; FormBinding binds the fields to the focus
 // engine, FormPhoto loads the photo, FormSaves makes the library writes, QueueSaving says
-// what a save did (with its Undo), and FormDrafts keeps the draft across runs.
+// what a save did (with its Undo), and DraftRecovery keeps the draft across runs.
 
 import CaptionLibrary
 import CaptionMetadata
@@ -21,7 +21,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// What a save of the queue's photos did, and its Undo.
     private let queueSaving: QueueSaving
     /// The draft across runs: restored at start, flushed at quit, discarded by its button.
-    let drafts: FormDrafts
+    let drafts: DraftRecovery
     /// The photo on the form.
     private let shown: FormPhoto
     var photos: PhotoLoader { shown.loader }
@@ -65,7 +65,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         self.header = header
         self.messages = messages
         self.notification = notification
-        drafts = FormDrafts(
+        drafts = DraftRecovery(
             directory: library.directory, window: window, notification: notification, lifetime: lifetime)
         let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)

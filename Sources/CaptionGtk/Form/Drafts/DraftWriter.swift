@@ -10,7 +10,7 @@ import Localization
 /// (the first change starts the clock, later ones update what will be written), and
 /// never the same draft twice.
 @MainActor
-final class DraftKeeper {
+final class DraftWriter {
     let store: DraftStore
     static let interval: UInt32 = 300
     private let queue = DispatchQueue(label: "io.github.caption_app.Caption.draft")

@@ -1,4 +1,4 @@
-// The form's draft across runs: written as the form changes (DraftKeeper), brought back at
+// The form's draft across runs: written as the form changes (DraftWriter), brought back at
 // the next start with a word saying so, and thrown away only by a button, with Undo.
 
 import CaptionLibrary
@@ -14,15 +14,15 @@ protocol DraftHolder: AnyObject {
 }
 
 @MainActor
-final class FormDrafts {
-    let keeper: DraftKeeper
+final class DraftRecovery {
+    let writer: DraftWriter
     weak var holder: DraftHolder?
     private let window: Window
     private let lifetime: Lifetime
     private let notification: InAppNotification
 
     init(directory: String, window: Window, notification: InAppNotification, lifetime: Lifetime) {
-        keeper = DraftKeeper(directory: directory, lifetime: lifetime)
+        writer = DraftWriter(directory: directory, lifetime: lifetime)
         self.lifetime = lifetime
         self.window = window
         self.notification = notification
@@ -30,15 +30,15 @@ final class FormDrafts {
 
     /// The form changed: its draft is written soon.
     func keep() {
-        if let draft = holder?.draft { keeper.keep(draft) }
+        if let draft = holder?.draft { writer.keep(draft) }
     }
 
     /// Brings back the draft of an earlier run, saying so, with a way to throw it away.
     /// Returns whether there was one.
     @discardableResult
     func restore() -> Bool {
-        guard let saved = keeper.store.load(), !saved.isEmpty else { return false }
-        keeper.adopt(saved)
+        guard let saved = writer.store.load(), !saved.isEmpty else { return false }
+        writer.adopt(saved)
         holder?.put(saved)
         // Longer than other notifications: it greets the user as the window opens, before
         // they may have looked; and after the focused field has been read.
@@ -62,6 +62,6 @@ final class FormDrafts {
 
     /// Writes what is pending now and waits for it: closing and quitting call this.
     func flush() {
-        keeper.flush()
+        writer.flush()
     }
 }
