@@ -20,7 +20,6 @@ func takeStrings(_ list: UnsafeMutablePointer<GSList>?) -> [String] {
     return strings
 }
 
-/// A g_malloc'd file name, which it frees; its bytes are kept.
 /// The strings of a NULL-terminated array GLib hands over (a `gchar **`), which is then
 /// freed; none for nil.
 func takeStrings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
@@ -35,6 +34,8 @@ func takeStrings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -
     return strings
 }
 
+/// A g_malloc'd string GLib or GTK hands over, which it frees; a file name's bytes are
+/// kept as they are.
 func takeString(_ name: UnsafeMutablePointer<gchar>?) -> String? {
     guard let name else { return nil }
     defer { g_free(name) }

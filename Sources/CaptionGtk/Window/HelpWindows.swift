@@ -41,9 +41,8 @@ enum HelpWindows {
             var key: guint = 0
             var modifiers = GdkModifierType(rawValue: 0)
             gtk_accelerator_parse(String(accelerator), &key, &modifiers)
-            guard key != 0, let label = gtk_accelerator_get_label(key, modifiers) else { return nil }
-            defer { g_free(label) }
-            return String(cString: label)
+            guard key != 0 else { return nil }
+            return takeString(gtk_accelerator_get_label(key, modifiers))
         }
         return line.title + ": " + keys.joined(separator: ", ")
     }

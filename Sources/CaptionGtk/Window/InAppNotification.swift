@@ -180,9 +180,7 @@ final class InAppNotification {
     private static func mnemonicKeys(of button: Button) -> String {
         guard let label = button.binChild.flatMap({ Label(UnsafeMutableRawPointer($0.pointer)) }) else { return "" }
         let keyval = gtk_label_get_mnemonic_keyval(caption_label(label.pointer))
-        guard let name = gtk_accelerator_get_label(keyval, GDK_MOD1_MASK) else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        return takeString(gtk_accelerator_get_label(keyval, GDK_MOD1_MASK)) ?? ""
     }
 
     func hide() { hide(keepingUndo: true) }

@@ -105,10 +105,7 @@ enum WindowStateFile {
     private static func string(_ path: String, group: String, key: String) -> String? {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
-            let value = g_key_file_get_string(file, group, key, nil)
-        else { return nil }
-        defer { g_free(value) }
-        return String(cString: value)
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        return takeString(g_key_file_get_string(file, group, key, nil))
     }
 }
