@@ -20,12 +20,15 @@ import Testing
         try Harness.makeWindow(library: library, stateFile: folder + "/window.ini")
     }
 
-    /// Opens `photo`, types, saves, and waits for the save; returns what was saved.
+    /// Opens `photo`, types, saves, and waits for the save; returns what was saved. The
+    /// photo's facts are waited for too: words with braces typed before they are read get
+    /// "The photo's details are still being read" and no save, which under a sanitizer's
+    /// slowdown made a save here fail now and then.
     func caption(_ window: CaptionWindow, _ photo: String, words: CaptionWords) -> Entry? {
         var settled = false
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(photo)
-        _ = Harness.spin { settled }
+        _ = Harness.spin { settled && window.form.photoFacts != nil }
         for field in CaptionField.allCases {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
         }
