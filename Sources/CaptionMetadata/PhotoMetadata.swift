@@ -36,9 +36,6 @@ public struct PhotoCaption: Sendable, Equatable {
     public static let none = PhotoCaption()
 
     public subscript(field: CaptionField) -> String? { found[field] }
-
-    /// Every field, "" where the photo has no words.
-    public var words: CaptionWords { CaptionWords { found[$0] ?? "" } }
 }
 
 extension CaptionField {

@@ -61,12 +61,6 @@ public enum CaptionForm {
 extension FocusEngine {
     /// The item of Caption's form that has focus; nil for the activate button or elsewhere.
     public var focusedItem: CaptionForm.Item? { focus.flatMap(CaptionForm.Item.init(index:)) }
-
-    /// What is typed in a field of Caption's form, as shown.
-    public func text(_ field: CaptionField) -> String { texts[CaptionForm.Item.text(field).index] }
-
-    /// The problem of one of Caption's items, or nil when it is complete.
-    public func problem(_ item: CaptionForm.Item) -> Problem? { problem(item.index) }
 }
 
 extension Submission {
