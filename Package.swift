@@ -44,11 +44,13 @@ let package = Package(
         .target(name: "StartupTrace", dependencies: ["CStartupTrace", "Threads"]),
         .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats", "POSIXFiles"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
+        // Pictures in memory: an owning GdkPixbuf, shared by the library and the window.
+        .target(name: "Pixbufs", dependencies: ["CPixbuf", "POSIXFiles"]),
         .target(
             name: "CaptionLibrary",
             dependencies: [
-                "CSQLite", "CPixbuf", "CLibRaw", "CaptionText", "Localization", "Threads",
-                "PhotoFormats", "POSIXFiles", "StartupTrace",
+                "CSQLite", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization", "Threads",
+                "PhotoFormats", "Pixbufs", "POSIXFiles", "StartupTrace",
             ]),
         .target(
             name: "CaptionMetadata",
@@ -69,7 +71,8 @@ let package = Package(
             dependencies: [
                 "CGtk", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata",
                 "CaptionQueue",
-                "Localization", "PhotoFormats", "Shorthand", "CGspell", "CHeif", "POSIXFiles", "StartupTrace",
+                "Localization", "PhotoFormats", "Pixbufs", "Shorthand", "CGspell", "POSIXFiles",
+                "StartupTrace",
                 "Threads",
             ],
             plugins: ["EmbedResources"]),
@@ -111,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "CaptionLibraryTests",
             dependencies: [
-                "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles",
+                "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles", "Pixbufs",
             ]),
         .testTarget(
             name: "CaptionCommandTests",
@@ -120,7 +123,7 @@ let package = Package(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
-                "CaptionText", "FocusEngine", "JPEGPreview", "POSIXFiles",
+                "CaptionText", "FocusEngine", "JPEGPreview", "POSIXFiles", "Pixbufs",
             ]),
         .testTarget(
             name: "CaptionMetadataTests",

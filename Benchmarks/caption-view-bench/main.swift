@@ -144,7 +144,7 @@ final class Bench {
     var longestGap = 0.0
 
     init(library: String) {
-        window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: "/dev/null")
+        window = CaptionWindow(libraryDirectory: library, stateFile: "/dev/null")
         gtk_window_set_default_size(caption_window(window.widget), 720, 640)
         gtk_widget_show_all(window.widget)
         gtk_window_present(caption_window(window.widget))

@@ -6,6 +6,7 @@
 import CPixbuf
 import POSIXFiles
 @_exported import PhotoFormats
+import Pixbufs
 import Threads
 
 #if canImport(Glibc)
@@ -215,14 +216,10 @@ public enum PhotoInspector {
             }
             throw damaged(path)
         }
-        let pixbuf = whole
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        var width = Int(gdk_pixbuf_get_width(pixbuf))
-        var height = Int(gdk_pixbuf_get_height(pixbuf))
+        var width = whole.width
+        var height = whole.height
         guard width > 0 && height > 0 else { throw damaged(path) }
-        if let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
-            let orientation = Int(String(cString: option)), (5...8).contains(orientation)
-        {
+        if let orientation = whole.option("orientation").flatMap({ Int($0) }), (5...8).contains(orientation) {
             swap(&width, &height)
         }
         return PhotoInfo(

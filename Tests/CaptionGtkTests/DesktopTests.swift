@@ -6,6 +6,7 @@ import CaptionLibrary
 import FocusEngine
 import Foundation
 import POSIXFiles
+import Pixbufs
 import Testing
 
 @_spi(Benchmarks) @testable import CaptionGtk
@@ -152,7 +153,7 @@ import Testing
         defer { gtk_widget_destroy(other.widget) }
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 12, 8)!
         gdk_pixbuf_fill(pixbuf, 0xaa33_00ff)
-        waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: [], image: SharedObject(pointer: pixbuf))) }
+        waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: [], image: Pixbuf(taking: pixbuf))) }
         #expect(other.form.photoPath?.hasSuffix(".png") == true)
         #expect(other.form.engine.isComplete(CaptionForm.Item.photo.index))
     }

@@ -47,14 +47,6 @@ import Testing
         }
     }
 
-    /// The colour at (x, y) of a surface, as 0xRRGGBB.
-    func pixel(_ surface: OpaquePointer, _ x: Int, _ y: Int) -> UInt32 {
-        cairo_surface_flush(surface)
-        let data = cairo_image_surface_get_data(surface)!
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        return UnsafeRawPointer(data + y * stride + x * 4).load(as: UInt32.self) & 0xFF_FFFF
-    }
-
     /// The thumbnail without its bars, in the photo's shape and turn: scaled into the
     /// preview it takes the place the photo will take.
     @Test func embeddedPictureTakesThePhotosShapeAndTurn() throws {
@@ -63,10 +55,9 @@ import Testing
             let path = try photoWithThumbnail("shape-\(orientation).jpg", orientation: orientation)
             let info = try PhotoInspector.inspect(path)
             let picture = try #require(PhotoDecoder.embedded(path, info: info, scale: 1))
-            defer { cairo_surface_destroy(picture.surface.pointer) }
-            let surface = picture.surface.pointer
-            let width = Int(cairo_image_surface_get_width(surface))
-            let height = Int(cairo_image_surface_get_height(surface))
+            let surface = picture.surface
+            let width = surface.pixelWidth
+            let height = surface.pixelHeight
             #expect(picture.source == .embedded)
             #expect(abs(Double(width) / Double(height) - shape) < 0.03, "\(width)×\(height), turn \(orientation)")
             #expect(
@@ -74,7 +65,7 @@ import Testing
                     ? (picture.width, picture.height) == (1600, 1000) : (picture.width, picture.height) == (1000, 1600))
             // No bar left at any edge.
             for (x, y) in [(width / 2, 1), (width / 2, height - 2), (1, height / 2), (width - 2, height / 2)] {
-                #expect(near(pixel(surface, x, y), 0x18D018), "at \(x),\(y) of \(width)×\(height)")
+                #expect(near(surface.pixel(x: x, y: y), 0x18D018), "at \(x),\(y) of \(width)×\(height)")
             }
         }
     }

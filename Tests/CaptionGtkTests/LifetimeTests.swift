@@ -15,6 +15,17 @@ import Testing
         var lines: [String] = []
     }
 
+    /// What a job holds (a decoded picture): the log says when it is let go.
+    final class Held: @unchecked Sendable {
+        let log: Log
+        let name: String
+        init(_ name: String, in log: Log) {
+            self.log = log
+            self.name = name
+        }
+        deinit { log.lines.append(name) }
+    }
+
     @Test func jobsRunWhileItLivesAndNeverAfterItsEnd() throws {
         try Harness.start()
         let lifetime = Lifetime()
@@ -30,12 +41,15 @@ import Testing
         #expect(log.lines == ["posted", "timed"])
         #expect(ticks >= 2, "the repeating job ran \(ticks) times")
 
-        lifetime.post({ log.lines.append("posted late") }, dropped: { log.lines.append("let go") })
+        // Only the jobs hold what they were given, so it is let go exactly when they are.
+        lifetime.post { [held = Held("let go", in: log)] in log.lines.append("posted late \(held.name)") }
         lifetime.after(milliseconds: 10) { log.lines.append("timed late") }
         // A worker's answer, queued before the end and due after it.
         let queued = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            lifetime.post({ log.lines.append("answered late") }, dropped: { log.lines.append("answer let go") })
+            lifetime.post { [answer = Held("answer let go", in: log)] in
+                log.lines.append("answered late \(answer.name)")
+            }
             queued.signal()
         }
         queued.wait()

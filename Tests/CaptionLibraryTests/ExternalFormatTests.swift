@@ -5,6 +5,7 @@ import CPixbuf
 import CaptionTestSupport
 import CaptionText
 import Foundation
+import Pixbufs
 import Testing
 
 @testable import CaptionLibrary
@@ -133,8 +134,7 @@ struct ExternalFormatTests {
         let scratch = Scratch()
         let path = try ExternalPhotos.make(.dng, in: scratch.path, width: 320, height: 240)
         let pixbuf = try #require(RawPhoto.preview(path: path, fitting: (160, 160)))
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        #expect(gdk_pixbuf_get_width(pixbuf) == 160 && gdk_pixbuf_get_height(pixbuf) == 120)
+        #expect(pixbuf.width == 160 && pixbuf.height == 120)
         #expect(RawPhoto.preview(path: scratch.file("none.dng"), fitting: (100, 100)) == nil)
     }
 

@@ -2,17 +2,33 @@
 
 import CGtk
 
+/// A D-Bus connection this side holds a reference to.
+struct DBusConnection {
+    private let reference: GObjectRef
+    fileprivate var pointer: OpaquePointer { OpaquePointer(reference.pointer) }
+
+    /// The session bus; nil when there is none.
+    static func session() -> DBusConnection? {
+        g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil).map {
+            DBusConnection(reference: GObjectRef(taking: UnsafeMutableRawPointer($0)))
+        }
+    }
+}
+
 /// D-Bus calls and signals on a GDBusConnection, answered on the main loop.
 enum DBus {
     typealias ReplyHandler = @MainActor (Variant?) -> Void
     typealias SignalHandler = @MainActor (Variant) -> Void
 
-    /// Calls `method` without waiting; `reply` gets the reply's GVariant (nil on an error:
-    /// no such service, no such key), valid for the length of the handler.
+    /// Calls `method` with two strings as its arguments, without waiting; `reply` gets the
+    /// reply's GVariant (nil on an error: no such service, no such key), valid for the
+    /// length of the handler. The call holds the connection until it is answered.
     static func call(
-        _ connection: OpaquePointer, name: String, path: String, interface: String, method: String,
-        parameters: OpaquePointer, timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler
+        _ connection: DBusConnection, name: String, path: String, interface: String, method: String,
+        arguments: (String, String), timeoutMilliseconds: Int32 = 2000, reply: @escaping ReplyHandler
     ) {
+        // A new floating GVariant, which the call takes; never NULL for two strings.
+        let parameters = caption_variant_new_string_pair(arguments.0, arguments.1)!
         let callback: @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, gpointer?) -> Void = {
             source, result, data in
             guard let data else { return }
@@ -23,15 +39,17 @@ enum DBus {
             if let answer { g_variant_unref(answer) }
         }
         g_dbus_connection_call(
-            connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds,
+            connection.pointer, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE,
+            timeoutMilliseconds,
             nil,
             callback, UnsafeMutableRawPointer(Unmanaged.passRetained(ClosureBox(reply)).toOpaque()))
     }
 
-    /// Subscribes to a signal; `body` gets its parameters (a tuple GVariant).
+    /// Subscribes to a signal; `body` gets its parameters (a tuple GVariant). The
+    /// subscription holds the connection.
     @discardableResult
     static func subscribe(
-        _ connection: OpaquePointer, sender: String, path: String, interface: String, member: String,
+        _ connection: DBusConnection, sender: String, path: String, interface: String, member: String,
         _ body: @escaping SignalHandler
     ) -> UInt32 {
         let callback:
@@ -46,7 +64,8 @@ enum DBus {
                 MainActor.assumeIsolated { handler.body(Variant(pointer: unchecked)) }
             }
         return g_dbus_connection_signal_subscribe(
-            connection, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback, retained(body),
+            connection.pointer, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback,
+            retained(body),
             releaseSource)
     }
 }

@@ -1,10 +1,36 @@
-// A key file being changed in place: the window's remembered settings.
+// Key files (GLib's .ini): the window's remembered settings, read, or changed in place.
 
 import CGtk
 
-/// A GKeyFile open for `KeyFile.update`'s change.
-struct KeyFile {
+/// A GKeyFile, read from a file or open for `KeyFile.update`'s change.
+final class KeyFile {
     private let pointer: OpaquePointer
+
+    private init() {
+        // g_key_file_new only fails when memory does.
+        pointer = g_key_file_new()!
+    }
+
+    deinit { g_key_file_free(pointer) }
+
+    /// The file at `path`; nil when it is missing or is not a key file.
+    static func load(_ path: String) -> KeyFile? {
+        let file = KeyFile()
+        guard g_key_file_load_from_file(file.pointer, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        return file
+    }
+
+    /// The values of `key`, or nil when it is missing or not of the type asked for.
+    func integer(group: String, key: String) -> Int? { read { Int(g_key_file_get_integer(pointer, group, key, $0)) } }
+    func boolean(group: String, key: String) -> Bool? { read { g_key_file_get_boolean(pointer, group, key, $0) != 0 } }
+    func string(group: String, key: String) -> String? { takeString(g_key_file_get_string(pointer, group, key, nil)) }
+
+    private func read<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T? {
+        var error: UnsafeMutablePointer<GError>?
+        let value = body(&error)
+        defer { g_clear_error(&error) }
+        return error == nil ? value : nil
+    }
 
     func set(_ value: String, group: String, key: String) { g_key_file_set_string(pointer, group, key, value) }
     func set(_ value: Int, group: String, key: String) { g_key_file_set_integer(pointer, group, key, Int32(value)) }
@@ -14,14 +40,10 @@ struct KeyFile {
     /// folder is made if need be. Saving is atomic (GLib writes a copy and renames it); a
     /// failure (a read-only home) leaves the file as it was.
     static func update(_ path: String, _ change: (KeyFile) -> Void) {
-        if let slash = path.lastIndex(of: "/") {
-            g_mkdir_with_parents(String(path[..<slash]).pathBytes, 0o700)
-        }
-        // g_key_file_new only fails when memory does.
-        let file = g_key_file_new()!
-        defer { g_key_file_free(file) }
-        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
-        change(KeyFile(pointer: file))
-        g_key_file_save_to_file(file, path, nil)
+        if let slash = path.lastIndex(of: "/") { UserFiles.makeFolder(String(path[..<slash])) }
+        let file = KeyFile()
+        g_key_file_load_from_file(file.pointer, path, G_KEY_FILE_KEEP_COMMENTS, nil)
+        change(file)
+        g_key_file_save_to_file(file.pointer, path, nil)
     }
 }

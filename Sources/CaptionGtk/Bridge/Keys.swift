@@ -1,18 +1,46 @@
-// What a key event says: Enter in any of its forms, a modifier held, the key.
+// What a key press says: Enter in any of its forms, a modifier held, the key; and how GTK
+// names keys.
 
 import CGtk
 
-/// What a key event says.
+/// A key pressed, for the length of the handler it is given to.
+@MainActor
+struct KeyPress {
+    fileprivate let event: UnsafeMutablePointer<GdkEventKey>
+
+    init(_ event: UnsafeMutablePointer<GdkEventKey>) { self.event = event }
+
+    /// The key's symbol (GDK_KEY_…).
+    var key: Int32 { Int32(event.pointee.keyval) }
+
+    /// Return, keypad Enter or ISO Enter.
+    var isEnter: Bool { key == GDK_KEY_Return || key == GDK_KEY_KP_Enter || key == GDK_KEY_ISO_Enter }
+
+    /// A key that types a character (not a control character or space).
+    var isPrintable: Bool { gdk_keyval_to_unicode(event.pointee.keyval) > 0x20 }
+
+    func has(_ modifier: GdkModifierType) -> Bool { event.pointee.state & modifier.rawValue != 0 }
+
+    /// None of `modifiers` is held.
+    func hasNone(of modifiers: [GdkModifierType]) -> Bool { !modifiers.contains(where: has) }
+}
+
+extension TextEntry {
+    /// Hands a key press to the entry as if it had come to it.
+    func handle(_ press: KeyPress) {
+        gtk_widget_event(pointer, UnsafeMutableRawPointer(press.event).assumingMemoryBound(to: GdkEvent.self))
+    }
+}
+
 @MainActor
 enum Keys {
-    static func isEnter(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
-        let key = Int32(event.pointee.keyval)
-        return key == GDK_KEY_Return || key == GDK_KEY_KP_Enter || key == GDK_KEY_ISO_Enter
+    /// GTK's label of the keys of an accelerator ("<Control>s" is "Ctrl+S" in English), in
+    /// the user's language; nil for one GTK cannot read.
+    static func label(ofAccelerator accelerator: String) -> String? {
+        var key: guint = 0
+        var modifiers = GdkModifierType(rawValue: 0)
+        gtk_accelerator_parse(accelerator, &key, &modifiers)
+        guard key != 0 else { return nil }
+        return takeString(gtk_accelerator_get_label(key, modifiers))
     }
-
-    static func has(_ event: UnsafeMutablePointer<GdkEventKey>, _ modifier: GdkModifierType) -> Bool {
-        event.pointee.state & modifier.rawValue != 0
-    }
-
-    static func value(_ event: UnsafeMutablePointer<GdkEventKey>) -> Int32 { Int32(event.pointee.keyval) }
 }

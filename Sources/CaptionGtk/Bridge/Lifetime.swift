@@ -17,32 +17,23 @@ final class Lifetime {
 
     nonisolated init() {}
 
-    /// Runs `job` on the main thread soon, unless the window has ended by then; then
-    /// `dropped` runs instead, to let go of what the job would have taken (a decoded
-    /// picture). Callable from any thread (a worker's answer).
-    nonisolated func post(
-        priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping MainThread.Job,
-        dropped: MainThread.Job? = nil
-    ) {
+    /// Runs `job` on the main thread soon, unless the window has ended by then. Callable
+    /// from any thread (a worker's answer); what the job holds is let go either way.
+    nonisolated func post(priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping MainThread.Job) {
         MainThread.post(priority: priority) { [weak self] in
-            guard let self, !self.isOver else {
-                dropped?()
-                return
-            }
+            guard let self, !self.isOver else { return }
             job()
         }
     }
 
-    /// As `post`, for a job of `owner`, held weakly: when the owner has gone too, `dropped`
-    /// runs instead, so what a worker made is let go of either way.
+    /// As `post`, for a job of `owner`, held weakly: it runs only while the owner lives too.
     nonisolated func post<Owner: AnyObject & Sendable>(
-        to owner: Owner, _ job: @escaping @Sendable @MainActor (Owner) -> Void, dropped: @escaping MainThread.Job
+        to owner: Owner, _ job: @escaping @Sendable @MainActor (Owner) -> Void
     ) {
-        post(
-            { [weak owner] in
-                guard let owner else { return dropped() }
-                job(owner)
-            }, dropped: dropped)
+        post { [weak owner] in
+            guard let owner else { return }
+            job(owner)
+        }
     }
 
     /// Runs `job` once after `milliseconds`, unless the window has ended.

@@ -2,6 +2,7 @@
 // released with its last holder.
 
 import CGtk
+import Pixbufs
 
 /// A GtkListStore this side owns one reference to.
 @MainActor
@@ -26,7 +27,7 @@ final class EntryStore: ListStore {
     func insert(markup: String, at row: Int) { caption_entry_store_insert(pointer, Int32(row), markup) }
 
     /// The row's thumbnail (the store takes its own reference); nil takes it away.
-    func setThumbnail(_ pixbuf: SharedObject?, row: Int) {
+    func setThumbnail(_ pixbuf: Pixbuf?, row: Int) {
         caption_entry_store_set_thumbnail(pointer, Int32(row), pixbuf?.pointer)
     }
 }

@@ -44,6 +44,9 @@ enum MainThread {
 
     /// `priority` G_PRIORITY_LOW waits until GTK has drawn what is due (its redraws run at
     /// a higher priority): for work that must not delay a frame.
+    /// GLib's monotonic clock, in microseconds: what its timers count in.
+    nonisolated static var monotonicMicroseconds: Int { Int(g_get_monotonic_time()) }
+
     static func post(priority: Int32 = G_PRIORITY_DEFAULT, _ job: @escaping Job) {
         let callback: @convention(c) (gpointer?) -> gboolean = { data in
             nonisolated(unsafe) let handler: ClosureBox<Job> = box(data)

@@ -1,4 +1,4 @@
-// Owning references to GObjects, and objects handed between threads.
+// Owning references to GObjects.
 
 import CGtk
 
@@ -19,10 +19,4 @@ final class GObjectRef: @unchecked Sendable {
     deinit {
         g_object_unref(pointer)
     }
-}
-
-/// A GObject reference that is handed between threads. GdkPixbuf is immutable once made and
-/// GObject reference counts are atomic, so passing one to the main thread is safe.
-struct SharedObject: @unchecked Sendable {
-    let pointer: OpaquePointer
 }

@@ -3,6 +3,7 @@
 
 import CGtk
 import POSIXFiles
+import Pixbufs
 
 /// A signal's name together with the Swift handler its C signature maps to, so a handler of
 /// the wrong shape does not compile: `button.connect(.clicked) { … }`.
@@ -14,8 +15,10 @@ struct Signal<Handler>: Sendable {
 typealias VoidHandler = @MainActor () -> Void
 typealias IntHandler = @MainActor (Int32) -> Void
 typealias PointerHandler = @MainActor (gpointer?) -> Void
-typealias KeyHandler = @MainActor (UnsafeMutablePointer<GdkEventKey>) -> Bool
-typealias DrawHandler = @MainActor (OpaquePointer) -> Void
+typealias KeyHandler = @MainActor (KeyPress) -> Bool
+/// The widget that has the focus now, or nil for none.
+typealias FocusHandler = @MainActor (Widget?) -> Void
+typealias DrawHandler = @MainActor (DrawingContext) -> Void
 typealias SelectionHandler = @MainActor (SelectionData) -> Void
 
 /// A drop's GtkSelectionData, for the length of the handler.
@@ -25,8 +28,8 @@ struct SelectionData {
     /// The URIs dropped, if any.
     var uris: [String] { takeStrings(gtk_selection_data_get_uris(pointer)) }
 
-    /// The image dropped, if any: a new reference the caller owns.
-    var image: SharedObject? { gtk_selection_data_get_pixbuf(pointer).map { SharedObject(pointer: $0) } }
+    /// The image dropped, if any.
+    var image: Pixbuf? { gtk_selection_data_get_pixbuf(pointer).map { Pixbuf(taking: $0) } }
 }
 typealias RowHandler = @MainActor (Int) -> Void
 typealias FilesHandler = @MainActor ([String]) -> Void
@@ -71,8 +74,12 @@ extension Signal where Handler == IntHandler {
 
 /// (instance, pointer, user data): the focused widget, an allocation, a property spec, an
 /// action's parameter.
-extension Signal where Handler == PointerHandler {
+/// (window, GtkWidget * or NULL, user data): the window's focus moved.
+extension Signal where Handler == FocusHandler {
     static var setFocus: Self { Self("set-focus") }
+}
+
+extension Signal where Handler == PointerHandler {
     static var sizeAllocate: Self { Self("size-allocate") }
     /// GSimpleAction's activate, whose argument is the parameter.
     static var actionActivate: Self { Self("activate") }
@@ -198,6 +205,12 @@ extension GObjectConvertible {
         UInt(caption_signal_connect(objectPointer, name, callback, data, releaseClosure, after ? 1 : 0))
     }
 
+    /// Stops the signal being emitted now: the handlers after this one, and the default
+    /// handler, do not run.
+    func stopEmission<Handler>(of signal: Signal<Handler>) {
+        g_signal_stop_emission_by_name(objectPointer, signal.name)
+    }
+
     @discardableResult
     func connect(_ signal: Signal<VoidHandler>, after: Bool = false, _ body: @escaping VoidHandler) -> UInt {
         let callback: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
@@ -224,12 +237,22 @@ extension GObjectConvertible {
         attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
+    func connect(_ signal: Signal<FocusHandler>, after: Bool = false, _ body: @escaping FocusHandler) {
+        let callback: @convention(c) (gpointer?, UnsafeMutablePointer<GtkWidget>?, gpointer?) -> Void = {
+            _, widget, data in
+            let handler: ClosureBox<FocusHandler> = box(data)
+            nonisolated(unsafe) let widget = widget
+            MainActor.assumeIsolated { handler.body(widget.map(Widget.init(unchecked:))) }
+        }
+        attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
     func connect(_ signal: Signal<KeyHandler>, after: Bool, _ body: @escaping KeyHandler) {
         let callback: @convention(c) (gpointer?, UnsafeMutablePointer<GdkEventKey>?, gpointer?) -> gboolean = {
             _, event, data in
             guard let event else { return 0 }
             let handler: ClosureBox<KeyHandler> = box(data)
-            return MainActor.assumeIsolated { handler.body(event) } ? 1 : 0
+            return MainActor.assumeIsolated { handler.body(KeyPress(event)) } ? 1 : 0
         }
         attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
@@ -313,7 +336,7 @@ extension GObjectConvertible {
         let callback: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> gboolean = { _, cairo, data in
             guard let cairo else { return 0 }
             let handler: ClosureBox<DrawHandler> = box(data)
-            MainActor.assumeIsolated { handler.body(cairo) }
+            MainActor.assumeIsolated { handler.body(DrawingContext(cairo)) }
             return 0
         }
         attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))

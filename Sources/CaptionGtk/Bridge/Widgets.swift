@@ -12,8 +12,18 @@ protocol WidgetHandle: GObjectConvertible {
     static var gtkType: GType { get }
 }
 
+/// Which widget a handle names: handles are values, and two may name one widget.
+struct WidgetID: Hashable {
+    fileprivate let address: UnsafeMutableRawPointer
+}
+
 extension WidgetHandle {
     var objectPointer: gpointer { UnsafeMutableRawPointer(pointer) }
+
+    var id: WidgetID { WidgetID(address: UnsafeMutableRawPointer(pointer)) }
+
+    /// This widget as a handle of another kind, if it is a widget of that kind.
+    func `as`<Kind: WidgetHandle>(_ kind: Kind.Type) -> Kind? { Kind(UnsafeMutableRawPointer(pointer)) }
 
     /// The handle for `pointer` if it is a widget of this kind.
     init?(_ pointer: UnsafeMutableRawPointer?) {
@@ -71,6 +81,19 @@ extension WidgetHandle {
         }
     }
 
+    /// Scrolls `scroller` (a GtkScrolledWindow around this container) to show whichever
+    /// child gets the focus, by Tab or by the program.
+    func scrollFocusIntoView(of scroller: Widget) {
+        gtk_container_set_focus_vadjustment(
+            caption_container(pointer), gtk_scrolled_window_get_vadjustment(caption_scrolled_window(scroller.pointer)))
+    }
+
+    /// Lays `child` over this widget (a GtkOverlay).
+    func addOverlay(_ child: some WidgetHandle) { gtk_overlay_add_overlay(caption_overlay(pointer), child.pointer) }
+
+    /// A GtkModelButton's role: a plain item, a check (a switch) or a radio item.
+    var modelButtonRole: GtkButtonRole { GtkButtonRole(UInt32(bitPattern: caption_object_get_int(pointer, "role"))) }
+
     /// The one child of a bin (a button's label), if any.
     var binChild: Widget? {
         guard
@@ -81,6 +104,23 @@ extension WidgetHandle {
     }
 
     func show() { gtk_widget_show(pointer) }
+    func hide() { gtk_widget_hide(pointer) }
+    func destroy() { gtk_widget_destroy(pointer) }
+
+    /// Left out when its container shows all its children: it shows only when told to.
+    func setShownOnlyWhenTold() { gtk_widget_set_no_show_all(pointer, 1) }
+
+    /// Takes the width its container has to spare.
+    func expandHorizontally() { gtk_widget_set_hexpand(pointer, 1) }
+
+    /// Room left at its start and end (left and right in a left-to-right language).
+    func setSideMargins(_ pixels: Int) {
+        gtk_widget_set_margin_start(pointer, Int32(pixels))
+        gtk_widget_set_margin_end(pointer, Int32(pixels))
+    }
+
+    /// Whether focus may land on it.
+    func setCanFocus(_ can: Bool) { gtk_widget_set_can_focus(pointer, can ? 1 : 0) }
     func showAll() { gtk_widget_show_all(pointer) }
     func grabFocus() { gtk_widget_grab_focus(pointer) }
     var hasFocus: Bool { gtk_widget_has_focus(pointer) != 0 }
@@ -110,6 +150,10 @@ extension WidgetHandle {
         nonmutating set { atk_object_set_name(accessible, FilePath.display(newValue)) }
     }
 
+    /// An empty description where there was none: ATK announces no change from none to
+    /// the first, so a description that will change starts empty.
+    func startAccessibleDescription() { atk_object_set_description(accessible, "") }
+
     /// Set only when it changes: ATK tells assistive technologies of every set.
     var accessibleDescription: String {
         get { atk_object_get_description(accessible).map { String(cString: $0) } ?? "" }
@@ -125,6 +169,32 @@ extension WidgetHandle {
     var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(pointer)) }
     var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(pointer)) }
     func queueDraw() { gtk_widget_queue_draw(pointer) }
+
+    /// The smallest size it asks for, in logical pixels.
+    func setMinimumSize(width: Int, height: Int) { gtk_widget_set_size_request(pointer, Int32(width), Int32(height)) }
+
+    /// Where it sits in room larger than it needs (nil leaves that way as it is).
+    func align(horizontal: GtkAlign? = nil, vertical: GtkAlign? = nil) {
+        if let horizontal { gtk_widget_set_halign(pointer, horizontal) }
+        if let vertical { gtk_widget_set_valign(pointer, vertical) }
+    }
+
+    /// Adds `child` to this container (a frame's, a revealer's one child).
+    func add(_ child: some WidgetHandle) { gtk_container_add(caption_container(pointer), child.pointer) }
+    func remove(_ child: some WidgetHandle) { gtk_container_remove(caption_container(pointer), child.pointer) }
+
+    /// Named by `label` for assistive technologies, and the label says so too: read from
+    /// the label even before it has been laid out.
+    func setLabelled(by label: Label) {
+        atk_object_add_relationship(accessible, ATK_RELATION_LABELLED_BY, label.accessible)
+        atk_object_add_relationship(label.accessible, ATK_RELATION_LABEL_FOR, accessible)
+    }
+
+    /// Takes the room its container has to spare, both ways.
+    func expandBothWays() {
+        gtk_widget_set_hexpand(pointer, 1)
+        gtk_widget_set_vexpand(pointer, 1)
+    }
 }
 
 /// Any widget, when its kind does not matter.
@@ -132,6 +202,21 @@ struct Widget: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_widget_get_type() }
+
+    /// A widget that is only drawn on (its draw signal).
+    static func drawingArea() -> Widget { Widget(unchecked: gtk_drawing_area_new()) }
+
+    /// A container that lays overlays over its one child.
+    static func overlay() -> Widget { Widget(unchecked: gtk_overlay_new()) }
+
+    /// A line of the shortcuts window: `accelerator` ("<Control>s <Control>Return") and
+    /// what it does.
+    static func shortcut(_ accelerator: String, title: String) -> Widget {
+        Widget(unchecked: caption_shortcut_new(accelerator, title))
+    }
+
+    /// A frame with no label.
+    static func frame() -> Widget { Widget(unchecked: gtk_frame_new(nil)) }
 }
 
 struct TextEntry: WidgetHandle {
@@ -143,6 +228,8 @@ struct TextEntry: WidgetHandle {
         get { String(cString: gtk_entry_get_text(caption_entry(pointer))) }
         nonmutating set { gtk_entry_set_text(caption_entry(pointer), newValue) }
     }
+
+    init() { self.init(unchecked: gtk_entry_new()) }
 
     func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
 
@@ -175,9 +262,13 @@ struct TextEntry: WidgetHandle {
         }
     }
 
-    /// Hands a key press to the entry as if it had come to it.
-    func handle(_ event: UnsafeMutablePointer<GdkEventKey>) {
-        gtk_widget_event(pointer, UnsafeMutableRawPointer(event).assumingMemoryBound(to: GdkEvent.self))
+    /// The icon at the field's end (not a button), named for a screen reader by `tooltip`:
+    /// GTK gives the icon's accessible object its tooltip as its name. Nil takes it away.
+    func setEndIcon(_ iconName: String?, tooltip: String?) {
+        let entry = caption_entry(pointer)
+        gtk_entry_set_icon_from_icon_name(entry, GTK_ENTRY_ICON_SECONDARY, iconName)
+        gtk_entry_set_icon_activatable(entry, GTK_ENTRY_ICON_SECONDARY, 0)
+        gtk_entry_set_icon_tooltip_text(entry, GTK_ENTRY_ICON_SECONDARY, tooltip)
     }
 
     /// Focus with the cursor at the end and nothing selected.
@@ -210,6 +301,9 @@ struct Button: WidgetHandle {
     }
 
     func setFlat() { gtk_button_set_relief(caption_button(pointer), GTK_RELIEF_NONE) }
+
+    /// An underscore in the label marks the mnemonic ("_Retry").
+    func setUsesMnemonic() { gtk_button_set_use_underline(caption_button(pointer), 1) }
 }
 
 struct Label: WidgetHandle {
@@ -219,6 +313,23 @@ struct Label: WidgetHandle {
 
     init(_ text: String = "") { self.init(unchecked: gtk_label_new(text)) }
 
+    /// A label whose underscore marks the key of its mnemonic widget ("_Title").
+    init(mnemonic text: String) { self.init(unchecked: gtk_label_new_with_mnemonic(text)) }
+
+    /// Where its text sits across its width: 0 start, 1 end.
+    func setTextAlignment(_ x: Float) { gtk_label_set_xalign(caption_label(pointer), x) }
+
+    /// Long text breaks into lines.
+    func setWraps() { gtk_label_set_line_wrap(caption_label(pointer), 1) }
+
+    /// The width it keeps, in characters, whatever it shows.
+    func setWidthChars(_ count: Int) { gtk_label_set_width_chars(caption_label(pointer), Int32(count)) }
+
+    var isSelectable: Bool {
+        get { gtk_label_get_selectable(caption_label(pointer)) != 0 }
+        nonmutating set { gtk_label_set_selectable(caption_label(pointer), newValue ? 1 : 0) }
+    }
+
     /// Set only when it changes: GTK lays a label out again on every set, same text or not.
     /// A file name's bytes that are not UTF-8 are shown as U+FFFD, as GLib shows them.
     var text: String {
@@ -227,6 +338,20 @@ struct Label: WidgetHandle {
             let shown = FilePath.display(newValue)
             if text != shown { gtk_label_set_text(caption_label(pointer), shown) }
         }
+    }
+
+    /// Long text is cut with an ellipsis (at the end, in the middle) instead of widening the
+    /// label, beyond `maxWidthChars` when given.
+    func ellipsize(_ mode: PangoEllipsizeMode, maxWidthChars: Int? = nil) {
+        gtk_label_set_ellipsize(caption_label(pointer), mode)
+        if let maxWidthChars { gtk_label_set_max_width_chars(caption_label(pointer), Int32(maxWidthChars)) }
+    }
+
+    /// The keys of its mnemonic ("Alt+C" for "_Cancel"), as GTK names keys in the user's
+    /// language.
+    var mnemonicKeys: String {
+        takeString(gtk_accelerator_get_label(gtk_label_get_mnemonic_keyval(caption_label(pointer)), GDK_MOD1_MASK))
+            ?? ""
     }
 
     func setMnemonicWidget(_ widget: some WidgetHandle) {
@@ -239,6 +364,13 @@ struct Stack: WidgetHandle {
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_stack_get_type() }
 
+    init() { self.init(unchecked: gtk_stack_new()) }
+
+    /// Adds a page the stack shows by `name`.
+    func add(_ child: some WidgetHandle, name: String) {
+        gtk_stack_add_named(caption_stack(pointer), child.pointer, name)
+    }
+
     var visibleChildName: String? {
         get { gtk_stack_get_visible_child_name(caption_stack(pointer)).map { String(cString: $0) } }
         nonmutating set { if let newValue { gtk_stack_set_visible_child_name(caption_stack(pointer), newValue) } }
@@ -249,6 +381,8 @@ struct Revealer: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_revealer_get_type() }
+
+    init() { self.init(unchecked: gtk_revealer_new()) }
 
     var revealsChild: Bool {
         get { gtk_revealer_get_reveal_child(caption_revealer(pointer)) != 0 }
@@ -261,6 +395,13 @@ struct HeaderBar: WidgetHandle {
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_header_bar_get_type() }
 
+    /// A header bar with `title` and the window's close button.
+    init(title: String) {
+        self.init(unchecked: gtk_header_bar_new())
+        gtk_header_bar_set_title(caption_header_bar(pointer), title)
+        gtk_header_bar_set_show_close_button(caption_header_bar(pointer), 1)
+    }
+
     var subtitle: String? {
         get { gtk_header_bar_get_subtitle(caption_header_bar(pointer)).map { String(cString: $0) } }
         nonmutating set { gtk_header_bar_set_subtitle(caption_header_bar(pointer), newValue.map(FilePath.display)) }
@@ -271,6 +412,12 @@ struct Box: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_box_get_type() }
+
+    /// A row of children `spacing` pixels apart.
+    init(rowSpacing spacing: Int) { self.init(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, Int32(spacing))) }
+
+    /// A column of children `spacing` pixels apart.
+    init(columnSpacing spacing: Int) { self.init(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, Int32(spacing))) }
 
     func packStart(_ child: some WidgetHandle, expand: Bool = false) {
         gtk_box_pack_start(caption_box(pointer), child.pointer, expand ? 1 : 0, expand ? 1 : 0, 0)
@@ -298,16 +445,103 @@ struct MenuButton: WidgetHandle {
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_menu_button_get_type() }
 
+    /// Its popover, once it has one.
+    var popover: Widget? {
+        gtk_menu_button_get_popover(caption_menu_button(pointer)).map { Widget(unchecked: caption_widget($0)) }
+    }
+
     var isActive: Bool {
         get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }
         nonmutating set { gtk_toggle_button_set_active(caption_toggle_button(pointer), newValue ? 1 : 0) }
     }
 }
 
+struct ProgressBar: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_progress_bar_get_type() }
+
+    /// A bar that shows its text.
+    init() {
+        self.init(unchecked: gtk_progress_bar_new())
+        gtk_progress_bar_set_show_text(caption_progress_bar(pointer), 1)
+    }
+
+    var text: String {
+        get { gtk_progress_bar_get_text(caption_progress_bar(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { gtk_progress_bar_set_text(caption_progress_bar(pointer), newValue) }
+    }
+
+    /// How far the work is, 0 to 1.
+    var fraction: Double {
+        get { gtk_progress_bar_get_fraction(caption_progress_bar(pointer)) }
+        nonmutating set { gtk_progress_bar_set_fraction(caption_progress_bar(pointer), newValue) }
+    }
+
+    /// Moves the block of a bar whose end is not known.
+    func pulse() { gtk_progress_bar_pulse(caption_progress_bar(pointer)) }
+}
+
+/// A list of rows, one of which may be chosen.
+struct ListBox: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_list_box_get_type() }
+
+    init() {
+        self.init(unchecked: gtk_list_box_new())
+        gtk_list_box_set_selection_mode(caption_list_box(pointer), GTK_SELECTION_SINGLE)
+    }
+
+    /// Rows of `children` in place of the rows it had, none chosen. `focusable` false keeps
+    /// the focus out of them (a list that a field's keys drive).
+    func setRows(_ children: [some WidgetHandle], focusable: Bool) {
+        for row in self.children { row.destroy() }
+        for child in children { gtk_list_box_insert(caption_list_box(pointer), child.pointer, -1) }
+        if !focusable { for row in self.children { row.setCanFocus(false) } }
+        gtk_list_box_unselect_all(caption_list_box(pointer))
+    }
+
+    /// Chooses row `index`, if there is one.
+    func selectRow(at index: Int) {
+        guard let row = gtk_list_box_get_row_at_index(caption_list_box(pointer), Int32(index)) else { return }
+        gtk_list_box_select_row(caption_list_box(pointer), row)
+    }
+}
+
+/// A popover that never takes the focus, below the widget it points at.
+struct Popover: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_popover_get_type() }
+
+    /// Pointing at `widget`, or at nothing until `point(at:)` says.
+    init(pointingAt widget: Widget?) {
+        self.init(unchecked: gtk_popover_new(widget?.pointer))
+        gtk_popover_set_modal(caption_popover(pointer), 0)
+        gtk_popover_set_position(caption_popover(pointer), GTK_POS_BOTTOM)
+    }
+
+    func point(at widget: some WidgetHandle) { gtk_popover_set_relative_to(caption_popover(pointer), widget.pointer) }
+}
+
 struct InfoBar: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_info_bar_get_type() }
+
+    /// Adds a button that answers `response`, hidden until shown (showing the bar leaves it
+    /// as it is); its label is set later.
+    func addHiddenButton(response: Int32) -> Button {
+        // GtkInfoBar makes the button; it never returns NULL.
+        let button = Button(unchecked: gtk_info_bar_add_button(caption_info_bar(pointer), "", response)!)
+        gtk_widget_set_no_show_all(button.pointer, 1)
+        button.isVisible = false
+        return button
+    }
+
+    /// Answers `response`, as a click on its button would.
+    func respond(_ response: Int32) { gtk_info_bar_response(caption_info_bar(pointer), response) }
 }
 
 /// A list shown by a GtkTreeView over a GtkListStore, addressed by row number.
@@ -349,6 +583,11 @@ struct TreeView: WidgetHandle {
         gtk_tree_view_set_cursor(caption_tree_view(pointer), path, nil, 0)
     }
 
+    /// Runs `body` when the row a screen reader is told of (the cursor's) changes.
+    func onActiveDescendantChanged(_ body: @escaping @MainActor () -> Void) {
+        UnsafeMutableRawPointer(gtk_widget_get_accessible(pointer)).connect(.activeDescendantChanged) { _ in body() }
+    }
+
     /// Runs `body` whenever the view scrolls.
     func onScroll(_ body: @escaping VoidHandler) {
         // A scrollable tree view always has an adjustment.
@@ -379,7 +618,48 @@ struct Window: WidgetHandle {
     static var gtkType: GType { gtk_window_get_type() }
 
     var gtkWindow: UnsafeMutablePointer<GtkWindow> { caption_window(pointer) }
+
+    /// A toplevel window of no application (tests, the benchmarks).
+    static func toplevel() -> Window { Window(unchecked: gtk_window_new(GTK_WINDOW_TOPLEVEL)) }
+
     func present() { gtk_window_present(gtkWindow) }
+
+    var title: String {
+        get { gtk_window_get_title(gtkWindow).map { String(cString: $0) } ?? "" }
+        nonmutating set { gtk_window_set_title(gtkWindow, newValue) }
+    }
+
+    func setIconName(_ name: String) { gtk_window_set_icon_name(gtkWindow, name) }
+    func setTitlebar(_ bar: some WidgetHandle) { gtk_window_set_titlebar(gtkWindow, bar.pointer) }
+
+    /// The one child of the window.
+    func setContent(_ child: some WidgetHandle) { gtk_container_add(caption_container(pointer), child.pointer) }
+
+    /// The widget Enter activates where the focus does not take Enter itself.
+    func setDefault(_ widget: some WidgetHandle) { gtk_window_set_default(gtkWindow, widget.pointer) }
+
+    /// Takes the focus away from every widget in the window.
+    func unsetFocus() { gtk_window_set_focus(gtkWindow, nil) }
+
+    /// Files (as URIs) and image data dropped on the window come to its drag-data-received.
+    func acceptFileAndImageDrops() {
+        gtk_drag_dest_set(pointer, GTK_DEST_DEFAULT_ALL, nil, 0, GDK_ACTION_COPY)
+        gtk_drag_dest_add_uri_targets(pointer)
+        gtk_drag_dest_add_image_targets(pointer)
+    }
+
+    /// The size it opens at (the user may change it after).
+    func setDefaultSize(width: Int, height: Int) { gtk_window_set_default_size(gtkWindow, Int32(width), Int32(height)) }
+    func maximize() { gtk_window_maximize(gtkWindow) }
+    var isMaximized: Bool { gtk_window_is_maximized(gtkWindow) != 0 }
+
+    /// Its size as the window manager would restore it, in logical pixels.
+    var size: (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_size(gtkWindow, &width, &height)
+        return (Int(width), Int(height))
+    }
     var focus: Widget? { gtk_window_get_focus(gtkWindow).map(Widget.init(unchecked:)) }
 
     var isActive: Bool { gtk_window_is_active(gtkWindow) != 0 }

@@ -13,40 +13,30 @@ enum FolderChooser {
         over window: Window, title: String, accept: String, startingIn folder: String,
         chosen: @escaping @MainActor (String) -> Void
     ) {
-        // A new dialog is never NULL; GTK aborts when it cannot allocate one.
-        let dialog = caption_folder_chooser_new(window.gtkWindow, title, accept, tr("_Cancel"))!
-        let chooser = caption_file_chooser(UnsafeMutableRawPointer(dialog))
-        gtk_dialog_set_default_response(caption_dialog(UnsafeMutableRawPointer(dialog)), GTK_RESPONSE_ACCEPT.rawValue)
-        gtk_window_set_modal(caption_window(UnsafeMutableRawPointer(dialog)), 1)
-        gtk_window_set_destroy_with_parent(caption_window(UnsafeMutableRawPointer(dialog)), 1)
-        gtk_file_chooser_set_create_folders(chooser, 1)
-        gtk_file_chooser_set_current_folder(chooser, folder.pathBytes)
+        let dialog = FolderDialog(
+            over: window, title: title, accept: accept, cancel: tr("_Cancel"), startingIn: folder)
         var answered = false
         func finish(_ folder: String?) {
             guard !answered else { return }
             answered = true
-            gtk_widget_destroy(dialog)
+            dialog.window.destroy()
             if let folder { chosen(folder) }
         }
         // In GTK's own handling, Enter on a folder typed into the location field only opens
         // that folder, and a second Enter is needed to choose it.
-        dialog.connect(.keyPress, after: false) { event in
-            guard Keys.isEnter(event), !Keys.has(event, GDK_CONTROL_MASK),
-                let focus = gtk_window_get_focus(caption_window(UnsafeMutableRawPointer(dialog))),
-                caption_is_location_entry(UnsafeMutableRawPointer(focus)) != 0
+        dialog.window.connect(.keyPress, after: false) { event in
+            guard event.isEnter, !event.has(GDK_CONTROL_MASK), let field = dialog.focusedLocationField,
+                let current = dialog.currentFolder, let folder = typedFolder(field.text, in: current),
+                isFolder(folder)
             else { return false }
-            let typed = takeString(gtk_file_chooser_get_current_folder(chooser)).map {
-                typedFolder(TextEntry(unchecked: focus).text, in: $0)
-            }
-            guard let typed, let folder = typed, isFolder(folder) else { return false }
             finish(folder)
             return true
         }
-        dialog.connect(.response) { response in
+        dialog.window.connect(.response) { response in
             guard response == GTK_RESPONSE_ACCEPT.rawValue else { return finish(nil) }
-            finish(takeString(gtk_file_chooser_get_filename(chooser)))
+            finish(dialog.chosen)
         }
-        gtk_widget_show(dialog)
+        dialog.window.show()
     }
 
     /// The folder a path typed into the location field names: absolute, from the home
@@ -64,11 +54,9 @@ enum FolderChooser {
         return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    private static var home: String { FilePath.string(fromCString: g_get_home_dir()) }
+    private static var home: String { UserFiles.home }
 
-    private static func isFolder(_ path: String) -> Bool {
-        g_file_test(path.pathBytes, G_FILE_TEST_IS_DIR) != 0
-    }
+    private static func isFolder(_ path: String) -> Bool { UserFiles.isFolder(path) }
 
     /// Where the chooser opens: the last folder exported into while it is still there, else
     /// the user's Pictures folder, else home.
@@ -78,7 +66,7 @@ enum FolderChooser {
 
     static func startingFolder(last: String?) -> String {
         startingFolder(
-            last: last, pictures: g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map(FilePath.string(fromCString:)),
+            last: last, pictures: UserFiles.picturesFolder,
             home: home, isFolder: isFolder)
     }
 }

@@ -280,7 +280,7 @@ final class FormBinding {
 
     /// The text field with the focus, if any.
     private var focusedEntry: TextEntry? {
-        view.entries.values.first { $0.pointer == window.focus?.pointer }
+        view.entries.values.first { $0.id == window.focus?.id }
     }
 
     /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.

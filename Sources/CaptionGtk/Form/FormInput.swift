@@ -21,12 +21,12 @@ enum FormInput {
         // a move.
         for widget in CaptionForm.Item.all.map(view.widget(for:)) + [view.activateButton.asWidget] {
             widget.connect(.focusIn) {
-                focus.report(UnsafeMutableRawPointer(widget.pointer))
+                focus.report(widget.id)
                 return false
             }
         }
         // Other widgets (the menu button, the library) and focus leaving every widget.
-        window.connect(.setFocus, after: true) { widget in focus.report(widget) }
+        window.connect(.setFocus, after: true) { widget in focus.report(widget?.id) }
         for (field, entry) in view.entries {
             entry.connect(.changed) { _ = handle(.typed(field: field, text: entry.text)) }
             // Enter comes only through activate: GtkEntry emits it after its input method
@@ -34,12 +34,12 @@ enum FormInput {
             entry.connect(.activate) { _ = handle(.event(.enter)) }
             // Ctrl+V in a field pastes text, unless what was copied is a photo.
             entry.connect(.pasteClipboard) {
-                if handle(.paste) { g_signal_stop_emission_by_name(entry.pointer, "paste-clipboard") }
+                if handle(.paste) { entry.stopEmission(of: .pasteClipboard) }
             }
             // After the entry's own handler, for the same reason: the input method sees
             // Shift+Enter first.
             entry.connect(.keyPress, after: true) { event in
-                guard Keys.isEnter(event), Keys.has(event, GDK_SHIFT_MASK), !Keys.has(event, GDK_CONTROL_MASK)
+                guard event.isEnter, event.has(GDK_SHIFT_MASK), !event.has(GDK_CONTROL_MASK)
                 else { return false }
                 return handle(.event(.back))
             }
@@ -54,7 +54,7 @@ enum FormInput {
 private final class FocusReports {
     private let view: FormView
     private let handle: @MainActor (FormInput) -> Bool
-    private var last: UnsafeMutableRawPointer?
+    private var last: WidgetID?
     private var reported = false
 
     init(view: FormView, handle: @escaping @MainActor (FormInput) -> Bool) {
@@ -62,12 +62,12 @@ private final class FocusReports {
         self.handle = handle
     }
 
-    func report(_ widget: UnsafeMutableRawPointer?) {
+    func report(_ widget: WidgetID?) {
         guard !reported || widget != last else { return }
         reported = true
         last = widget
         let item = widget.flatMap { widget in
-            CaptionForm.Item.all.first { UnsafeMutableRawPointer(view.widget(for: $0).pointer) == widget }
+            CaptionForm.Item.all.first { view.widget(for: $0).id == widget }
         }
         _ = handle(.event(.focus(item?.index)))
     }

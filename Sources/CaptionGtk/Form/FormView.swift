@@ -44,32 +44,32 @@ struct FormView {
         grid.attach(messages[0], column: 1, row: 1)
         for (index, field) in fields.enumerated() {
             let row = 2 + index * 2
-            let entry = TextEntry(unchecked: gtk_entry_new())
+            let entry = TextEntry()
             entry.setPlaceholder(field.placeholder)
             entry.accessibleName = field.accessibleName
-            gtk_widget_set_hexpand(entry.pointer, 1)
-            let label = Label(unchecked: gtk_label_new_with_mnemonic(field.label))
+            entry.expandHorizontally()
+            let label = Label(mnemonic: field.label)
             label.setMnemonicWidget(entry)
-            gtk_label_set_xalign(caption_label(label.pointer), 1)
+            label.setTextAlignment(1)
             label.addStyleClass("dim-label")
             let hint = Label()
-            gtk_label_set_width_chars(caption_label(hint.pointer), 8)
-            gtk_label_set_xalign(caption_label(hint.pointer), 0)
+            hint.setWidthChars(8)
+            hint.setTextAlignment(0)
             hint.addStyleClass("dim-label")
             let message = Self.messageLabel()
             let counter = Label()
-            gtk_label_set_xalign(caption_label(counter.pointer), 0)
+            counter.setTextAlignment(0)
             counter.addStyleClass("dim-label")
             counter.addStyleClass("caption-counter")
-            gtk_widget_set_no_show_all(counter.pointer, 1)
+            counter.setShownOnlyWhenTold()
             grid.attach(label, column: 0, row: row)
             grid.attach(entry, column: 1, row: row)
             grid.attach(hint, column: 2, row: row)
             let expansion = Self.messageLabel()
             expansion.removeStyleClass("caption-message")
             expansion.addStyleClass("dim-label")
-            gtk_label_set_selectable(caption_label(expansion.pointer), 0)
-            let under = Box(unchecked: gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
+            expansion.isSelectable = false
+            let under = Box(columnSpacing: 2)
             under.packStart(message)
             under.packStart(expansion)
             grid.attach(under, column: 1, row: row + 1)
@@ -82,8 +82,8 @@ struct FormView {
             hints[field.field] = hint
             messages.append(message)
         }
-        gtk_label_set_xalign(caption_label(destination.pointer), 0)
-        gtk_label_set_line_wrap(caption_label(destination.pointer), 1)
+        destination.setTextAlignment(0)
+        destination.setWraps()
         destination.addStyleClass("dim-label")
         grid.attach(destination, column: 1, row: 2 + fields.count * 2)
         self.entries = entries
@@ -97,10 +97,10 @@ struct FormView {
     /// Shown only while its item has a problem.
     private static func messageLabel() -> Label {
         let message = Label()
-        gtk_label_set_xalign(caption_label(message.pointer), 0)
-        gtk_label_set_line_wrap(caption_label(message.pointer), 1)
+        message.setTextAlignment(0)
+        message.setWraps()
         message.addStyleClass("caption-message")
-        gtk_widget_set_no_show_all(message.pointer, 1)
+        message.setShownOnlyWhenTold()
         return message
     }
 
@@ -116,7 +116,7 @@ struct FormView {
         describing: Widget? = nil, arrival: inout DescribedArrival,
         notes: (CaptionField) -> (expansion: String?, offers: String?) = { _ in (nil, nil) }
     ) -> String {
-        func describes(_ widget: Widget) -> Bool { describing.map { $0.pointer == widget.pointer } ?? widget.isFocus }
+        func describes(_ widget: Widget) -> Bool { describing.map { $0.id == widget.id } ?? widget.isFocus }
         let label = engine.wording.label(engine.label)
         activateButton.label = label
         // Only the focused widget's description changes: a screen reader reads a change of
@@ -155,7 +155,7 @@ struct FormView {
             let length = item.field.flatMap { renderCounter(engine, $0) }
             let (expansion, offers) = item.field.map(notes) ?? (nil, nil)
             if describes(widget) {
-                let steady = arrival.steadyParts(of: UnsafeMutableRawPointer(widget.pointer), [photo] + enter)
+                let steady = arrival.steadyParts(of: widget.id, [photo] + enter)
                 let parts = [said, steady[0], length] + alsoMissing + [expansion, offers] + steady.dropFirst()
                 widget.accessibleDescription = parts.compactMap { $0 }.joined(separator: ". ")
             }
@@ -205,14 +205,14 @@ struct FormView {
 /// screen reader reads the whole description at each change, and «Enter goes to the next
 /// empty field» came again with every code replaced and every message gone.
 struct DescribedArrival {
-    private var widget: UnsafeMutableRawPointer?
+    private var widget: WidgetID?
     private var steady: [String?] = []
     /// The user typed in the field since focus came.
     var isSettled = false
 
     /// What the description of `widget` says of its steady parts now: each one until the
     /// user types there, then each one only when it has changed (nil in its place).
-    mutating func steadyParts(of widget: UnsafeMutableRawPointer, _ parts: [String?]) -> [String?] {
+    mutating func steadyParts(of widget: WidgetID, _ parts: [String?]) -> [String?] {
         if self.widget != widget { self = DescribedArrival(widget: widget) }
         defer { steady = parts }
         guard isSettled else { return parts }
@@ -221,6 +221,6 @@ struct DescribedArrival {
         }
     }
 
-    private init(widget: UnsafeMutableRawPointer) { self.widget = widget }
+    private init(widget: WidgetID) { self.widget = widget }
     init() {}
 }

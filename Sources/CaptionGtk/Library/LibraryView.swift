@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import Dispatch
 import Localization
+import Pixbufs
 import Synchronization
 import Threads
 
@@ -86,7 +87,7 @@ final class LibraryView {
         treeView.setModel(store)
         // ATK announces no change from no description at all to the first one: the search
         // starts with an empty one, so that its first count is heard too.
-        atk_object_set_description(searchEntry.accessible, "")
+        searchEntry.startAccessibleDescription()
         connectSignals()
     }
 
@@ -99,7 +100,7 @@ final class LibraryView {
         // Enter or Down in the search goes to the results.
         searchEntry.connect(.activate) { [weak self] in self?.focusList() }
         searchEntry.connect(.keyPress, after: false) { [weak self] event in
-            guard let self, Int32(event.pointee.keyval) == GDK_KEY_Down else { return false }
+            guard let self, event.key == GDK_KEY_Down else { return false }
             self.focusList()
             return true
         }
@@ -109,7 +110,7 @@ final class LibraryView {
         }
         treeView.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
-            let key = Int32(event.pointee.keyval)
+            let key = event.key
             if (key == GDK_KEY_End || key == GDK_KEY_KP_End) && self.hasMore {
                 // The rest loads in large pages, each in a main-loop turn of its own; the
                 // cursor goes to the last row when it is in.
@@ -122,8 +123,7 @@ final class LibraryView {
                 return true
             }
             // Type-to-search: a printable key with no Ctrl or Alt goes to the search.
-            let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue
-            if gdk_keyval_to_unicode(event.pointee.keyval) > 0x20 && event.pointee.state & modifiers == 0 {
+            if event.isPrintable && event.hasNone(of: [GDK_CONTROL_MASK, GDK_MOD1_MASK]) {
                 self.searchEntry.grabFocusWithoutSelecting()
                 self.searchEntry.handle(event)
                 return true
@@ -133,9 +133,7 @@ final class LibraryView {
         // GTK 3 makes the list's cell accessibles itself, and an unnamed thumbnail cell is
         // read as «image.»: the row under the cursor gets its thumbnail named after the
         // photo as a screen reader is told of it (it asks for the names afterwards).
-        UnsafeMutableRawPointer(gtk_widget_get_accessible(treeView.pointer)).connect(.activeDescendantChanged) {
-            [weak self] _ in self?.nameThumbnailCell()
-        }
+        treeView.onActiveDescendantChanged { [weak self] in self?.nameThumbnailCell() }
         treeView.onScroll { [weak self] in self?.updateThumbnails() }
         treeView.connect(.sizeAllocate, after: true) { [weak self] _ in self?.updateThumbnails() }
     }
@@ -348,13 +346,9 @@ final class LibraryView {
                 let current = focus.load()
                 let thumbnail =
                     abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
-                let release: MainThread.Job = {
-                    if let thumbnail { g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer)) }
-                }
                 self.lifetime.post(
                     to: self,
                     { view in
-                        defer { release() }
                         guard generation == view.generation else { return }
                         guard let thumbnail, let row = view.rows[entry.id] else {
                             if thumbnail == nil { view.requested.remove(entry.id) }
@@ -364,25 +358,15 @@ final class LibraryView {
                         view.store.setThumbnail(thumbnail, row: row)
                         view.thumbnailed.insert(entry.id)
                         view.onThumbnail?()
-                    }, dropped: release)
+                    })
             }
         }
     }
 
     /// The cached 128-pixel thumbnail brought to the list's size, off the main thread.
-    nonisolated static func scaled(_ thumbnail: SharedObject) -> SharedObject {
-        let width = Double(gdk_pixbuf_get_width(thumbnail.pointer))
-        let height = Double(gdk_pixbuf_get_height(thumbnail.pointer))
-        let scale = Double(displaySize) / max(width, height, 1)
-        guard scale < 1,
-            let smaller = gdk_pixbuf_scale_simple(
-                thumbnail.pointer, Int32(max(1, width * scale)),
-                Int32(max(1, height * scale)), GDK_INTERP_BILINEAR)
-        else {
-            return thumbnail
-        }
-        g_object_unref(UnsafeMutableRawPointer(thumbnail.pointer))
-        return SharedObject(pointer: smaller)
+    nonisolated static func scaled(_ thumbnail: Pixbuf) -> Pixbuf {
+        let side = Int(displaySize)
+        return max(thumbnail.width, thumbnail.height) > side ? thumbnail.fitting((side, side)) : thumbnail
     }
 
     var thumbnailCount: Int { thumbnailed.count }

@@ -2,8 +2,9 @@
 // app looks for them ($XDG_CACHE_HOME/thumbnails/normal, named by the MD5 of the file URI,
 // stamped with Thumb::URI and Thumb::MTime), so a file manager reuses Caption's and back.
 
-import CGtk
+import CaptionLibrary
 import POSIXFiles
+import Pixbufs
 
 #if canImport(Glibc)
     import Glibc
@@ -11,75 +12,49 @@ import POSIXFiles
 
 enum Thumbnails {
     /// The "normal" size of the specification.
-    static let size: Int32 = 128
+    static let size = 128
 
     /// The thumbnail of the photo at `path`: from the cache when it is still valid for the
     /// file as it is, otherwise made and cached. Nil when the photo cannot be read. Runs
-    /// on any thread; returns a reference the caller owns.
-    static func thumbnail(for path: String) -> SharedObject? {
+    /// on any thread.
+    static func thumbnail(for path: String) -> Pixbuf? {
         var info = stat()
-        guard stat(path, &info) == 0, let uri = g_filename_to_uri(path.pathBytes, nil, nil) else { return nil }
-        defer { g_free(uri) }
-        let uriText = String(cString: uri)
+        guard stat(path, &info) == 0, let uri = FileURI.uri(of: path) else { return nil }
         let mtime = String(info.st_mtim.tv_sec)
-        let folder = String(cString: g_get_user_cache_dir()) + "/thumbnails/normal"
-        guard let digest = g_compute_checksum_for_string(G_CHECKSUM_MD5, uri, -1) else { return nil }
-        let file = folder + "/" + String(cString: digest) + ".png"
-        g_free(digest)
+        let file = cacheFile(uri: uri)
 
-        if let cached = gdk_pixbuf_new_from_file(file.pathBytes, nil) {
-            let storedURI = gdk_pixbuf_get_option(cached, "tEXt::Thumb::URI").map { String(cString: $0) }
-            let storedTime = gdk_pixbuf_get_option(cached, "tEXt::Thumb::MTime").map { String(cString: $0) }
-            if storedURI == uriText && storedTime == mtime { return SharedObject(pointer: cached) }
-            g_object_unref(UnsafeMutableRawPointer(cached))
+        if case .success(let cached) = Pixbuf.load(path: file) {
+            if cached.option("tEXt::Thumb::URI") == uri && cached.option("tEXt::Thumb::MTime") == mtime {
+                return cached
+            }
         }
 
-        guard let loaded = gdk_pixbuf_new_from_file_at_scale(path.pathBytes, size, size, 1, nil) ?? wholeFile(path)
-        else {
-            return nil
-        }
-        var thumbnail = loaded
-        if let turned = gdk_pixbuf_apply_embedded_orientation(loaded) {
-            g_object_unref(UnsafeMutableRawPointer(loaded))
-            thumbnail = turned
-        }
-        store(thumbnail, as: file, in: folder, uri: uriText, mtime: mtime, size: Int64(info.st_size))
-        return SharedObject(pointer: thumbnail)
-    }
-
-    /// Where the incremental loader fails and the whole-file one shows the photo, as the
-    /// form's preview does (a GIF cut short, an arithmetic-coded JPEG): scaled to fit here.
-    private static func wholeFile(_ path: String) -> OpaquePointer? {
-        guard let whole = gdk_pixbuf_new_from_file(path.pathBytes, nil) else { return nil }
-        let width = Double(gdk_pixbuf_get_width(whole))
-        let height = Double(gdk_pixbuf_get_height(whole))
-        let scale = min(1, Double(size) / max(width, height, 1))
-        guard scale < 1,
-            let scaled = gdk_pixbuf_scale_simple(
-                whole, max(1, Int32(width * scale)), max(1, Int32(height * scale)), GDK_INTERP_BILINEAR)
-        else { return whole }
-        // The EXIF orientation, which the caller applies, goes with the pixels.
-        gdk_pixbuf_copy_options(whole, scaled)
-        g_object_unref(UnsafeMutableRawPointer(whole))
-        return scaled
+        let loaded =
+            Pixbuf.load(path: path, fitting: (size, size))
+            .flatMapError { _ in
+                // Where the incremental loader fails and the whole-file one shows the photo,
+                // as the form's preview does (a GIF cut short, an arithmetic-coded JPEG):
+                // scaled to fit here, the EXIF orientation going with the pixels.
+                Pixbuf.load(path: path).map { whole in
+                    max(whole.width, whole.height) > size ? whole.fitting((size, size), keepingOptions: true) : whole
+                }
+            }
+        guard case .success(let picture) = loaded else { return nil }
+        let thumbnail = picture.upright()
+        store(thumbnail, as: file, uri: uri, mtime: mtime, size: Int64(info.st_size))
+        return thumbnail
     }
 
     /// Writes the thumbnail under a temporary name and renames it, as the specification
     /// asks, so another program never reads half a file. A failure only costs the cache.
-    private static func store(
-        _ pixbuf: OpaquePointer, as file: String, in folder: String,
-        uri: String, mtime: String, size: Int64
-    ) {
-        g_mkdir_with_parents(folder.pathBytes, 0o700)
+    private static func store(_ thumbnail: Pixbuf, as file: String, uri: String, mtime: String, size: Int64) {
+        UserFiles.makeFolder(folder)
         let temporary = file + ".caption-\(getpid()).tmp"
-        let options = [
+        let text: [(key: String, value: String)] = [
             ("tEXt::Thumb::URI", uri), ("tEXt::Thumb::MTime", mtime),
             ("tEXt::Thumb::Size", String(size)), ("tEXt::Software", "Caption"),
         ]
-        var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
-        var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
-        defer { (keys + values).forEach { free($0) } }
-        if gdk_pixbuf_savev(pixbuf, temporary.pathBytes, "png", &keys, &values, nil) != 0 {
+        if case .success = thumbnail.savePNG(to: temporary, text: text) {
             chmod(temporary, 0o600)
             if rename(temporary, file) != 0 { unlink(temporary) }
         } else {
@@ -87,12 +62,18 @@ enum Thumbnails {
         }
     }
 
-    /// Where the cached thumbnail of `path` lives (tests look there).
-    static func cachePath(for path: String) -> String? {
-        guard let uri = g_filename_to_uri(path.pathBytes, nil, nil) else { return nil }
-        defer { g_free(uri) }
-        guard let digest = g_compute_checksum_for_string(G_CHECKSUM_MD5, uri, -1) else { return nil }
-        defer { g_free(digest) }
-        return String(cString: g_get_user_cache_dir()) + "/thumbnails/normal/" + String(cString: digest) + ".png"
+    private static var folder: String { UserFiles.cacheFolder + "/thumbnails/normal" }
+
+    /// The cache file of a URI: the MD5 of the URI, in hexadecimal.
+    private static func cacheFile(uri: String) -> String {
+        let digest = Hash.md5(Array(uri.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return folder + "/" + digest + ".png"
     }
+
+    /// Where the cached thumbnail of `path` lives (tests look there).
+    static func cachePath(for path: String) -> String? { FileURI.uri(of: path).map(cacheFile) }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

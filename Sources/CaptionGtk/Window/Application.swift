@@ -19,17 +19,16 @@ public enum CaptionApplication {
     /// is no display to open a window on.
     public static func run(library: String?, photos: [String]) -> Int32? {
         let activationToken = setIdentity()
-        guard gtk_init_check(nil, nil) != 0 else { return nil }
+        guard GtkApp.openDisplay() else { return nil }
         StartupTrace.mark("gtk-init")
         if let first = photos.first { LaunchPreview.start(first) }
         // WM_CLASS's class half (X11); its name half and the Wayland app id are the program name.
-        gdk_set_program_class(id)
+        GtkApp.setProgramClass(id)
         // Another library is another session: keep it out of a running instance.
-        var flags = G_APPLICATION_HANDLES_OPEN.rawValue
-        if library != nil { flags |= G_APPLICATION_NON_UNIQUE.rawValue }
-        guard let application = gtk_application_new(id, GApplicationFlags(rawValue: flags)) else { return 1 }
-        let gApplication = caption_g_application(application)
-        if let activationToken { caption_use_startup_token(application, activationToken) }
+        guard let application = GtkApp(id: id, separate: library != nil) else { return 1 }
+        if let activationToken { application.useStartupToken(activationToken) }
+        // Its handlers hold it weakly: it is let go (and leaves D-Bus) when run() returns.
+        weak var running = application
         var captionWindow: CaptionWindow?
 
         func present(opening paths: [String]) {
@@ -37,7 +36,7 @@ public enum CaptionApplication {
             if let captionWindow {
                 window = captionWindow
             } else {
-                window = CaptionWindow(application: application, libraryDirectory: library)
+                window = CaptionWindow(application: running, libraryDirectory: library)
                 captionWindow = window
                 window.present(restoringDraft: true)
                 StartupTrace.mark("window-shown")
@@ -51,51 +50,38 @@ public enum CaptionApplication {
         // The photos of this command line, once: a later activation (`caption` run again
         // with no photos) only brings the window forward.
         var launchPhotos = photos
-        application.connect(.activate) {
+        application.onActivate {
             present(opening: launchPhotos)
             launchPhotos = []
         }
-        application.connect(.open) { paths in present(opening: paths) }
+        application.onOpen { paths in present(opening: paths) }
         // app.quit, and every action's keys, from the window's table of actions.
         let quit = SimpleAction(WindowAction.quit.rawValue)
-        quit.onActivate { _ in g_application_quit(gApplication) }
-        ActionMap(application: application).add(quit)
+        quit.onActivate { _ in running?.quit() }
+        application.actions.add(quit)
         for action in WindowAction.allCases where !action.accelerators.isEmpty {
-            withCStrings(action.accelerators) {
-                gtk_application_set_accels_for_action(application, action.detailedName, $0)
-            }
+            application.setAccelerators(action.accelerators, for: action.detailedName)
         }
 
-        var error: UnsafeMutablePointer<GError>?
-        if g_application_register(gApplication, nil, &error) == 0 {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            g_clear_error(&error)
-            printError(message)
-            g_object_unref(application)
+        if let failure = application.register() {
+            printError(failure)
             return 1
         }
         StartupTrace.mark("registered")
-        if library == nil, g_application_get_dbus_connection(gApplication) == nil {
+        if library == nil, !application.hasSessionBus {
             printError(
                 tr(
                     "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS), so this opens a new window instead of using one already open"
                 ))
         }
-        // Another instance runs: g_application_run hands it this command line's photos
-        // (through `open`, with the startup id) or an activation, then unregisters from
-        // D-Bus, which a bare unref would not (GLib warns of that).
+        // Another instance runs: running hands it this command line's photos (through
+        // `open`, with the startup id) or an activation, then unregisters from D-Bus, which
+        // a bare unref would not (GLib warns of that).
         let arguments =
-            g_application_get_is_remote(gApplication) != 0 && !photos.isEmpty
-            ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
-        // Each path's own bytes, for the running instance to open the same files.
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0.pathBytes) } + [nil]
-        let status = argv.withUnsafeMutableBufferPointer { buffer in
-            g_application_run(gApplication, Int32(arguments.count), arguments.isEmpty ? nil : buffer.baseAddress)
-        }
-        for argument in argv { free(argument) }
+            application.isRemote && !photos.isEmpty ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
+        let status = application.run(arguments: arguments)
         // A save still in flight finishes before the process ends.
         captionWindow?.close()
-        g_object_unref(application)
         return status
     }
 
@@ -105,8 +91,7 @@ public enum CaptionApplication {
     /// token when there is no X11 startup id, which GTK 3 would have taken itself; neither
     /// is handed on to programs started from here.
     static func setIdentity() -> String? {
-        g_set_prgname(id)
-        g_set_application_name("Caption")
+        GtkApp.setIdentity(programName: id, applicationName: "Caption")
         guard let token = getenv("XDG_ACTIVATION_TOKEN").map({ String(cString: $0) }) else { return nil }
         unsetenv("XDG_ACTIVATION_TOKEN")
         return getenv("DESKTOP_STARTUP_ID") == nil && !token.isEmpty ? token : nil

@@ -24,7 +24,7 @@ import StartupTrace
     let libraryController: LibraryController
     let export: ExportController
     /// The action map holding the window's "win." actions.
-    private let actions: ActionMap
+    let actions: ActionMap
     /// Where captions go besides the library (the primary menu's choice).
     let destination: DestinationChoice
     /// Where the window's size is remembered, and the size to remember.
@@ -32,15 +32,13 @@ import StartupTrace
     private(set) var geometry = WindowGeometry.standard
 
     /// `stateFile` is where the window size is remembered (tests pass their own).
-    public init(application: UnsafeMutablePointer<GtkApplication>?, libraryDirectory: String?, stateFile: String? = nil)
-    {
+    init(application: GtkApp?, libraryDirectory: String?, stateFile: String? = nil) {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
         library = LibraryAccess(directory: libraryDirectory, lifetime: lifetime)
         notification = InAppNotification(lifetime: lifetime)
-        window = Window(
-            unchecked: application.map { gtk_application_window_new($0) } ?? gtk_window_new(GTK_WINDOW_TOPLEVEL))
-        gtk_window_set_title(window.gtkWindow, "Caption")
-        gtk_window_set_icon_name(window.gtkWindow, CaptionApplication.id)
+        window = application?.newWindow() ?? Window.toplevel()
+        window.title = "Caption"
+        window.setIconName(CaptionApplication.id)
 
         StartupTrace.mark("window-start")
         let builder = Builder(EmbeddedResources.windowUI)
@@ -51,21 +49,18 @@ import StartupTrace
         switcher = builder["switcher"]
         Self.letLabelsShorten(in: switcher)
         messages = MessageBar(builder)
-        gtk_window_set_titlebar(window.gtkWindow, header.pointer)
+        window.setTitlebar(header)
         let overlay: Widget = builder["overlay"]
-        gtk_overlay_add_overlay(caption_overlay(overlay.pointer), notification.widget.pointer)
+        overlay.addOverlay(notification.widget)
         let page: Box = builder["page"]
-        gtk_container_add(caption_container(window.pointer), page.pointer)
+        window.setContent(page)
         window.connect(.draw) { _ in RecentFiles.windowPainted() }
         // The toplevel's draw paints every widget in it: after it, the frame is drawn.
         window.connect(.draw, after: true) { _ in StartupTrace.mark("first-frame") }
 
         let formView = FormView(builder, fields: FormField.all)
         // Tab and the form's own focus moves scroll the field they reach into view.
-        let scroller: Widget = builder["form_scroller"]
-        gtk_container_set_focus_vadjustment(
-            caption_container(formView.page.pointer),
-            gtk_scrolled_window_get_vadjustment(caption_scrolled_window(scroller.pointer)))
+        formView.page.scrollFocusIntoView(of: builder["form_scroller"])
         form = FormController(
             view: formView, library: library, window: window, header: header, messages: messages,
             notification: notification, lifetime: lifetime)
@@ -77,7 +72,7 @@ import StartupTrace
         destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
         form.setDestination(destination.current)
         destination.onChange = { [weak form] in form?.setDestination($0) }
-        gtk_window_set_default(window.gtkWindow, formView.activateButton.pointer)
+        window.setDefault(formView.activateButton)
         StartupTrace.mark("form-built")
         Style.install()
         ColorScheme.follow()
@@ -107,7 +102,7 @@ import StartupTrace
             // fields and Done updates.
             self.form.withoutFocusMoves {
                 self.form.edit(entry, photo: path)
-                gtk_window_set_focus(self.window.gtkWindow, nil)
+                self.window.unsetFocus()
                 self.showForm()
             }
             self.form.view.titleEntry.grabFocusWithoutSelecting()
@@ -134,8 +129,8 @@ import StartupTrace
     /// the buttons' minimum width), so that a 360 px header still holds every control.
     private static func letLabelsShorten(in switcher: Widget) {
         for button in switcher.children {
-            guard let label = button.binChild.flatMap({ Label(UnsafeMutableRawPointer($0.pointer)) }) else { continue }
-            gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_END)
+            guard let label = button.binChild.flatMap({ $0.as(Label.self) }) else { continue }
+            label.ellipsize(PANGO_ELLIPSIZE_END)
         }
     }
 
@@ -215,9 +210,6 @@ import StartupTrace
         preferences.present()
     }
 
-    /// The window's "win." actions, for tests that activate one with a parameter.
-    var actionGroup: gpointer { actions.pointer }
-
     /// Activates one of the window's actions by name, as its shortcut would.
     public func activateAction(_ name: String) {
         actions.activate(name)
@@ -236,8 +228,7 @@ import StartupTrace
         menu.attach(to: menuButton)
         // GTK 3 builds the menu of buttons that screen readers call push buttons: they are
         // menu items, in a menu.
-        if let popover = gtk_menu_button_get_popover(caption_menu_button(menuButton.pointer)) {
-            let menuWidget = Widget(unchecked: caption_widget(popover))
+        if let menuWidget = menuButton.popover {
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
             // Where captions go is a choice of three: radio items, whose state is read. A
@@ -245,9 +236,9 @@ import StartupTrace
             // checked state, so its description says On or Off.
             let items = menuWidget.descendants(ofType: "GtkModelButton")
             for item in items {
-                let role = caption_object_get_int(item.pointer, "role")
-                let radio = role == Int32(GTK_BUTTON_ROLE_RADIO.rawValue)
-                let check = role == Int32(GTK_BUTTON_ROLE_CHECK.rawValue)
+                let role = item.modelButtonRole
+                let radio = role == GTK_BUTTON_ROLE_RADIO
+                let check = role == GTK_BUTTON_ROLE_CHECK
                 item.setAccessibleRole(
                     radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
                 if check { spellCheckMenuItem = item }
@@ -258,7 +249,7 @@ import StartupTrace
             // Home and End go to the first and last item, as in any menu; GTK 3's popover
             // menu leaves them to nothing.
             menuWidget.connect(.keyPress, after: false) { event in
-                let key = Keys.value(event)
+                let key = event.key
                 let reachable = items.filter { $0.isVisible && $0.isSensitive }
                 let home = key == GDK_KEY_Home || key == GDK_KEY_KP_Home
                 let end = key == GDK_KEY_End || key == GDK_KEY_KP_End
@@ -278,7 +269,7 @@ import StartupTrace
             // The heading sits in a box of its own (with a separator line) at the top of the
             // section; a section of nested sections has none of its own.
             let heading = box.children.first.flatMap { header in
-                header.children.compactMap { Label(UnsafeMutableRawPointer($0.pointer)) }.first
+                header.children.compactMap { $0.as(Label.self) }.first
             }
             guard let heading, !heading.text.isEmpty else { continue }
             box.setAccessibleRole(ATK_ROLE_PANEL)
@@ -299,8 +290,8 @@ import StartupTrace
     private func connectKeys() {
         window.connect(.keyPress, after: true) { [weak self] event in
             guard let self else { return false }
-            let key = Keys.value(event)
-            if key == GDK_KEY_v || key == GDK_KEY_V, Keys.has(event, GDK_CONTROL_MASK) {
+            let key = event.key
+            if key == GDK_KEY_v || key == GDK_KEY_V, event.has(GDK_CONTROL_MASK) {
                 if !self.form.pastePhoto() { self.window.errorBell() }
                 return true
             }
@@ -320,9 +311,7 @@ import StartupTrace
 
     /// Files and image data dropped anywhere on the window join the queue.
     private func acceptDrops() {
-        gtk_drag_dest_set(window.pointer, GTK_DEST_DEFAULT_ALL, nil, 0, GDK_ACTION_COPY)
-        gtk_drag_dest_add_uri_targets(window.pointer)
-        gtk_drag_dest_add_image_targets(window.pointer)
+        window.acceptFileAndImageDrops()
         window.connect(.dragDataReceived) { [weak self] selection in
             self?.form.receive(PhotoIntake.dropped(uris: selection.uris, image: selection.image))
         }
@@ -364,18 +353,14 @@ import StartupTrace
     /// Restores the remembered size, and keeps track of it from then on.
     private func rememberGeometry() {
         geometry = WindowStateFile.load(stateFile) ?? .standard
-        gtk_window_set_default_size(window.gtkWindow, Int32(geometry.width), Int32(geometry.height))
-        if geometry.maximized { gtk_window_maximize(window.gtkWindow) }
+        window.setDefaultSize(width: geometry.width, height: geometry.height)
+        if geometry.maximized { window.maximize() }
         window.connect(.sizeAllocate, after: true) { [weak self] _ in
             guard let self else { return }
-            let maximized = gtk_window_is_maximized(self.window.gtkWindow) != 0
+            let maximized = self.window.isMaximized
             self.geometry.maximized = maximized
             guard !maximized else { return }  // keep the size to come back to
-            var width: Int32 = 0
-            var height: Int32 = 0
-            gtk_window_get_size(self.window.gtkWindow, &width, &height)
-            self.geometry.width = Int(width)
-            self.geometry.height = Int(height)
+            (self.geometry.width, self.geometry.height) = self.window.size
         }
     }
 
@@ -417,8 +402,10 @@ import StartupTrace
 /// What the view benchmark (caption-view-bench, a release build, where `@testable` is not
 /// available) reaches: the window itself, the library list, and ways to drive it.
 extension CaptionWindow {
-    public var widget: UnsafeMutablePointer<GtkWidget> { window.pointer }
-    public var libraryList: UnsafeMutablePointer<GtkWidget> { libraryController.view.treeView.pointer }
+    /// A window of no application, as the benchmarks and tests open one.
+    public convenience init(libraryDirectory: String?, stateFile: String? = nil) {
+        self.init(application: nil, libraryDirectory: libraryDirectory, stateFile: stateFile)
+    }
     public var libraryRowCount: Int { libraryController.view.entries.count }
     public var librarySelectedRow: Int? { libraryController.view.selectedRow }
     /// Whether every page of the list is in.
@@ -438,7 +425,6 @@ extension CaptionWindow {
     public func showLibraryView() { showLibrary() }
     public func reloadLibrary() { libraryController.reload() }
     /// The Preferences window while it is open, the rows its list shows, its search.
-    public var preferencesWidget: UnsafeMutablePointer<GtkWidget>? { preferences?.window.pointer }
     public var preferencesRowCount: Int { preferences?.shown.count ?? 0 }
     public func searchPreferences(_ text: String) { preferences?.searchField.text = text }
     public func closePreferences() { preferences?.close() }

@@ -17,12 +17,12 @@ enum HelpWindows {
         let shortcuts: Window = builder["shortcuts"]
         for line in ShortcutLine.all {
             let group: Widget = builder[line.section.rawValue]
-            let shortcut = Widget(unchecked: caption_shortcut_new(line.accelerator, line.title))
+            let shortcut = Widget.shortcut(line.accelerator, title: line.title)
             // GTK 3's shortcut lines are labels that Tab never reaches, so a screen reader
             // user could not read them: each line takes focus and is named "Save: Ctrl+S".
-            gtk_widget_set_can_focus(shortcut.pointer, 1)
+            shortcut.setCanFocus(true)
             shortcut.accessibleName = Self.spoken(line)
-            gtk_container_add(caption_container(group.pointer), shortcut.pointer)
+            group.add(shortcut)
         }
         // Named: a screen reader would otherwise say only «frame».
         shortcuts.accessibleName = tr("Keyboard shortcuts")
@@ -37,29 +37,17 @@ enum HelpWindows {
 
     /// "Save: Ctrl+S, Ctrl+Return": a shortcut line's title and keys as GTK labels them.
     private static func spoken(_ line: ShortcutLine) -> String {
-        let keys = line.accelerator.split(separator: " ").compactMap { accelerator -> String? in
-            var key: guint = 0
-            var modifiers = GdkModifierType(rawValue: 0)
-            gtk_accelerator_parse(String(accelerator), &key, &modifiers)
-            guard key != 0 else { return nil }
-            return takeString(gtk_accelerator_get_label(key, modifiers))
-        }
+        let keys = line.accelerator.split(separator: " ").compactMap { Keys.label(ofAccelerator: String($0)) }
         return line.title + ": " + keys.joined(separator: ", ")
     }
 
     static func showAbout(over window: Window) {
-        let about = Window(unchecked: gtk_about_dialog_new())
-        let dialog = caption_about_dialog(about.pointer)
-        gtk_about_dialog_set_program_name(dialog, "Caption")
-        gtk_about_dialog_set_version(dialog, CaptionApplication.version)
-        gtk_about_dialog_set_comments(dialog, tr("Give photos a title and a subtitle without touching the mouse"))
-        gtk_about_dialog_set_logo_icon_name(dialog, CaptionApplication.id)
-        gtk_about_dialog_set_website(dialog, "https://github.com/caption-app/caption")
-        gtk_about_dialog_set_license_type(dialog, GTK_LICENSE_GPL_3_0)
-        gtk_about_dialog_set_copyright(dialog, "© 2026 Caption developers")
-        gtk_about_dialog_set_translator_credits(dialog, tr("translator-credits"))
-        window.adopt(about, modal: true)
-        about.connect(.response) { _ in gtk_widget_destroy(about.pointer) }
-        about.show()
+        AboutDialog.show(
+            AboutDialog.Facts(
+                programName: "Caption", version: CaptionApplication.version,
+                comments: tr("Give photos a title and a subtitle without touching the mouse"),
+                logoIconName: CaptionApplication.id, website: "https://github.com/caption-app/caption",
+                copyright: "© 2026 Caption developers", translatorCredits: tr("translator-credits")),
+            over: window)
     }
 }

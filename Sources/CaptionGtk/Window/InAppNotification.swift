@@ -50,11 +50,10 @@ final class InAppNotification {
     init(lifetime: Lifetime) {
         self.lifetime = lifetime
         // GTK constructors abort rather than return NULL.
-        widget = Revealer(unchecked: gtk_revealer_new())
-        gtk_widget_set_halign(widget.pointer, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(widget.pointer, GTK_ALIGN_START)
+        widget = Revealer()
+        widget.align(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_START)
         (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
-        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        widget.add(frame)
         widget.showAll()
         connect()
     }
@@ -64,29 +63,27 @@ final class InAppNotification {
     /// changing (Orca: "Ignoring event type due to role"), so a second "Saved" within the
     /// seconds the first shows would go unsaid.
     private static func makeContent() -> (Widget, Label, Button, Button, Box) {
-        let frame = Widget(unchecked: gtk_frame_new(nil))
+        let frame = Widget.frame()
         frame.addStyleClass("app-notification")
         frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
-        let row = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
+        let row = Box(rowSpacing: 12)
         let label = Label()
-        gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_MIDDLE)
-        gtk_label_set_max_width_chars(caption_label(label.pointer), 48)
+        label.ellipsize(PANGO_ELLIPSIZE_MIDDLE, maxWidthChars: 48)
         let actionButton = Button(mnemonic: ButtonKind.undo.label)
         let close = Button(iconName: "window-close-symbolic")
         close.setFlat()
         close.accessibleName = tr("Close")
         close.setTooltip(tr("Close"))
-        let progressSlot = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        let progressSlot = Box(rowSpacing: 0)
         row.packStart(label, expand: true)
         row.packStart(progressSlot, expand: true)
         row.packStart(actionButton)
         row.packStart(close)
-        gtk_container_add(caption_container(frame.pointer), row.pointer)
+        frame.add(row)
         // The text names the notification: read from the label as the notification
         // appears, even before the new label has been laid out (a screen reader skips
         // labels it cannot yet see on screen).
-        atk_object_add_relationship(frame.accessible, ATK_RELATION_LABELLED_BY, label.accessible)
-        atk_object_add_relationship(label.accessible, ATK_RELATION_LABEL_FOR, frame.accessible)
+        frame.setLabelled(by: label)
         return (frame, label, actionButton, close, progressSlot)
     }
 
@@ -98,13 +95,13 @@ final class InAppNotification {
     /// Puts a new frame in place of the one showing (see makeContent), once `fill` has put
     /// its words in: a screen reader reads it the moment it shows.
     private func replaceContent(_ fill: () -> Void) {
-        gtk_container_remove(caption_container(widget.pointer), frame.pointer)
+        widget.remove(frame)
         (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
         fill()
-        gtk_widget_show(frame.pointer)
+        frame.show()
         for child in frame.children { child.showAll() }
         actionButton.isVisible = button != nil
-        gtk_container_add(caption_container(widget.pointer), frame.pointer)
+        widget.add(frame)
         connect()
     }
 
@@ -149,7 +146,7 @@ final class InAppNotification {
     /// screen reader hears the title as the notification appears, and how to cancel.
     func show(progress panel: ProgressPanel?) {
         if let old = progress {
-            gtk_container_remove(caption_container(progressSlot.pointer), old.widget.pointer)
+            progressSlot.remove(old.widget)
             // The work is over: its title goes too, unless the outcome is shown at once
             // (which cancels this).
             timeout?.cancel()
@@ -178,9 +175,8 @@ final class InAppNotification {
 
     /// "Alt+C" for a button labelled "_Cancel" (or "取消(_C)"), as GTK names keys.
     private static func mnemonicKeys(of button: Button) -> String {
-        guard let label = button.binChild.flatMap({ Label(UnsafeMutableRawPointer($0.pointer)) }) else { return "" }
-        let keyval = gtk_label_get_mnemonic_keyval(caption_label(label.pointer))
-        return takeString(gtk_accelerator_get_label(keyval, GDK_MOD1_MASK)) ?? ""
+        guard let label = button.binChild.flatMap({ $0.as(Label.self) }) else { return "" }
+        return label.mnemonicKeys
     }
 
     func hide() { hide(keepingUndo: true) }

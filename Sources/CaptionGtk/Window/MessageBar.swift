@@ -41,7 +41,7 @@ final class MessageBar {
         // The bar's own close button has an icon and no name.
         func nameCloseButton(in widget: Widget) {
             for child in widget.children {
-                if let button = Button(UnsafeMutableRawPointer(child.pointer)), button.label.isEmpty {
+                if let button = child.as(Button.self), button.label.isEmpty {
                     button.accessibleName = tr("Close")
                     button.setTooltip(tr("Close"))
                 }
@@ -49,11 +49,7 @@ final class MessageBar {
             }
         }
         nameCloseButton(in: bar.asWidget)
-        // GtkInfoBar makes the button; it never returns NULL.
-        actionButton = Button(
-            unchecked: gtk_info_bar_add_button(caption_info_bar(bar.pointer), "", Self.actionResponse)!)
-        gtk_widget_set_no_show_all(actionButton.pointer, 1)
-        actionButton.isVisible = false
+        actionButton = bar.addHiddenButton(response: Self.actionResponse)
         bar.connect(.response) { [weak self] response in
             guard let self else { return }
             let action = response == Self.actionResponse ? self.action : nil
@@ -70,7 +66,7 @@ final class MessageBar {
     func show(problem: String, actionLabel: String, action: @escaping () -> Void) {
         self.action = action
         actionButton.label = actionLabel
-        gtk_button_set_use_underline(caption_button(actionButton.pointer), 1)
+        actionButton.setUsesMnemonic()
         actionButton.isVisible = true
         self.problem = problem
         refresh()
@@ -78,7 +74,7 @@ final class MessageBar {
 
     /// Presses the problem's button, as a click would.
     func activateAction() {
-        gtk_info_bar_response(caption_info_bar(bar.pointer), Self.actionResponse)
+        bar.respond(Self.actionResponse)
     }
 
     var text: String? { problem ?? summary }

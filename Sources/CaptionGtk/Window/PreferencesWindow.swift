@@ -57,18 +57,15 @@ final class PreferencesWindow {
         self.path = path
         notification = InAppNotification(lifetime: lifetime)
         codes = CodeList(table)
-        window = Window(unchecked: gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        window = Window.toplevel()
         parent.adopt(window)
-        gtk_window_set_default_size(window.gtkWindow, 600, 520)
-        let header = HeaderBar(unchecked: gtk_header_bar_new())
-        gtk_header_bar_set_title(caption_header_bar(header.pointer), tr("Preferences"))
-        gtk_header_bar_set_show_close_button(caption_header_bar(header.pointer), 1)
-        gtk_window_set_titlebar(window.gtkWindow, header.pointer)
+        window.setDefaultSize(width: 600, height: 520)
+        window.setTitlebar(HeaderBar(title: tr("Preferences")))
         let page: Box = builder["page"]
-        let overlay = Widget(unchecked: gtk_overlay_new())
-        gtk_container_add(caption_container(overlay.pointer), page.pointer)
-        gtk_overlay_add_overlay(caption_overlay(overlay.pointer), notification.widget.pointer)
-        gtk_container_add(caption_container(window.pointer), overlay.pointer)
+        let overlay = Widget.overlay()
+        overlay.add(page)
+        overlay.addOverlay(notification.widget)
+        window.setContent(overlay)
         list = builder["list"]
         searchField = builder["search"]
         codeField = builder["code"]
@@ -100,7 +97,7 @@ final class PreferencesWindow {
         // Enter on a row: its text is what is edited most.
         list.connect(.rowActivated) { [weak self] _ in self?.textField.grabFocus() }
         list.connect(.keyPress, after: false) { [weak self] event in
-            let key = Keys.value(event)
+            let key = event.key
             guard let self, key == GDK_KEY_Delete || key == GDK_KEY_KP_Delete else { return false }
             self.removeSelected()
             return true
@@ -114,7 +111,7 @@ final class PreferencesWindow {
         }
         searchField.connect(.activate) { [weak self] in self?.focusList() }
         searchField.connect(.keyPress, after: false) { [weak self] event in
-            guard let self, Keys.value(event) == GDK_KEY_Down else { return false }
+            guard let self, event.key == GDK_KEY_Down else { return false }
             self.focusList()
             return true
         }
@@ -134,7 +131,7 @@ final class PreferencesWindow {
         builder["import", as: Button.self].connect(.clicked) { [weak self] in self?.chooseImport() }
         window.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
-            let key = Keys.value(event)
+            let key = event.key
             if key == GDK_KEY_Escape {
                 // While the list is searched, Escape clears the search, as in GNOME's lists;
                 // the next one closes.
@@ -147,11 +144,11 @@ final class PreferencesWindow {
                 }
                 return true
             }
-            if (key == GDK_KEY_z || key == GDK_KEY_Z) && Keys.has(event, GDK_CONTROL_MASK) {
+            if (key == GDK_KEY_z || key == GDK_KEY_Z) && event.has(GDK_CONTROL_MASK) {
                 self.undoRemoval()
                 return true
             }
-            if key == GDK_KEY_f && Keys.has(event, GDK_CONTROL_MASK) {
+            if key == GDK_KEY_f && event.has(GDK_CONTROL_MASK) {
                 self.searchField.grabFocus()
                 return true
             }
@@ -184,7 +181,7 @@ final class PreferencesWindow {
         saveNow()
         notification.finish()
         onClose?()
-        gtk_widget_destroy(window.pointer)
+        window.destroy()
     }
 
     /// What the rows say now, as the form uses it: rows without a valid code are left out.
@@ -262,7 +259,7 @@ final class PreferencesWindow {
         for widget in [codeField.asWidget, textField.asWidget, removeButton.asWidget] {
             widget.isSensitive = row != nil
         }
-        if window.focus?.pointer != removeButton.pointer && !removing { nameRemoveButton() }
+        if window.focus?.id != removeButton.id && !removing { nameRemoveButton() }
     }
 
     private func nameRemoveButton() {
@@ -358,11 +355,9 @@ final class PreferencesWindow {
     // MARK: Import
 
     private func chooseImport() {
-        let chooser = gtk_file_chooser_native_new(
-            tr("Import Code Replacements"), window.gtkWindow, GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Import"),
-            tr("_Cancel"))
-        guard let chooser else { return }
-        NativeChooser.present(chooser) { [weak self] paths in
+        NativeChooser.open(
+            title: tr("Import Code Replacements"), accept: tr("_Import"), cancel: tr("_Cancel"), over: window
+        ) { [weak self] paths in
             if let path = paths.first { self?.importFile(path) }
         }
     }

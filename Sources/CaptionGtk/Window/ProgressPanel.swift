@@ -10,7 +10,7 @@ import Localization
 @MainActor
 final class ProgressPanel {
     let widget: Box
-    let bar: Widget
+    let bar: ProgressBar
     let cancelButton: Button
     let progress: WorkProgress
     /// What the work is ("Exporting…").
@@ -28,11 +28,10 @@ final class ProgressPanel {
     init(progress: WorkProgress, title: String) {
         self.progress = progress
         // GTK constructors abort rather than return NULL.
-        widget = Box(unchecked: gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-        bar = Widget(unchecked: gtk_progress_bar_new())
-        gtk_progress_bar_set_show_text(caption_progress_bar(bar.pointer), 1)
-        gtk_widget_set_valign(bar.pointer, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(bar.pointer, 220, -1)
+        widget = Box(rowSpacing: 12)
+        bar = ProgressBar()
+        bar.align(vertical: GTK_ALIGN_CENTER)
+        bar.setMinimumSize(width: 220, height: -1)
         bar.accessibleName = title
         self.title = title
         cancelButton = Button(mnemonic: tr("_Cancel"))
@@ -60,11 +59,10 @@ final class ProgressPanel {
     @discardableResult
     private func refresh() -> Bool {
         guard !isDestroyed else { return false }
-        let progressBar = caption_progress_bar(bar.pointer)
         if progress.total > 0 {
-            gtk_progress_bar_set_fraction(progressBar, progress.fraction)
+            bar.fraction = progress.fraction
         } else {
-            gtk_progress_bar_pulse(progressBar)
+            bar.pulse()
         }
         showText()
         return true
@@ -74,7 +72,7 @@ final class ProgressPanel {
         let now = progress.text
         guard now != text else { return }
         text = now
-        gtk_progress_bar_set_text(caption_progress_bar(bar.pointer), now)
+        bar.text = now
     }
 
     /// The work is over: the last figures, and no more timer.

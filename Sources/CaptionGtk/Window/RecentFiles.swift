@@ -29,11 +29,5 @@ enum RecentFiles {
         if !paths.isEmpty { add(paths) }
     }
 
-    private static func addNow(_ paths: [String]) {
-        guard let manager = gtk_recent_manager_get_default() else { return }
-        for path in paths {
-            guard let uri = takeString(g_filename_to_uri(path.pathBytes, nil, nil)) else { continue }
-            gtk_recent_manager_add_item(manager, uri)
-        }
-    }
+    private static func addNow(_ paths: [String]) { UserFiles.addToRecent(paths) }
 }

@@ -18,26 +18,15 @@ enum WindowStateFile {
 
     /// $XDG_CONFIG_HOME/caption/window.ini.
     static var defaultPath: String {
-        String(cString: g_get_user_config_dir()) + "/caption/window.ini"
+        UserFiles.configFolder + "/caption/window.ini"
     }
 
     /// What was saved, or nil when nothing sensible was (first run, a damaged file).
     static func load(_ path: String) -> WindowGeometry? {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
-        var failed = false
-        func value<T>(_ read: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T {
-            var error: UnsafeMutablePointer<GError>?
-            let result = read(&error)
-            if error != nil { failed = true }
-            g_clear_error(&error)
-            return result
-        }
-        let width = Int(value { g_key_file_get_integer(file, group, "width", $0) })
-        let height = Int(value { g_key_file_get_integer(file, group, "height", $0) })
-        let maximized = value { g_key_file_get_boolean(file, group, "maximized", $0) } != 0
-        if failed { return nil }
+        guard let file = KeyFile.load(path), let width = file.integer(group: group, key: "width"),
+            let height = file.integer(group: group, key: "height"),
+            let maximized = file.boolean(group: group, key: "maximized")
+        else { return nil }
         // A size from a larger screen, or a hand-edited file, must not make an unusable window.
         guard (360...16384).contains(width), (360...16384).contains(height) else { return nil }
         return WindowGeometry(width: width, height: height, maximized: maximized)
@@ -74,13 +63,7 @@ enum WindowStateFile {
 
     /// Whether spell-checking is on: true unless it was turned off.
     static func spellCheck(_ path: String) -> Bool {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return true }
-        var error: UnsafeMutablePointer<GError>?
-        let on = g_key_file_get_boolean(file, formGroup, "spell-check", &error) != 0
-        defer { g_clear_error(&error) }
-        return error == nil ? on : true
+        KeyFile.load(path)?.boolean(group: formGroup, key: "spell-check") ?? true
     }
 
     /// Remembers the spell-checking switch at once.
@@ -103,9 +86,6 @@ enum WindowStateFile {
 
     /// One string of the file, or nil when the file or the key is not there.
     private static func string(_ path: String, group: String, key: String) -> String? {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
-        return takeString(g_key_file_get_string(file, group, key, nil))
+        KeyFile.load(path)?.string(group: group, key: key)
     }
 }

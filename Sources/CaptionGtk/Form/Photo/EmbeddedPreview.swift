@@ -1,10 +1,9 @@
 // The small picture a photo carries of itself, made ready to show while the photo decodes.
 
-import CGtk
-import CHeif
 import CaptionLibrary
 import POSIXFiles
 import PhotoFormats
+import Pixbufs
 
 #if canImport(Glibc)
     import Glibc
@@ -14,9 +13,6 @@ extension PhotoDecoder {
     /// How much of the file is read to find the picture: a JPEG's Exif block is within its
     /// first 64 KB; a RAW's directories and smallest preview are near its start.
     static let embeddedSearchLength = 512 << 10
-
-    /// The widest thumbnail of a HEIF taken (phones store one of 320 or 512 pixels).
-    static let widestHEIFThumbnail = 1024
 
     /// The photo's embedded picture (a JPEG's Exif thumbnail, a RAW's smallest preview, a
     /// HEIF's thumbnail), cropped of the black bars cameras pad a 3:2 photo's 4:3 thumbnail
@@ -31,18 +27,14 @@ extension PhotoDecoder {
             info.format == .jpeg ? EmbeddedPicture.inJPEG($0) : EmbeddedPicture.inTIFF($0)
         }
         guard let found, let picture = head.withUnsafeBytes({ pixbuf(found, in: $0) }) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(picture)) }
         let quarterTurn = found.orientation >= 5
         // A RAW's size is given as the camera was held; a JPEG's as stored.
         let stored =
             info.format.isRaw && quarterTurn
             ? PixelSize(width: info.height, height: info.width) : PixelSize(width: info.width, height: info.height)
         guard stored.width > 0, stored.height > 0, let cropped = crop(picture, toShapeOf: stored) else { return nil }
-        let upright = turned(cropped, orientation: found.orientation)
-        defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
-        guard let surface = gdk_cairo_surface_create_from_pixbuf(upright, Int32(max(scale, 1)), nil) else { return nil }
         return DecodedPhoto(
-            surface: SharedSurface(pointer: surface),
+            surface: Surface(cropped.turned(orientation: found.orientation), scale: scale),
             width: quarterTurn ? stored.height : stored.width, height: quarterTurn ? stored.width : stored.height,
             source: .embedded)
     }
@@ -50,23 +42,11 @@ extension PhotoDecoder {
     /// libheif turns the thumbnail as it turns the photo, and the photo's size is given
     /// turned: only the bars are left to crop.
     private static func heifThumbnail(_ path: String, info: PhotoInfo, scale: Int) -> DecodedPhoto? {
-        var decoded = caption_heif_picture()
-        guard info.width > 0, info.height > 0,
-            caption_heif_thumbnail(path.pathBytes, Int32(widestHEIFThumbnail), &decoded) != 0
+        guard info.width > 0, info.height > 0, let pixbuf = HEIFPhoto.thumbnail(path: path),
+            let cropped = crop(pixbuf, toShapeOf: PixelSize(width: info.width, height: info.height))
         else { return nil }
-        defer { caption_heif_release(&decoded) }
-        let width = Int(decoded.width)
-        let height = Int(decoded.height)
-        guard let source = decoded.pixels,
-            let pixbuf = rgbPixbuf(width: width, height: height, rows: source, stride: Int(decoded.stride))
-        else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        let photo = PixelSize(width: info.width, height: info.height)
-        guard let cropped = crop(pixbuf, toShapeOf: photo) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
-        guard let surface = gdk_cairo_surface_create_from_pixbuf(cropped, Int32(max(scale, 1)), nil) else { return nil }
         return DecodedPhoto(
-            surface: SharedSurface(pointer: surface), width: info.width, height: info.height, source: .embedded)
+            surface: Surface(cropped, scale: scale), width: info.width, height: info.height, source: .embedded)
     }
 
     private static func readHead(_ path: String) -> [UInt8]? {
@@ -88,46 +68,30 @@ extension PhotoDecoder {
         return bytes
     }
 
-    /// The picture's pixels as a new pixbuf, or nil.
-    private static func pixbuf(_ picture: EmbeddedPicture, in bytes: UnsafeRawBufferPointer) -> OpaquePointer? {
+    /// The picture's pixels, or nil.
+    private static func pixbuf(_ picture: EmbeddedPicture, in bytes: UnsafeRawBufferPointer) -> Pixbuf? {
         let data = UnsafeRawBufferPointer(rebasing: bytes[picture.range])
         switch picture.coding {
         case .jpeg:
-            guard let loader = gdk_pixbuf_loader_new() else { return nil }
-            defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-            var error: UnsafeMutablePointer<GError>?
-            let written =
-                gdk_pixbuf_loader_write(loader, data.bindMemory(to: guchar.self).baseAddress, gsize(data.count), &error)
-                != 0
-            g_clear_error(&error)
-            // Closed even after a failed write: GdkPixbuf warns of a loader let go open.
-            let closed = gdk_pixbuf_loader_close(loader, &error) != 0
-            g_clear_error(&error)
-            guard written, closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
-            // The loader owns the pixbuf it gives; this reference outlives the loader.
-            return OpaquePointer(g_object_ref(UnsafeMutableRawPointer(pixbuf)))
+            return Pixbuf.decode(data)
         case .rgb(let width, let height):
-            return data.baseAddress.flatMap { rgbPixbuf(width: width, height: height, rows: $0, stride: width * 3) }
+            return data.baseAddress.flatMap { Pixbuf.rgb(width: width, height: height, rows: $0, stride: width * 3) }
         }
     }
 
-    /// The middle of `picture` in the shape of `photo` (a new reference): cameras pad a
-    /// thumbnail of another shape with black bars, centred. Within 2 % it is the same shape.
-    private static func crop(_ picture: OpaquePointer, toShapeOf photo: PixelSize) -> OpaquePointer? {
-        let width = Int(gdk_pixbuf_get_width(picture))
-        let height = Int(gdk_pixbuf_get_height(picture))
+    /// The middle of `picture` in the shape of `photo`: cameras pad a thumbnail of another
+    /// shape with black bars, centred. Within 2 % it is the same shape.
+    private static func crop(_ picture: Pixbuf, toShapeOf photo: PixelSize) -> Pixbuf? {
+        let width = picture.width
+        let height = picture.height
         let wanted = Double(photo.width) / Double(photo.height)
         let shape = Double(width) / Double(height)
-        guard abs(shape / wanted - 1) > 0.02 else {
-            return OpaquePointer(g_object_ref(UnsafeMutableRawPointer(picture)))
-        }
+        guard abs(shape / wanted - 1) > 0.02 else { return picture }
         let size =
             shape > wanted
             ? PixelSize(width: max(1, Int((Double(height) * wanted).rounded())), height: height)
             : PixelSize(width: width, height: max(1, Int((Double(width) / wanted).rounded())))
-        // A view of the picture's pixels, which it keeps alive.
-        return gdk_pixbuf_new_subpixbuf(
-            picture, Int32((width - size.width) / 2), Int32((height - size.height) / 2), Int32(size.width),
-            Int32(size.height))
+        return picture.cropped(
+            x: (width - size.width) / 2, y: (height - size.height) / 2, width: size.width, height: size.height)
     }
 }

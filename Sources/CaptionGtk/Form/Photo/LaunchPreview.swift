@@ -24,14 +24,6 @@ final class LaunchPreview: @unchecked Sendable {
         /// The embedded picture, when the photo has one.
         case embedded(DecodedPhoto)
         case decoded(Decoded)
-
-        /// Lets go of the surface of a stage nobody shows.
-        func release() {
-            switch self {
-            case .embedded(let photo), .decoded(.success(let photo)): cairo_surface_destroy(photo.surface.pointer)
-            case .decoded(.failure): break
-            }
-        }
     }
 
     let path: String
@@ -61,7 +53,7 @@ final class LaunchPreview: @unchecked Sendable {
     /// Starts decoding `path` for the preview's first frame, on the default screen's scale.
     @MainActor
     static func start(_ path: String) {
-        let scale = Int(max(gdk_screen_get_monitor_scale_factor(gdk_screen_get_default(), 0), 1))
+        let scale = GtkApp.screenScale
         let launch = LaunchPreview(path: path, area: PixelSize(width: 720 * scale, height: 480 * scale), scale: scale)
         current = launch
         isSettled = false
@@ -102,7 +94,8 @@ final class LaunchPreview: @unchecked Sendable {
     static func settle() {
         if let launch = current {
             current = nil
-            for stage in launch.follow({ $0.release() }) { stage.release() }
+            // Stages given and still to come are let go with the last reference to them.
+            _ = launch.follow { _ in }
         }
         guard !isSettled else { return }
         isSettled = true

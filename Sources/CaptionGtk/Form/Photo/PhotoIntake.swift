@@ -6,13 +6,14 @@ import CaptionLibrary
 import Dispatch
 import Localization
 import POSIXFiles
+import Pixbufs
 
 @MainActor
 enum PhotoIntake {
     enum Received {
         case none
         case files([String])
-        case image(SharedObject)
+        case image(Pixbuf)
     }
 
     /// A failure's reason, as GdkPixbuf gave it.
@@ -23,24 +24,17 @@ enum PhotoIntake {
     /// What the clipboard holds that can be a photo: files copied in a file manager, or an
     /// image copied from another app.
     static func clipboard() -> Received {
-        guard let clipboard = gtk_clipboard_get(caption_clipboard_atom()) else { return .none }
-        if gtk_clipboard_wait_is_uris_available(clipboard) != 0 {
-            let paths = paths(fromURIs: takeStrings(gtk_clipboard_wait_for_uris(clipboard)))
+        if let uris = Clipboard.uris {
+            let paths = paths(fromURIs: uris)
             return paths.isEmpty ? .none : .files(paths)
         }
-        if gtk_clipboard_wait_is_image_available(clipboard) != 0, let pixbuf = gtk_clipboard_wait_for_image(clipboard) {
-            return .image(SharedObject(pointer: pixbuf))
-        }
-        return .none
+        return Clipboard.image.map { .image($0) } ?? .none
     }
 
-    /// What a drop brought. Takes ownership of both (GTK hands them over as new copies).
-    static func dropped(uris: [String], image: SharedObject?) -> Received {
+    /// What a drop brought: its files when it has any, else its image.
+    static func dropped(uris: [String], image: Pixbuf?) -> Received {
         let paths = paths(fromURIs: uris)
-        if !paths.isEmpty {
-            if let image { g_object_unref(UnsafeMutableRawPointer(image.pointer)) }
-            return .files(paths)
-        }
+        if !paths.isEmpty { return .files(paths) }
         return image.map { .image($0) } ?? .none
     }
 
@@ -70,23 +64,19 @@ enum PhotoIntake {
     static func paths(fromURIs uris: [String]) -> [String] { uris.compactMap(FileURI.localPath) }
 
     /// Writes image data as a PNG in the cache folder, off the main thread (a large
-    /// screenshot takes a while to encode), and lets go of it.
+    /// screenshot takes a while to encode).
     static func store(
-        _ image: SharedObject, in lifetime: Lifetime,
+        _ image: Pixbuf, in lifetime: Lifetime,
         completion: @escaping @MainActor (Result<String, Failure>) -> Void
     ) {
-        let folder = String(cString: g_get_user_cache_dir()) + "/caption/pasted"
+        let folder = UserFiles.cacheFolder + "/caption/pasted"
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let path = folder + "/pasted-\(now.tv_sec)-\(now.tv_nsec / 1_000_000).png"
         DispatchQueue.global(qos: .userInitiated).async {
-            g_mkdir_with_parents(folder.pathBytes, 0o700)
-            var error: UnsafeMutablePointer<GError>?
-            let saved = gdk_pixbuf_savev(image.pointer, path.pathBytes, "png", nil, nil, &error) != 0
-            let message = error.map { String(cString: $0.pointee.message) } ?? ""
-            g_clear_error(&error)
-            g_object_unref(UnsafeMutableRawPointer(image.pointer))
-            lifetime.post { completion(saved ? .success(path) : .failure(Failure(text: message))) }
+            UserFiles.makeFolder(folder)
+            let saved = image.savePNG(to: path).map { path }.mapError { Failure(text: $0.message) }
+            lifetime.post { completion(saved) }
         }
     }
 }
@@ -97,16 +87,9 @@ enum PhotoChooser {
     static func present(
         over window: Window, startingIn folder: String? = nil, chosen: @escaping @MainActor ([String]) -> Void
     ) {
-        let chooser = gtk_file_chooser_native_new(
-            tr("Choose a Photo"), window.gtkWindow, GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Open"), tr("_Cancel"))
-        guard let chooser else { return }
-        let fileChooser = caption_file_chooser(UnsafeMutableRawPointer(chooser))
-        let filter = gtk_file_filter_new()
-        gtk_file_filter_set_name(filter, tr("Photos"))
-        for type in PhotoFormat.allCases.map(\.mimeType) { gtk_file_filter_add_mime_type(filter, type) }
-        gtk_file_chooser_add_filter(fileChooser, filter)
-        gtk_file_chooser_set_select_multiple(fileChooser, 1)
-        if let folder, !folder.isEmpty { gtk_file_chooser_set_current_folder(fileChooser, folder.pathBytes) }
-        NativeChooser.present(chooser) { chosen($0) }
+        NativeChooser.open(
+            title: tr("Choose a Photo"), accept: tr("_Open"), cancel: tr("_Cancel"), over: window,
+            filter: NativeChooser.Filter(name: tr("Photos"), mimeTypes: PhotoFormat.allCases.map(\.mimeType)),
+            multiple: true, startingIn: folder, chosen: chosen)
     }
 }

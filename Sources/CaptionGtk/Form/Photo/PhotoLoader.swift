@@ -46,13 +46,12 @@ final class PhotoLoader {
         if let launch = LaunchPreview.take(path, scale: preview.scaleFactor) {
             let request = request
             let follow: @MainActor (LaunchPreview.Stage) -> Void = { [weak self] stage in
-                guard let self else { return stage.release() }
-                self.launchStage(stage, of: launch, request: request)
+                self?.launchStage(stage, of: launch, request: request)
             }
             // What was decoded while the window was built is shown now: the first frame has it.
             let lifetime = lifetime
             for stage in launch.follow({ stage in
-                lifetime.post({ follow(stage) }, dropped: { stage.release() })
+                lifetime.post { follow(stage) }
             }) { follow(stage) }
         } else if let ready = prefetch.take(path, area: area, scale: preview.scaleFactor) {
             // Shown in this very turn of the main loop: the next frame has it.
@@ -66,10 +65,7 @@ final class PhotoLoader {
     /// The launch decode gave a stage for `request`: its embedded picture until the photo
     /// is decoded, then the photo, after whose paint the work waiting for it may start.
     private func launchStage(_ stage: LaunchPreview.Stage, of launch: LaunchPreview, request: Int) {
-        guard request == self.request else {
-            stage.release()
-            return LaunchPreview.settle()
-        }
+        guard request == self.request else { return LaunchPreview.settle() }
         switch stage {
         case .embedded(let picture):
             preview.show(picture, area: launch.area, name: PhotoQueue.name(of: launch.path))
@@ -112,12 +108,9 @@ final class PhotoLoader {
         let scale = preview.scaleFactor
         DispatchQueue.global(qos: .userInitiated).async {
             let decoded = PhotoDecoder.decode(path, fitting: area, scale: scale)
-            let release: MainThread.Job = {
-                if case .success(let photo) = decoded { cairo_surface_destroy(photo.surface.pointer) }
+            self.lifetime.post(to: self) {
+                $0.arrived(decoded, path: path, request: request, area: area, settles: settles)
             }
-            self.lifetime.post(
-                to: self, { $0.arrived(decoded, path: path, request: request, area: area, settles: settles) },
-                dropped: release)
         }
     }
 
@@ -127,10 +120,8 @@ final class PhotoLoader {
     ) {
         switch decoded {
         case .success(let photo):
-            guard request == self.request else {
-                // A newer photo replaced this one while it decoded.
-                return cairo_surface_destroy(photo.surface.pointer)
-            }
+            // A newer photo replaced this one while it decoded.
+            guard request == self.request else { return }
             preview.show(photo, area: area, name: PhotoQueue.name(of: path))
             if settles { checkOncePainted(path, request: request) }
         case .failure(let error):

@@ -4,6 +4,7 @@ import CGtk
 import CaptionLibrary
 import JPEGPreview
 import Localization
+import Pixbufs
 import StartupTrace
 
 /// A size in device pixels.
@@ -12,17 +13,11 @@ struct PixelSize: Equatable, Sendable {
     var height: Int
 }
 
-/// A cairo image surface handed from the decoding thread to the main thread. Its reference
-/// count is atomic and its pixels are never written once it is made, so sharing it is safe.
-struct SharedSurface: @unchecked Sendable {
-    let pointer: OpaquePointer
-}
-
 /// What decoding a photo for the preview gave.
 struct DecodedPhoto: Sendable {
     /// The photo at exactly the size it is shown, already in cairo's pixel format: drawing
     /// it is a plain copy, with no scaling or conversion on the main thread.
-    let surface: SharedSurface
+    let surface: Surface
     /// The photo's own size, after its EXIF orientation.
     let width: Int
     let height: Int
@@ -52,8 +47,6 @@ enum PhotoDecoder {
         } catch {
             return .failure(error)
         }
-        var oriented: OpaquePointer
-        var source: Source
         if info.format.isRaw {
             // The camera's own preview, already upright; the RAW's pixels are never developed.
             guard let preview = RawPhoto.preview(path: path, fitting: (area.width, area.height)) else {
@@ -63,21 +56,17 @@ enum PhotoDecoder {
                         tr("This RAW photo has no preview Caption can show: {path}")
                             .replacing("{path}", with: path)))
             }
-            let fitted = fit(preview, into: area)
-            let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
-            g_object_unref(UnsafeMutableRawPointer(fitted))
             return .success(
                 DecodedPhoto(
-                    surface: SharedSurface(pointer: surface), width: info.width,
+                    surface: Surface(fit(preview, into: area), scale: scale), width: info.width,
                     height: info.height, source: .rawPreview))
         }
+        var (oriented, source): (Pixbuf, Source)
         switch load(path, fitting: area, eighthWillDo: eighthWillDo(info, area)) {
         case .success(let loaded): (oriented, source) = loaded
         case .failure(let error): return .failure(error)
         }
-        let rotated =
-            (gdk_pixbuf_get_width(oriented) > gdk_pixbuf_get_height(oriented))
-            != (info.width > info.height) && info.width != info.height
+        let rotated = (oriented.width > oriented.height) != (info.width > info.height) && info.width != info.height
         // Decoded to fit as the file stores it, a photo its camera turns a quarter would
         // have to be enlarged when the preview is the other shape; then it is decoded
         // again to fit turned. (A turned photo in a preview of its own shape just gets
@@ -85,18 +74,12 @@ enum PhotoDecoder {
         if rotated, enlargement(of: oriented, into: area) > 1.01,
             case .success(let again) = load(path, fitting: PixelSize(width: area.height, height: area.width))
         {
-            g_object_unref(UnsafeMutableRawPointer(oriented))
             (oriented, source) = again
         }
-        let fitted = fit(oriented, into: area)
         // Cairo's premultiplied format, with the window's scale: what draw() paints as is.
-        // gdk_cairo_surface_create_from_pixbuf touches no GDK state without a window.
-        let surface = gdk_cairo_surface_create_from_pixbuf(fitted, Int32(max(scale, 1)), nil)!
-        g_object_unref(UnsafeMutableRawPointer(fitted))
         return .success(
             DecodedPhoto(
-                surface: SharedSurface(pointer: surface),
-                width: rotated ? info.height : info.width,
+                surface: Surface(fit(oriented, into: area), scale: scale), width: rotated ? info.height : info.width,
                 height: rotated ? info.width : info.height, source: source))
     }
 
@@ -124,97 +107,50 @@ enum PhotoDecoder {
     private static func load(
         _ path: String, fitting area: PixelSize,
         eighthWillDo: Bool = false
-    ) -> Result<(OpaquePointer, Source), LibraryError> {
+    ) -> Result<(Pixbuf, Source), LibraryError> {
         if eighthWillDo, let eighth = JPEGPreview.decodeEighth(path: path, fitting: (area.width, area.height)),
             let pixbuf = pixbuf(eighth)
         {
             return .success((pixbuf, .eighth))
         }
-        var error: UnsafeMutablePointer<GError>?
-        let width = Int32(max(area.width, 1))
-        let height = Int32(max(area.height, 1))
         // Scaled inside the incremental loader; where that loader fails (arithmetic-coded
         // JPEGs: "Suspension not allowed here"; a GIF cut short: "Not all frames of the GIF
         // image were loaded"), the whole-file one, scaled by fit() after. A truncated file
         // the eighth decoder gave up on gets here too, and shows as every viewer shows it.
-        var loaded = gdk_pixbuf_new_from_file_at_scale(path.pathBytes, width, height, 1, &error)
-        if loaded == nil {
-            g_clear_error(&error)
-            loaded = gdk_pixbuf_new_from_file(path.pathBytes, &error)
-        }
-        // The GIF loader gives its picture of a file cut short with its warning as an error.
-        if loaded != nil { g_clear_error(&error) }
-        guard let loaded else {
-            let detail = error.map { String(cString: $0.pointee.message) } ?? ""
-            g_clear_error(&error)
+        let loaded =
+            Pixbuf.load(path: path, fitting: (area.width, area.height))
+            .flatMapError { _ in Pixbuf.load(path: path) }
+        switch loaded {
+        // Turned the way its camera meant.
+        case .success(let picture): return .success((picture.upright(), .gdkPixbuf))
+        case .failure(let failure):
             return .failure(
                 LibraryError(
                     .photoDamaged,
-                    tr("The photo could not be read: {detail}")
-                        .replacing("{detail}", with: detail)))
+                    tr("The photo could not be read: {detail}").replacing("{detail}", with: failure.message)))
         }
-        // The result is a new reference (to the same pixbuf when no turn was needed), so the
-        // loaded one is let go.
-        guard let turned = gdk_pixbuf_apply_embedded_orientation(loaded) else { return .success((loaded, .gdkPixbuf)) }
-        g_object_unref(UnsafeMutableRawPointer(loaded))
-        return .success((turned, .gdkPixbuf))
     }
 
-    /// A GdkPixbuf of `picture`, turned as its EXIF orientation says.
-    private static func pixbuf(_ picture: EighthImage) -> OpaquePointer? {
+    /// A picture of `picture`, turned as its EXIF orientation says.
+    private static func pixbuf(_ picture: EighthImage) -> Pixbuf? {
         let pixbuf = picture.pixels.withUnsafeBytes { source in
             source.baseAddress.flatMap {
-                rgbPixbuf(width: picture.width, height: picture.height, rows: $0, stride: picture.width * 3)
+                Pixbuf.rgb(width: picture.width, height: picture.height, rows: $0, stride: picture.width * 3)
             }
         }
-        return pixbuf.map { turned($0, orientation: picture.orientation) }
-    }
-
-    /// A new pixbuf of `height` rows of 8-bit RGB, `stride` bytes apart from `rows`; nil
-    /// when GdkPixbuf cannot make one.
-    static func rgbPixbuf(width: Int, height: Int, rows: UnsafeRawPointer, stride: Int) -> OpaquePointer? {
-        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)),
-            let pixels = gdk_pixbuf_get_pixels(pixbuf)
-        else { return nil }
-        // A new pixbuf is not shared, so writing its pixels is allowed.
-        let pixbufStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        for row in 0..<height {
-            UnsafeMutableRawPointer(pixels + row * pixbufStride).copyMemory(
-                from: rows + row * stride, byteCount: width * 3)
-        }
-        return pixbuf
-    }
-
-    /// `pixbuf` turned as the EXIF `orientation` (1 to 8) says, the turn GdkPixbuf's own
-    /// loader applies from the same tag; consumes the reference it is given and returns one.
-    static func turned(_ pixbuf: OpaquePointer, orientation: Int) -> OpaquePointer {
-        guard orientation != 1 else { return pixbuf }
-        gdk_pixbuf_set_option(pixbuf, "orientation", String(orientation))
-        guard let turned = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return pixbuf }
-        g_object_unref(UnsafeMutableRawPointer(pixbuf))
-        return turned
+        return pixbuf?.turned(orientation: picture.orientation)
     }
 
     /// How much `pixbuf` must grow to fill `area` with its aspect kept (below 1: shrink).
-    private static func enlargement(of pixbuf: OpaquePointer, into area: PixelSize) -> Double {
+    private static func enlargement(of pixbuf: Pixbuf, into area: PixelSize) -> Double {
         min(
-            Double(max(area.width, 1)) / Double(gdk_pixbuf_get_width(pixbuf)),
-            Double(max(area.height, 1)) / Double(gdk_pixbuf_get_height(pixbuf)))
+            Double(max(area.width, 1)) / Double(pixbuf.width),
+            Double(max(area.height, 1)) / Double(pixbuf.height))
     }
 
-    /// `pixbuf` scaled to the largest size inside `area` with its aspect kept; consumes the
-    /// reference it is given and returns one.
-    private static func fit(_ pixbuf: OpaquePointer, into area: PixelSize) -> OpaquePointer {
-        let width = Double(gdk_pixbuf_get_width(pixbuf))
-        let height = Double(gdk_pixbuf_get_height(pixbuf))
-        let scale = enlargement(of: pixbuf, into: area)
-        let fitted = PixelSize(
-            width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
-        guard fitted.width != Int(width) || fitted.height != Int(height),
-            let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(fitted.width), Int32(fitted.height), GDK_INTERP_BILINEAR)
-        else { return pixbuf }
-        g_object_unref(UnsafeMutableRawPointer(pixbuf))
-        return scaled
+    /// `pixbuf` scaled to the largest size inside `area` with its aspect kept.
+    private static func fit(_ pixbuf: Pixbuf, into area: PixelSize) -> Pixbuf {
+        pixbuf.fitting((area.width, area.height))
     }
 }
 
@@ -222,7 +158,7 @@ enum PhotoDecoder {
 final class PhotoPreview {
     let widget: Stack
     private let area: Widget
-    private var surface: OpaquePointer?
+    private var surface: Surface?
     /// The shown surface is the photo's embedded picture, until the photo replaces it.
     private var showsEmbedded = false
     /// Called when the widget has grown well past the size the photo was decoded for.
@@ -231,21 +167,20 @@ final class PhotoPreview {
     private var afterPaint: [MainThread.Job] = []
     private(set) var decodedArea = PixelSize(width: 0, height: 0)
     /// The preview's size request, in logical pixels.
-    static let smallest = (width: Int32(160), height: Int32(96))
+    static let smallest = (width: 160, height: 96)
 
     init() {
-        widget = Stack(unchecked: gtk_stack_new())
-        area = Widget(unchecked: gtk_drawing_area_new())
+        widget = Stack()
+        area = Widget.drawingArea()
         let placeholder = Label(tr("No photo — press Ctrl+O"))
         placeholder.addStyleClass("dim-label")
         placeholder.addStyleClass("caption-placeholder")
         widget.addStyleClass("caption-preview")
         // Small: on a small screen the preview gives way first, before the form has to scroll.
-        gtk_widget_set_size_request(widget.pointer, Self.smallest.width, Self.smallest.height)
-        gtk_widget_set_vexpand(widget.pointer, 1)
-        gtk_widget_set_hexpand(widget.pointer, 1)
-        gtk_stack_add_named(caption_stack(widget.pointer), placeholder.pointer, "empty")
-        gtk_stack_add_named(caption_stack(widget.pointer), area.pointer, "photo")
+        widget.setMinimumSize(width: Self.smallest.width, height: Self.smallest.height)
+        widget.expandBothWays()
+        widget.add(placeholder, name: "empty")
+        widget.add(area, name: "photo")
         widget.showAll()
         area.connect(.draw) { [weak self] cairo in self?.draw(cairo) }
     }
@@ -261,8 +196,7 @@ final class PhotoPreview {
     }
 
     func show(_ photo: DecodedPhoto, area: PixelSize, name: String) {
-        if let surface { cairo_surface_destroy(surface) }
-        surface = photo.surface.pointer
+        surface = photo.surface
         showsEmbedded = photo.source == .embedded
         StartupTrace.mark("photo-decoded")
         decodedArea = area
@@ -274,7 +208,6 @@ final class PhotoPreview {
 
     func clear() {
         afterPaint = []
-        if let surface { cairo_surface_destroy(surface) }
         surface = nil
         decodedArea = PixelSize(width: 0, height: 0)
         widget.visibleChildName = "empty"
@@ -283,48 +216,25 @@ final class PhotoPreview {
     var hasPhoto: Bool { surface != nil }
 
     /// The colour of the shown photo's middle pixel as 0xRRGGBB (tests tell photos apart by it).
-    var middlePixel: UInt32? {
-        guard let surface, let data = cairo_image_surface_get_data(surface) else { return nil }
-        let width = Int(cairo_image_surface_get_width(surface))
-        let height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        cairo_surface_flush(surface)
-        // CAIRO_FORMAT_RGB24 or ARGB32: one native-endian 32-bit word a pixel.
-        let word = UnsafeRawPointer(data + (height / 2) * stride + (width / 2) * 4).load(as: UInt32.self)
-        return word & 0xFF_FFFF
-    }
+    var middlePixel: UInt32? { surface.flatMap { $0.pixel(x: $0.pixelWidth / 2, y: $0.pixelHeight / 2) } }
 
     /// Runs `job` after the next frame that paints the photo (not inside the paint).
     func afterNextPaint(_ job: @escaping MainThread.Job) {
         afterPaint.append(job)
     }
 
-    private func draw(_ cairo: OpaquePointer) {
+    private func draw(_ context: DrawingContext) {
         guard let surface else { return }
         let width = Double(area.allocatedWidth)
         let height = Double(area.allocatedHeight)
-        var deviceScaleX = 1.0
-        var deviceScaleY = 1.0
-        cairo_surface_get_device_scale(surface, &deviceScaleX, &deviceScaleY)
-        let photoWidth = Double(cairo_image_surface_get_width(surface)) / deviceScaleX
-        let photoHeight = Double(cairo_image_surface_get_height(surface)) / deviceScaleY
+        let (photoWidth, photoHeight) = surface.logicalSize
         guard photoWidth > 0, photoHeight > 0 else { return }
-        let scale = min(width / photoWidth, height / photoHeight)
-        cairo_save(cairo)
-        if abs(scale - 1) * max(photoWidth, photoHeight) < 1 {
-            // Decoded for this very size: a copy to whole pixels, the cheap path.
-            cairo_set_source_surface(
-                cairo, surface, ((width - photoWidth) / 2).rounded(.down),
-                ((height - photoHeight) / 2).rounded(.down))
-        } else {
-            // The preview changed size since the decode: scale until the next one arrives.
-            cairo_translate(cairo, (width - photoWidth * scale) / 2, (height - photoHeight * scale) / 2)
-            cairo_scale(cairo, scale, scale)
-            cairo_set_source_surface(cairo, surface, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
-        }
-        cairo_paint(cairo)
-        cairo_restore(cairo)
+        let fill = min(width / photoWidth, height / photoHeight)
+        // Decoded for this very size: a copy to whole pixels, the cheap path. Otherwise the
+        // preview changed size since the decode: scaled until the next one arrives.
+        let scale = abs(fill - 1) * max(photoWidth, photoHeight) < 1 ? 1 : fill
+        context.paint(
+            surface, x: (width - photoWidth * scale) / 2, y: (height - photoHeight * scale) / 2, scale: scale)
         StartupTrace.mark("photo-painted")
         if !showsEmbedded { StartupTrace.mark("photo-sharp") }
         for job in afterPaint { MainThread.post(job) }

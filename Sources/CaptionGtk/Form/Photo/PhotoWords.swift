@@ -87,17 +87,12 @@ final class PhotoWords {
     private func mark(_ item: CaptionField, _ words: String, _ source: String) {
         guard let entry = entries[item] else { return }
         marks[item] = words
-        let field = caption_entry(entry.pointer)
-        gtk_entry_set_icon_from_icon_name(field, GTK_ENTRY_ICON_SECONDARY, "image-x-generic-symbolic")
-        gtk_entry_set_icon_activatable(field, GTK_ENTRY_ICON_SECONDARY, 0)
-        // GTK gives the icon's accessible object this tooltip as its name, so a screen
-        // reader says it too.
-        gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, source)
+        // The tooltip names the icon, so a screen reader says where the words came from.
+        entry.setEndIcon("image-x-generic-symbolic", tooltip: source)
     }
 
     private func clear(_ item: CaptionField) {
         guard marks.removeValue(forKey: item) != nil, let entry = entries[item] else { return }
-        gtk_entry_set_icon_from_icon_name(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)
-        gtk_entry_set_icon_tooltip_text(caption_entry(entry.pointer), GTK_ENTRY_ICON_SECONDARY, nil)
+        entry.setEndIcon(nil, tooltip: nil)
     }
 }

@@ -72,10 +72,7 @@ final class PreviewPrefetch {
     func take(_ path: String, area: PixelSize, scale: Int) -> DecodedPhoto? {
         guard let index = ready.firstIndex(where: { $0.path == path }) else { return nil }
         let found = ready.remove(at: index)
-        guard found.area == area, found.scale == scale, FileStamp(path: path) == found.stamp else {
-            cairo_surface_destroy(found.photo.surface.pointer)
-            return nil
-        }
+        guard found.area == area, found.scale == scale, FileStamp(path: path) == found.stamp else { return nil }
         hits += 1
         return found.photo
     }
@@ -92,7 +89,6 @@ final class PreviewPrefetch {
     var count: Int { ready.count }
 
     private func drop(where unwanted: (Ready) -> Bool) {
-        for found in ready where unwanted(found) { cairo_surface_destroy(found.photo.surface.pointer) }
         ready.removeAll(where: unwanted)
     }
 
@@ -111,14 +107,11 @@ final class PreviewPrefetch {
             let stamp = FileStamp(path: path)
             let decoded = stamp.map { _ in PhotoDecoder.decode(path, fitting: area, scale: scale) }
             let photo = try? decoded?.get()
-            let release: MainThread.Job = { if let photo { cairo_surface_destroy(photo.surface.pointer) } }
-            self.lifetime.post(
-                to: self,
-                { prefetch in
-                    prefetch.decoding = nil
-                    prefetch.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
-                    prefetch.startNext()
-                }, dropped: release)
+            self.lifetime.post(to: self) { prefetch in
+                prefetch.decoding = nil
+                prefetch.finished(path, stamp: stamp, area: area, scale: scale, photo: photo)
+                prefetch.startNext()
+            }
         }
     }
 
@@ -130,9 +123,7 @@ final class PreviewPrefetch {
         // The form moved on, or the window changed size, while it decoded.
         guard wanted.contains(path), area == self.area, scale == self.scale,
             !ready.contains(where: { $0.path == path })
-        else {
-            return cairo_surface_destroy(photo.surface.pointer)
-        }
+        else { return }
         ready.append(Ready(path: path, stamp: stamp, area: area, scale: scale, photo: photo))
         onReady?(path)
     }

@@ -25,7 +25,7 @@ final class CaptionWriter {
 
     /// A pasted image lives in Caption's cache: it has no folder of the user's to write to.
     static func isUsersFile(_ path: String) -> Bool {
-        !path.hasPrefix(String(cString: g_get_user_cache_dir()) + "/caption/")
+        !path.hasPrefix(UserFiles.cacheFolder + "/caption/")
     }
 
     private static func name(_ path: String) -> String {

@@ -11,7 +11,7 @@ final class CodeReplacer {
     var table: ReplacementTable
     private let entries: [TextEntry]
     /// The last replacement, while nothing else has changed its field: Ctrl+Z takes it back.
-    private var last: (entry: UnsafeMutableRawPointer, match: Match)?
+    private var last: (entry: WidgetID, match: Match)?
     /// Set while the replacer itself edits a field.
     private var replacing = false
     /// Set while the form puts words into a field itself.
@@ -27,7 +27,7 @@ final class CodeReplacer {
     }
 
     private func watch(_ entry: TextEntry) {
-        let key = entry.objectPointer
+        let key = entry.id
         entry.connect(.changed) { [weak self] in
             guard let self, !self.replacing, self.last?.entry == key else { return }
             self.last = nil  // anything typed after the replacement: too late to take it back
@@ -67,7 +67,7 @@ final class CodeReplacer {
         defer { replacing = false }
         entry.deleteText(from: match.start, to: end)
         entry.insertText(match.text, at: match.start)
-        last = (entry.objectPointer, match)
+        last = (entry.id, match)
         onReplaced?(entry, match, false)
         return match.textLength - match.codeLength
     }
@@ -75,8 +75,8 @@ final class CodeReplacer {
     /// Ctrl+Z: puts the code back if the last replacement is still as it was made. Returns
     /// whether it did (else Ctrl+Z undoes a save, as before).
     func undo(focus: Widget?) -> Bool {
-        guard let last, let entry = entries.first(where: { $0.objectPointer == last.entry }),
-            entry.pointer == focus?.pointer, let text = last.match.undone(in: entry.text)
+        guard let last, let entry = entries.first(where: { $0.id == last.entry }),
+            entry.id == focus?.id, let text = last.match.undone(in: entry.text)
         else { return false }
         let cursor = entry.caret
         replacing = true

@@ -21,8 +21,8 @@ final class CompletionOffers {
     private let entries: [CaptionField: TextEntry]
     /// Whether a field shows a composition now: its keys are then the input method's.
     private let composing: (TextEntry) -> Bool
-    private let popover: Widget
-    private let list: Widget
+    private let popover: Popover
+    private let list: ListBox
     /// The field the offers are for, the offers, and the one chosen (nil: none yet).
     private(set) var field: CaptionField?
     private(set) var offers: [String] = []
@@ -40,14 +40,11 @@ final class CompletionOffers {
     init(entries: [CaptionField: TextEntry], composing: @escaping (TextEntry) -> Bool) {
         self.entries = entries
         self.composing = composing
-        list = Widget(unchecked: gtk_list_box_new())
-        gtk_list_box_set_selection_mode(caption_list_box(list.pointer), GTK_SELECTION_SINGLE)
+        list = ListBox()
         list.accessibleName = tr("Earlier captions")
         // A placeholder parent: each field's popover is re-pointed at the field it serves.
-        popover = Widget(unchecked: gtk_popover_new(entries[.title]?.pointer))
-        gtk_popover_set_modal(caption_popover(popover.pointer), 0)
-        gtk_popover_set_position(caption_popover(popover.pointer), GTK_POS_BOTTOM)
-        gtk_container_add(caption_container(popover.pointer), list.pointer)
+        popover = Popover(pointingAt: entries[.title]?.asWidget)
+        popover.add(list)
         // No name of its own: Orca announces a named panel as it appears, and then takes it
         // for the focus and no longer says the field's description, where the offers are told.
         list.connect(.listRowActivated) { [weak self] row in self?.accept(row.index) }
@@ -123,18 +120,15 @@ final class CompletionOffers {
         field = item
         self.offers = offers
         chosen = nil
-        for child in list.children { gtk_widget_destroy(child.pointer) }
-        for offer in offers {
+        let labels = offers.map { offer in
             let label = Label(offer)
-            gtk_label_set_xalign(caption_label(label.pointer), 0)
-            gtk_label_set_ellipsize(caption_label(label.pointer), PANGO_ELLIPSIZE_END)
-            gtk_label_set_max_width_chars(caption_label(label.pointer), 60)
-            for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(label.pointer, 6) }
-            gtk_list_box_insert(caption_list_box(list.pointer), label.pointer, -1)
+            label.setTextAlignment(0)
+            label.ellipsize(PANGO_ELLIPSIZE_END, maxWidthChars: 60)
+            label.setSideMargins(6)
+            return label
         }
-        for row in list.children { gtk_widget_set_can_focus(row.pointer, 0) }
-        gtk_list_box_unselect_all(caption_list_box(list.pointer))
-        if changedField { gtk_popover_set_relative_to(caption_popover(popover.pointer), entry.pointer) }
+        list.setRows(labels, focusable: false)
+        if changedField { popover.point(at: entry) }
         popover.showAll()
         onChange?()
     }
@@ -144,15 +138,14 @@ final class CompletionOffers {
         field = nil
         offers = []
         chosen = nil
-        gtk_widget_hide(popover.pointer)
+        popover.hide()
         onChange?()
     }
 
     /// Down, Up, Tab and Escape while offers show. Returns whether the key was used.
-    private func key(_ event: UnsafeMutablePointer<GdkEventKey>) -> Bool {
-        let modifiers = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SHIFT_MASK.rawValue
-        guard event.pointee.state & modifiers == 0 else { return false }
-        switch Keys.value(event) {
+    private func key(_ event: KeyPress) -> Bool {
+        guard event.hasNone(of: [GDK_CONTROL_MASK, GDK_MOD1_MASK, GDK_SHIFT_MASK]) else { return false }
+        switch event.key {
         case GDK_KEY_Down, GDK_KEY_KP_Down:
             choose(chosen.map { ($0 + 1) % offers.count } ?? 0)
         case GDK_KEY_Up, GDK_KEY_KP_Up:
@@ -174,9 +167,7 @@ final class CompletionOffers {
 
     private func choose(_ index: Int) {
         chosen = index
-        if let row = gtk_list_box_get_row_at_index(caption_list_box(list.pointer), Int32(index)) {
-            gtk_list_box_select_row(caption_list_box(list.pointer), row)
-        }
+        list.selectRow(at: index)
         onChange?()
     }
 

@@ -58,7 +58,7 @@ final class CompletionSource {
     /// Typing: the library is asked at once if the interval has passed, else when it ends,
     /// so that the last keys typed are followed too.
     private func checkWhileTyping() {
-        let since = g_get_monotonic_time() - lastCheck
+        let since = MainThread.monotonicMicroseconds - lastCheck
         guard since < Self.typingInterval else { return check() }
         guard deferred?.isActive != true else { return }
         let wait = UInt32((Self.typingInterval - since) / 1000) + 1
@@ -72,7 +72,7 @@ final class CompletionSource {
         deferred?.cancel()
         guard loading, !checking else { return }
         checking = true
-        lastCheck = g_get_monotonic_time()
+        lastCheck = MainThread.monotonicMicroseconds
         let known = readAt
         library.perform(
             { library throws(LibraryError) -> (Int64, [CaptionField: CompletionIndex])? in

@@ -23,10 +23,10 @@ import CGtk
 final class InputMethodSettler {
     private let entries: [TextEntry]
     /// What each field shows as its composition now (empty: none), by engine item order.
-    private var shown: [UnsafeMutableRawPointer: String] = [:]
+    private var shown: [WidgetID: String] = [:]
     /// Words committed here on the input method's behalf, which it may still send itself
     /// until the user types again in that field.
-    private var lateCommit: (entry: UnsafeMutableRawPointer, text: String)?
+    private var lateCommit: (entry: WidgetID, text: String)?
     /// The form is putting words into a field itself (another photo's): not a commit.
     private var formSetsText = false
 
@@ -36,7 +36,7 @@ final class InputMethodSettler {
     }
 
     private func watch(_ entry: TextEntry) {
-        let key = entry.objectPointer
+        let key = entry.id
         entry.connect(.preeditChanged) { [weak self] shown in
             guard let self else { return }
             self.shown[key] = shown
@@ -67,13 +67,13 @@ final class InputMethodSettler {
 
     /// The composition `entry` shows now, if any.
     func composition(in entry: TextEntry) -> String? {
-        shown[entry.objectPointer].flatMap { $0.isEmpty ? nil : $0 }
+        shown[entry.id].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Commits any open composition into its field, as it shows: the focused field's, and
     /// any other that still shows one.
     func settle(focus: Widget?) {
-        for entry in entries where entry.pointer == focus?.pointer || composition(in: entry) != nil {
+        for entry in entries where entry.id == focus?.id || composition(in: entry) != nil {
             settle(entry)
         }
     }
@@ -85,10 +85,10 @@ final class InputMethodSettler {
         if composition != nil { entry.endInputMethodInput() }
         entry.resetInputMethod()
         guard let composition else { return }
-        shown[entry.objectPointer] = ""
+        shown[entry.id] = ""
         // Some input methods commit during the reset itself: then the words are in.
         guard entry.text == before else { return }
         entry.caret = entry.insertText(composition, at: entry.caret)
-        lateCommit = (entry.objectPointer, composition)
+        lateCommit = (entry.id, composition)
     }
 }

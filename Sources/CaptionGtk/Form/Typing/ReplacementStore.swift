@@ -11,7 +11,7 @@ import Shorthand
 enum ReplacementStore {
     /// $XDG_CONFIG_HOME/caption/replacements.tsv.
     static var defaultPath: String {
-        String(cString: g_get_user_config_dir()) + "/caption/replacements.tsv"
+        UserFiles.configFolder + "/caption/replacements.tsv"
     }
 
     /// The table in the file; an empty one when there is no file yet or it cannot be read
@@ -23,7 +23,7 @@ enum ReplacementStore {
 
     /// What the file holds, and the lines that are not rows, to be named.
     static func reading(_ path: String = defaultPath) -> ReplacementFile.Reading {
-        ReplacementDocument(bytes: bytes(path) ?? []).reading
+        ReplacementDocument(bytes: UserFiles.contents(of: path) ?? []).reading
     }
 
     /// Writes the table into the file as it is now on disk, changing only the rows that
@@ -31,25 +31,17 @@ enum ReplacementStore {
     /// what went wrong, for the Preferences window to say.
     @discardableResult
     static func save(_ table: ReplacementTable, to path: String = defaultPath) -> String? {
-        if let slash = path.lastIndex(of: "/") { g_mkdir_with_parents(String(path[..<slash]).pathBytes, 0o700) }
-        var error: UnsafeMutablePointer<GError>?
-        let contents = ReplacementDocument(bytes: bytes(path) ?? []).updated(to: table)
-        // g_file_set_contents writes a temporary file and renames it over the old one.
-        let saved = contents.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                g_file_set_contents(path.pathBytes, $0.baseAddress, gssize($0.count), &error)
-            }
-        }
-        guard saved == 0 else { return nil }
-        defer { g_clear_error(&error) }
-        return error.map { String(cString: $0.pointee.message) } ?? tr("The code replacements could not be saved")
+        if let slash = path.lastIndex(of: "/") { UserFiles.makeFolder(String(path[..<slash])) }
+        let contents = ReplacementDocument(bytes: UserFiles.contents(of: path) ?? []).updated(to: table)
+        guard let reason = UserFiles.replace(path, with: contents) else { return nil }
+        return reason.isEmpty ? tr("The code replacements could not be saved") : reason
     }
 
     /// A Photo Mechanic code-replacement file, or what went wrong reading it. Photo
     /// Mechanic on Windows writes these in UTF-16 or in the system's code page, so a file
     /// that is not UTF-8 is read as UTF-16 (by its byte-order mark) or Windows-1252.
     static func importPhotoMechanic(_ path: String) -> Result<ReplacementFile.Reading, ImportProblem> {
-        guard let contents = bytes(path).map(LegacyText.decode) else {
+        guard let contents = UserFiles.contents(of: path).map(LegacyText.decode) else {
             return .failure(ImportProblem(message: tr("The file cannot be read")))
         }
         let reading = ReplacementFile.importPhotoMechanic(contents)
@@ -64,12 +56,4 @@ enum ReplacementStore {
         let message: String
     }
 
-    /// A file's bytes; nil when it is missing or unreadable.
-    private static func bytes(_ path: String) -> [UInt8]? {
-        var contents: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path.pathBytes, &contents, &length, nil) != 0, let contents else { return nil }
-        defer { g_free(contents) }
-        return Array(UnsafeRawBufferPointer(start: contents, count: Int(length)))
-    }
 }

@@ -15,7 +15,7 @@ final class SpellCheck {
     /// frame.
     init(entries: [TextEntry]) {
         self.entries = entries
-        entries.first?.pointer.afterFirstDraw { [weak self] in self?.start() }
+        entries.first?.afterFirstDraw { [weak self] in self?.start() }
     }
 
     /// Sets the fields up now, if they are not yet. Without gspell (not installed), the

@@ -50,7 +50,7 @@ final class TypingAids {
         let ordered = CaptionField.allCases.compactMap { entries[$0] }
         let source = CompletionSource(offers: completion, library: library, entries: ordered)
         completionSource = source
-        ordered.first?.pointer.afterFirstDraw { [weak source] in source?.load() }
+        ordered.first?.afterFirstDraw { [weak source] in source?.load() }
     }
 
     /// The window is going: the library's words on their way are not put in the offers.
@@ -71,7 +71,7 @@ final class TypingAids {
     }
 
     private func said(_ entry: TextEntry, _ match: Match, undone: Bool) {
-        guard let field = entries.first(where: { $0.value.pointer == entry.pointer })?.key else { return }
+        guard let field = entries.first(where: { $0.value.id == entry.id })?.key else { return }
         let words =
             undone
             ? tr("{code} is back").replacing("{code}", with: match.code)

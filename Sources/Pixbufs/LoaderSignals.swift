@@ -1,11 +1,11 @@
-// The one crossing from GdkPixbuf into Swift in this library: a loader's size-prepared
-// signal, handled by a Swift closure that GLib releases with the loader.
+// A GdkPixbuf loader's size-prepared signal, handled by a Swift closure that GLib releases
+// with the loader.
 
 import CPixbuf
 
 /// Called when the loader knows the picture's size, before it decodes: the handler may ask
 /// for a smaller picture with gdk_pixbuf_loader_set_size.
-typealias SizePreparedHandler = (UnsafeMutablePointer<GdkPixbufLoader>, Int32, Int32) -> Void
+package typealias SizePreparedHandler = (UnsafeMutablePointer<GdkPixbufLoader>, Int32, Int32) -> Void
 
 /// Holds the handler for as long as the connection lives. Loaders are used by one thread at
 /// a time, so the handler is never called concurrently.
@@ -14,7 +14,7 @@ private final class SizePreparedBox: @unchecked Sendable {
     init(_ body: @escaping SizePreparedHandler) { self.body = body }
 }
 
-func onSizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>, _ body: @escaping SizePreparedHandler) {
+package func onSizePrepared(_ loader: UnsafeMutablePointer<GdkPixbufLoader>, _ body: @escaping SizePreparedHandler) {
     let callback: CaptionSizePrepared = { loader, width, height, data in
         guard let loader, let data else { return }
         Unmanaged<SizePreparedBox>.fromOpaque(data).takeUnretainedValue().body(loader, width, height)
