@@ -56,7 +56,7 @@ let package = Package(
             name: "CaptionMetadata",
             dependencies: [
                 "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "CaptionText", "Localization",
-                "PhotoFormats", "POSIXFiles",
+                "PhotoFormats", "Pixbufs", "POSIXFiles",
             ]),
         .target(
             name: "CaptionCommand",
@@ -96,6 +96,10 @@ let package = Package(
         .executableTarget(
             name: "caption-draft-typist", dependencies: ["CaptionLibrary", "CaptionText"],
             path: "Tests/Tools/draft-typist"),
+        // Prints a photo's capture facts: the time-zone tests run it under several TZs.
+        .executableTarget(
+            name: "caption-capture-facts", dependencies: ["CaptionLibrary", "PhotoFormats"],
+            path: "Tests/Tools/capture-facts"),
         .testTarget(name: "FocusEngineTests", dependencies: ["CaptionText", "FocusEngine", "Localization"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue", "CaptionText"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),

@@ -1,6 +1,7 @@
-/* libheif for one thing: the thumbnail a HEIF photo carries (phones store one beside the
+/* libheif for two things: the thumbnail a HEIF photo carries (phones store one beside the
  * primary picture), decoded to 8-bit RGB, so the window can show it while GdkPixbuf's HEIF
- * loader decodes the whole photo, which takes seconds for a 24-megapixel one.
+ * loader decodes the whole photo, which takes seconds for a 24-megapixel one; and the
+ * photo's Exif block, for the caption variables.
  *
  * libheif is opened when a HEIF photo is first launched with (dlopen), not linked: linked,
  * it and its codecs would load at every start, in front of the first frame, for photos most
@@ -12,6 +13,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 struct caption_libheif {
     struct heif_context *(*context_alloc)(void);
@@ -28,6 +30,9 @@ struct caption_libheif {
     int (*image_height)(const struct heif_image *, enum heif_channel);
     const uint8_t *(*plane)(const struct heif_image *, enum heif_channel, int *);
     void (*image_release)(const struct heif_image *);
+    int (*metadata_ids)(const struct heif_image_handle *, const char *, heif_item_id *, int);
+    size_t (*metadata_size)(const struct heif_image_handle *, heif_item_id);
+    struct heif_error (*metadata)(const struct heif_image_handle *, heif_item_id, void *);
     int loaded;
 };
 
@@ -59,9 +64,13 @@ static inline void caption_libheif_load(void) {
     *(void **)&t->image_height = dlsym(library, "heif_image_get_height");
     *(void **)&t->plane = dlsym(library, "heif_image_get_plane_readonly");
     *(void **)&t->image_release = dlsym(library, "heif_image_release");
+    *(void **)&t->metadata_ids = dlsym(library, "heif_image_handle_get_list_of_metadata_block_IDs");
+    *(void **)&t->metadata_size = dlsym(library, "heif_image_handle_get_metadata_size");
+    *(void **)&t->metadata = dlsym(library, "heif_image_handle_get_metadata");
     t->loaded = t->context_alloc && t->context_free && t->read_from_file && t->primary_handle &&
                 t->thumbnail_ids && t->thumbnail && t->handle_width && t->handle_release &&
-                t->decode && t->image_width && t->image_height && t->plane && t->image_release;
+                t->decode && t->image_width && t->image_height && t->plane && t->image_release &&
+                t->metadata_ids && t->metadata_size && t->metadata;
 }
 
 /* libheif's functions, or NULL when it cannot be opened; opened once, from any thread. */
@@ -136,4 +145,34 @@ static inline void caption_heif_release(struct caption_heif_picture *picture) {
     const struct caption_libheif *lib = caption_libheif();
     if (lib && picture->image) lib->image_release(picture->image);
     picture->image = NULL;
+}
+
+/* The primary picture's Exif block (a 4-byte offset to the TIFF header, then the Exif), as
+ * HEIF stores it, in memory the caller frees with free(); NULL when there is none. At most
+ * `limit` bytes: a larger block is not a camera's. */
+static inline unsigned char *caption_heif_exif(const char *path, size_t limit, size_t *size) {
+    const struct caption_libheif *lib = caption_libheif();
+    if (!lib) return NULL;
+    struct heif_context *context = lib->context_alloc();
+    if (!context) return NULL;
+    unsigned char *block = NULL;
+    struct heif_image_handle *primary = NULL;
+    if (lib->read_from_file(context, path, NULL).code == heif_error_Ok &&
+        lib->primary_handle(context, &primary).code == heif_error_Ok) {
+        heif_item_id id;
+        if (lib->metadata_ids(primary, "Exif", &id, 1) == 1) {
+            size_t length = lib->metadata_size(primary, id);
+            if (length > 4 && length <= limit && (block = malloc(length)) != NULL) {
+                if (lib->metadata(primary, id, block).code == heif_error_Ok) {
+                    *size = length;
+                } else {
+                    free(block);
+                    block = NULL;
+                }
+            }
+        }
+        lib->handle_release(primary);
+    }
+    lib->context_free(context);
+    return block;
 }

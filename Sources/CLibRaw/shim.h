@@ -102,3 +102,37 @@ static inline void caption_raw_free(libraw_processed_image_t *image) { caption_l
 static inline const unsigned char *caption_raw_image_data(const libraw_processed_image_t *image) {
     return image->data;
 }
+
+/* What the camera recorded, as LibRaw reads it from the RAW's own structures (a CR3's CMT
+ * boxes, a RAF's header, the makers' directories), for the formats whose Exif is no plain
+ * TIFF directory. `taken` is LibRaw's timestamp: the camera's clock read as local time
+ * (mktime), 0 when there is none. Strings end in NUL and are empty when unknown. 0 when
+ * LibRaw cannot open the file. */
+struct caption_raw_facts {
+    long long taken;
+    char make[64];
+    char model[64];
+    char lens[128];
+};
+
+static inline void caption_raw_copy(char *to, size_t size, const char *from) {
+    size_t index = 0;
+    for (; index + 1 < size && from[index]; index++) to[index] = from[index];
+    to[index] = 0;
+}
+
+static inline int caption_raw_read_facts(const char *path, struct caption_raw_facts *out) {
+    const struct caption_libraw *lib = caption_libraw();
+    if (!lib) return 0;
+    libraw_data_t *raw = lib->init(0);
+    if (!raw) return 0;
+    int ok = lib->open_file(raw, path) == LIBRAW_SUCCESS;
+    if (ok) {
+        out->taken = (long long)raw->other.timestamp;
+        caption_raw_copy(out->make, sizeof out->make, raw->idata.make);
+        caption_raw_copy(out->model, sizeof out->model, raw->idata.model);
+        caption_raw_copy(out->lens, sizeof out->lens, raw->lens.Lens);
+    }
+    lib->close(raw);
+    return ok;
+}

@@ -5,6 +5,7 @@
 import CLibRaw
 import CPixbuf
 import POSIXFiles
+import PhotoFormats
 import Pixbufs
 
 #if canImport(Glibc)
@@ -40,6 +41,35 @@ public enum RawPhoto {
         var flip: Int32 = 0
         guard let image = caption_raw_thumbnail(path.pathBytes, nil, 0, &flip) else { return nil }
         return pixbuf(image, flip: flip, fitting: area)
+    }
+
+    /// What the camera recorded, as LibRaw reads it from the RAW's own structures (for
+    /// those whose Exif is no plain TIFF directory: CR3, RAF); nil when LibRaw cannot open
+    /// it. LibRaw reads the camera's clock as local time, so turning its timestamp back
+    /// into local time gives the clock as the camera showed it, in any time zone.
+    public static func facts(path: String) -> CaptureFacts? {
+        var read = caption_raw_facts()
+        guard caption_raw_read_facts(path.pathBytes, &read) != 0 else { return nil }
+        func text<T>(_ field: inout T) -> String? {
+            withUnsafeBytes(of: &field) { bytes in
+                CaptureFacts.clean(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
+            }
+        }
+        var captured: String?
+        if read.taken > 0 {
+            var seconds = time_t(read.taken)
+            var clock = tm()
+            if localtime_r(&seconds, &clock) != nil {
+                func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+                // Exif's own form: "2024:05:17 14:03:22".
+                captured =
+                    "\(clock.tm_year + 1900):\(two(clock.tm_mon + 1)):\(two(clock.tm_mday)) "
+                    + "\(two(clock.tm_hour)):\(two(clock.tm_min)):\(two(clock.tm_sec))"
+            }
+        }
+        return CaptureFacts(
+            captured: captured, camera: CaptureFacts.camera(make: text(&read.make), model: text(&read.model)),
+            lens: text(&read.lens))
     }
 
     /// Whether the RAW in memory has an embedded preview that decodes: a RAW cut short

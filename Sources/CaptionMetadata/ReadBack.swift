@@ -2,10 +2,10 @@
 // pixels decode the same, and everything else in the file came through.
 
 import CExempi
-import CPixbuf
 import CaptionLibrary
 import CaptionText
 import Localization
+import Pixbufs
 
 #if canImport(Glibc)
     import Glibc
@@ -39,32 +39,9 @@ enum ReadBack {
     /// when either does not decode. Compared row by row, so that a large photo costs its
     /// two decodes and no copies of them.
     static func samePixels(_ first: String, _ second: String) -> Bool {
-        guard let a = decode(first) else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(a)) }
-        guard let b = decode(second) else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(b)) }
-        let width = gdk_pixbuf_get_width(a)
-        let height = gdk_pixbuf_get_height(a)
-        let channels = gdk_pixbuf_get_n_channels(a)
-        let bits = gdk_pixbuf_get_bits_per_sample(a)
-        guard width == gdk_pixbuf_get_width(b), height == gdk_pixbuf_get_height(b),
-            channels == gdk_pixbuf_get_n_channels(b), bits == gdk_pixbuf_get_bits_per_sample(b),
-            let rowsA = gdk_pixbuf_read_pixels(a), let rowsB = gdk_pixbuf_read_pixels(b)
+        guard case .success(let a) = Pixbuf.load(path: first), case .success(let b) = Pixbuf.load(path: second)
         else { return false }
-        let rowBytes = (Int(width) * Int(channels) * Int(bits) + 7) / 8
-        let strideA = Int(gdk_pixbuf_get_rowstride(a))
-        let strideB = Int(gdk_pixbuf_get_rowstride(b))
-        for y in 0..<Int(height) where memcmp(rowsA + y * strideA, rowsB + y * strideB, rowBytes) != 0 {
-            return false
-        }
-        return true
-    }
-
-    private static func decode(_ path: String) -> OpaquePointer? {
-        var error: UnsafeMutablePointer<GError>?
-        let loaded = gdk_pixbuf_new_from_file(path.pathBytes, &error)
-        g_clear_error(&error)
-        return loaded
+        return a.hasSamePixels(as: b)
     }
 
     /// Every leaf of the original's XMP (extended XMP included) is in the copy with the

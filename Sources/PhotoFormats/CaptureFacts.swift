@@ -1,5 +1,6 @@
-// What the camera recorded about a photo, read from its Exif: when it was taken, the camera
-// and the lens. For the caption variables ({date}, {time}, {camera}, {lens}).
+// What the camera recorded about a photo, read from its Exif wherever the format keeps it:
+// when it was taken, the camera and the lens. For the caption variables ({date}, {time},
+// {camera}, {lens}).
 
 public struct CaptureFacts: Sendable, Equatable {
     /// DateTimeOriginal as written: "2024:05:17 14:03:22".
@@ -38,24 +39,45 @@ public struct CaptureFacts: Sendable, Equatable {
         return fromTIFF(bytes)
     }
 
+    /// The facts in an Exif payload as PNG's eXIf and WebP's EXIF chunks hold it: a TIFF
+    /// header and its directories, which some writers precede with JPEG's "Exif\0\0".
+    public static func fromExif(_ bytes: UnsafeRawBufferPointer) -> CaptureFacts {
+        let exifMark: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+        if ByteReader(bytes).matches(exifMark) {
+            return fromTIFF(UnsafeRawBufferPointer(rebasing: bytes[6...]))
+        }
+        return fromTIFF(bytes)
+    }
+
+    /// The facts in a HEIF's Exif item: a big-endian count of bytes to skip to the TIFF
+    /// header, then the Exif.
+    public static func fromHEIFExif(_ bytes: UnsafeRawBufferPointer) -> CaptureFacts {
+        guard bytes.count > 4 else { return .none }
+        let skip = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        guard skip >= 0, skip < bytes.count - 4 else { return .none }
+        return fromExif(UnsafeRawBufferPointer(rebasing: bytes[(4 + skip)...]))
+    }
+
     static func fromTIFF(_ bytes: UnsafeRawBufferPointer) -> CaptureFacts {
         guard let ifd0 = TIFFDirectory.first(bytes) else { return .none }
         let exif = ifd0.integer(exifPointer).flatMap { ifd0.directory(at: $0) }
-        let make = clean(ifd0.text(make))
-        let model = clean(ifd0.text(model))
-        var camera = model
-        if let make, let model, !model.lowercased().hasPrefix(make.lowercased().split(separator: " ").first ?? "") {
-            camera = make + " " + model
-        } else if model == nil {
-            camera = make
-        }
         return CaptureFacts(
-            captured: clean(exif?.text(dateTimeOriginal)) ?? clean(ifd0.text(dateTime)), camera: camera,
-            lens: clean(exif?.text(lensModel)))
+            captured: clean(exif?.text(dateTimeOriginal)) ?? clean(ifd0.text(dateTime)),
+            camera: camera(make: ifd0.text(make), model: ifd0.text(model)), lens: clean(exif?.text(lensModel)))
+    }
+
+    /// Make and Model as one name, the make left out when the model already names it.
+    public static func camera(make: String?, model: String?) -> String? {
+        let make = clean(make)
+        let model = clean(model)
+        if let make, let model, !model.lowercased().hasPrefix(make.lowercased().split(separator: " ").first ?? "") {
+            return make + " " + model
+        }
+        return model ?? make
     }
 
     /// Exif text without its NUL padding and blanks; nil when nothing is left.
-    static func clean(_ text: String?) -> String? {
+    public static func clean(_ text: String?) -> String? {
         guard let text else { return nil }
         let kept = text.unicodeScalars.filter { $0 != "\0" }
         let trimmed = String(String.UnicodeScalarView(kept)).split(separator: " ", omittingEmptySubsequences: true)

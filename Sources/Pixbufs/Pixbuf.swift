@@ -160,6 +160,24 @@ public final class Pixbuf: @unchecked Sendable {
             height: max(1, Int((Double(height) * scale).rounded())), keepingOptions: keepingOptions)
     }
 
+    /// Whether `other` has the same size, layout and pixels. Compared row by row, with no
+    /// copy of either.
+    public func hasSamePixels(as other: Pixbuf) -> Bool {
+        let channels = gdk_pixbuf_get_n_channels(pointer)
+        let bits = gdk_pixbuf_get_bits_per_sample(pointer)
+        guard width == other.width, height == other.height, channels == gdk_pixbuf_get_n_channels(other.pointer),
+            bits == gdk_pixbuf_get_bits_per_sample(other.pointer),
+            let rows = gdk_pixbuf_read_pixels(pointer), let otherRows = gdk_pixbuf_read_pixels(other.pointer)
+        else { return false }
+        let rowBytes = (width * Int(channels) * Int(bits) + 7) / 8
+        let stride = Int(gdk_pixbuf_get_rowstride(pointer))
+        let otherStride = Int(gdk_pixbuf_get_rowstride(other.pointer))
+        for y in 0..<height where memcmp(rows + y * stride, otherRows + y * otherStride, rowBytes) != 0 {
+            return false
+        }
+        return true
+    }
+
     /// A rectangle of it: a view of its pixels, which keeps it alive.
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> Pixbuf? {
         gdk_pixbuf_new_subpixbuf(pointer, Int32(x), Int32(y), Int32(width), Int32(height)).map { Pixbuf(taking: $0) }

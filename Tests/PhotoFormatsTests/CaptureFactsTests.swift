@@ -81,4 +81,23 @@ import Testing
         #expect(cut.withUnsafeBytes { CaptureFacts.read($0) } == .none)
         #expect([UInt8](repeating: 7, count: 64).withUnsafeBytes { CaptureFacts.read($0) } == .none)
     }
+
+    @Test func anExifChunkIsReadWithOrWithoutJPEGsExifMark() {
+        let expected = CaptureFacts(captured: "2024:05:17 14:03:22", camera: "Canon EOS R5", lens: "RF24-105mm F4")
+        #expect(Self.tiff().withUnsafeBytes(CaptureFacts.fromExif) == expected)
+        let marked = Array("Exif".utf8) + [0, 0] + Self.tiff()
+        #expect(marked.withUnsafeBytes(CaptureFacts.fromExif) == expected)
+    }
+
+    @Test func aHEIFExifItemSkipsToItsTIFFHeader() {
+        let expected = CaptureFacts(captured: "2024:05:17 14:03:22", camera: "Canon EOS R5", lens: "RF24-105mm F4")
+        // libheif's and phones' items: an offset of 6 past "Exif\0\0", or of 0.
+        let phone: [UInt8] = [0, 0, 0, 6] + Array("Exif".utf8) + [0, 0] + Self.tiff()
+        #expect(phone.withUnsafeBytes(CaptureFacts.fromHEIFExif) == expected)
+        let bare: [UInt8] = [0, 0, 0, 0] + Self.tiff()
+        #expect(bare.withUnsafeBytes(CaptureFacts.fromHEIFExif) == expected)
+        // An offset past the end names nothing.
+        let wrong: [UInt8] = [0, 0, 1, 0] + Self.tiff()
+        #expect(wrong.withUnsafeBytes(CaptureFacts.fromHEIFExif) == .none)
+    }
 }

@@ -229,6 +229,37 @@ def scenario_variables_expand_at_save(desktop):
            f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
 
 
+def scenario_variables_come_from_a_heic_and_a_webp(desktop):
+    """A HEIC made by heif-enc and a WebP made by cwebp -metadata exif from one camera JPEG
+    give {date}, {camera} and {lens} from their own Exif, as the JPEG does, whatever the
+    time zone the app runs in."""
+    source = desktop.photos("camera.jpg")[0]
+    tagged = subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2024:05:17 14:03:22",
+                             "-Make=Canon", "-Model=Canon EOS R5", "-LensModel=RF24-105mm F4 L IS USM", source],
+                            capture_output=True, timeout=TIMEOUT)
+    expect(tagged.returncode == 0, f"exiftool failed: {tagged.stderr.decode(errors='replace')}")
+    heic = os.path.splitext(source)[0] + ".heic"
+    webp = os.path.splitext(source)[0] + ".webp"
+    for command in (["heif-enc", "-q", "60", "-o", heic, source], ["cwebp", "-quiet", "-metadata", "exif", source, "-o", webp]):
+        made = subprocess.run(command, capture_output=True, timeout=TIMEOUT)
+        expect(made.returncode == 0, f"{command[0]} failed: {made.stderr.decode(errors='replace')}")
+    desktop.env["TZ"] = "Asia/Tokyo"
+    ui = desktop.launch(heic, webp)
+    ui.wait_focus("Title")
+    desktop.type("{date} {time}, {camera}")
+    wait_description(ui, ui.title, "Saved as: 2024-05-17 14:03, Canon EOS R5")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("{lens}")
+    wait_description(ui, ui.subtitle, "Saved as: RF24-105mm F4 L IS USM")
+    desktop.key("Return")
+    desktop.wait_for_entries(1)
+    # The WebP comes next: its Exif is at the end of the file, after the pixels.
+    ui.wait_focus("Title")
+    desktop.type("{camera}")
+    wait_description(ui, ui.title, "Saved as: Canon EOS R5")
+
+
 def _menu(ui, name):
     """A menu (or submenu) of any of the app's windows (a context menu is a window of its own)."""
     ui.refresh()

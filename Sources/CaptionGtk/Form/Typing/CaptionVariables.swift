@@ -1,17 +1,14 @@
-// The caption variables on the form: what the photo on it says about itself (its Exif, read
-// off the main thread when it arrives), the expansion of {date}, {camera}… shown under a
-// field that holds one, and the words as they will be saved (Shorthand.Variables expands).
+// The caption variables on the form: what the photo on it says about itself (its Exif,
+// wherever its format keeps it, read off the main thread when it arrives), the expansion
+// of {date}, {camera}… shown under a field that holds one, and the words as they will be
+// saved (Shorthand.Variables expands).
 
+import CaptionLibrary
 import CaptionQueue
 import Dispatch
 import Localization
-import POSIXFiles
 import PhotoFormats
 import Shorthand
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @MainActor
 final class CaptionVariables {
@@ -41,17 +38,8 @@ final class CaptionVariables {
         }
     }
 
-    /// The Exif is in the first 128 KB of every camera file Caption takes (JPEG's APP1 comes
-    /// first; TIFF-based RAWs put IFD0 near the start): no need to read a whole photo.
-    nonisolated static func facts(at path: String) -> CaptureFacts {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return .none }
-        defer { Glibc.close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 128 << 10)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return .none }
-        return bytes.withUnsafeBytes { CaptureFacts.read(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-    }
+    /// What the camera recorded, wherever the photo's format keeps it.
+    nonisolated static func facts(at path: String) -> CaptureFacts { CaptureFactsReader.facts(at: path) }
 
     /// What the variables of the photo at `path` stand for; nil until its Exif is read.
     func facts(path: String, position: Int?) -> PhotoFacts? {
