@@ -20,7 +20,7 @@ public enum CaptureFactsReader {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .none }
         defer { close(descriptor) }
-        let head = read(descriptor, at: 0, count: 128 << 10)
+        let head = POSIXFiles.read(descriptor, at: 0, count: 128 << 10)
         guard !head.isEmpty, case .photo(let format) = PhotoFormat.sniff(head) else { return .none }
         switch format {
         case .png:
@@ -44,13 +44,13 @@ public enum CaptureFactsReader {
     private static func pngExif(_ descriptor: Int32) -> [UInt8]? {
         var offset = 8
         while true {
-            let header = read(descriptor, at: offset, count: 8)
+            let header = POSIXFiles.read(descriptor, at: offset, count: 8)
             guard header.count == 8 else { return nil }
             let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: header[4..<8], as: UTF8.self)
             if type == "eXIf" {
                 guard length <= largestExif else { return nil }
-                let data = read(descriptor, at: offset + 8, count: length)
+                let data = POSIXFiles.read(descriptor, at: offset + 8, count: length)
                 return data.count == length ? data : nil
             }
             if type == "IEND" { return nil }
@@ -64,31 +64,15 @@ public enum CaptureFactsReader {
     private static func webPExif(_ descriptor: Int32) -> [UInt8]? {
         var offset = 12
         while true {
-            let header = read(descriptor, at: offset, count: 8)
+            let header = POSIXFiles.read(descriptor, at: offset, count: 8)
             guard header.count == 8 else { return nil }
             let size = header[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
             if String(decoding: header[0..<4], as: UTF8.self) == "EXIF" {
                 guard size <= largestExif else { return nil }
-                let data = read(descriptor, at: offset + 8, count: size)
+                let data = POSIXFiles.read(descriptor, at: offset + 8, count: size)
                 return data.count == size ? data : nil
             }
             offset += 8 + size + (size & 1)
         }
-    }
-
-    /// Up to `count` bytes at `offset`; fewer at the end of the file.
-    private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                // The buffer holds `count` bytes; `filled` is below it.
-                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
-        }
-        return Array(bytes[0..<filled])
     }
 }

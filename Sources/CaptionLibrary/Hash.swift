@@ -1,11 +1,17 @@
-// SHA-256 of a photo through GLib's GChecksum, as lowercase hex: the copy's name.
+// Checksums through GLib's GChecksum: SHA-256 of a photo as lowercase hex (the copy's name),
+// MD5 for the thumbnail cache and the Photoshop and extended-XMP digests.
 
 import CPixbuf
 
 public enum Hash {
-    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
-        // g_checksum_new returns NULL only for an unknown checksum type, and SHA-256 is known.
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)!
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String { hex(G_CHECKSUM_SHA256, bytes) }
+
+    /// MD5 as lowercase hex: how the freedesktop thumbnail cache names a file's thumbnail.
+    public static func md5Hex(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes { hex(G_CHECKSUM_MD5, $0) } }
+
+    private static func hex(_ type: GChecksumType, _ bytes: UnsafeRawBufferPointer) -> String {
+        // g_checksum_new returns NULL only for an unknown checksum type; both used are known.
+        let checksum = g_checksum_new(type)!
         defer { g_checksum_free(checksum) }
         if let base = bytes.baseAddress {
             var offset = 0
@@ -16,8 +22,8 @@ public enum Hash {
                 offset += count
             }
         }
-        // Never NULL for a SHA-256 checksum; the string belongs to the checksum, freed
-        // (deferred above) only after it is copied here.
+        // Never NULL for a known type; the string belongs to the checksum, freed (deferred
+        // above) only after it is copied here.
         return String(cString: g_checksum_get_string(checksum)!)
     }
 }

@@ -1,5 +1,6 @@
 // The POSIX file helpers both libraries need (the library's store and the exporter), written
-// once: error descriptions, whole writes, folder creation, and the size limit of a photo.
+// once: error descriptions, whole writes and reads, folder creation, and the size limit of
+// a photo.
 
 #if canImport(Glibc)
     import Glibc
@@ -35,6 +36,24 @@ public enum POSIXFiles {
 
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
         bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+    }
+
+    /// Up to `count` bytes at `offset`, retrying short reads and interruptions; fewer at the
+    /// end of the file or on an error.
+    public static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                // The buffer holds `count` bytes and `filled` is below it.
+                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// The folder and any missing parents, each new one made with `mode` (less the umask);

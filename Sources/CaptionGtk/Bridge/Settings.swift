@@ -38,9 +38,10 @@ enum GtkSettings {
 /// installed (GSettings aborts on an unknown schema, so it is looked up first).
 @MainActor
 final class DesktopSetting {
-    private let settings: UnsafeMutablePointer<GSettings>
     private let reference: GObjectRef
     private let key: String
+
+    private var settings: UnsafeMutablePointer<GSettings> { reference.pointer.assumingMemoryBound(to: GSettings.self) }
 
     init?(schema: String, key: String) {
         guard let source = g_settings_schema_source_get_default(),
@@ -48,7 +49,6 @@ final class DesktopSetting {
         else { return nil }
         defer { g_settings_schema_unref(found) }
         guard g_settings_schema_has_key(found, key) != 0, let made = g_settings_new(schema) else { return nil }
-        settings = made
         reference = GObjectRef(taking: UnsafeMutableRawPointer(made))
         self.key = key
     }

@@ -66,14 +66,9 @@ enum Thumbnails {
 
     /// The cache file of a URI: the MD5 of the URI, in hexadecimal.
     private static func cacheFile(uri: String) -> String {
-        let digest = Hash.md5(Array(uri.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        return folder + "/" + digest + ".png"
+        folder + "/" + Hash.md5Hex(Array(uri.utf8)) + ".png"
     }
 
     /// Where the cached thumbnail of `path` lives (tests look there).
     static func cachePath(for path: String) -> String? { FileURI.uri(of: path).map(cacheFile) }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

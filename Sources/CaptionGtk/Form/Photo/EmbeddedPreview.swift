@@ -53,19 +53,8 @@ extension PhotoDecoder {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: embeddedSearchLength)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(filled))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-        }
-        guard filled > 0 else { return nil }
-        bytes.removeSubrange(filled...)
-        return bytes
+        let head = POSIXFiles.read(descriptor, at: 0, count: embeddedSearchLength)
+        return head.isEmpty ? nil : head
     }
 
     /// The picture's pixels, or nil.
