@@ -26,8 +26,9 @@ E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin ibus-anthy
 	fcitx5 fcitx5-chinese-addons fcitx5-hangul fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
 	orca speech-dispatcher libao4 zenity openbox
 # The core scenarios once more on Wayland: headless sway (run as an unprivileged uid through
-# setpriv) and a virtual keyboard built from Tests/wayland with wayland-scanner and gcc.
-WAYLAND_DEPS = sway util-linux gcc libwayland-dev libxkbcommon-dev xkb-data
+# setpriv) and a virtual keyboard built from Tests/wayland with wayland-scanner and gcc;
+# grim reads back what sway shows.
+WAYLAND_DEPS = sway grim util-linux gcc libwayland-dev libxkbcommon-dev xkb-data
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
@@ -160,6 +161,7 @@ bench: test-deps
 	build-aux/with-display .build/release/caption-view-bench --preferences
 	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
 		--bench .build/release/caption-bench --sample $(SAMPLE) $(if $(BASELINE),--baseline $(BASELINE))
+	build-aux/with-display .build/release/caption-view-bench --zoom .build/bench/fixtures/preview-45mp.jpg
 
 clean:
 	$(SWIFT) package clean

@@ -6,6 +6,7 @@
 //                                    (Large.swift), side by side with an empty library
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
 //   caption-view-bench --preferences the Preferences window with 100,000 codes (Preferences.swift)
+//   caption-view-bench --zoom PHOTO  the view at 100 % of a large photo (Zoom.swift)
 
 import CGtk
 @_spi(Benchmarks) import CaptionGtk
@@ -235,6 +236,8 @@ func run() {
 
     if arguments.count == 2 && arguments[1] == "--preferences" { benchPreferences() }
     if arguments.count == 2 && arguments[1] == "--preferences-child" { measurePreferences(rounds: 3) }
+
+    if arguments.count == 3 && arguments[1] == "--zoom" { benchZoom(photo: arguments[2]) }
 
     if arguments.count == 3 && arguments[1] == "--large" {
         benchLarge(library: arguments[2])

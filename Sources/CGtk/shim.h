@@ -1,6 +1,8 @@
 /* The C seam: GTK 3 for Swift, plus static inline wrappers for what Swift cannot import
  * (macros, variadic functions and casts). Nothing else in the project speaks C. */
 #include <gtk/gtk.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong caption_signal_connect(gpointer instance, const char *signal,
@@ -168,3 +170,65 @@ static inline int caption_object_get_int(gpointer object, const char *property) 
 static inline GtkInfoBar *caption_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
 /* G_OBJECT_TYPE is a macro. */
 static inline GType gtk_widget_get_type_caption(gpointer widget) { return G_OBJECT_TYPE(widget); }
+
+/* A cairo image surface of `pixbuf`'s pixels (premultiplied as cairo wants them) at the
+ * window scale `scale`, made in memory alone. GDK's gdk_cairo_surface_create_from_pixbuf
+ * asks the default screen for a similar image instead, which on X is shared memory attached
+ * through Xlib: a call on the display that must not be made off the main thread, where the
+ * decoders make their surfaces. The rounding of the premultiplication is GDK's. */
+static inline void caption_unmap_pixels(void *data) {
+    size_t *mapping = data;
+    munmap(mapping, mapping[0]);
+}
+
+/* The pixels live in a mapping of their own, returned to the system when the surface goes:
+ * from malloc, a picture freed on the main thread stayed in the decoding thread's heap. */
+static inline cairo_surface_t *caption_surface_from_pixbuf(const GdkPixbuf *pixbuf, int scale) {
+    int width = gdk_pixbuf_get_width(pixbuf);
+    int height = gdk_pixbuf_get_height(pixbuf);
+    int channels = gdk_pixbuf_get_n_channels(pixbuf);
+    cairo_format_t format = channels == 3 ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32;
+    int stride = cairo_format_stride_for_width(format, width);
+    /* One page in front holds the mapping's length, for the unmapping. */
+    size_t header = (size_t)sysconf(_SC_PAGESIZE);
+    size_t length = header + (size_t)stride * (size_t)(height > 0 ? height : 1);
+    void *mapping = stride > 0 ? mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                               : MAP_FAILED;
+    if (mapping == MAP_FAILED) return cairo_image_surface_create(format, -1, -1); /* an error surface */
+    ((size_t *)mapping)[0] = length;
+    cairo_surface_t *surface =
+        cairo_image_surface_create_for_data((unsigned char *)mapping + header, format, width, height, stride);
+    /* The key is any address unique to the slot: the mapping's own (a static key in a
+     * header imported by Swift is left undefined). */
+    if (cairo_surface_set_user_data(surface, (const cairo_user_data_key_t *)mapping, mapping, caption_unmap_pixels) !=
+        CAIRO_STATUS_SUCCESS) {
+        munmap(mapping, length);
+        cairo_surface_destroy(surface);
+        return cairo_image_surface_create(format, -1, -1);
+    }
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) return surface;
+    cairo_surface_set_device_scale(surface, scale, scale);
+    const guchar *source = gdk_pixbuf_read_pixels(pixbuf);
+    size_t source_stride = (size_t)gdk_pixbuf_get_rowstride(pixbuf);
+    unsigned char *target = cairo_image_surface_get_data(surface);
+    size_t target_stride = (size_t)cairo_image_surface_get_stride(surface);
+    for (int y = 0; y < height; y++) {
+        const guchar *in = source + y * source_stride;
+        guint32 *out = (guint32 *)(void *)(target + y * target_stride);
+        if (channels == 3) {
+            for (int x = 0; x < width; x++, in += 3)
+                out[x] = 0xFF000000u | (guint32)in[0] << 16 | (guint32)in[1] << 8 | in[2];
+        } else {
+            for (int x = 0; x < width; x++, in += 4) {
+                guint32 alpha = in[3], premultiplied[3];
+                for (int c = 0; c < 3; c++) {
+                    guint32 t = in[c] * alpha + 0x80;
+                    premultiplied[c] = ((t >> 8) + t) >> 8;
+                }
+                out[x] = alpha << 24 | premultiplied[0] << 16 | premultiplied[1] << 8 | premultiplied[2];
+            }
+        }
+    }
+    cairo_surface_mark_dirty(surface);
+    return surface;
+}

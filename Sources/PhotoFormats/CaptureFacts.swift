@@ -1,6 +1,6 @@
 // What the camera recorded about a photo, read from its Exif wherever the format keeps it:
 // when it was taken, the camera and the lens. For the caption variables ({date}, {time},
-// {camera}, {lens}).
+// {camera}, {lens}), and where the camera focused (for the zoomed view).
 
 public struct CaptureFacts: Sendable, Equatable {
     /// DateTimeOriginal as written: "2024:05:17 14:03:22".
@@ -9,17 +9,23 @@ public struct CaptureFacts: Sendable, Equatable {
     /// ("Canon EOS R5", not "Canon Canon EOS R5").
     public var camera: String?
     public var lens: String?
+    /// Where the main subject is, as the camera or phone recorded it (Exif SubjectArea or
+    /// SubjectLocation): in the picture as stored, before its orientation.
+    public var subject: SubjectPoint?
 
-    public init(captured: String? = nil, camera: String? = nil, lens: String? = nil) {
+    public init(captured: String? = nil, camera: String? = nil, lens: String? = nil, subject: SubjectPoint? = nil) {
         self.captured = captured
         self.camera = camera
         self.lens = lens
+        self.subject = subject
     }
 
     public static let none = CaptureFacts()
 
     static let make = 271, model = 272, dateTime = 306, exifPointer = 34665
     static let dateTimeOriginal = 36867, lensModel = 42036
+    static let orientation = 274, subjectArea = 37396, subjectLocation = 41492
+    static let pixelXDimension = 40962, pixelYDimension = 40963
 
     /// The facts in a JPEG's Exif (APP1) or in a TIFF-based file (TIFF, DNG and the RAWs
     /// built on TIFF); none for anything else or damaged Exif.
@@ -63,7 +69,23 @@ public struct CaptureFacts: Sendable, Equatable {
         let exif = ifd0.integer(exifPointer).flatMap { ifd0.directory(at: $0) }
         return CaptureFacts(
             captured: clean(exif?.text(dateTimeOriginal)) ?? clean(ifd0.text(dateTime)),
-            camera: camera(make: ifd0.text(make), model: ifd0.text(model)), lens: clean(exif?.text(lensModel)))
+            camera: camera(make: ifd0.text(make), model: ifd0.text(model)), lens: clean(exif?.text(lensModel)),
+            subject: exif.flatMap { subject(in: $0, orientation: ifd0.integer(orientation) ?? 1) })
+    }
+
+    /// SubjectArea's first two values (a point, or the centre of a circle or rectangle), or
+    /// else SubjectLocation; with the picture's size where Exif gives it.
+    static func subject(in exif: TIFFDirectory, orientation: Int) -> SubjectPoint? {
+        let point = [subjectArea, subjectLocation].lazy.compactMap { tag -> [Int]? in
+            guard let values = exif.integers(tag), values.count >= 2 else { return nil }
+            return values
+        }.first
+        guard let point else { return nil }
+        let width = exif.integer(pixelXDimension)
+        let height = exif.integer(pixelYDimension)
+        return SubjectPoint(
+            x: point[0], y: point[1], width: width.flatMap { $0 > 0 ? $0 : nil },
+            height: height.flatMap { $0 > 0 ? $0 : nil }, orientation: (1...8).contains(orientation) ? orientation : 1)
     }
 
     /// Make and Model as one name, the make left out when the model already names it.
@@ -83,5 +105,46 @@ public struct CaptureFacts: Sendable, Equatable {
         let trimmed = String(String.UnicodeScalarView(kept)).split(separator: " ", omittingEmptySubsequences: true)
             .joined(separator: " ")
         return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// A point in a photo's stored picture, as Exif gives the subject's place: pixels from the
+/// top left before the orientation is applied.
+public struct SubjectPoint: Sendable, Equatable {
+    public var x: Int
+    public var y: Int
+    /// The stored picture's size as Exif states it, when it does.
+    public var width: Int?
+    public var height: Int?
+    /// Exif's orientation, 1 to 8.
+    public var orientation: Int
+
+    public init(x: Int, y: Int, width: Int? = nil, height: Int? = nil, orientation: Int = 1) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+    }
+
+    /// The point as fractions (0 to 1) of the photo as it is shown, turned as its
+    /// orientation says. Exif's size goes with the point (the camera wrote both); `stored`,
+    /// the decoder's, stands in when Exif has none. Nil for a point outside the picture.
+    public func upright(stored: (width: Int, height: Int)) -> (x: Double, y: Double)? {
+        let width = Double(width ?? stored.width)
+        let height = Double(height ?? stored.height)
+        guard width > 0, height > 0, x >= 0, y >= 0, Double(x) <= width, Double(y) <= height else { return nil }
+        let fx = Double(x) / width
+        let fy = Double(y) / height
+        switch orientation {
+        case 2: return (1 - fx, fy)
+        case 3: return (1 - fx, 1 - fy)
+        case 4: return (fx, 1 - fy)
+        case 5: return (fy, fx)
+        case 6: return (1 - fy, fx)
+        case 7: return (1 - fy, 1 - fx)
+        case 8: return (fy, 1 - fx)
+        default: return (fx, fy)
+        }
     }
 }

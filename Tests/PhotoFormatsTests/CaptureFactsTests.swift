@@ -101,3 +101,24 @@ import Testing
         #expect(wrong.withUnsafeBytes(CaptureFacts.fromHEIFExif) == .none)
     }
 }
+
+@Suite struct SubjectPointTests {
+    /// Each Exif orientation takes the stored picture's top-right quarter point where the
+    /// turned photo shows it.
+    @Test(arguments: [
+        (1, 0.75, 0.25), (2, 0.25, 0.25), (3, 0.25, 0.75), (4, 0.75, 0.75),
+        (5, 0.25, 0.75), (6, 0.75, 0.75), (7, 0.75, 0.25), (8, 0.25, 0.25),
+    ])
+    func orientationTurnsThePoint(orientation: Int, x: Double, y: Double) throws {
+        let point = SubjectPoint(x: 300, y: 100, orientation: orientation)
+        let upright = try #require(point.upright(stored: (400, 400)))
+        #expect(upright.x == x && upright.y == y, "orientation \(orientation): \(upright)")
+    }
+
+    @Test func exifSizeGoesWithThePointAndOutsideIsNone() {
+        let point = SubjectPoint(x: 1000, y: 500, width: 4000, height: 2000)
+        // A photo resized after: the point keeps its place in the picture.
+        #expect(point.upright(stored: (400, 200)).map { [$0.x, $0.y] } == [0.25, 0.25])
+        #expect(SubjectPoint(x: 5000, y: 10).upright(stored: (400, 200)) == nil)
+    }
+}

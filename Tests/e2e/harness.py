@@ -44,6 +44,30 @@ def wait_until(description, probe, timeout=TIMEOUT, interval=0.05):
         time.sleep(interval)
 
 
+def read_ppm(data):
+    """(width, height, RGB bytes) of a binary PPM (P6, 8 bits), as ImageMagick and grim
+    write it."""
+    fields = []
+    position = 2
+    expect(data[:2] == b"P6", "the screenshot is not a PPM")
+    while len(fields) < 3:
+        while data[position:position + 1].isspace():
+            position += 1
+        if data[position:position + 1] == b"#":
+            position = data.index(b"\n", position) + 1
+            continue
+        end = position
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(int(data[position:end]))
+        position = end
+    width, height, maximum = fields
+    expect(maximum == 255, f"the screenshot has {maximum} levels")
+    pixels = data[position + 1:position + 1 + width * height * 3]
+    expect(len(pixels) == width * height * 3, "the screenshot is cut short")
+    return width, height, pixels
+
+
 def require(*programs):
     """Fails at once, naming the Debian package, when a program the scenario needs is
     missing: a scenario that cannot run fails, it never skips."""
@@ -390,6 +414,14 @@ class Desktop:
                 return log.read()
         except OSError:
             return ""
+
+    # -- what is on the screen ------------------------------------------------------
+
+    def screenshot(self):
+        """The whole screen as the X server has it: (width, height, RGB bytes)."""
+        result = subprocess.run(["import", "-window", "root", "-depth", "8", "ppm:-"], env=self.env, capture_output=True,
+                                timeout=TIMEOUT, check=True)
+        return read_ppm(result.stdout)
 
     # -- keys -----------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ def keyboard_binary(caption):
 
 class WaylandDesktop(harness.Desktop):
     def start(self):
-        require("sway", "swaymsg", "setpriv", "dbus-daemon")
+        require("sway", "swaymsg", "setpriv", "dbus-daemon", "grim")
         harness.become_subreaper()
         os.chmod(self.root, 0o755)
         home = os.path.join(self.root, "home")
@@ -111,6 +111,14 @@ class WaylandDesktop(harness.Desktop):
         for path in paths:
             os.chmod(path, 0o644)
         return paths
+
+    def screenshot(self):
+        """The output as sway composites it (grim, through wlroots' screencopy)."""
+        result = subprocess.run(as_user(["grim", "-t", "ppm", "-"]), env=self.env, capture_output=True,
+                                timeout=TIMEOUT)
+        if result.returncode != 0:
+            raise Failure(f"grim exited {result.returncode}: {result.stderr.decode(errors='replace')}")
+        return harness.read_ppm(result.stdout)
 
     def tree(self):
         result = subprocess.run(as_user(["swaymsg", "-t", "get_tree", "-r"]), env=self.env, capture_output=True,

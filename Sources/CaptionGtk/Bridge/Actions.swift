@@ -40,6 +40,12 @@ final class SimpleAction {
         }
     }
 
+    /// A disabled action's keys do nothing and go on to the focused widget.
+    var isEnabled: Bool {
+        get { g_action_get_enabled(action) != 0 }
+        set { g_simple_action_set_enabled(action, newValue ? 1 : 0) }
+    }
+
     func setState(switchedOn on: Bool) {
         g_simple_action_set_state(action, g_variant_new_boolean(on ? 1 : 0))
     }

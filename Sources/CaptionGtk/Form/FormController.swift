@@ -25,6 +25,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// The photo on the form.
     private let shown: FormPhoto
     var photos: PhotoLoader { shown.loader }
+    /// The photo at 100 %, by keys.
+    let zoom: PhotoZoom
     var photoWords: PhotoWords { shown.words }
     /// The caption into the photo file or beside it after a save, as the menu says.
     let writer: CaptionWriter
@@ -68,6 +70,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         drafts = DraftRecovery(
             directory: library.directory, window: window, notification: notification, lifetime: lifetime)
         let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
+        zoom = PhotoZoom(loader: loader)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
         let settler = InputMethodSettler(entries: CaptionField.allCases.map(view.entry))

@@ -148,9 +148,26 @@ import StartupTrace
             } else {
                 simple = SimpleAction(action.rawValue)
             }
-            simple.onActivate { [weak self] _ in self?.perform(action) }
+            if let direction = action.zoomMove {
+                // Off until the view at 100 % shows: Alt and an arrow are the field's otherwise.
+                simple.isEnabled = false
+                moveActions.append(simple)
+                simple.onActivate { [weak self] _ in self?.move(direction) }
+            } else {
+                simple.onActivate { [weak self] _ in self?.perform(action) }
+            }
             actions.add(simple)
         }
+        form.zoom.onChange = { [weak self] zoomed in
+            for action in self?.moveActions ?? [] { action.isEnabled = zoomed }
+        }
+    }
+
+    /// The actions that move the view at 100 %.
+    private var moveActions: [SimpleAction] = []
+
+    private func move(_ direction: ZoomView.Direction) {
+        if !form.zoom.move(direction) { window.errorBell() }
     }
 
     private func perform(_ action: WindowAction) {
@@ -169,6 +186,8 @@ import StartupTrace
         case .captionRest: onForm { $0.captionRestTheSame() }
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
+        case .zoom: onForm { if !$0.zoom.toggle() { window.errorBell() } }
+        case .moveLeft, .moveRight, .moveUp, .moveDown: break  // move(_:)
         case .showShortcuts: showShortcuts()
         case .help: showHelp()
         case .about: showAbout()
@@ -298,6 +317,9 @@ import StartupTrace
             guard key == GDK_KEY_Escape else { return false }
             if self.isShowingLibrary {
                 self.libraryController.escape()
+            } else if self.form.zoom.isZoomed {
+                // What the user last asked for goes first.
+                self.form.zoom.zoomOut()
             } else if self.messages.isShowing {
                 self.messages.dismiss()
             } else if self.notification.isShowing {
@@ -324,6 +346,7 @@ import StartupTrace
     /// Shows the library with the list focused (or, `searching`, the search).
     func showLibrary(searching: Bool = false) {
         form.settleInputMethod()
+        form.zoom.zoomOut()
         views.visibleChildName = "library"
         libraryController.focus(searching: searching)
     }
@@ -428,4 +451,16 @@ extension CaptionWindow {
     public var preferencesRowCount: Int { preferences?.shown.count ?? 0 }
     public func searchPreferences(_ text: String) { preferences?.searchField.text = text }
     public func closePreferences() { preferences?.close() }
+    /// A photo on the form; `onPhotoChecked` runs once it is checked whole.
+    public func openPhoto(_ path: String) { form.openPhoto(path) }
+    public var onPhotoChecked: (() -> Void)? {
+        get { form.onPhotoSettled }
+        set { form.onPhotoSettled = newValue }
+    }
+    /// The view at 100 %: whether it shows, and a call once its full-size pixels are painted.
+    public var isZoomed: Bool { form.zoom.isZoomed }
+    public var onZoomSharp: (() -> Void)? {
+        get { form.zoom.onSharp }
+        set { form.zoom.onSharp = newValue }
+    }
 }

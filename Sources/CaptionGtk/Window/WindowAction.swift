@@ -21,6 +21,14 @@ enum WindowAction: String, CaseIterable {
     case captionRest = "caption-rest"
     case nextPhoto = "next-photo"
     case previousPhoto = "previous-photo"
+    /// The photo at 100 %, or back to the whole photo.
+    case zoom
+    /// Moving the view at 100 %: enabled only while it shows, so that otherwise the keys
+    /// reach the focused field.
+    case moveLeft = "move-left"
+    case moveRight = "move-right"
+    case moveUp = "move-up"
+    case moveDown = "move-down"
     case library
     case search
     case export
@@ -50,6 +58,13 @@ enum WindowAction: String, CaseIterable {
         case .captionRest: []
         case .nextPhoto: ["<Control>Page_Down"]
         case .previousPhoto: ["<Control>Page_Up"]
+        // As in GNOME's image viewers; no field takes Ctrl with + or =, so it works while typing.
+        case .zoom: ["<Control>plus", "<Control>equal", "<Control>KP_Add"]
+        // Alt and an arrow: the arrows alone and with Ctrl move the caret.
+        case .moveLeft: ["<Alt>Left"]
+        case .moveRight: ["<Alt>Right"]
+        case .moveUp: ["<Alt>Up"]
+        case .moveDown: ["<Alt>Down"]
         case .library: ["<Control>l"]
         case .search: ["<Control>f"]
         case .export: ["<Control>e"]
@@ -92,6 +107,9 @@ enum WindowAction: String, CaseIterable {
         case .export: (.photos, tr("Export every entry to a folder"))
         case .nextPhoto: (.photos, tr("Next photo in the queue"))
         case .previousPhoto: (.photos, tr("Previous photo in the queue"))
+        case .zoom: (.photos, tr("Show the photo at 100 %, or the whole photo again (Escape too)"))
+        // One line for the four: ShortcutLine.all joins their keys.
+        case .moveLeft, .moveRight, .moveUp, .moveDown: (.photos, tr("Move around the photo at 100 %"))
         case .library: (.library, tr("Show the library, or go back to the form"))
         case .search: (.library, tr("Search the library"))
         case .preferences: (.general, tr("Preferences: code replacements"))
@@ -140,17 +158,36 @@ struct ShortcutLine: Equatable {
     let title: String
 
     /// Every line, in table order: the widgets' keys first within a section, then the actions.
+    /// Actions that share a line (the four moves) give it all their keys.
     static var all: [ShortcutLine] {
         let keys = WidgetKey.allCases.map {
             ShortcutLine(section: $0.shortcut.section, accelerator: $0.accelerator, title: $0.shortcut.title)
         }
-        let actions = WindowAction.allCases.compactMap { action in
-            action.shortcut.map {
-                ShortcutLine(
-                    section: $0.section, accelerator: action.accelerators.joined(separator: " "), title: $0.title)
+        var actions: [ShortcutLine] = []
+        for action in WindowAction.allCases {
+            guard let shortcut = action.shortcut else { continue }
+            let accelerator = action.accelerators.joined(separator: " ")
+            if let last = actions.last, last.section == shortcut.section, last.title == shortcut.title {
+                actions[actions.count - 1] = ShortcutLine(
+                    section: last.section, accelerator: last.accelerator + " " + accelerator, title: last.title)
+            } else {
+                actions.append(ShortcutLine(section: shortcut.section, accelerator: accelerator, title: shortcut.title))
             }
         }
         let lines = keys + actions
         return ShortcutSection.allCases.flatMap { section in lines.filter { $0.section == section } }
+    }
+}
+
+extension WindowAction {
+    /// The way a move action takes the view at 100 %.
+    var zoomMove: ZoomView.Direction? {
+        switch self {
+        case .moveLeft: .left
+        case .moveRight: .right
+        case .moveUp: .up
+        case .moveDown: .down
+        default: nil
+        }
     }
 }

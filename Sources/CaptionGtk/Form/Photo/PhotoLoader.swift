@@ -16,7 +16,7 @@ final class PhotoLoader {
     private(set) var loadedPhoto: LoadedPhoto?
     /// Bumped for every photo put on the form: answers for an older one are dropped.
     private(set) var request = 0
-    private var path: String?
+    private(set) var path: String?
     private var largerDecodeScheduled = false
     /// The previews of the queue's photos either side of this one, decoded ahead.
     let prefetch: PreviewPrefetch

@@ -1,4 +1,5 @@
-// The photo preview: the photo scaled to fit with its aspect kept, or a placeholder.
+// The photo preview: the photo scaled to fit with its aspect kept, or at 100 % around a
+// point (the zoomed view), or a placeholder.
 
 import CGtk
 import CaptionLibrary
@@ -166,6 +167,14 @@ final class PhotoPreview {
     /// Run once the photo has next been painted.
     private var afterPaint: [MainThread.Job] = []
     private(set) var decodedArea = PixelSize(width: 0, height: 0)
+    /// The shown photo's own size (after its orientation) and name.
+    private var photoSize = PixelSize(width: 0, height: 0)
+    private var photoName = ""
+    /// The view at 100 %, while it shows: until the whole photo is decoded, the fitted
+    /// picture is enlarged in its place.
+    private(set) var zoom: ZoomView?
+    /// The view at 100 % closed because the photo went.
+    var onZoomClosed: (() -> Void)?
     /// The preview's size request, in logical pixels.
     static let smallest = (width: 160, height: 96)
 
@@ -197,11 +206,14 @@ final class PhotoPreview {
 
     func show(_ photo: DecodedPhoto, area: PixelSize, name: String) {
         surface = photo.surface
+        surfaceReady = false
         showsEmbedded = photo.source == .embedded
         StartupTrace.mark("photo-decoded")
         decodedArea = area
+        photoSize = PixelSize(width: photo.width, height: photo.height)
+        photoName = name
         widget.visibleChildName = "photo"
-        self.area.accessibleName = tr("Photo: {name}").replacing("{name}", with: name)
+        nameTheView()
         self.area.setAccessibleRole(ATK_ROLE_IMAGE)
         self.area.queueDraw()
     }
@@ -209,8 +221,73 @@ final class PhotoPreview {
     func clear() {
         afterPaint = []
         surface = nil
+        if zoom != nil {
+            zoom = nil
+            onZoomClosed?()
+        }
         decodedArea = PixelSize(width: 0, height: 0)
         widget.visibleChildName = "empty"
+    }
+
+    // MARK: The view at 100 %
+
+    /// Shows the photo at 100 % around `centre` (fractions of the photo), enlarged from the
+    /// fitted picture until `showWhole` brings the sharp one.
+    func zoomIn(around centre: (x: Double, y: Double)) {
+        guard surface != nil else { return }
+        zoom = ZoomView(centre: centre)
+        nameTheView()
+        area.queueDraw()
+    }
+
+    /// The camera's focus point, once read: the view centres on it unless the user moved.
+    func centreZoom(on point: (x: Double, y: Double)) {
+        guard var zoom, !zoom.moved else { return }
+        zoom.centre = point
+        self.zoom = zoom
+        area.queueDraw()
+    }
+
+    /// The whole photo, decoded at full size: painted from now on, without scaling.
+    func showWhole(_ whole: Surface) {
+        guard var zoom else { return }
+        zoom.whole = whole
+        self.zoom = zoom
+        area.queueDraw()
+    }
+
+    /// Back to the whole photo fitted; the full-size picture is let go.
+    func zoomOut() {
+        guard zoom != nil else { return }
+        zoom = nil
+        nameTheView()
+        area.queueDraw()
+    }
+
+    /// Moves the view at 100 % a third of its width or height; false at the photo's edge.
+    @discardableResult
+    func move(_ direction: ZoomView.Direction) -> Bool {
+        guard var zoom else { return false }
+        let moved = zoom.move(direction, photo: logicalPhotoSize, view: viewSize)
+        self.zoom = zoom
+        if moved { area.queueDraw() }
+        return moved
+    }
+
+    /// The photo at 100 % in logical pixels: one photo pixel to a device pixel.
+    private var logicalPhotoSize: (width: Double, height: Double) {
+        let scale = Double(max(scaleFactor, 1))
+        return (Double(photoSize.width) / scale, Double(photoSize.height) / scale)
+    }
+
+    private var viewSize: (width: Double, height: Double) {
+        (Double(area.allocatedWidth), Double(area.allocatedHeight))
+    }
+
+    /// "Photo: harbour.jpg", or "Photo at 100 %: harbour.jpg" while zoomed.
+    private func nameTheView() {
+        let name = zoom == nil ? tr("Photo: {name}") : tr("Photo at 100 %: {name}")
+        area.accessibleName = name.replacing("{name}", with: photoName)
     }
 
     var hasPhoto: Bool { surface != nil }
@@ -223,8 +300,19 @@ final class PhotoPreview {
         afterPaint.append(job)
     }
 
+    /// The shown surface is in the display's own memory (see `readyForDisplay`).
+    private var surfaceReady = false
+
     private func draw(_ context: DrawingContext) {
-        guard let surface else { return }
+        guard var surface else { return }
+        if !surfaceReady {
+            // Made here, where the window exists: the first frame of a launch is drawn from
+            // a picture decoded before it did. The decoder's copy goes.
+            surface = surface.readyForDisplay(on: area)
+            self.surface = surface
+            surfaceReady = true
+        }
+        if let zoom { return drawZoomed(zoom, fitted: surface, context) }
         let width = Double(area.allocatedWidth)
         let height = Double(area.allocatedHeight)
         let (photoWidth, photoHeight) = surface.logicalSize
@@ -244,5 +332,82 @@ final class PhotoPreview {
         if wanted.width > decodedArea.width * 5 / 4 || wanted.height > decodedArea.height * 5 / 4 {
             onNeedsLargerDecode?(wanted)
         }
+    }
+
+    /// The view at 100 %: the whole photo's pixels one to one, or the fitted picture
+    /// enlarged to the same place until they come.
+    private func drawZoomed(_ zoom: ZoomView, fitted: Surface, _ context: DrawingContext) {
+        let photo = logicalPhotoSize
+        guard photo.width > 0, photo.height > 0 else { return }
+        let origin = zoom.origin(photo: photo, view: viewSize)
+        if let whole = zoom.whole {
+            let view = viewSize
+            context.paintVisiblePart(of: whole, x: origin.x, y: origin.y, width: view.width, height: view.height)
+            StartupTrace.mark("zoom-sharp")
+        } else {
+            let enlargement = photo.width / max(fitted.logicalSize.width, 1)
+            context.paint(fitted, x: origin.x, y: origin.y, scale: enlargement)
+        }
+        for job in afterPaint { MainThread.post(job) }
+        afterPaint = []
+    }
+}
+
+/// Where the view at 100 % is: the point of the photo at its centre, and the whole photo's
+/// pixels once decoded. Geometry in logical pixels.
+struct ZoomView {
+    enum Direction: String, CaseIterable { case left, right, up, down }
+
+    /// The point of the photo at the view's centre, as fractions of its width and height.
+    var centre: (x: Double, y: Double)
+    /// The photo at full size, while it is shown.
+    var whole: Surface?
+    /// The user moved the view: the focus point, read later, no longer takes it there.
+    var moved = false
+
+    init(centre: (x: Double, y: Double)) {
+        self.centre = centre
+    }
+
+    /// Where the photo's top left goes in the view: `centre` in the middle, except that
+    /// an edge of a photo larger than the view never comes inside it, and a photo smaller
+    /// than the view is centred.
+    func origin(photo: (width: Double, height: Double), view: (width: Double, height: Double)) -> (x: Double, y: Double)
+    {
+        (
+            Self.origin(centre.x, photo: photo.width, view: view.width),
+            Self.origin(centre.y, photo: photo.height, view: view.height)
+        )
+    }
+
+    private static func origin(_ centre: Double, photo: Double, view: Double) -> Double {
+        guard photo > view else { return (view - photo) / 2 }
+        return min(0, max(view - photo, view / 2 - centre * photo))
+    }
+
+    /// Moves a third of the view in `direction`, as far as the photo's edge; false when the
+    /// view already was at that edge.
+    mutating func move(
+        _ direction: Direction, photo: (width: Double, height: Double), view: (width: Double, height: Double)
+    ) -> Bool {
+        let before = origin(photo: photo, view: view)
+        // From where the view is now (a centre near an edge shows as if at the edge).
+        var x = (view.width / 2 - before.x) / photo.width
+        var y = (view.height / 2 - before.y) / photo.height
+        switch direction {
+        case .left: x -= view.width / 3 / photo.width
+        case .right: x += view.width / 3 / photo.width
+        case .up: y -= view.height / 3 / photo.height
+        case .down: y += view.height / 3 / photo.height
+        }
+        let previous = centre
+        centre = (x, y)
+        let after = origin(photo: photo, view: view)
+        guard abs(after.x - before.x) >= 0.5 || abs(after.y - before.y) >= 0.5 else {
+            centre = previous
+            return false
+        }
+        moved = true
+        return true
     }
 }
