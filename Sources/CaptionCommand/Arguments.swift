@@ -9,7 +9,8 @@ public let captionVersion = "0.1.0"
 
 /// What the user asked for.
 public enum Request: Equatable, Sendable {
-    case window(library: String?, photos: [String])
+    /// `watch`: a folder whose new photos join the queue (with `subfolders`, theirs too).
+    case window(library: String?, photos: [String], watch: String? = nil, subfolders: Bool = false)
     /// `words` holds the fields given (`--title`, `--subtitle`); the others come from the
     /// photo. With `into`, the caption also goes into the photo file or a sidecar beside it.
     case add(library: String?, photo: String, words: [CaptionField: String], into: CaptionDestination? = nil)
@@ -44,6 +45,8 @@ public enum Arguments {
         var sidecar = false
         var inPlace = false
         var writeBack = false
+        var watch: String?
+        var subfolders = false
         var help = false
         var version = false
         var index = 0
@@ -87,6 +90,8 @@ public enum Arguments {
             case "--sidecar": sidecar = true
             case "--in-place": inPlace = true
             case "--write-back": writeBack = true
+            case "--watch": watch = try take()
+            case "--subfolders": subfolders = true
             case "--help", "-h": help = true
             case "--version": version = true
             // A field by its name: --title, --subtitle. Words, not paths: bytes that are not
@@ -98,7 +103,11 @@ public enum Arguments {
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
             if inline != nil,
-                ["--list", "--json", "--sidecar", "--in-place", "--write-back", "--help", "--version", "--"].contains(
+                [
+                    "--list", "--json", "--sidecar", "--in-place", "--write-back", "--subfolders", "--help",
+                    "--version", "--",
+                ]
+                .contains(
                     name)
             {
                 throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
@@ -121,6 +130,13 @@ public enum Arguments {
         if add == nil && inPlace { throw UsageError(message: tr("--in-place goes with --add")) }
         if inPlace && sidecar { throw UsageError(message: tr("use either --in-place or --sidecar")) }
         if json && !list { throw UsageError(message: tr("--json goes with --list")) }
+        if watch != nil && modes > 0 {
+            throw UsageError(
+                message: tr(
+                    "--watch opens the window: it does not go with --add, --list, --remove, --export or --write-back"))
+        }
+        if subfolders && watch == nil { throw UsageError(message: tr("--subfolders goes with --watch")) }
+        if watch?.isEmpty == true { throw UsageError(message: tr("--watch needs a folder")) }
         if !words.isEmpty && add == nil {
             throw UsageError(message: tr("--title and --subtitle go with --add"))
         }
@@ -182,7 +198,7 @@ public enum Arguments {
             }
             return .export(library: library, folder: export, ids: try entryNumbers(), into: sidecar ? .sidecar : .photo)
         }
-        return .window(library: library, photos: photos)
+        return .window(library: library, photos: photos, watch: watch, subfolders: subfolders)
     }
 
     /// One message per paragraph or option, each a single-line literal: xgettext reads
@@ -191,7 +207,7 @@ public enum Arguments {
     public static var helpText: String {
         [
             tr("Usage:"),
-            "  caption " + tr("[--library DIR] [PHOTO...]"),
+            "  caption " + tr("[--library DIR] [--watch DIR [--subfolders]] [PHOTO...]"),
             "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE [--in-place | --sidecar]"),
             "  caption " + tr("[--library DIR] --list [--json]"),
             "  caption " + tr("[--library DIR] --remove ID"),
@@ -215,6 +231,10 @@ public enum Arguments {
             tr(
                 "  --in-place        with --add: also write the caption into PHOTO itself (a\n                    format that cannot hold it gets PHOTO.EXT.xmp beside it)"
             ),
+            tr(
+                "  --watch DIR       with the window: photos that appear in DIR join the queue,\n                    each once, when complete; remembered until stopped from the\n                    main menu"
+            ),
+            tr("  --subfolders      with --watch: also photos that appear in DIR's subfolders"),
             tr("  --title TITLE     the title, at most 120 characters"),
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
             tr("  --list            print the saved entries, newest first"),

@@ -246,6 +246,12 @@ public final class Library: Sendable {
         return file.hasPrefix(store + "/")
     }
 
+    /// Whether the library keeps a copy of the photo whose bytes hash to `sha256`: a photo
+    /// captioned before, under whatever name it has now. (A copy goes when its last entry does.)
+    public func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool {
+        access(photos.path + "/" + sha256 + "." + format.fileExtension, F_OK) == 0
+    }
+
     static func noSuchEntry(_ id: Int64) -> LibraryError {
         .make(.noSuchEntry, "There is no entry {id} in the library", ["id": String(id)])
     }

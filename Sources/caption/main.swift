@@ -35,12 +35,13 @@ case .help:
 case .version:
     Console.out("caption \(captionVersion)\n")
     exit(0)
-case .window(let library, let photos):
+case .window(let library, let photos, let watch, let subfolders):
     // The desktop entry's %U hands over file:// URIs.
     let paths = photos.map(FileURI.path(fromArgument:))
     let status = MainActor.assumeIsolated {
         CaptionApplication.version = captionVersion
-        return CaptionApplication.run(library: library, photos: paths)
+        return CaptionApplication.run(
+            library: library, photos: paths, watch: watch.map { (absolutePath($0), subfolders) })
     }
     guard let status else {
         Console.error(
@@ -52,4 +53,13 @@ case .window(let library, let photos):
     exit(status)
 case .add, .list, .remove, .export, .writeBack:
     exit(Commands.run(request))
+}
+
+/// `path` made absolute, links resolved: a folder the running instance watches must not
+/// depend on this command's working directory. As given when it does not exist (the window
+/// says it cannot be watched).
+func absolutePath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return FilePath.string(fromCString: resolved)
 }

@@ -82,7 +82,7 @@ struct CommandLineTests {
         #expect(help.status == 0)
         for usage in [
             "--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json]", "--remove ID",
-            "[--library DIR] [PHOTO...]",
+            "[--library DIR] [--watch DIR [--subfolders]] [PHOTO...]",
         ] {
             #expect(help.stdout.contains(usage))
         }

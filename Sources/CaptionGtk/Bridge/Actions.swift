@@ -15,6 +15,14 @@ final class SimpleAction {
         object = GObjectRef(taking: UnsafeMutableRawPointer(g_simple_action_new(name, nil)!))
     }
 
+    /// An action that takes a word each time it is activated (no state): one instance
+    /// handing another what to do.
+    init(_ name: String, takingWord: Void) {
+        let type = g_variant_type_new("s")
+        defer { g_variant_type_free(type) }
+        object = GObjectRef(taking: UnsafeMutableRawPointer(g_simple_action_new(name, type)!))
+    }
+
     /// A switch: its state is `on`; menus show it as a check item.
     init(_ name: String, switchedOn on: Bool) {
         object = GObjectRef(

@@ -24,6 +24,17 @@ struct FolderDialog {
         gtk_file_chooser_set_current_folder(chooser, folder.pathBytes)
     }
 
+    /// A check box under the folders (GTK's "choice"), off at first.
+    func addOption(id: String, label: String) {
+        gtk_file_chooser_add_choice(chooser, id, label, nil, nil)
+        gtk_file_chooser_set_choice(chooser, id, "false")
+    }
+
+    /// Whether the check box `id` is ticked.
+    func option(_ id: String) -> Bool {
+        gtk_file_chooser_get_choice(chooser, id).map { String(cString: $0) == "true" } ?? false
+    }
+
     /// The folder it shows now.
     var currentFolder: String? { takeString(gtk_file_chooser_get_current_folder(chooser)) }
 

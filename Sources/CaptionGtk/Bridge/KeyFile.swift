@@ -36,6 +36,9 @@ final class KeyFile {
     func set(_ value: Int, group: String, key: String) { g_key_file_set_integer(pointer, group, key, Int32(value)) }
     func set(_ value: Bool, group: String, key: String) { g_key_file_set_boolean(pointer, group, key, value ? 1 : 0) }
 
+    /// Takes a whole group out; nothing when it is not there.
+    func removeGroup(_ group: String) { g_key_file_remove_group(pointer, group, nil) }
+
     /// Changes some keys of the file at `path` and keeps the others and their comments; the
     /// folder is made if need be. Saving is atomic (GLib writes a copy and renames it); a
     /// failure (a read-only home) leaves the file as it was.

@@ -2,6 +2,7 @@
 // a closure to a C callback (the main thread's sources and D-Bus use its boxes).
 
 import CGtk
+import CaptionQueue
 import POSIXFiles
 import Pixbufs
 
@@ -48,6 +49,9 @@ typealias ListRowHandler = @MainActor (ListRow) -> Void
 typealias TextHandler = @MainActor (String) -> Void
 /// Returns true when the event was used (a window's close is then refused).
 typealias EventHandler = @MainActor () -> Bool
+/// A monitored folder's file and what happened to it (a rename is its old name removed and
+/// its new one moved in).
+typealias FolderChangeHandler = @MainActor (String, FolderChange) -> Void
 
 /// (instance, user data): clicked, activate, changed, …
 extension Signal where Handler == VoidHandler {
@@ -88,6 +92,11 @@ extension Signal where Handler == PointerHandler {
     static var activeDescendantChanged: Self { Self("active-descendant-changed") }
     /// GSettings' changed, for one key; the argument is the key's name.
     static func settingChanged(_ key: String) -> Self { Self("changed::" + key) }
+}
+
+/// (GFileMonitor *, GFile *file, GFile *other, GFileMonitorEvent, user data).
+extension Signal where Handler == FolderChangeHandler {
+    static var folderChanged: Self { Self("changed") }
 }
 
 /// (list box, GtkListBoxRow *, user data).
@@ -218,6 +227,27 @@ extension GObjectConvertible {
             MainActor.assumeIsolated { handler.body() }
         }
         return attach(signal.name, after: after, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<FolderChangeHandler>, _ body: @escaping FolderChangeHandler) {
+        let callback: @convention(c) (gpointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void =
+            { _, file, other, event, data in
+                let handler: ClosureBox<FolderChangeHandler> = box(data)
+                func path(_ file: OpaquePointer?) -> String? { file.flatMap { takeString(g_file_get_path($0)) } }
+                let changes: [(String?, FolderChange)]
+                switch event {
+                case G_FILE_MONITOR_EVENT_CREATED, G_FILE_MONITOR_EVENT_CHANGED: changes = [(path(file), .written)]
+                case G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT: changes = [(path(file), .doneWriting)]
+                case G_FILE_MONITOR_EVENT_MOVED_IN: changes = [(path(file), .movedIn)]
+                case G_FILE_MONITOR_EVENT_DELETED, G_FILE_MONITOR_EVENT_MOVED_OUT: changes = [(path(file), .removed)]
+                case G_FILE_MONITOR_EVENT_RENAMED: changes = [(path(file), .removed), (path(other), .movedIn)]
+                default: changes = []
+                }
+                MainActor.assumeIsolated {
+                    for case (let path?, let change) in changes { handler.body(path, change) }
+                }
+            }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<IntHandler>, _ body: @escaping IntHandler) {

@@ -13,14 +13,27 @@ enum FolderChooser {
         over window: Window, title: String, accept: String, startingIn folder: String,
         chosen: @escaping @MainActor (String) -> Void
     ) {
+        present(over: window, title: title, accept: accept, startingIn: folder, option: nil) { folder, _ in
+            chosen(folder)
+        }
+    }
+
+    /// The same with a check box under the folders (`option`'s label): `chosen` also gets
+    /// whether it was ticked.
+    static func present(
+        over window: Window, title: String, accept: String, startingIn folder: String, option: String?,
+        chosen: @escaping @MainActor (String, Bool) -> Void
+    ) {
         let dialog = FolderDialog(
             over: window, title: title, accept: accept, cancel: tr("_Cancel"), startingIn: folder)
+        if let option { dialog.addOption(id: "option", label: option) }
         var answered = false
         func finish(_ folder: String?) {
             guard !answered else { return }
             answered = true
+            let ticked = option != nil && dialog.option("option")
             dialog.window.destroy()
-            if let folder { chosen(folder) }
+            if let folder { chosen(folder, ticked) }
         }
         // In GTK's own handling, Enter on a folder typed into the location field only opens
         // that folder, and a second Enter is needed to choose it.

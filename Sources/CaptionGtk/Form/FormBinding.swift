@@ -16,6 +16,8 @@ protocol FormBindingOwner: AnyObject {
     var isSaving: Bool { get }
     /// A saved entry is on the form: Enter says it updates.
     var isEditing: Bool { get }
+    /// The photo's place in the queue ("2 of 5"), or the entry being edited.
+    var photoPosition: String? { get }
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? { get }
     func choosePhoto()
@@ -34,7 +36,6 @@ final class FormBinding {
     weak var owner: FormBindingOwner?
     private let view: FormView
     private let window: Window
-    private let header: HeaderBar
     private let messages: MessageBar
     private let aids: TypingAids
     /// The fields' open compositions, committed before the form is read or changes.
@@ -46,13 +47,12 @@ final class FormBinding {
     private let lifetime: Lifetime
 
     init(
-        view: FormView, window: Window, header: HeaderBar, messages: MessageBar, inputMethods: InputMethodSettler,
+        view: FormView, window: Window, messages: MessageBar, inputMethods: InputMethodSettler,
         aids: TypingAids, lifetime: Lifetime
     ) {
         self.view = view
         self.lifetime = lifetime
         self.window = window
-        self.header = header
         self.messages = messages
         self.inputMethods = inputMethods
         self.aids = aids
@@ -217,7 +217,9 @@ final class FormBinding {
     private func render(_ engine: FocusEngine, describing: Widget? = nil) {
         let editing = owner?.isEditing ?? false
         let enter = FormSpeech.enterHint(engine.label, editing: editing)
-        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: header.subtitle)
+        // The place in the queue, not the whole header: a count of new photos changing
+        // would make the field's description change under the user's typing.
+        let photo = FormSpeech.photoDescription(name: view.photoName.text, position: owner?.photoPosition)
         let quiet = engine.summary != nil ? saidBySummary : nil
         // Besides the engine's words, a field says its offers and what its variables become.
         let facts = owner?.photoFacts

@@ -77,7 +77,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         aids = TypingAids(
             entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
-            view: view, window: window, header: header, messages: messages, inputMethods: settler, aids: aids,
+            view: view, window: window, messages: messages, inputMethods: settler, aids: aids,
             lifetime: lifetime)
         saves = FormSaves(library: library, writer: writer, completion: aids.completion)
         shown = FormPhoto(
@@ -228,11 +228,48 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         refreshPosition()
     }
 
-    /// "2 of 5" under the window title while there is more than one photo.
+    /// "2 of 5" under the window title while there is more than one photo, and how many
+    /// photos from a watched folder wait ("2 of 5 · 3 new").
     private func refreshPosition() {
-        header.subtitle = positionText
+        let parts = [positionText, headerNote?()].compactMap { $0 }
+        header.subtitle = parts.isEmpty ? nil : parts.joined(separator: " · ")
         binding.refresh()
         drafts.keep()
+    }
+
+    /// More for the header after the position (the watched folder's count).
+    var headerNote: (() -> String?)?
+
+    /// The header's note changed: shown now, unless an entry being edited has the header.
+    func refreshHeader() {
+        if editing == nil { refreshPosition() }
+    }
+
+    /// Where the photo on the form stands, said with the field: the queue's place, or the
+    /// entry being edited.
+    var photoPosition: String? {
+        editing.map { tr("Editing “{title}”").replacing("{title}", with: $0.entry.title) } ?? positionText
+    }
+
+    /// The queue's photos, in order (tests read it).
+    var queuedPaths: [String] { queue.photos.map(\.path) }
+
+    /// A photo is put on the form (a watched folder's photo no longer waits).
+    var onShowing: ((String) -> Void)?
+
+    /// Photos from a watched folder: they join the queue like any others, but what is left
+    /// out (already queued) is not worth a message, and no folder is opened.
+    func enqueueArrivals(_ paths: [String]) {
+        let incoming = queue.sortIncoming(paths, kind: { _ in .photo }, identity: IncomingFiles.identity)
+        let photos = incoming.photos
+        guard !photos.isEmpty else { return }
+        settleInputMethod()
+        if queue.append(photos) {
+            binding.arrive(arrival) { showCurrentPhoto() }
+        } else {
+            if editing == nil { self.photos.decodeAhead(queue.neighbours) }
+            refreshPosition()
+        }
     }
 
     /// The photo now on the form, said with the field focused as it arrives.
@@ -250,6 +287,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     private func load(_ path: String) {
+        onShowing?(path)
         // What comes next: the queue's photo once an edit is done, else its neighbours.
         let ahead = editing != nil ? [queue.currentPhoto?.path].compactMap { $0 } : queue.neighbours
         shown.load(path, target: captionTarget, ahead: ahead, recent: editing == nil)

@@ -1,6 +1,7 @@
 // The GTK application: the window, the photos handed to it, and application-wide shortcuts.
 
 import CGtk
+import CaptionLibrary
 import Localization
 import POSIXFiles
 import StartupTrace
@@ -17,7 +18,13 @@ public enum CaptionApplication {
 
     /// Opens the window and runs until it closes; returns the exit status, or nil when there
     /// is no display to open a window on.
-    public static func run(library: String?, photos: [String]) -> Int32? {
+    /// `watch`: a folder (absolute) whose new photos join the queue, and whether its
+    /// subfolders' do too.
+    public static func run(
+        library: String?, photos: [String], watch: (folder: String, subfolders: Bool)? = nil
+    )
+        -> Int32?
+    {
         let activationToken = setIdentity()
         guard GtkApp.openDisplay() else { return nil }
         StartupTrace.mark("gtk-init")
@@ -30,6 +37,8 @@ public enum CaptionApplication {
         // Its handlers hold it weakly: it is let go (and leaves D-Bus) when run() returns.
         weak var running = application
         var captionWindow: CaptionWindow?
+        // `--watch DIR` for this instance's window, once it exists.
+        var pendingWatch: WatchSetting?
 
         func present(opening paths: [String]) {
             let window: CaptionWindow
@@ -40,6 +49,11 @@ public enum CaptionApplication {
                 captionWindow = window
                 window.present(restoringDraft: true)
                 StartupTrace.mark("window-shown")
+                if let watch = pendingWatch {
+                    pendingWatch = nil
+                    // As a resumed watch: start-up opens no folder before the first frame.
+                    window.window.afterFirstDraw { [weak window] in window?.startWatching(watch) }
+                }
             }
             window.form.enqueue(paths)
             // GtkApplication has taken the launcher's startup id or activation token from
@@ -55,6 +69,15 @@ public enum CaptionApplication {
             launchPhotos = []
         }
         application.onOpen { paths in present(opening: paths) }
+        // `caption --watch DIR` beside a running window: the window watches DIR. The word is
+        // the subfolders flag and the folder's URI (a GVariant string is UTF-8; a path need not be).
+        let watchAction = SimpleAction("watch", takingWord: ())
+        watchAction.onActivate { word in
+            guard let word, let setting = WatchRequest.setting(from: word) else { return }
+            present(opening: [])
+            captionWindow?.startWatching(setting)
+        }
+        application.actions.add(watchAction)
         // app.quit, and every action's keys, from the window's table of actions.
         let quit = SimpleAction(WindowAction.quit.rawValue)
         quit.onActivate { _ in running?.quit() }
@@ -77,6 +100,14 @@ public enum CaptionApplication {
         // Another instance runs: running hands it this command line's photos (through
         // `open`, with the startup id) or an activation, then unregisters from D-Bus, which
         // a bare unref would not (GLib warns of that).
+        if let watch {
+            let setting = WatchSetting(folder: watch.folder, subfolders: watch.subfolders)
+            if application.isRemote {
+                application.actions.activate("watch", word: WatchRequest.word(for: setting))
+            } else {
+                pendingWatch = setting
+            }
+        }
         let arguments =
             application.isRemote && !photos.isEmpty ? [CommandLine.arguments.first ?? "caption", "--"] + photos : []
         let status = application.run(arguments: arguments)
@@ -101,5 +132,18 @@ public enum CaptionApplication {
     private static func printError(_ line: String) {
         let text = "caption: " + line + "\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+/// The watch request one instance hands another: "1 file:///…" (subfolders, the folder's URI).
+enum WatchRequest {
+    static func word(for setting: WatchSetting) -> String {
+        (setting.subfolders ? "1 " : "0 ") + (FileURI.uri(of: setting.folder) ?? "")
+    }
+
+    static func setting(from word: String) -> WatchSetting? {
+        let parts = word.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let folder = FileURI.localPath(parts[1]) else { return nil }
+        return WatchSetting(folder: folder, subfolders: parts[0] == "1")
     }
 }

@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionQueue
 import FocusEngine
 import Localization
 import StartupTrace
@@ -23,6 +24,8 @@ import StartupTrace
     let form: FormController
     let libraryController: LibraryController
     let export: ExportController
+    /// The watched folder, if any: its new photos join the queue.
+    let watch: FolderWatch
     /// The action map holding the window's "win." actions.
     let actions: ActionMap
     /// Where captions go besides the library (the primary menu's choice).
@@ -68,6 +71,7 @@ import StartupTrace
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
             window: window, library: library, notification: notification, messages: messages, stateFile: self.stateFile)
+        watch = FolderWatch(library: library, lifetime: lifetime)
         actions = ActionMap.of(window)
         destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
         form.setDestination(destination.current)
@@ -80,6 +84,7 @@ import StartupTrace
 
         connectControllers()
         installActions()
+        connectWatch()
         installMenu()
         acceptDrops()
         connectKeys()
@@ -148,6 +153,10 @@ import StartupTrace
             } else {
                 simple = SimpleAction(action.rawValue)
             }
+            if action == .stopWatching {
+                simple.isEnabled = false
+                stopWatchingAction = simple
+            }
             if let direction = action.zoomMove {
                 // Off until the view at 100 % shows: Alt and an arrow are the field's otherwise.
                 simple.isEnabled = false
@@ -165,6 +174,71 @@ import StartupTrace
 
     /// The actions that move the view at 100 %.
     private var moveActions: [SimpleAction] = []
+
+    // MARK: The watched folder
+
+    private var stopWatchingAction: SimpleAction?
+
+    private func connectWatch() {
+        watch.onArrive = { [weak self] in self?.form.enqueueArrivals($0) }
+        watch.onWaitingChange = { [weak self] in self?.form.refreshHeader() }
+        // Said by the screen reader as a notification; it waits behind a save's Undo.
+        watch.onAnnounce = { [weak self] text in self?.notification.showWhenFree(text, seconds: 3) { true } }
+        watch.onSettingChange = { [weak self] setting in
+            guard let self else { return }
+            self.stopWatchingAction?.isEnabled = setting != nil
+            self.form.refreshHeader()
+        }
+        form.headerNote = { [weak self] in self?.watch.waitingText }
+        form.onShowing = { [weak self] path in self?.watch.shown(path) }
+        // The watch of the last run goes on once the first frame is drawn: start-up opens
+        // no folder.
+        window.afterFirstDraw { [weak self] in self?.resumeWatching() }
+    }
+
+    private func resumeWatching() {
+        guard watch.setting == nil, let saved = WindowStateFile.watch(stateFile) else { return }
+        if !watch.start(saved.setting, since: saved.since) {
+            messages.show(
+                problem: tr("“{folder}” is no longer watched: it cannot be read")
+                    .replacing("{folder}", with: saved.setting.folder))
+            WindowStateFile.saveWatch(nil, since: 0, to: stateFile)
+        }
+    }
+
+    private func chooseFolderToWatch() {
+        let start = FolderChooser.startingFolder(
+            last: watch.setting?.folder ?? WindowStateFile.watch(stateFile)?.setting.folder)
+        FolderChooser.present(
+            over: window, title: tr("Watch a Folder"), accept: tr("_Watch"), startingIn: start,
+            option: tr("Include _subfolders")
+        ) { [weak self] folder, subfolders in
+            self?.startWatching(WatchSetting(folder: folder, subfolders: subfolders))
+        }
+    }
+
+    /// Watches `setting`'s folder from now on, and remembers it; says so, or why not.
+    @discardableResult
+    func startWatching(_ setting: WatchSetting) -> Bool {
+        let name = PhotoQueue.name(of: setting.folder)
+        guard watch.start(setting) else {
+            messages.show(
+                problem: tr("“{folder}” cannot be watched: it cannot be read").replacing(
+                    "{folder}", with: setting.folder))
+            return false
+        }
+        WindowStateFile.saveWatch(setting, since: watch.startedAt, to: stateFile)
+        notification.show(tr("Watching “{folder}”: new photos join the queue").replacing("{folder}", with: name))
+        return true
+    }
+
+    private func stopWatching() {
+        guard let setting = watch.setting else { return window.errorBell() }
+        watch.stop()
+        WindowStateFile.saveWatch(nil, since: 0, to: stateFile)
+        notification.show(
+            tr("No longer watching “{folder}”").replacing("{folder}", with: PhotoQueue.name(of: setting.folder)))
+    }
 
     private func move(_ direction: ZoomView.Direction) {
         if !form.zoom.move(direction) { window.errorBell() }
@@ -184,6 +258,8 @@ import StartupTrace
         case .reuseField: onForm { $0.reuseLastCaption(both: false) }
         case .reuseCaption: onForm { $0.reuseLastCaption(both: true) }
         case .captionRest: onForm { $0.captionRestTheSame() }
+        case .watchFolder: chooseFolderToWatch()
+        case .stopWatching: stopWatching()
         case .nextPhoto: form.skip(by: 1)
         case .previousPhoto: form.skip(by: -1)
         case .zoom: onForm { if !$0.zoom.toggle() { window.errorBell() } }

@@ -32,6 +32,10 @@ enum WindowAction: String, CaseIterable {
     case library
     case search
     case export
+    /// Photos that appear in a folder join the queue (FolderWatch).
+    case watchFolder = "watch-folder"
+    /// Enabled only while a folder is watched.
+    case stopWatching = "stop-watching"
     case preferences
     /// A switch: its menu entry shows a check mark.
     case spellCheck = "spell-check"
@@ -56,6 +60,7 @@ enum WindowAction: String, CaseIterable {
         case .reuseCaption: ["<Control><Shift>d"]
         // A menu entry, not a key: it saves a whole queue in one step.
         case .captionRest: []
+        case .watchFolder, .stopWatching: []
         case .nextPhoto: ["<Control>Page_Down"]
         case .previousPhoto: ["<Control>Page_Up"]
         // As in GNOME's image viewers; no field takes Ctrl with + or =, so it works while typing.
@@ -86,6 +91,8 @@ enum WindowAction: String, CaseIterable {
     var menuLabel: String? {
         switch self {
         case .captionRest: tr("Caption the _Rest of the Queue the Same")
+        case .watchFolder: tr("_Watch a Folder…")
+        case .stopWatching: tr("Stop Watching the _Folder")
         case .export: tr("_Export All to a Folder…")
         case .preferences: tr("_Preferences")
         case .spellCheck: tr("Check _Spelling")
@@ -117,7 +124,7 @@ enum WindowAction: String, CaseIterable {
         case .showShortcuts: (.general, tr("Keyboard shortcuts"))
         case .help: (.general, tr("Help"))
         case .quit: (.general, tr("Quit"))
-        case .dismiss, .captionRest, .spellCheck, .about: nil
+        case .dismiss, .captionRest, .spellCheck, .about, .watchFolder, .stopWatching: nil
         }
     }
 }

@@ -84,6 +84,31 @@ enum WindowStateFile {
         KeyFile.update(path) { file in file.set(uri, group: exportGroup, key: "folder") }
     }
 
+    static let watchGroup = "watch"
+
+    /// The folder being watched when Caption last ran, and the moment it last watched it
+    /// (seconds since 1970): photos that arrived after that are new. Nil when none is.
+    static func watch(_ path: String) -> (setting: WatchSetting, since: Int)? {
+        guard let file = KeyFile.load(path),
+            let folder = file.string(group: watchGroup, key: "folder").flatMap(FileURI.localPath)
+        else { return nil }
+        let subfolders = file.boolean(group: watchGroup, key: "subfolders") ?? false
+        let since = file.string(group: watchGroup, key: "since").flatMap { Int($0) } ?? 0
+        return (WatchSetting(folder: folder, subfolders: subfolders), since)
+    }
+
+    /// Remembers the watch (nil: none), kept as a file URI like the export folder.
+    static func saveWatch(_ setting: WatchSetting?, since: Int, to path: String) {
+        KeyFile.update(path) { file in
+            guard let setting, let uri = FileURI.uri(of: setting.folder) else {
+                return file.removeGroup(watchGroup)
+            }
+            file.set(uri, group: watchGroup, key: "folder")
+            file.set(setting.subfolders, group: watchGroup, key: "subfolders")
+            file.set(String(since), group: watchGroup, key: "since")
+        }
+    }
+
     /// One string of the file, or nil when the file or the key is not there.
     private static func string(_ path: String, group: String, key: String) -> String? {
         KeyFile.load(path)?.string(group: group, key: key)
