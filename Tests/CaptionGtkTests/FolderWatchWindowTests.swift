@@ -181,6 +181,19 @@ import Testing
         #expect(third.watch.setting == nil, "stopped stays stopped")
     }
 
+    @Test func aWatchedFolderDeletedEndsTheWatchAndSaysSo() throws {
+        let watched = makeFolder("deleted")
+        let state = folder + "/deleted.ini"
+        let window = try Harness.makeWindow(library: folder + "/deleted", stateFile: state)
+        defer { Harness.close(window) }
+        #expect(window.startWatching(WatchSetting(folder: watched, subfolders: false)))
+        #expect(WindowStateFile.watch(state) != nil)
+        try FileManager.default.removeItem(atPath: watched)
+        #expect(Harness.spin(seconds: 10) { window.watch.setting == nil }, "still watching a deleted folder")
+        #expect(window.messages.isShowing)
+        #expect(WindowStateFile.watch(state) == nil, "a deleted folder is not watched again at the next start")
+    }
+
     @Test func aFolderThatCannotBeWatchedIsSaidAndNotRemembered() throws {
         let state = folder + "/gone.ini"
         let window = try Harness.makeWindow(library: folder + "/gone", stateFile: state)

@@ -189,6 +189,13 @@ import StartupTrace
             self.stopWatchingAction?.isEnabled = setting != nil
             self.form.refreshHeader()
         }
+        watch.onGone = { [weak self] setting in
+            guard let self else { return }
+            WindowStateFile.saveWatch(nil, since: 0, to: self.stateFile)
+            self.messages.show(
+                problem: tr("“{folder}” was deleted: it is no longer watched").replacing(
+                    "{folder}", with: setting.folder))
+        }
         form.headerNote = { [weak self] in self?.watch.waitingText }
         form.onShowing = { [weak self] path in self?.watch.shown(path) }
         // The watch of the last run goes on once the first frame is drawn: start-up opens

@@ -52,6 +52,8 @@ final class FolderWatch {
     var onAnnounce: ((String) -> Void)?
     /// Watching started or stopped.
     var onSettingChange: ((WatchSetting?) -> Void)?
+    /// The watched folder was deleted; watching has stopped.
+    var onGone: ((WatchSetting) -> Void)?
     /// A file was settled (tests wait on it).
     var onSettled: ((String, ArrivalVerdict) -> Void)?
 
@@ -128,6 +130,12 @@ final class FolderWatch {
     }
 
     private func changed(_ path: String, _ change: FolderChange, depth: Int) {
+        if change == .removed, let setting, path == setting.folder {
+            // The watched folder itself was deleted: nothing more can arrive.
+            stop()
+            onGone?(setting)
+            return
+        }
         if change == .removed, monitors[path] != nil {
             monitors.removeValue(forKey: path)?.cancel()
         }
