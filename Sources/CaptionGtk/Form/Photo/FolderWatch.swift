@@ -6,6 +6,7 @@ import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue
 import Localization
+import POSIXFiles
 import Threads
 
 #if canImport(Glibc)
@@ -122,7 +123,7 @@ final class FolderWatch {
         for path in IncomingFiles.entries(of: folder) {
             if UserFiles.isFolder(path) {
                 if setting?.subfolders == true && depth < Self.deepest { _ = watch(path, depth: depth + 1) }
-            } else if Self.modified(path) >= since, arrivals.found(path) {
+            } else if Self.arrivedSince(since, path), arrivals.found(path) {
                 check(path)
             }
         }
@@ -176,7 +177,7 @@ final class FolderWatch {
         case nil: return .verdict(.incomplete)
         case true?: break
         }
-        let sizeBefore = size(path)
+        let sizeBefore = FileStamp(path: path)?.size
         let loaded: LoadedPhoto
         do throws(LibraryError) {
             loaded = try PhotoInspector.load(path)
@@ -191,7 +192,7 @@ final class FolderWatch {
         }
         // Still being written: a decoder shows a photo cut short, and a file that grew while
         // it was read is not the one that was read.
-        guard !loaded.info.isIncomplete, size(path) == sizeBefore else { return .verdict(.incomplete) }
+        guard !loaded.info.isIncomplete, FileStamp(path: path)?.size == sizeBefore else { return .verdict(.incomplete) }
         if CaptionFinder.find(path).origin != nil { return .verdict(.passedOver) }
         return .photo(
             sha256: loaded.sha256, format: loaded.info.format, captured: CaptureFactsReader.facts(at: path).captured)
@@ -276,15 +277,11 @@ final class FolderWatch {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    /// When the file last changed or arrived (its inode, seconds since 1970): a copy that kept
-    /// its old modification time (`cp -p`, rsync) still counts as new. 0 when it cannot be told.
-    private nonisolated static func modified(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_ctim.tv_sec) : 0
-    }
-
-    private nonisolated static func size(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : -1
+    /// Whether the file changed or arrived (its inode's change time) at or after `since`
+    /// (seconds since 1970): a copy that kept its old modification time (`cp -p`, rsync)
+    /// still counts as new.
+    private nonisolated static func arrivedSince(_ since: Int, _ path: String) -> Bool {
+        guard let stamp = FileStamp(path: path) else { return false }
+        return stamp.changed / 1_000_000_000 >= Int64(since)
     }
 }
