@@ -62,6 +62,7 @@ let package = Package(
             name: "CaptionCommand",
             dependencies: [
                 "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization", "POSIXFiles",
+                "PhotoFormats", "Shorthand",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
@@ -104,7 +105,7 @@ let package = Package(
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue", "CaptionText"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
-        .testTarget(name: "ShorthandTests", dependencies: ["Shorthand"]),
+        .testTarget(name: "ShorthandTests", dependencies: ["CaptionText", "Shorthand"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(
             name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),

@@ -4,6 +4,7 @@ import CaptionMetadata
 import CaptionText
 import Localization
 import POSIXFiles
+import Shorthand
 
 public let captionVersion = "0.1.0"
 
@@ -22,6 +23,11 @@ public enum Request: Equatable, Sendable {
     /// The saved captions of `ids` (all with a source when empty) into the photo files
     /// they came from, or into sidecars beside them.
     case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
+    /// The standing credits given (`--creator`…; "" clears one), and whether they replace
+    /// a photo's own (nil: as before); the others stay as they are.
+    case setCredits(changes: [CreditField: String], replacesPhotos: Bool?)
+    /// Prints the standing credits.
+    case showCredits
     case help
     case version
 }
@@ -47,6 +53,10 @@ public enum Arguments {
         var writeBack = false
         var watch: String?
         var subfolders = false
+        var setCredits = false
+        var showCredits = false
+        var credits: [CreditField: String] = [:]
+        var replaceOwn: Bool?
         var help = false
         var version = false
         var index = 0
@@ -92,6 +102,14 @@ public enum Arguments {
             case "--write-back": writeBack = true
             case "--watch": watch = try take()
             case "--subfolders": subfolders = true
+            case "--set-credits": setCredits = true
+            case "--credits": showCredits = true
+            case "--replace-own": replaceOwn = true
+            case "--keep-own": replaceOwn = false
+            // A standing credit by its name: --creator, --credit-line, --country-code…
+            case let option where option.hasPrefix("--") && creditField(option) != nil:
+                // The case's condition just found the credit.
+                credits[creditField(option)!] = FilePath.display(try take())
             case "--help", "-h": help = true
             case "--version": version = true
             // A field by its name: --title, --subtitle. Words, not paths: bytes that are not
@@ -105,7 +123,7 @@ public enum Arguments {
             if inline != nil,
                 [
                     "--list", "--json", "--sidecar", "--in-place", "--write-back", "--subfolders", "--help",
-                    "--version", "--",
+                    "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own",
                 ]
                 .contains(
                     name)
@@ -117,6 +135,15 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
+        if !credits.isEmpty || replaceOwn != nil || setCredits || showCredits {
+            return try creditsRequest(
+                set: setCredits, show: showCredits, credits: credits, replaceOwn: replaceOwn,
+                others: !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty
+                    || [
+                        add != nil, list, remove != nil, export != nil, writeBack, sidecar, inPlace, json, !ids.isEmpty,
+                    ]
+                    .contains(true))
+        }
         let modes = [add != nil, list, remove != nil, export != nil, writeBack].filter { $0 }.count
         if modes > 1 {
             throw UsageError(message: tr("use only one of --add, --list, --remove, --export and --write-back"))
@@ -201,6 +228,41 @@ public enum Arguments {
         return .window(library: library, photos: photos, watch: watch, subfolders: subfolders)
     }
 
+    /// `--creator` and the like: the credit the option names.
+    static func creditField(_ option: String) -> CreditField? {
+        CreditField(rawValue: String(option.dropFirst(2)).replacing("-", with: "_"))
+    }
+
+    private static func creditsRequest(
+        set: Bool, show: Bool, credits: [CreditField: String], replaceOwn: Bool?, others: Bool
+    ) throws(UsageError) -> Request {
+        if set && show { throw UsageError(message: tr("use either --set-credits or --credits")) }
+        if others {
+            throw UsageError(message: tr("--set-credits and --credits go with the credits' own options only"))
+        }
+        if show { return .showCredits }
+        guard set else {
+            throw UsageError(message: tr("--creator, --credit-line and the other credits go with --set-credits"))
+        }
+        if credits.isEmpty && replaceOwn == nil {
+            throw UsageError(
+                message: tr(
+                    "--set-credits needs a credit to set: --creator, --credit-line, --copyright, --source, --city, --country, --country-code, --replace-own or --keep-own"
+                ))
+        }
+        for field in CreditField.allCases {
+            guard let text = credits[field], let name = Variables.unknownNames(in: text).first else { continue }
+            throw UsageError(
+                message: fill(
+                    tr(
+                        "Unknown variable {{name}} in --{option}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
+                    ),
+                    ["option": field.rawValue.replacing("_", with: "-")]
+                ).replacing("{{name}}", with: "{" + name + "}"))
+        }
+        return .setCredits(changes: credits, replacesPhotos: replaceOwn)
+    }
+
     /// One message per paragraph or option, each a single-line literal: xgettext reads
     /// Swift with its C parser, which does not understand multi-line literals. A translator
     /// keeps an option's own spelling and re-aligns its description.
@@ -213,6 +275,8 @@ public enum Arguments {
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
+            "  caption " + tr("--set-credits [--creator NAME] [--credit-line TEXT] [--copyright TEXT] ..."),
+            "  caption --credits",
             "  caption --help | --version",
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
@@ -252,6 +316,13 @@ public enum Arguments {
             tr(
                 "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg; with --add or --write-back: the\n                    caption into PHOTO.EXT.xmp beside the photo, which stays as it is"
             ),
+            tr(
+                "  --set-credits     set the standing credits written with every caption from now\n                    on, with --creator, --credit-line, --copyright, --source,\n                    --city, --country and --country-code (an empty one clears it;\n                    variables such as {year} work); credits not given stay"
+            ),
+            tr(
+                "  --replace-own     with --set-credits: the credits replace those a photo\n                    already carries; --keep-own (the default) keeps the photo's"
+            ),
+            tr("  --credits         print the standing credits"),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),
             "",

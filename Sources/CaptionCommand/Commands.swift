@@ -6,6 +6,8 @@ import CaptionText
 import FocusEngine
 import Localization
 import POSIXFiles
+import PhotoFormats
+import Shorthand
 
 #if canImport(Glibc)
     import Glibc
@@ -38,6 +40,10 @@ public enum Commands {
             return export(library: library, folder: folder, ids: ids, into: into)
         case .writeBack(let library, let ids, let into):
             return writeBack(library: library, ids: ids, into: into)
+        case .setCredits(let changes, let replacesPhotos):
+            return setCredits(changes, replacesPhotos: replacesPhotos)
+        case .showCredits:
+            return showCredits()
         case .window, .help, .version:
             Console.error(tr("this request needs the window, not a command"))
             return 2
@@ -73,7 +79,7 @@ public enum Commands {
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
                 let opened = try open(library)
-                var entry = try opened.add(loaded, words: submission.words)
+                var entry = try opened.add(loaded, words: submission.words, credits: standingCredits(for: photo))
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
                 // Saved all the same: one line, and the exit status says it worked.
                 if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }
@@ -93,6 +99,59 @@ public enum Commands {
         let summary = engine.summary ?? tr("The entry is not complete")
         for line in summary.split(separator: "\n") { Console.error(String(line)) }
         return 1
+    }
+
+    /// The standing credits as they go with a caption of the photo at `path`: variables
+    /// expanded from its Exif; a credit without a value for this photo, or a credits file
+    /// that cannot be read, said on standard error.
+    static func standingCredits(for path: String) -> Credits {
+        let reading = CreditsFile.read()
+        if let problem = reading.problem { Console.error(problem) }
+        guard !reading.credits.isEmpty else { return .none }
+        let facts = CaptureFactsReader.facts(at: path)
+        let (credits, leftOut) = reading.credits.expanded(
+            facts: PhotoFacts(
+                captured: facts.captured, camera: facts.camera, lens: facts.lens,
+                fileName: path.split(separator: "/").last.map(String.init) ?? path))
+        for field in leftOut {
+            Console.error(
+                fill(
+                    tr("The credit {credit} is left out: this photo has no value for a variable in it"),
+                    ["credit": CreditNames.name(field)]))
+        }
+        return credits
+    }
+
+    static func setCredits(_ changes: [CreditField: String], replacesPhotos: Bool?) -> Int32 {
+        let reading = CreditsFile.read()
+        var credits = reading.problem == nil ? reading.credits : Credits.none
+        for (field, text) in changes { credits[field] = text }
+        if let replacesPhotos { credits.replacesPhotos = replacesPhotos }
+        if let problem = CreditsFile.save(credits) {
+            Console.error(problem)
+            return 1
+        }
+        return showCredits()
+    }
+
+    /// One line per credit that is set, then whether they replace a photo's own.
+    static func showCredits() -> Int32 {
+        let reading = CreditsFile.read()
+        if let problem = reading.problem {
+            Console.error(problem)
+            return 1
+        }
+        var output = ""
+        if reading.credits.isEmpty { output += tr("No standing credits are set.") + "\n" }
+        for field in reading.credits.setFields {
+            output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"
+        }
+        output +=
+            (reading.credits.replacesPhotos
+                ? tr("They replace the credits a photo already carries.")
+                : tr("A photo's own credits are kept; these fill the ones it lacks.")) + "\n"
+        Console.out(output)
+        return 0
     }
 
     /// Streams the entries as they are read from the library (newest first): memory stays
@@ -219,7 +278,25 @@ enum JSON {
         time(entry.created, into: &out)
         out.append(contentsOf: "\", \"updated\": \"".utf8)
         time(entry.updated, into: &out)
-        out.append(contentsOf: "\"}".utf8)
+        // The standing credits it was saved with: those set, and whether they replace a
+        // photo's own only when they do.
+        out.append(contentsOf: "\", \"credits\": {".utf8)
+        var separator = ""
+        for field in entry.credits.setFields {
+            out.append(contentsOf: "\(separator)\"\(jsonKey(field))\": ".utf8)
+            string(entry.credits[field], into: &out)
+            separator = ", "
+        }
+        if entry.credits.replacesPhotos && !entry.credits.isEmpty {
+            out.append(contentsOf: ", \"replacesOwn\": true".utf8)
+        }
+        out.append(contentsOf: "}}".utf8)
+    }
+
+    /// A credit's key, in the camel case of the other keys: "creditLine", "countryCode".
+    static func jsonKey(_ field: CreditField) -> String {
+        let parts = field.rawValue.split(separator: "_")
+        return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
     }
 
     /// A quoted JSON string. Non-ASCII text stays UTF-8; control characters, quotes and

@@ -97,7 +97,8 @@ extension Commands {
         }
         do throws(WriteBackError) {
             let result = try WriteBack.write(
-                caption, source: source, expectedSHA256: entry.sourceSHA256, to: into, library: library)
+                caption, credits: entry.credits, source: source, expectedSHA256: entry.sourceSHA256, to: into,
+                library: library)
             if into == .photo && !result.sidecarInstead {
                 _ = try? library.setSource(id: entry.id, path: source, sha256: result.sha256)
             }

@@ -26,11 +26,13 @@ public struct Entry: Sendable, Equatable, Hashable {
     /// That file's SHA-256 when Caption last read or wrote it: another content means
     /// someone else changed it since.
     public var sourceSHA256: String?
+    /// The standing credits saved with the caption, as they go into the photo.
+    public var credits: Credits
 
     public init(
         id: Int64, words: CaptionWords, photo: String, width: Int, height: Int,
         originalName: String, created: Timestamp, updated: Timestamp, source: String? = nil,
-        sourceSHA256: String? = nil
+        sourceSHA256: String? = nil, credits: Credits = .none
     ) {
         self.id = id
         self.words = words
@@ -42,6 +44,7 @@ public struct Entry: Sendable, Equatable, Hashable {
         self.updated = updated
         self.source = source
         self.sourceSHA256 = sourceSHA256
+        self.credits = credits
     }
 
     public subscript(dynamicMember field: KeyPath<CaptionWords, String>) -> String { words[keyPath: field] }

@@ -134,27 +134,51 @@ public final class Library: Sendable {
     /// A column per caption field, named as the field is, in `CaptionField`'s order.
     static let fieldColumns = CaptionField.allCases.map(\.rawValue).joined(separator: ", ")
 
+    /// A column per standing credit, in `CreditField`'s order, then whether they replace
+    /// a photo's own.
+    static let creditColumns =
+        CreditField.allCases.map { "credit_\($0.rawValue)" }.joined(separator: ", ") + ", credits_replace"
+
     static let columns =
-        "id, \(fieldColumns), photo, width, height, original_name, created, updated, source, source_sha256"
+        "id, \(fieldColumns), photo, width, height, original_name, created, updated, source, source_sha256, "
+        + creditColumns
 
     /// Reads a row selected by `columns`.
     static func entry(_ row: Statement) -> Entry {
         var words = CaptionWords.empty
         for (offset, field) in CaptionField.allCases.enumerated() { words[field] = row.text(Int32(1 + offset)) }
         let next = Int32(1 + CaptionField.allCases.count)
+        var credits = Credits()
+        for (offset, field) in CreditField.allCases.enumerated() {
+            credits[field] = row.optionalText(next + 8 + Int32(offset)) ?? ""
+        }
+        credits.replacesPhotos = row.integer(next + 8 + Int32(CreditField.allCases.count)) != 0
         return Entry(
             id: row.integer(0), words: words, photo: row.text(next),
             width: Int(row.integer(next + 1)), height: Int(row.integer(next + 2)), originalName: row.text(next + 3),
             created: Timestamp(millisecondsSince1970: row.integer(next + 4)),
             updated: Timestamp(millisecondsSince1970: row.integer(next + 5)),
-            source: row.optionalText(next + 6), sourceSHA256: row.optionalText(next + 7))
+            source: row.optionalText(next + 6), sourceSHA256: row.optionalText(next + 7), credits: credits)
+    }
+
+    /// Binds the credits from parameter `first` on, in `creditColumns`' order (NULL for a
+    /// credit not given), and gives the next parameter's number.
+    static func bind(_ credits: Credits, to statement: Statement, from first: Int32) -> Int32 {
+        var parameter = first
+        for field in CreditField.allCases {
+            statement.bind(parameter, credits.setFields.contains(field) ? credits[field] : nil)
+            parameter += 1
+        }
+        statement.bind(parameter, Int64(credits.replacesPhotos ? 1 : 0))
+        return parameter + 1
     }
 
     /// `INSERT INTO entries` of a photo and its words, with the parameters in this order:
-    /// photo, each field, width, height, original name, created, updated.
+    /// photo, each field, width, height, original name, created, updated, the credits.
     static let insertEntry = """
-        INSERT INTO entries (photo, \(fieldColumns), width, height, original_name, created, updated)
-        VALUES (\(Array(repeating: "?", count: 6 + CaptionField.allCases.count).joined(separator: ", ")))
+        INSERT INTO entries (photo, \(fieldColumns), width, height, original_name, created, updated, \(creditColumns))
+        VALUES (\(Array(repeating: "?", count: 7 + CaptionField.allCases.count + CreditField.allCases.count)
+        .joined(separator: ", ")))
         """
 
     /// Binds the caption's words from parameter `first` on, in `CaptionField`'s order, and
@@ -262,19 +286,19 @@ public final class Library: Sendable {
     /// The photo is read once, checked (decodes, within the limits), copied in
     /// under its SHA-256 (the same photo twice is stored once) and synced before the row
     /// commits. The words are stored exactly as given: normalising them is the form's job.
-    public func add(photoAt path: String, words: CaptionWords) throws(LibraryError) -> Entry {
-        try add(PhotoInspector.load(path), words: words)
+    public func add(photoAt path: String, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
+        try add(PhotoInspector.load(path), words: words, credits: credits)
     }
 
     /// Saves a photo loaded (and so checked and hashed) earlier.
-    public func add(_ photo: LoadedPhoto, words: CaptionWords) throws(LibraryError) -> Entry {
+    public func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
         try photo.bytes.withBytes { (data) throws(LibraryError) -> Entry in
-            try save(photo, data, words: words)
+            try save(photo, data, words: words, credits: credits)
         }
     }
 
     private func save(
-        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, words: CaptionWords
+        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, words: CaptionWords, credits: Credits
     ) throws(LibraryError) -> Entry {
         let info = photo.info
         let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
@@ -294,12 +318,14 @@ public final class Library: Sendable {
                     insert.bind(next + 2, Files.baseName(photo.path))
                     insert.bind(next + 3, now.millisecondsSince1970)
                     insert.bind(next + 4, now.millisecondsSince1970)
+                    _ = Library.bind(credits, to: insert, from: next + 5)
                     guard try insert.step() else { throw db.failure(SQLITE_ERROR) }
                     let id = insert.integer(0)
                     _ = try insert.step()
                     return Entry(
                         id: id, words: words, photo: name, width: info.width,
-                        height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now)
+                        height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now,
+                        credits: credits)
                 }
             }
         } catch {
@@ -339,15 +365,21 @@ public final class Library: Sendable {
         }
     }
 
-    /// Changes an entry's caption; the photo stays.
-    public func update(id: Int64, words: CaptionWords) throws(LibraryError) -> Entry {
+    /// Changes an entry's caption; the photo stays, and so do the credits it was saved with
+    /// unless `credits` are given.
+    public func update(id: Int64, words: CaptionWords, credits: Credits? = nil) throws(LibraryError) -> Entry {
         let now = Timestamp.now()
-        let assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
+        var assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
+        if credits != nil {
+            assignments +=
+                ", " + Library.creditColumns.split(separator: ",").map { "\($0) = ?" }.joined(separator: ", ")
+        }
         return try database.withLock { (db) throws(LibraryError) -> Entry in
             try db.write { () throws(LibraryError) -> Entry in
                 let statement = try db.prepare(
                     "UPDATE entries SET \(assignments), updated = ? WHERE id = ? RETURNING \(Library.columns)")
-                let next = Library.bind(words, to: statement, from: 1)
+                var next = Library.bind(words, to: statement, from: 1)
+                if let credits { next = Library.bind(credits, to: statement, from: next) }
                 statement.bind(next, now.millisecondsSince1970)
                 statement.bind(next + 1, id)
                 guard try statement.step() else { throw Library.noSuchEntry(id) }
@@ -404,6 +436,7 @@ public final class Library: Sendable {
                     insert.bind(next + 2, entry.originalName)
                     insert.bind(next + 3, entry.created.millisecondsSince1970 - Int64(count - index))
                     insert.bind(next + 4, entry.updated.millisecondsSince1970 - Int64(count - index))
+                    _ = Library.bind(entry.credits, to: insert, from: next + 5)
                     _ = try insert.step()
                 }
             }

@@ -1,6 +1,8 @@
 // The library database's schema: whose database it is, its migrations, and the checks and
 // settings applied before anything is written to it.
 
+import CaptionText
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -62,6 +64,13 @@ enum LibrarySchema {
         CREATE TABLE library (id TEXT NOT NULL);
         INSERT INTO library (id) VALUES (lower(hex(randomblob(16))));
         """,
+        // The standing credits saved with each caption (a column per `CreditField`, NULL
+        // where none was given), so that a write-back or an export later writes the
+        // credits the caption was saved with, not whatever Preferences say by then; and
+        // whether they replace a photo's own.
+        CreditField.allCases.map { "ALTER TABLE entries ADD COLUMN credit_\($0.rawValue) TEXT;" }.joined(
+            separator: "\n")
+            + "\nALTER TABLE entries ADD COLUMN credits_replace INTEGER NOT NULL DEFAULT 0;",
     ]
 
     /// Checks whose database this is before anything could write to it, then WAL mode,

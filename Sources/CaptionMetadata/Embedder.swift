@@ -14,20 +14,27 @@ import CaptionText
 /// exempi (XMPFiles, safe update: a new file beside the old one, then a rename); GIF has
 /// no Exif or IIM for the toolkit to reconcile.
 enum Embedder {
-    /// `path` holds `bytes`, which are in a format Caption knows.
-    static func embed(_ caption: CaptionWords, into path: String, holding bytes: [UInt8]) throws(EmbeddingError) {
+    /// `path` holds `bytes`, which are in a format Caption knows. Gives the credits written:
+    /// `credits` less those the photo says itself, unless they replace the photo's.
+    @discardableResult
+    static func embed(
+        _ caption: CaptionWords, credits: Credits = .none, into path: String, holding bytes: [UInt8]
+    ) throws(EmbeddingError) -> Credits {
         guard let format = Containers.format(of: bytes), format.holdsEmbeddedCaption else { throw .unsupported }
+        let credits =
+            credits.isEmpty ? credits : credits.leavingOut(PhotoCredits.own(bytes, format: format, path: path))
         guard format == .gif else {
-            let captioned = try Recaption.bytes(caption, bytes, format: format)
+            let captioned = try Recaption.bytes(caption, credits: credits, bytes, format: format)
             if captioned != bytes { try replace(path, with: captioned) }
-            return
+            return credits
         }
-        if let failure = write(caption, into: path) {
+        if let failure = write(caption, credits: credits, into: path) {
             // A file system that ran out of room (or turned read-only) makes exempi fail
             // like a damaged file would; ask the file system before blaming the photo.
             if let code = DiskFile.roomProblem(besides: path, bytes: bytes.count) { throw .io(code) }
             throw .unwritable(failure)
         }
+        return credits
     }
 
     private static func replace(_ path: String, with bytes: [UInt8]) throws(EmbeddingError) {
@@ -50,7 +57,7 @@ enum Embedder {
 
     /// exempi's part for a GIF, under its lock: the caption into the file's XMP, then the
     /// safe update. Returns the toolkit's error number, or nil when it is written.
-    static func write(_ caption: CaptionWords, into path: String) -> Int32? {
+    static func write(_ caption: CaptionWords, credits: Credits, into path: String) -> Int32? {
         Exempi.locked { () -> Int32? in
             let flags = Exempi.options(XMP_OPEN_FORUPDATE, XMP_OPEN_USESMARTHANDLER)
             guard let file = xmp_files_open_new(path.pathBytes, flags) else { return failure() }
@@ -72,6 +79,7 @@ enum Embedder {
             }
             guard
                 packet.setCaption(caption.map(PhotoMetadata.xmlSafe)),
+                packet.setCredits(credits),
                 xmp_files_can_put_xmp(file, packet.pointer),
                 xmp_files_put_xmp(file, packet.pointer)
             else { return failure() }

@@ -22,7 +22,7 @@ enum ExifText {
     /// `blob` with the caption in its fields, or nil when nothing needs to change (or the
     /// structure cannot be followed: then it is left alone, and the read-back says so).
     static func captioned(
-        _ blob: [UInt8], words: CaptionWords
+        _ blob: [UInt8], words: CaptionWords, credits: Credits = .none
     ) -> [UInt8]? {
         let title = words.title
         let description = words.subtitle
@@ -51,6 +51,14 @@ enum ExifText {
         set(xpTitle, xp(title), type: 1)
         set(xpSubject, xp(description), type: 1)
         set(xpComment, xp(description), type: 1)
+        // Artist and Copyright: set where a credit is given, added where missing; a credit
+        // not given leaves the photo's own value alone.
+        for field in credits.setFields {
+            guard let tag = field.exifTag else { continue }
+            // Exif Copyright may name the photographer's and the editor's notice, each
+            // ending in a 0 byte; the standing notice is the photographer's.
+            set(tag, Array(credits[field].utf8) + [0], type: 2, add: true)
+        }
 
         var working = blob
         if let pointer = entries.firstIndex(where: { $0.entry.tag == TIFF.exifTag }) {
@@ -180,16 +188,17 @@ enum ExifFields {
         273, 279, 324, 325, 513, 514, TIFF.exifTag, TIFF.gpsTag, 40965, TIFF.xmpTag, TIFF.iptcTag, TIFF.photoshopTag,
     ]
 
-    static func kept(from original: [UInt8]?, in written: [UInt8]?) -> Bool {
+    static func kept(from original: [UInt8]?, in written: [UInt8]?, credits: Credits = .none) -> Bool {
         guard let original else { return true }  // nothing to keep
         // A block Caption cannot read must come through as it was, or not be written over.
-        guard let before = fields(original) else { return written == original }
-        guard let written, let after = fields(written) else { return false }
+        let credited = Set(credits.setFields.compactMap(\.exifTag))
+        guard let before = fields(original, credited: credited) else { return written == original }
+        guard let written, let after = fields(written, credited: credited) else { return false }
         return before.allSatisfy { key, value in after[key] == value }
     }
 
     /// (directory, tag) -> type, count and value bytes.
-    static func fields(_ blob: [UInt8]) -> [String: [UInt8]]? {
+    static func fields(_ blob: [UInt8], credited: Set<UInt16> = []) -> [String: [UInt8]]? {
         guard let tiff = TIFF(blob) else { return nil }
         var found: [String: [UInt8]] = [:]
         func add(_ entries: [TIFF.Entry], _ directory: String, skipping: Set<UInt16>) {
@@ -198,7 +207,7 @@ enum ExifFields {
                     tiff.encode16(entry.type) + tiff.encode32(entry.count) + (tiff.value(of: entry) ?? [])
             }
         }
-        add(tiff.entries, "IFD0", skipping: ExifText.captionTags)
+        add(tiff.entries, "IFD0", skipping: ExifText.captionTags.union(credited))
         for (tag, name) in [(TIFF.exifTag, "Exif"), (TIFF.gpsTag, "GPS")] {
             guard let pointer = tiff.entries.first(where: { $0.tag == tag }) else { continue }
             let offset = Int(TIFF.read32(pointer.field, 0, tiff.littleEndian))
@@ -216,7 +225,8 @@ enum ExifFields {
 /// strip, tile or thumbnail of the new structure uses any of them.
 enum OldValues {
     /// The IFD0 and Exif fields whose old values may be left behind.
-    static let ifd0Tags: Set<UInt16> = ExifText.captionTags.union([TIFF.iptcTag, TIFF.xmpTag, TIFF.photoshopTag])
+    static let ifd0Tags: Set<UInt16> = ExifText.captionTags.union(
+        [TIFF.iptcTag, TIFF.xmpTag, TIFF.photoshopTag] + CreditField.allCases.compactMap(\.exifTag))
     static let exifTags: Set<UInt16> = [ExifText.userComment]
 
     static func scrubbed(_ written: [UInt8], original: [UInt8]) -> [UInt8]? {

@@ -204,22 +204,23 @@ public enum Exporter {
         let ext = format?.fileExtension ?? extensionOf(entry.photo)
         let stem = ExportName.stem(from: entry.title, fallback: fill(tr("Photo {id}"), ["id": String(entry.id)]))
         let caption = entry.words
+        let credits = entry.credits
 
         guard !sidecar, let format, format.holdsEmbeddedCaption else {
             return try placeWithSidecar(
-                bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                bytes, caption, credits: credits, entry: entry, stem: stem, ext: ext, folder: folder,
                 couldNotEmbed: !sidecar)
         }
         let temporary = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
         var leftover: String? = temporary
         defer { if let leftover { unlink(leftover) } }
         do throws(EmbeddingError) {
-            try Embedder.embed(caption, into: temporary, holding: bytes)
+            try Embedder.embed(caption, credits: credits, into: temporary, holding: bytes)
         } catch {
             if case .io(let code) = error { throw folderError(code, folder) }
             // The photo still goes out whole, its caption beside it.
             return try placeWithSidecar(
-                bytes, caption, entry: entry, stem: stem, ext: ext, folder: folder,
+                bytes, caption, credits: credits, entry: entry, stem: stem, ext: ext, folder: folder,
                 couldNotEmbed: true)
         }
         if let code = DiskFile.sync(temporary) { throw folderError(code, folder) }
@@ -230,13 +231,14 @@ public enum Exporter {
 
     /// The photo as it is and `NAME.xmp`, placed under one free NAME.
     private static func placeWithSidecar(
-        _ bytes: [UInt8], _ caption: CaptionWords, entry: Entry, stem: String,
+        _ bytes: [UInt8], _ caption: CaptionWords, credits: Credits, entry: Entry, stem: String,
         ext: String, folder: String, couldNotEmbed: Bool
     ) throws(LibraryError) -> ExportedPhoto {
         let photo = try made(DiskFile.temporary(in: folder, extension: ext, holding: bytes), folder)
         var leftovers = [photo]
         defer { leftovers.forEach { unlink($0) } }
-        let packet = Array(PhotoMetadata.sidecar(caption).utf8)
+        let packet = Array(
+            PhotoMetadata.sidecar(caption, credits: PhotoCredits.leavingOutOwn(credits, photoAt: photo)).utf8)
         let sidecar = try made(DiskFile.temporary(in: folder, extension: "xmp", holding: packet), folder)
         leftovers.append(sidecar)
         for path in [photo, sidecar] {

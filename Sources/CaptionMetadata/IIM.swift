@@ -66,10 +66,16 @@ struct ImageResources {
     /// Adobe's readers compare with, to know the IIM is as current as the XMP).
     func withIIM(_ block: [UInt8]) -> ImageResources {
         var copy = self
-        let digest = Hash.md5(block)
         for index in copy.resources.indices where copy.resources[index].id == Self.iim {
             copy.resources[index].data = block
         }
+        return copy.withDigest(of: block)
+    }
+
+    /// The resources with a digest of `block`, an IIM kept elsewhere (a TIFF's IPTC tag).
+    func withDigest(of block: [UInt8]) -> ImageResources {
+        var copy = self
+        let digest = Hash.md5(block)
         if let index = copy.resources.firstIndex(where: { $0.id == Self.digest }) {
             copy.resources[index].data = digest
         } else {

@@ -49,7 +49,7 @@ public enum InPlaceWriter {
     /// mark. Symbolic links are refused rather than followed or replaced. Safe to call from
     /// any thread.
     public static func write(
-        _ caption: CaptionWords, into path: String, expectedSHA256: String? = nil
+        _ caption: CaptionWords, credits: Credits = .none, into path: String, expectedSHA256: String? = nil
     ) throws(WriteBackError) -> WrittenPhoto {
         Exempi.open()
         // Past the file size limit a write raises SIGXFSZ; ignored, it fails with EFBIG.
@@ -90,7 +90,7 @@ public enum InPlaceWriter {
         // Sidecars beside the photo win over it in darktable, digiKam and Caption itself:
         // each must take the new words too, so each is checked before the photo changes.
         let sidecars = SidecarWriter.existing(besides: path)
-        for sidecar in sidecars { _ = try SidecarWriter.prepared(caption, for: sidecar) }
+        for sidecar in sidecars { _ = try SidecarWriter.prepared(caption, credits: credits, for: sidecar) }
 
         let ext =
             path.split(separator: "/").last.flatMap { name in
@@ -105,8 +105,9 @@ public enum InPlaceWriter {
         var leftover: String? = temporary
         defer { if let leftover { unlink(leftover) } }
 
+        let written: Credits
         do throws(EmbeddingError) {
-            try Embedder.embed(caption, into: temporary, holding: original)
+            written = try Embedder.embed(caption, credits: credits, into: temporary, holding: original)
         } catch {
             switch error {
             case .io(let code): throw .fromErrno(code, path: path)
@@ -122,13 +123,14 @@ public enum InPlaceWriter {
                     path: path)
             }
         }
-        let written: [UInt8]
+        let bytes: [UInt8]
         switch DiskFile.read(temporary) {
-        case .success(let read): written = read
+        case .success(let read): bytes = read
         case .failure(let failure): throw .fromErrno(failure.code, path: path)
         }
         if let problem = ReadBack.problem(
-            original: original, written: written, at: temporary, path: path, format: format, caption: caption)
+            original: original, written: bytes, at: temporary, path: path, format: format, caption: caption,
+            credits: written)
         {
             throw .make(
                 .verificationFailed,
@@ -151,9 +153,9 @@ public enum InPlaceWriter {
         guard rename(temporary, path) == 0 else { throw .fromErrno(errno, path: path) }
         leftover = nil
         _ = DiskFile.sync(folder, folder: true)  // the rename is done; a failed sync only delays its durability
-        for sidecar in sidecars { try SidecarWriter.write(caption, to: sidecar, folder: folder) }
+        for sidecar in sidecars { try SidecarWriter.write(caption, credits: written, to: sidecar, folder: folder) }
         return WrittenPhoto(
-            path: path, sha256: written.withUnsafeBytes { Hash.sha256($0) }, sidecars: sidecars)
+            path: path, sha256: bytes.withUnsafeBytes { Hash.sha256($0) }, sidecars: sidecars)
     }
 
     /// What a killed write left in the folder: our hidden temporary files (exempi's own

@@ -135,10 +135,11 @@ public enum PhotoMetadata {
 
     /// A sidecar's content: an XMP packet holding only the caption (an empty field is left
     /// out), in UTF-8, for a file saved as `NAME.xmp` beside `NAME.jpg`.
-    public static func sidecar(_ caption: CaptionWords) -> String {
+    public static func sidecar(_ caption: CaptionWords, credits: Credits = .none) -> String {
         Exempi.locked { () -> String in
             let packet = XMPPacket()
             for field in CaptionField.allCases { _ = packet.setDefaultText(field.xmpProperty, xmlSafe(caption[field])) }
+            _ = packet.setCredits(credits)
             // Serialising a packet just built from plain strings does not fail.
             return packet.serializedForSidecar() ?? ""
         }
@@ -148,13 +149,15 @@ public enum PhotoMetadata {
     /// see `Embedder` for what goes where. `path` must be a file the caller owns and may
     /// lose (the exporter's temporary copy): exempi's safe update replaces it with a new
     /// file, and a photo whose metadata is damaged is written again without it.
-    public static func embed(_ caption: CaptionWords, inCopyAt path: String) throws(EmbeddingError) {
+    public static func embed(
+        _ caption: CaptionWords, credits: Credits = .none, inCopyAt path: String
+    ) throws(EmbeddingError) {
         let bytes: [UInt8]
         switch DiskFile.read(path) {
         case .success(let read): bytes = read
         case .failure(let failure): throw .io(failure.code)
         }
-        try Embedder.embed(caption, into: path, holding: bytes)
+        try Embedder.embed(caption, credits: credits, into: path, holding: bytes)
     }
 
     /// Characters XML 1.0 cannot carry, even escaped, leave: the C0 controls other than tab

@@ -16,10 +16,13 @@ enum ReadBack {
     /// when it may.
     static func problem(
         original: [UInt8], written: [UInt8], at copy: String, path: String, format: PhotoFormat,
-        caption: CaptionWords
+        caption: CaptionWords, credits: Credits = .none
     ) -> String? {
         let wanted = PhotoCaption(caption.map(PhotoMetadata.xmlSafe))
         guard PhotoMetadata.read(copy) == wanted else { return tr("the caption is not in it") }
+        guard creditsRead(in: written, at: copy, format: format, wanted: credits) else {
+            return tr("the credits are not in it")
+        }
         guard samePixels(path, copy) else { return tr("its pixels differ") }
         if let parts = Containers.imageParts(original, format: format),
             parts != Containers.imageParts(written, format: format)
@@ -28,9 +31,13 @@ enum ReadBack {
         }
         guard
             ExifFields.kept(
-                from: Containers.exifBlob(original, format: format), in: Containers.exifBlob(written, format: format))
+                from: Containers.exifBlob(original, format: format), in: Containers.exifBlob(written, format: format),
+                credits: credits)
         else { return tr("its Exif data differ") }
-        guard otherXMPKept(original: original, written: written, originalPath: path, writtenPath: copy, format: format)
+        guard
+            otherXMPKept(
+                original: original, written: written, originalPath: path, writtenPath: copy, format: format,
+                credits: credits)
         else { return tr("its other XMP differs") }
         return nil
     }
@@ -48,7 +55,8 @@ enum ReadBack {
     /// same value, except the caption's own properties, the extended XMP's GUID (it is the
     /// extended packet's checksum) and the toolkit's stamp (x:xmptk names the writer).
     static func otherXMPKept(
-        original: [UInt8], written: [UInt8], originalPath: String, writtenPath: String, format: PhotoFormat
+        original: [UInt8], written: [UInt8], originalPath: String, writtenPath: String, format: PhotoFormat,
+        credits: Credits = .none
     ) -> Bool {
         let before = storedPackets(original, path: originalPath, format: format)
         guard !before.isEmpty else { return true }
@@ -62,7 +70,9 @@ enum ReadBack {
                 guard let parsed = packet.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return false }
                 for (key, value) in parsed.leaves() { kept[key.0 + " " + key.1] = value }
             }
-            let replaced: Set<Substring> = ["dc:title", "dc:description", "photoshop:Headline", "exif:UserComment"]
+            let replaced = Set<Substring>(
+                ["dc:title", "dc:description", "photoshop:Headline", "exif:UserComment"]
+                    + credits.setFields.map { Substring($0.xmpPrefixedName) })
             let stamps: Set<String> = ["adobe:ns:meta/ xmptk", XMPEdit.xmpNote + " xmpNote:HasExtendedXMP"]
             for packet in parsedBefore {
                 for (key, value) in packet.leaves() {
@@ -80,6 +90,18 @@ enum ReadBack {
 
     /// The XMP packets a file stores (a JPEG's extended XMP as a second one), read by
     /// Caption's own walkers; a GIF's through exempi.
+    /// Whether the written XMP says each credit that was to be written, as written.
+    static func creditsRead(in written: [UInt8], at path: String, format: PhotoFormat, wanted: Credits) -> Bool {
+        guard !wanted.isEmpty else { return true }
+        let packets = storedPackets(written, path: path, format: format)
+        return Exempi.locked { () -> Bool in
+            let parsed = packets.compactMap { packet in packet.withUnsafeBytes { XMPPacket(parsing: $0) } }
+            return wanted.setFields.allSatisfy { field in
+                parsed.contains { $0.credit(field) == PhotoMetadata.xmlSafe(wanted[field]) }
+            }
+        }
+    }
+
     static func storedPackets(_ bytes: [UInt8], path: String, format: PhotoFormat) -> [[UInt8]] {
         switch format {
         case .jpeg:

@@ -25,24 +25,25 @@ import Localization
 ///   the pictures changed size.
 enum Recaption {
     static func bytes(
-        _ caption: CaptionWords, _ original: [UInt8], format: PhotoFormat
+        _ caption: CaptionWords, credits: Credits = .none, _ original: [UInt8], format: PhotoFormat
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         let words = caption.map(PhotoMetadata.xmlSafe)
+        let credits = credits.compactMap { PhotoMetadata.xmlSafe($1) }
         switch format {
-        case .jpeg: return try jpeg(original, words: words)
-        case .png: return try png(original, words: words)
-        case .webp: return try webp(original, words: words)
-        case .tiff: return try tiff(original, words: words)
+        case .jpeg: return try jpeg(original, words: words, credits: credits)
+        case .png: return try png(original, words: words, credits: credits)
+        case .webp: return try webp(original, words: words, credits: credits)
+        case .tiff: return try tiff(original, words: words, credits: credits)
         default: throw .unsupported
         }
     }
 
     /// An Exif block (a TIFF structure) with the caption in its fields; nil when nothing
     /// changes or it cannot be followed (then it stays as it was).
-    static func exif(_ blob: [UInt8], words: CaptionWords) -> [UInt8]? {
-        ExifText.captioned(blob, words: words)
+    static func exif(_ blob: [UInt8], words: CaptionWords, credits: Credits) -> [UInt8]? {
+        ExifText.captioned(blob, words: words, credits: credits)
     }
 
     /// What an Exif block's ImageDescription says, for recognising old words elsewhere.
@@ -56,19 +57,19 @@ enum Recaption {
 
     /// Photoshop resources with the caption in their IIM; nil when they hold no IIM.
     static func resources(
-        _ stored: ArraySlice<UInt8>, words: CaptionWords, oldTitles: [String]
+        _ stored: ArraySlice<UInt8>, words: CaptionWords, credits: Credits, oldTitles: [String]
     ) throws(EmbeddingError) -> [UInt8]? {
         guard let resources = ImageResources(stored) else {
             guard !Containers.containsIIMResource(stored) else { throw .refused(tr("its IPTC block cannot be read")) }
             return nil
         }
         guard let block = resources.iimBlock else { return nil }
-        let captioned = try iim(block, words: words, oldTitles: oldTitles)
+        let captioned = try iim(block, words: words, credits: credits, oldTitles: oldTitles)
         return resources.withIIM(captioned).encoded
     }
 
     static func iim(
-        _ block: [UInt8], words: CaptionWords, oldTitles: [String]
+        _ block: [UInt8], words: CaptionWords, credits: Credits, oldTitles: [String]
     ) throws(EmbeddingError)
         -> [UInt8]
     {
@@ -77,7 +78,7 @@ enum Recaption {
         guard let captioned = parsed.captioned(words: words, oldTitles: titles) else {
             throw .refused(tr("its IPTC block uses a character set Caption cannot convert"))
         }
-        return captioned.encoded
+        return captioned.credited(credits).encoded
     }
 
     static func iimWords(_ resources: ArraySlice<UInt8>) -> [String] {
@@ -101,7 +102,7 @@ enum Recaption {
     // MARK: JPEG
 
     private static func jpeg(
-        _ original: [UInt8], words: CaptionWords
+        _ original: [UInt8], words: CaptionWords, credits: Credits
     ) throws(EmbeddingError)
         -> [UInt8]
     {
@@ -115,7 +116,7 @@ enum Recaption {
         }
         let extended = guid.flatMap { JPEGXMP.extended(jpeg, guid: $0) }
         let edit = try XMPEdit.make(
-            standard: standard, extended: extended, words: words,
+            standard: standard, extended: extended, words: words, credits: credits,
             limit: JPEGXMP.standardLimit)
 
         let exifSegment = jpeg.segments.first {
@@ -157,7 +158,7 @@ enum Recaption {
                 // An Exif block no reader can follow is left out, as unreadable as before;
                 // kept, it would make exiv2 refuse the whole file, the new caption with it.
                 guard TIFF(exifBlob) != nil else { continue }
-                if let captioned = exif(exifBlob, words: words) {
+                if let captioned = exif(exifBlob, words: words, credits: credits) {
                     guard JPEG.exif.count + 1 + captioned.count <= 65_533 else {
                         throw .refused(tr("its Exif block would not fit in its segment"))
                     }
@@ -167,7 +168,7 @@ enum Recaption {
             }
             if JPEG.isPhotoshop(segment, in: bytes) {
                 let stored = bytes[(segment.payload.lowerBound + JPEG.photoshop.count)..<segment.payload.upperBound]
-                if let resources = try resources(stored, words: words, oldTitles: oldTitles) {
+                if let resources = try resources(stored, words: words, credits: credits, oldTitles: oldTitles) {
                     guard JPEG.photoshop.count + resources.count <= 65_533 else {
                         throw .refused(tr("its IPTC block would not fit in its segment"))
                     }
@@ -197,14 +198,14 @@ enum Recaption {
     // MARK: PNG
 
     private static func png(
-        _ original: [UInt8], words: CaptionWords
+        _ original: [UInt8], words: CaptionWords, credits: Credits
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         guard let chunks = PNG.chunks(original) else { throw .refused(tr("its PNG chunks cannot be followed")) }
         let xmpChunk = chunks.first { PNG.isXMP($0, in: original) }
         let stored = xmpChunk.flatMap { PNGTextProfile.text(of: $0, in: original)?.text }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words, credits: credits)
         var out = Array(original[0..<8])
         var placedXMP = false
         let xmpChunkBytes = PNG.chunk("iTXt", PNG.xmpKeyword + [0, 0, 0, 0] + edit.standard)
@@ -220,7 +221,7 @@ enum Recaption {
             }
             if PNG.isLegacyCaption(chunk, in: original) { continue }
             if chunk.type == "eXIf",
-                let captioned = exif(Array(original[chunk.data]), words: words)
+                let captioned = exif(Array(original[chunk.data]), words: words, credits: credits)
             {
                 out += PNG.chunk("eXIf", captioned)
                 continue
@@ -229,7 +230,7 @@ enum Recaption {
                 PNGTextProfile.exifKeywords.contains(text.keyword)
             {
                 out += try pngProfile(
-                    text, original: Array(original[chunk.range]), words: words)
+                    text, original: Array(original[chunk.range]), words: words, credits: credits)
                 continue
             }
             out += original[chunk.range]
@@ -240,14 +241,14 @@ enum Recaption {
     /// A text chunk's Exif profile with the caption in it; the chunk as it was when the
     /// profile holds no Exif Caption can follow.
     private static func pngProfile(
-        _ text: PNGTextProfile.Text, original: [UInt8], words: CaptionWords
+        _ text: PNGTextProfile.Text, original: [UInt8], words: CaptionWords, credits: Credits
     )
         throws(EmbeddingError) -> [UInt8]
     {
         guard let (name, profile) = PNGTextProfile.profile(text.text) else { return original }
         let header = JPEG.exif + [0]
         let prefixed = profile.count >= 6 && Array(profile[0..<6]) == header
-        guard let captioned = exif(Array(profile[(prefixed ? 6 : 0)...]), words: words) else {
+        guard let captioned = exif(Array(profile[(prefixed ? 6 : 0)...]), words: words, credits: credits) else {
             return original
         }
         let body = PNGTextProfile.profileText(name: name, bytes: (prefixed ? header : []) + captioned)
@@ -260,7 +261,7 @@ enum Recaption {
     // MARK: WebP
 
     private static func webp(
-        _ original: [UInt8], words: CaptionWords
+        _ original: [UInt8], words: CaptionWords, credits: Credits
     ) throws(EmbeddingError)
         -> [UInt8]
     {
@@ -269,7 +270,7 @@ enum Recaption {
             throw .refused(tr("its WebP chunks cannot be followed"))
         }
         let stored = chunks.first { $0.fourCC == "XMP " }.map { Array(bytes[$0.data]) }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words, credits: credits)
         var parts: [[UInt8]] = []
         var placedXMP = false
         for chunk in chunks {
@@ -282,7 +283,7 @@ enum Recaption {
                 let prefixed = Containers.hasPrefix(bytes, chunk.data, JPEG.exif + [0])
                 let start = chunk.data.lowerBound + (prefixed ? 6 : 0)
                 if let captioned = exif(
-                    Array(bytes[start..<chunk.data.upperBound]), words: words)
+                    Array(bytes[start..<chunk.data.upperBound]), words: words, credits: credits)
                 {
                     parts.append(RIFF.chunk("EXIF", (prefixed ? JPEG.exif + [0] : []) + captioned))
                 } else {
@@ -300,16 +301,16 @@ enum Recaption {
     // MARK: TIFF
 
     private static func tiff(
-        _ original: [UInt8], words: CaptionWords
+        _ original: [UInt8], words: CaptionWords, credits: Credits
     ) throws(EmbeddingError)
         -> [UInt8]
     {
         guard let first = TIFF(original) else { throw .refused(tr("its TIFF structure cannot be rewritten")) }
         let stored = first.entries.first { $0.tag == TIFF.xmpTag }.flatMap { first.value(of: $0) }
-        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words)
+        let edit = try XMPEdit.make(standard: stored, extended: nil, words: words, credits: credits)
         let oldTitles = [edit.oldTitle].compactMap { $0 }
         // The Exif fields first (their own new IFD0), then XMP and IIM in a last one.
-        let exifDone = exif(original, words: words) ?? original
+        let exifDone = exif(original, words: words, credits: credits) ?? original
         guard let tiff = TIFF(exifDone) else { throw .refused(tr("its TIFF structure cannot be rewritten")) }
         var entries = tiff.entries.filter { $0.tag != TIFF.xmpTag }.map { TIFF.NewEntry($0) }
         let xmpType = first.entries.first { $0.tag == TIFF.xmpTag }?.type ?? 1
@@ -326,18 +327,25 @@ enum Recaption {
             var data: [UInt8]
             if entry.tag == TIFF.iptcTag {
                 // LONG-typed IPTC ends in padding to whole units, which IIM reads as the end.
-                data = try iim(value, words: words, oldTitles: oldTitles)
-                iimBlock = data
+                data = try iim(value, words: words, credits: credits, oldTitles: oldTitles)
             } else if let resources = try resources(
-                value[...], words: words, oldTitles: oldTitles)
+                value[...], words: words, credits: credits, oldTitles: oldTitles)
             {
                 data = resources
+            } else if let iimBlock, let stored = ImageResources(value[...]),
+                stored.resources.contains(where: { $0.id == ImageResources.digest })
+            {
+                // Its digest is of the IPTC tag's IIM (exiftool writes it so): kept true.
+                data = stored.withDigest(of: iimBlock).encoded
             } else {
                 continue
             }
             // IPTC is often typed LONG: whole 4-byte units.
             let unit = TIFF.typeSize(entry.type)
             while data.count % unit != 0 { data.append(0) }
+            // The digest is of the tag's value as stored, padding and all, as exiftool
+            // and Photoshop compute it.
+            if entry.tag == TIFF.iptcTag { iimBlock = data }
             var updated = entry
             updated.count = UInt32(data.count / unit)
             entries[index] = TIFF.NewEntry(updated, data: data)

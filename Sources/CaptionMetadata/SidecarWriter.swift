@@ -30,7 +30,9 @@ public enum SidecarWriter {
     /// synced, then renamed over; an existing sidecar keeps its permission bits. A sidecar
     /// that is a symbolic link, or holds XMP that does not parse, is left alone and said
     /// so: it is the user's data.
-    public static func write(_ caption: CaptionWords, besides photo: String) throws(WriteBackError) -> [String] {
+    public static func write(
+        _ caption: CaptionWords, credits: Credits = .none, besides photo: String
+    ) throws(WriteBackError) -> [String] {
         Exempi.open()
         signal(SIGXFSZ, SIG_IGN)
         var info = stat()
@@ -43,7 +45,10 @@ public enum SidecarWriter {
         }
         var targets = [path(for: photo)]
         if let adobe = adobePath(for: photo), DiskFile.exists(adobe) { targets.append(adobe) }
-        for target in targets { try write(caption, to: target, folder: folder) }
+        // The photo's own credits stand over a sidecar's: a reader that prefers the sidecar
+        // would otherwise show the standing credit instead of the photo's.
+        let credits = PhotoCredits.leavingOutOwn(credits, photoAt: photo)
+        for target in targets { try write(caption, credits: credits, to: target, folder: folder) }
         return targets
     }
 
@@ -59,7 +64,7 @@ public enum SidecarWriter {
     /// The sidecar's new text, or why it cannot be written: a link, a read-only file, XMP
     /// that does not parse. Writes nothing.
     static func prepared(
-        _ caption: CaptionWords, for target: String
+        _ caption: CaptionWords, credits: Credits = .none, for target: String
     ) throws(WriteBackError) -> (
         text: String, existing: stat?
     ) {
@@ -79,14 +84,16 @@ public enum SidecarWriter {
             case .failure(let failure): throw .fromErrno(failure.code, path: target)
             }
         }
-        guard let text = merged(caption, into: old) else {
+        guard let text = merged(caption, credits: credits, into: old) else {
             throw .make(.io, "The sidecar holds XMP that cannot be read; it is left as it is: {path}", path: target)
         }
         return (text, exists ? existing : nil)
     }
 
-    static func write(_ caption: CaptionWords, to target: String, folder: String) throws(WriteBackError) {
-        let (text, existing) = try prepared(caption, for: target)
+    static func write(
+        _ caption: CaptionWords, credits: Credits = .none, to target: String, folder: String
+    ) throws(WriteBackError) {
+        let (text, existing) = try prepared(caption, credits: credits, for: target)
         let temporary: String
         switch DiskFile.temporary(
             in: folder, extension: "xmp", holding: Array(text.utf8), prefix: InPlaceWriter.temporaryPrefix)
@@ -108,7 +115,7 @@ public enum SidecarWriter {
 
     /// The sidecar's text: `old` (a sidecar's bytes) with the caption set as in a photo
     /// (`XMPPacket.setCaption`), or the caption alone; nil when `old` does not parse.
-    static func merged(_ caption: CaptionWords, into old: [UInt8]?) -> String? {
+    static func merged(_ caption: CaptionWords, credits: Credits = .none, into old: [UInt8]?) -> String? {
         Exempi.locked { () -> String? in
             let packet: XMPPacket
             if let old, old.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) {
@@ -118,7 +125,8 @@ public enum SidecarWriter {
                 packet = XMPPacket()
             }
             guard
-                packet.setCaption(caption.map(PhotoMetadata.xmlSafe))
+                packet.setCaption(caption.map(PhotoMetadata.xmlSafe)),
+                packet.setCredits(credits.leavingOut(packet.ownCredits))
             else { return nil }
             return packet.serializedForSidecar()
         }

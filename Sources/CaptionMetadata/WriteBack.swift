@@ -35,8 +35,8 @@ public enum WriteBack {
     /// when that is given, and must not be one of `library`'s own copies) into it (`.photo`: `InPlaceWriter`; a format that cannot hold
     /// it gets the sidecar) or beside it (`.sidecar`: `SidecarWriter`). Safe from any thread; the photo is as it was after any failure.
     public static func write(
-        _ caption: CaptionWords, source: String, expectedSHA256: String?, to destination: CaptionDestination,
-        library: Library? = nil
+        _ caption: CaptionWords, credits: Credits = .none, source: String, expectedSHA256: String?,
+        to destination: CaptionDestination, library: Library? = nil
     ) throws(WriteBackError) -> WriteBackResult {
         // The library's copies are named after their content: written into, one would no
         // longer be what its name says, and a sidecar would be a stranger in photos/.
@@ -49,15 +49,16 @@ public enum WriteBack {
         switch destination {
         case .photo:
             do throws(WriteBackError) {
-                let written = try InPlaceWriter.write(caption, into: source, expectedSHA256: expectedSHA256)
+                let written = try InPlaceWriter.write(
+                    caption, credits: credits, into: source, expectedSHA256: expectedSHA256)
                 return WriteBackResult(
                     paths: [source] + written.sidecars, sidecarInstead: false, sha256: written.sha256)
             } catch  where error.kind == .unsupportedFormat {
-                let paths = try sidecar(caption, source: source, expectedSHA256: expectedSHA256)
+                let paths = try sidecar(caption, credits: credits, source: source, expectedSHA256: expectedSHA256)
                 return WriteBackResult(paths: paths, sidecarInstead: true, sha256: expectedSHA256)
             }
         case .sidecar:
-            let paths = try sidecar(caption, source: source, expectedSHA256: expectedSHA256)
+            let paths = try sidecar(caption, credits: credits, source: source, expectedSHA256: expectedSHA256)
             return WriteBackResult(paths: paths, sidecarInstead: false, sha256: expectedSHA256)
         }
     }
@@ -65,7 +66,7 @@ public enum WriteBack {
     /// The sidecar, if the photo is still the one read: words beside another photo would
     /// be wrong.
     private static func sidecar(
-        _ caption: CaptionWords, source: String, expectedSHA256: String?
+        _ caption: CaptionWords, credits: Credits, source: String, expectedSHA256: String?
     ) throws(WriteBackError) -> [String] {
         if let expectedSHA256 {
             let current: String?
@@ -78,7 +79,7 @@ public enum WriteBack {
                     .changed, "The photo was changed by another program since Caption read it: {path}", path: source)
             }
         }
-        return try SidecarWriter.write(caption, besides: source)
+        return try SidecarWriter.write(caption, credits: credits, besides: source)
     }
 
     /// Whether the photo at `path` takes the caption inside (JPEG, PNG, TIFF, WebP, GIF),

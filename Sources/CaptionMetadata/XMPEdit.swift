@@ -25,7 +25,7 @@ struct XMPEdit {
     /// edit. Padding shrinks to nothing when the packet would not fit in `limit` bytes.
     static func make(
         standard stored: [UInt8]?, extended storedExtended: [UInt8]?, words: CaptionWords,
-        limit: Int = Int.max
+        credits: Credits = .none, limit: Int = Int.max
     ) throws(EmbeddingError) -> XMPEdit {
         // Written fresh, such a packet would lose every other property: refused instead.
         if XMPPacket.isOversized([stored, storedExtended].compactMap { $0 }) {
@@ -54,6 +54,12 @@ struct XMPEdit {
                     xmp_delete_property(extended.pointer, XMPPacket.dublinCore, name)
                     moved = true
                 }
+                // So do the credits written, which would otherwise be read twice.
+                for (namespace, name, _) in credits.setFields.map(\.xmpProperty)
+                where xmp_has_property(extended.pointer, namespace, name) {
+                    xmp_delete_property(extended.pointer, namespace, name)
+                    moved = true
+                }
                 if moved {
                     guard let bytes = extended.serialized(wrapper: false, padding: 0) else {
                         throw .refused(tr("its extended XMP cannot be written"))
@@ -63,7 +69,7 @@ struct XMPEdit {
                     _ = xmp_set_property(packet.pointer, xmpNote, "HasExtendedXMP", guid, 0)
                 }
             }
-            guard packet.setCaption(words) else {
+            guard packet.setCaption(words), packet.setCredits(credits) else {
                 throw .refused(tr("the caption cannot be put into its XMP"))
             }
             for padding in [2048, 0] {

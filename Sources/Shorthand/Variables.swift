@@ -1,6 +1,12 @@
-// Variables in a caption: `{date}`, `{time}`, `{camera}`, `{lens}`, `{filename}` and `{n}`,
-// expanded from the photo when the caption is saved. Pure: the form shows the expansion as
-// it will be saved, and the save uses the same.
+// Variables in a caption: `{date}`, `{time}`, `{year}`, `{camera}`, `{lens}`, `{filename}`
+// and `{n}`, expanded from the photo when the caption is saved. The form shows the
+// expansion as it will be saved, and the save uses the same.
+
+import CaptionText
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a photo tells about itself, for the variables.
 public struct PhotoFacts: Sendable, Equatable {
@@ -26,7 +32,7 @@ public struct PhotoFacts: Sendable, Equatable {
 
 public enum Variables {
     /// Every name, in the order the documentation gives them.
-    public static let names = ["date", "time", "camera", "lens", "filename", "n"]
+    public static let names = ["date", "time", "year", "camera", "lens", "filename", "n"]
 
     /// Why a field cannot be expanded: a name Caption does not know, or one this photo has
     /// no value for (no capture time in its Exif, no lens recorded).
@@ -108,6 +114,10 @@ public enum Variables {
         switch name {
         case "date": return facts.captured.flatMap(date)
         case "time": return facts.captured.flatMap(time)
+        // The year the photo was taken, for a copyright notice; a photo that does not say
+        // when gets the year it is captioned in (when it is published, as the notice's
+        // year may be).
+        case "year": return facts.captured.flatMap { exifParts($0).first } ?? currentYear()
         case "camera": return facts.camera
         case "lens": return facts.lens
         case "filename": return facts.fileName
@@ -121,6 +131,22 @@ public enum Variables {
         let parts = exifParts(exif)
         guard parts.count >= 3 else { return nil }
         return parts[0] + "-" + parts[1] + "-" + parts[2]
+    }
+
+    static func currentYear() -> String {
+        var now = Glibc.time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(Int(parts.tm_year) + 1900)
+    }
+
+    /// The names in `text` that are not variables, in order, each once.
+    public static func unknownNames(in text: String) -> [String] {
+        var unknown: [String] = []
+        for case .variable(let name) in pieces(of: text) where !names.contains(name) && !unknown.contains(name) {
+            unknown.append(name)
+        }
+        return unknown
     }
 
     /// "2024:05:17 14:03:22" -> "14:03" (24-hour).
@@ -138,5 +164,22 @@ public enum Variables {
             parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
         else { return [] }
         return parts
+    }
+}
+
+extension Credits {
+    /// The credits as they go into this photo: variables expanded, and a credit whose
+    /// variable has no value for it (`{lens}` on a photo without one) left out, named in
+    /// `leftOut`, rather than written with a hole in it.
+    public func expanded(facts: PhotoFacts) -> (credits: Credits, leftOut: [CreditField]) {
+        var leftOut: [CreditField] = []
+        let expanded = compactMap { field, text -> String? in
+            guard case .success(let value) = Variables.expand(text, facts: facts) else {
+                leftOut.append(field)
+                return nil
+            }
+            return value
+        }
+        return (expanded, leftOut)
     }
 }

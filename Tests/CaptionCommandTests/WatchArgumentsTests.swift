@@ -30,12 +30,7 @@ struct WatchArgumentsTests {
             (["--subfolders=yes", "--watch", "in"], "option --subfolders takes no value"),
         ])
     func refuses(arguments: [String], message: String) {
-        do {
-            _ = try Arguments.parse(arguments)
-            Issue.record("\(arguments) was accepted")
-        } catch {
-            #expect(error.message.hasPrefix(message), "\(arguments): \(error.message)")
-        }
+        expectRefused(arguments, message)
     }
 
     @Test func theHelpNamesBothOptions() {

@@ -25,10 +25,18 @@ enum Harness {
     }
 
     /// A window on `library`, shown and active; it remembers its size in `stateFile` (the
-    /// user's config folder, under make test a private one, when nil).
-    static func makeWindow(library: String, stateFile: String? = nil) throws -> CaptionWindow {
+    /// user's config folder, under make test a private one, when nil). Its standing credits
+    /// are in `creditsFile`, by default one of its own beside the library, so that no test
+    /// writes another's credits.
+    static func makeWindow(
+        library: String, stateFile: String? = nil, creditsFile: String? = nil
+    ) throws
+        -> CaptionWindow
+    {
         try start()
-        let window = CaptionWindow(application: nil, libraryDirectory: library, stateFile: stateFile)
+        let window = CaptionWindow(
+            application: nil, libraryDirectory: library, stateFile: stateFile,
+            creditsFile: creditsFile ?? library + ".credits.ini")
         gtk_widget_show_all(window.widget)
         gtk_window_present(caption_window(window.widget))
         settle()

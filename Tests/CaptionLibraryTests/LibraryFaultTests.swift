@@ -159,7 +159,8 @@ struct LibraryFaultTests {
         let scratch = Scratch()
         let (directory, stored) = try library(2, in: scratch)
         // As the Caption before identities left it: schema 3, no photos.id.
-        RawDatabase(directory + "/library.sqlite3").execute("DROP TABLE library; PRAGMA user_version = 3")
+        RawDatabase(directory + "/library.sqlite3").execute(
+            RawDatabase.dropCredits + "DROP TABLE library; PRAGMA user_version = 3")
         unlink(directory + "/photos.id")
         let orphan = scratch.write("lib/photos/" + String(repeating: "ef", count: 32) + ".png", Photos.png(seed: 99))
         let listed = try Caption.run(["--library", directory, "--list"])

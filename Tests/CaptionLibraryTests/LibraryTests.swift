@@ -184,7 +184,8 @@ struct LibraryTests {
         // Back to schema 2, as the Caption before this one left it.
         let raw = RawDatabase(directory + "/library.sqlite3")
         raw.execute(
-            "DROP TABLE library; ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
+            RawDatabase.dropCredits
+                + "DROP TABLE library; ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
                 + "PRAGMA user_version = 2")
         let library = try Library(directory: directory)
         #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
@@ -194,6 +195,36 @@ struct LibraryTests {
         #expect(updated.source == "/photos/p.png" && updated.sourceSHA256 == "abc")
         #expect(try library.entry(id: id)?.source == "/photos/p.png")
         #expect(throws: LibraryError.self) { try library.setSource(id: id + 1, path: "/x", sha256: nil) }
+    }
+
+    @Test(
+        "a library made before credits gains their columns; its entries have none, then keep what they are saved with")
+    func migratesToCredits() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("lib")
+        let photo = scratch.write("p.png", Photos.png())
+        let old = try Library(directory: directory).add(
+            photoAt: photo, words: CaptionWords(title: "Old", subtitle: "from before"),
+            credits: Credits([.creator: "Gone"]))
+        let raw = RawDatabase(directory + "/library.sqlite3")
+        raw.execute(RawDatabase.dropCredits + "PRAGMA user_version = 4")
+        let library = try Library(directory: directory)
+        #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
+        #expect(try library.entry(id: old.id)?.credits == Credits.none)
+        var credits = Credits([.creator: "Ana Lima", .copyright: "© 2024 Ana Lima", .countryCode: "PT"])
+        credits.replacesPhotos = true
+        let saved = try library.add(
+            photoAt: photo, words: CaptionWords(title: "New", subtitle: "now"), credits: credits)
+        #expect(saved.credits == credits)
+        #expect(try library.entry(id: saved.id)?.credits == credits)
+        // Editing the words keeps the credits the entry was saved with, unless new ones are given.
+        #expect(
+            try library.update(id: saved.id, words: CaptionWords(title: "Newer", subtitle: "now")).credits == credits)
+        let other = Credits([.source: "Desk"])
+        #expect(
+            try library.update(id: saved.id, words: CaptionWords(title: "Newest", subtitle: "now"), credits: other)
+                .credits == other)
+        #expect(try library.entries().first { $0.id == saved.id }?.credits == other)
     }
 
     @Test("a library from a newer Caption is refused and left byte for byte as it was")

@@ -61,7 +61,8 @@ struct SearchTests {
         // Back to the first schema, as an older Caption left it.
         let raw = RawDatabase(directory + "/library.sqlite3")
         raw.execute(
-            "DROP TABLE library; DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
+            RawDatabase.dropCredits
+                + "DROP TABLE library; DROP TABLE entries_text; DROP TRIGGER IF EXISTS entries_text_insert; "
                 + "DROP TRIGGER IF EXISTS entries_text_delete; DROP TRIGGER IF EXISTS entries_text_update; "
                 + "ALTER TABLE entries DROP COLUMN source; ALTER TABLE entries DROP COLUMN source_sha256; "
                 + "PRAGMA user_version = 1")

@@ -5,6 +5,7 @@
 import CPixbuf
 import CSQLite
 import CaptionLibrary
+import CaptionText
 import Foundation
 import POSIXFiles
 
@@ -321,6 +322,12 @@ public final class RawDatabase: @unchecked Sendable {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Takes the standing credits' columns out of `entries`, as a library from before them
+    /// was (their step is the schema's fifth).
+    public static let dropCredits =
+        CreditField.allCases.map { "ALTER TABLE entries DROP COLUMN credit_\($0.rawValue); " }.joined()
+        + "ALTER TABLE entries DROP COLUMN credits_replace; "
 
     /// The first column of every row, as text.
     public func strings(_ sql: String) -> [String] {

@@ -1,5 +1,6 @@
 // Caption variables: each name's value from the photo, unknown and missing names refused.
 
+import CaptionText
 import Testing
 
 @testable import Shorthand
@@ -50,5 +51,47 @@ import Testing
 
     @Test func variablesNextToCJKAndEmojiKeepTheirNeighbours() {
         #expect(Variables.expand("拍摄于{date}👍", facts: facts) == .success("拍摄于2024-05-17👍"))
+    }
+}
+
+@Suite struct CreditVariableTests {
+    @Test func yearIsTheYearTakenElseThisYear() {
+        let taken = PhotoFacts(captured: "2019:12:31 23:59:59", fileName: "a.jpg")
+        #expect(Variables.expand("© {year} Ana Lima", facts: taken) == .success("© 2019 Ana Lima"))
+        // A camera without a clock writes zeros: no year taken, so this year's.
+        let undated = PhotoFacts(captured: "0000:00:00 00:00:00", fileName: "a.jpg")
+        #expect(Variables.expand("{year}", facts: undated) == .success(Variables.currentYear()))
+        #expect(
+            Variables.expand("{year}", facts: PhotoFacts(fileName: "scan.png")) == .success(Variables.currentYear()))
+        #expect(Int(Variables.currentYear()).map { $0 >= 2026 } == true)
+    }
+
+    @Test func creditsExpandForThePhotoAndLeaveOutWhatItLacks() {
+        var credits = Credits([.creator: "Ana Lima", .copyright: "© {year} Ana Lima", .source: "{camera} / {lens}"])
+        credits.replacesPhotos = true
+        let facts = PhotoFacts(captured: "2021:06:01 10:00:00", camera: "Canon EOS R5", fileName: "a.jpg")
+        let (expanded, leftOut) = credits.expanded(facts: facts)
+        #expect(expanded[.creator] == "Ana Lima")
+        #expect(expanded[.copyright] == "© 2021 Ana Lima")
+        #expect(expanded[.source] == "", "the photo names no lens: the credit is left out, not written with a hole")
+        #expect(leftOut == [.source])
+        #expect(expanded.replacesPhotos)
+    }
+
+    @Test func unknownNamesAreFoundOnceInOrder() {
+        #expect(Variables.unknownNames(in: "{foo} {year} {bar} {foo} {{baz}}") == ["foo", "bar"])
+        #expect(Variables.unknownNames(in: "© {year} Ana Lima").isEmpty)
+    }
+
+    @Test func blankCreditsAreNoCredits() {
+        var credits = Credits([.creator: "  ", .city: ""])
+        #expect(credits.isEmpty)
+        credits[.source] = "\t"
+        #expect(credits.setFields.isEmpty)
+        credits[.source] = "Desk"
+        #expect(credits.setFields == [.source])
+        #expect(credits.leavingOut([.source]).isEmpty)
+        credits.replacesPhotos = true
+        #expect(credits.leavingOut([.source]) == credits)
     }
 }

@@ -732,6 +732,70 @@ def scenario_orca_caption_the_rest_says_how_to_cancel(desktop):
     orca.wait_heard("Press Ctrl plus Z to undo.")
 
 
+def stepper(desktop, orca):
+    """A journey's step: the keys pressed, each phrase heard in turn, the speech settled,
+    and none of `never` heard meanwhile."""
+    def step(keys, *phrases, never=()):
+        orca.start_listening()
+        for key in keys:
+            desktop.key(key)
+        for phrase in phrases:
+            orca.wait_heard(phrase)
+        orca.settle()
+        for phrase in never:
+            orca.expect_not_heard(phrase)
+    return step
+
+
+def scenario_orca_credits_journey_set_by_ear_and_saved_into_the_photo(desktop):
+    """The standing credits by ear, in one session: in Preferences, Ctrl+Page Down goes to the
+    Credits page on Creator; each Enter goes on to the next credit, each named as it is
+    reached; after the last, the choice says what it does. Escape closes, the caption is
+    typed and saved, and the photo carries the credits, {year} as the year it was taken."""
+    import scenarios_shorthand
+    config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "window.ini"), "w") as state:
+        state.write("[captions]\ndestination=photo\n")
+    photo, = desktop.photos("harbour.jpg")
+    scenarios_shorthand._tag_as_camera(photo)
+    desktop.start_window_manager()
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+
+    step = stepper(desktop, orca)
+
+    # No codes yet: the codes' page opens on Add Code.
+    step(["ctrl+comma"], "Preferences", "Add Code push button.")
+    step(["ctrl+Page_Down"], "Creator text.")
+    desktop.type("Ana Lima")
+    step(["Return"], "Credit line text.", never=["Search codes"])
+    desktop.type("Lusa")
+    step(["Return"], "Copyright notice text.")
+    desktop.type("(c) {year} Ana Lima")
+    step(["Return"], "Source text.")
+    step(["Return", "Return", "Return"], "Country code text.")
+    step(["Return"], "Replace the credits a photo already carries check box not checked",
+         "A photo that already names its Creator")
+    credits = os.path.join(config, "credits.ini")
+    wait_until("the credits saved as typed",
+               lambda: "copyright=(c) {year} Ana Lima" in open(credits).read() if os.path.exists(credits) else None)
+    step(["Escape"], "Title text.")
+    desktop.type("Harbour")
+    step(["Return"], "Subtitle text.")
+    desktop.type("Boats at dawn")
+    step(["Return"], "Saved")
+
+    def written():
+        result = subprocess.run(["exiftool", "-s3", "-XMP-dc:Creator", "-XMP-dc:Rights", "-XMP-photoshop:Credit",
+                                 photo], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+        lines = result.stdout.decode().splitlines()
+        return lines if lines == ["Ana Lima", "(c) 2024 Ana Lima", "Lusa"] else None
+
+    wait_until("the credits in the photo", written)
+
+
 def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
     """A journey through Preferences by ear, in one session: Ctrl+comma says the page and
     what codes do; Down reads each row as its code and its text; Tab goes through the fields
@@ -748,15 +812,7 @@ def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
     orca.wait_heard("Title text.")
     orca.settle()
 
-    def step(keys, *phrases, never=()):
-        orca.start_listening()
-        for key in keys:
-            desktop.key(key)
-        for phrase in phrases:
-            orca.wait_heard(phrase)
-        orca.settle()
-        for phrase in never:
-            orca.expect_not_heard(phrase)
+    step = stepper(desktop, orca)
 
     step(["ctrl+comma"], "Preferences", "Search codes text.", "Type a code, then a space")
     step(["Down"], "Code Replacements, 2 codes.", "equals bb.", "Brooklyn Bridge.")

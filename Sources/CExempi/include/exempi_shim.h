@@ -30,6 +30,7 @@
 #define xmp_set_property caption_declared_xmp_set_property
 #define xmp_delete_property caption_declared_xmp_delete_property
 #define xmp_has_property caption_declared_xmp_has_property
+#define xmp_append_array_item caption_declared_xmp_append_array_item
 #define xmp_get_localized_text caption_declared_xmp_get_localized_text
 #define xmp_set_localized_text caption_declared_xmp_set_localized_text
 #define xmp_string_new caption_declared_xmp_string_new
@@ -59,6 +60,7 @@
 #undef xmp_set_property
 #undef xmp_delete_property
 #undef xmp_has_property
+#undef xmp_append_array_item
 #undef xmp_get_localized_text
 #undef xmp_set_localized_text
 #undef xmp_string_new
@@ -91,6 +93,7 @@
     X(xmp_set_property)                                                                                            \
     X(xmp_delete_property)                                                                                         \
     X(xmp_has_property)                                                                                            \
+    X(xmp_append_array_item)                                                                                       \
     X(xmp_get_localized_text)                                                                                      \
     X(xmp_set_localized_text)                                                                                      \
     X(xmp_string_new)                                                                                              \
@@ -154,6 +157,10 @@ static inline bool xmp_delete_property(XmpPtr xmp, const char *schema, const cha
 }
 static inline bool xmp_has_property(XmpPtr xmp, const char *schema, const char *name) {
     return CAPTION_EXEMPI->xmp_has_property(xmp, schema, name);
+}
+static inline bool xmp_append_array_item(XmpPtr xmp, const char *schema, const char *name, uint32_t arrayOptions,
+                                         const char *value, uint32_t optionBits) {
+    return CAPTION_EXEMPI->xmp_append_array_item(xmp, schema, name, arrayOptions, value, optionBits);
 }
 static inline bool xmp_get_localized_text(XmpPtr xmp, const char *schema, const char *name, const char *genericLang,
                                           const char *specificLang, XmpStringPtr actualLang, XmpStringPtr itemValue,

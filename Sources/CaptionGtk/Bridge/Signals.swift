@@ -58,6 +58,8 @@ extension Signal where Handler == VoidHandler {
     static var activate: Self { Self("activate") }
     static var changed: Self { Self("changed") }
     static var clicked: Self { Self("clicked") }
+    /// A check button was turned on or off.
+    static var toggled: Self { Self("toggled") }
     /// A tree view's cursor moved to another row.
     static var cursorChanged: Self { Self("cursor-changed") }
     /// A widget is being destroyed: handles to it must no longer be used.

@@ -402,6 +402,11 @@ struct HeaderBar: WidgetHandle {
         gtk_header_bar_set_show_close_button(caption_header_bar(pointer), 1)
     }
 
+    /// Shows `widget` (a stack switcher) where the title would be.
+    func setCustomTitle(_ widget: some WidgetHandle) {
+        gtk_header_bar_set_custom_title(caption_header_bar(pointer), widget.pointer)
+    }
+
     var subtitle: String? {
         get { gtk_header_bar_get_subtitle(caption_header_bar(pointer)).map { String(cString: $0) } }
         nonmutating set { gtk_header_bar_set_subtitle(caption_header_bar(pointer), newValue.map(FilePath.display)) }
@@ -449,6 +454,17 @@ struct MenuButton: WidgetHandle {
     var popover: Widget? {
         gtk_menu_button_get_popover(caption_menu_button(pointer)).map { Widget(unchecked: caption_widget($0)) }
     }
+
+    var isActive: Bool {
+        get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }
+        nonmutating set { gtk_toggle_button_set_active(caption_toggle_button(pointer), newValue ? 1 : 0) }
+    }
+}
+
+struct CheckButton: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_check_button_get_type() }
 
     var isActive: Bool {
         get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }

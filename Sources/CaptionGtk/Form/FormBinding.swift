@@ -20,6 +20,8 @@ protocol FormBindingOwner: AnyObject {
     var photoPosition: String? { get }
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? { get }
+    /// The standing credits, for the line under the fields.
+    var standingCredits: StandingCredits { get }
     func choosePhoto()
     func save(_ submission: Submission)
     /// Ctrl+V in a field: whether a photo was pasted instead of text.
@@ -231,6 +233,9 @@ final class FormBinding {
         }
         messages.details = details
         messages.summary = engine.summary
+        if let credits = owner?.standingCredits {
+            view.showCredits(credits.line(facts: facts), details: credits.details)
+        }
     }
 
     // MARK: The words on the form

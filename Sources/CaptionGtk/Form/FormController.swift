@@ -123,6 +123,15 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func formChanged() { drafts.keep() }
     func wordsEdited() { notification.forgetUndo() }
 
+    /// The standing credits from Preferences: each new entry is saved with them, and the
+    /// line under the fields shows them. Credits that could not be read are not written.
+    var standingCredits = StandingCredits.none {
+        didSet {
+            saves.credits = standingCredits.problem == nil ? standingCredits.template : .none
+            binding.refresh()
+        }
+    }
+
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }

@@ -26,6 +26,9 @@ struct FormView {
     let expansions: [CaptionField: Label]
     /// Under the fields: where Done puts this photo's caption (CaptionWriter).
     let destination = Label()
+    /// Under that: the standing credits saved with the caption, on one line; hidden when
+    /// none are set. Each credit by its name in its tooltip.
+    let credits = Label()
 
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
@@ -86,12 +89,28 @@ struct FormView {
         destination.setWraps()
         destination.addStyleClass("dim-label")
         grid.attach(destination, column: 1, row: 2 + fields.count * 2)
+        credits.setTextAlignment(0)
+        credits.ellipsize(PANGO_ELLIPSIZE_END)
+        credits.addStyleClass("dim-label")
+        credits.setShownOnlyWhenTold()
+        grid.attach(credits, column: 1, row: 3 + fields.count * 2)
         self.entries = entries
         self.hints = hints
         self.counters = counters
         self.expansions = expansions
         self.messages = messages
         grid.showAll()
+    }
+
+    /// The credits line: `line` shown (hidden when empty), `details` as its tooltip and as
+    /// what a screen reader says of it.
+    func showCredits(_ line: String, details: String) {
+        credits.text = line
+        credits.isVisible = !line.isEmpty
+        if credits.accessibleDescription != details {
+            credits.accessibleDescription = details
+            credits.setTooltip(details.isEmpty ? nil : details)
+        }
     }
 
     /// Shown only while its item has a problem.

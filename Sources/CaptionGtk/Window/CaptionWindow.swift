@@ -32,11 +32,15 @@ import StartupTrace
     let destination: DestinationChoice
     /// Where the window's size is remembered, and the size to remember.
     private let stateFile: String
+    /// Where the standing credits are kept (Preferences and `--set-credits` write it).
+    let creditsFile: String
     private(set) var geometry = WindowGeometry.standard
 
-    /// `stateFile` is where the window size is remembered (tests pass their own).
-    init(application: GtkApp?, libraryDirectory: String?, stateFile: String? = nil) {
+    /// `stateFile` is where the window size is remembered, `creditsFile` where the standing
+    /// credits are (tests pass their own).
+    init(application: GtkApp?, libraryDirectory: String?, stateFile: String? = nil, creditsFile: String? = nil) {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
+        self.creditsFile = creditsFile ?? CreditsFile.defaultPath
         library = LibraryAccess(directory: libraryDirectory, lifetime: lifetime)
         notification = InAppNotification(lifetime: lifetime)
         window = application?.newWindow() ?? Window.toplevel()
@@ -67,6 +71,9 @@ import StartupTrace
         form = FormController(
             view: formView, library: library, window: window, header: header, messages: messages,
             notification: notification, lifetime: lifetime)
+        // Read before the first frame, which shows them under the fields: a small file,
+        // and a missing one is not opened.
+        form.standingCredits = StandingCredits(CreditsFile.read(self.creditsFile))
         libraryController = LibraryController(
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
@@ -305,8 +312,10 @@ import StartupTrace
 
     func showPreferences() {
         if let preferences { return preferences.window.present() }
-        let preferences = PreferencesWindow(over: window, table: form.replacementTable)
+        let preferences = PreferencesWindow(
+            over: window, table: form.replacementTable, credits: form.standingCredits, creditsPath: creditsFile)
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
+        preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
         preferences.onClose = { [weak self] in self?.preferences = nil }
         self.preferences = preferences
         preferences.present()

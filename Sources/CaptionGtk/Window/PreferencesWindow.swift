@@ -1,9 +1,12 @@
-// The Preferences window (Ctrl+comma, or Preferences in the main menu): the code
-// replacements as a searchable list, the chosen row edited in two fields under it, saved as
-// they change (GNOME's preferences apply at once, with no Apply button), removals undone
-// with Ctrl+Z, and codes imported from Photo Mechanic.
+// The Preferences window (Ctrl+comma, or Preferences in the main menu), two pages switched
+// from its header bar (or Ctrl+Page Up and Down): the code replacements as a searchable
+// list, the chosen row edited in two fields under it, removals undone with Ctrl+Z, and codes
+// imported from Photo Mechanic; and the standing credits. Both are saved as they change
+// (GNOME's preferences apply at once, with no Apply button).
 
 import CGtk
+import CaptionLibrary
+import CaptionText
 import Localization
 import Shorthand
 
@@ -52,18 +55,39 @@ final class PreferencesWindow {
     var onChange: ((ReplacementTable) -> Void)?
     /// The window closed.
     var onClose: (() -> Void)?
+    /// The two pages.
+    let pages: Stack
+    /// A field per standing credit, and whether they replace a photo's own.
+    let creditFields: [CreditField: TextEntry]
+    let replaceButton: CheckButton
+    /// Says a variable in the credits that Caption does not know, or that the file could
+    /// not be written.
+    let creditsStatus: Label
+    private let creditsRule: Label
+    private let creditsPath: String
+    private var pendingCreditsSave: SourceHandle?
+    private var creditsUnsaved = false
+    /// The credits were saved: the form writes them from its next save on.
+    var onCreditsChange: ((StandingCredits) -> Void)?
 
-    init(over parent: Window, table: ReplacementTable, path: String = ReplacementStore.defaultPath) {
+    init(
+        over parent: Window, table: ReplacementTable, credits: StandingCredits = .none,
+        path: String = ReplacementStore.defaultPath, creditsPath: String = CreditsFile.defaultPath
+    ) {
         self.path = path
+        self.creditsPath = creditsPath
         notification = InAppNotification(lifetime: lifetime)
         codes = CodeList(table)
         window = Window.toplevel()
         parent.adopt(window)
-        window.setDefaultSize(width: 600, height: 520)
-        window.setTitlebar(HeaderBar(title: tr("Preferences")))
-        let page: Box = builder["page"]
+        window.setDefaultSize(width: 600, height: 560)
+        window.title = tr("Preferences")
+        let header = HeaderBar(title: tr("Preferences"))
+        header.setCustomTitle(builder["switcher", as: Widget.self])
+        window.setTitlebar(header)
+        pages = builder["pages"]
         let overlay = Widget.overlay()
-        overlay.add(page)
+        overlay.add(pages)
         overlay.addOverlay(notification.widget)
         window.setContent(overlay)
         list = builder["list"]
@@ -75,6 +99,19 @@ final class PreferencesWindow {
         status = builder["status"]
         codeField.accessibleName = tr("Code")
         textField.accessibleName = tr("Text for the code")
+        var fields: [CreditField: TextEntry] = [:]
+        for field in CreditField.allCases {
+            let entry: TextEntry = builder["credit_" + field.rawValue]
+            entry.text = credits.template[field]
+            entry.accessibleName = CreditNames.name(field)
+            fields[field] = entry
+        }
+        creditFields = fields
+        replaceButton = builder["credits_replace"]
+        replaceButton.isActive = credits.template.replacesPhotos
+        creditsStatus = builder["credits_status"]
+        creditsRule = builder["credits_rule"]
+        creditsStatus.text = credits.problem ?? ""
         store = CodeStore()
         showRows(matching: "")
         sayWhatThePageIs()
@@ -89,6 +126,7 @@ final class PreferencesWindow {
                     "file": path,
                 ])
         }
+        sayCreditsRule()
         connectSignals()
     }
 
@@ -128,6 +166,7 @@ final class PreferencesWindow {
             return false
         }
         addButton.connect(.clicked) { [weak self] in self?.addCode() }
+        connectCredits()
         builder["import", as: Button.self].connect(.clicked) { [weak self] in self?.chooseImport() }
         window.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
@@ -144,6 +183,12 @@ final class PreferencesWindow {
                 }
                 return true
             }
+            if (key == GDK_KEY_Page_Down || key == GDK_KEY_Page_Up) && event.has(GDK_CONTROL_MASK) {
+                self.show(self.isShowingCredits ? .codes : .credits)
+                return true
+            }
+            // The codes' own keys; in the credits' fields, Ctrl+Z is the field's undo.
+            guard !self.isShowingCredits else { return false }
             if (key == GDK_KEY_z || key == GDK_KEY_Z) && event.has(GDK_CONTROL_MASK) {
                 self.undoRemoval()
                 return true
@@ -156,6 +201,7 @@ final class PreferencesWindow {
         }
         window.connect(.deleteEvent) { [weak self] in
             self?.saveNow()
+            self?.saveCreditsNow()
             self?.notification.finish()
             self?.onClose?()
             return false
@@ -165,6 +211,7 @@ final class PreferencesWindow {
         window.connect(.destroy) { [weak self] in
             self?.notification.finish()
             self?.saveNow(reporting: false)
+            self?.saveCreditsNow(reporting: false)
             self?.lifetime.end()
         }
     }
@@ -177,8 +224,24 @@ final class PreferencesWindow {
         if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
     }
 
+    enum Page: String {
+        case codes, credits
+    }
+
+    var isShowingCredits: Bool { pages.visibleChildName == Page.credits.rawValue }
+
+    /// Shows `page`, focus in its first field.
+    func show(_ page: Page) {
+        pages.visibleChildName = page.rawValue
+        switch page {
+        case .codes: if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
+        case .credits: creditFields[.creator]?.grabFocus()
+        }
+    }
+
     func close() {
         saveNow()
+        saveCreditsNow()
         notification.finish()
         onClose?()
         window.destroy()
@@ -350,6 +413,84 @@ final class PreferencesWindow {
         let table = codes.table
         if let problem = ReplacementStore.save(table, to: path), reporting { status.text = problem }
         onChange?(table)
+    }
+
+    // MARK: Credits
+
+    private func connectCredits() {
+        let order = CreditField.allCases
+        for (index, field) in order.enumerated() {
+            guard let entry = creditFields[field] else { continue }
+            entry.connect(.changed) { [weak self] in self?.creditsEdited() }
+            // Enter goes on to the next credit, as in the form; after the last, to the choice.
+            entry.connect(.activate) { [weak self] in
+                guard let self else { return }
+                if index + 1 < order.count, let next = self.creditFields[order[index + 1]] {
+                    next.grabFocus()
+                } else {
+                    self.replaceButton.grabFocus()
+                }
+            }
+        }
+        replaceButton.connect(.toggled) { [weak self] in
+            guard let self else { return }
+            self.sayCreditsRule()
+            self.creditsUnsaved = true
+            self.saveCreditsNow()
+        }
+    }
+
+    /// The credits as the fields and the choice say them.
+    var credits: Credits {
+        var credits = Credits(replacesPhotos: replaceButton.isActive)
+        for (field, entry) in creditFields { credits[field] = entry.text }
+        return credits
+    }
+
+    private func sayCreditsRule() {
+        creditsRule.text =
+            replaceButton.isActive
+            ? tr("A photo's own Creator, copyright notice and other credits are replaced by these.")
+            : tr(
+                "A photo that already names its Creator, copyright notice or another credit keeps it; these fill only what it lacks."
+            )
+        replaceButton.accessibleDescription = creditsRule.text
+    }
+
+    private func creditsEdited() {
+        creditsUnsaved = true
+        // A variable Caption does not know is said at once; the credit is kept as typed,
+        // and left out of photos until it is corrected.
+        creditsStatus.text = unknownVariable() ?? ""
+        pendingCreditsSave?.cancel()
+        pendingCreditsSave = lifetime.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveCreditsNow() }
+    }
+
+    private func unknownVariable() -> String? {
+        for field in CreditField.allCases {
+            guard let name = Variables.unknownNames(in: creditFields[field]?.text ?? "").first else { continue }
+            return fill(
+                tr(
+                    "Unknown variable {{name}} in {credit}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
+                ),
+                ["credit": CreditNames.name(field)]
+            ).replacing("{{name}}", with: "{" + name + "}")
+        }
+        return nil
+    }
+
+    /// Writes the credits if they changed, and tells the form.
+    func saveCreditsNow(reporting: Bool = true) {
+        pendingCreditsSave?.cancel()
+        pendingCreditsSave = nil
+        guard creditsUnsaved else { return }
+        creditsUnsaved = false
+        let credits = self.credits
+        if let problem = CreditsFile.save(credits, to: creditsPath) {
+            if reporting { creditsStatus.text = problem }
+            return
+        }
+        onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits)))
     }
 
     // MARK: Import

@@ -78,7 +78,8 @@ final class CaptionWriter {
                 }
                 do throws(WriteBackError) {
                     let result = try WriteBack.write(
-                        caption, source: path, expectedSHA256: known.sourceSHA256, to: destination, library: library)
+                        caption, credits: entry.credits, source: path, expectedSHA256: known.sourceSHA256,
+                        to: destination, library: library)
                     if destination == .photo && !result.sidecarInstead {
                         // The photo is written; a library that cannot note its new content
                         // only makes the next write-back skip it as changed.

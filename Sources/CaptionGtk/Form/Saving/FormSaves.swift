@@ -21,7 +21,7 @@ final class FormSaves {
     /// stay in the draft until the library has them.
     private(set) var savingPhotos: [QueuedPhoto] = []
     /// Saves waiting for the next frame before they go to the library's queue.
-    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?, then: Saved)] = []
+    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?, credits: Credits, then: Saved)] = []
     /// An edited entry's update is on its way.
     private var updating = false
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
@@ -31,6 +31,9 @@ final class FormSaves {
     private var lastSaved: CaptionWords?
     /// What waits for the saves in flight (see `whenIdle`).
     private var afterSaves: (() -> Void)?
+    /// The standing credits each new entry is saved with (expanded for its photo); an
+    /// edited entry keeps those it was saved with.
+    var credits = Credits.none
 
     init(library: LibraryAccess, writer: CaptionWriter, completion: CompletionOffers) {
         self.library = library
@@ -60,7 +63,7 @@ final class FormSaves {
     /// they paint it. The photo counts as in flight (and stays in the draft) from now on.
     func add(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) {
         savingPhotos.append(photo)
-        unstored.append((photo, loaded, then))
+        unstored.append((photo, loaded, credits, then))
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
     }
 
@@ -69,14 +72,15 @@ final class FormSaves {
     func storeWaiting() {
         let waiting = unstored
         unstored = []
-        for (photo, loaded, then) in waiting { store(photo, loaded: loaded, then: then) }
+        for (photo, loaded, credits, then) in waiting { store(photo, loaded: loaded, credits: credits, then: then) }
     }
 
-    private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) {
+    private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, credits template: Credits, then: @escaping Saved) {
         library.perform(
             { library throws(LibraryError) in
-                if let loaded { return try library.add(loaded, words: photo.words) }
-                return try library.add(photoAt: photo.path, words: photo.words)
+                let credits = StandingCredits.forPhoto(template, at: photo.path).credits
+                if let loaded { return try library.add(loaded, words: photo.words, credits: credits) }
+                return try library.add(photoAt: photo.path, words: photo.words, credits: credits)
             },
             completion: { [weak self] result in
                 guard let self else { return }
@@ -147,6 +151,7 @@ final class FormSaves {
     ) {
         captioningRest = progress
         savingPhotos += batch
+        let template = credits
         library.perform(
             { library throws(LibraryError) in
                 var saved: [CaptionLibrary.Entry] = []
@@ -154,10 +159,11 @@ final class FormSaves {
                 var failed: [(path: String, message: String)] = []
                 for photo in batch where !progress.isCancelled {
                     do throws(LibraryError) {
+                        let credits = StandingCredits.forPhoto(template, at: photo.path).credits
                         if photo.path == loaded.path, let photo = loaded.photo {
-                            saved.append(try library.add(photo, words: words))
+                            saved.append(try library.add(photo, words: words, credits: credits))
                         } else {
-                            saved.append(try library.add(photoAt: photo.path, words: words))
+                            saved.append(try library.add(photoAt: photo.path, words: words, credits: credits))
                         }
                         savedPaths.append(photo.path)
                     } catch {

@@ -58,8 +58,10 @@ final class CaptionVariables {
         case .failure(.unknown(let name)):
             return .failure(
                 Message(
-                    text: tr("Unknown variable {{name}}: use {date}, {time}, {camera}, {lens}, {filename} or {n}")
-                        .replacing("{{name}}", with: "{" + name + "}")))
+                    text: tr(
+                        "Unknown variable {{name}}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
+                    )
+                    .replacing("{{name}}", with: "{" + name + "}")))
         case .failure(.missing(let name)):
             return .failure(
                 Message(

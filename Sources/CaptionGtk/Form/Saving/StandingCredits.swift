@@ -1,0 +1,68 @@
+// The standing credits as the form has them: what Preferences hold, the credits a photo's
+// caption is saved with (variables expanded from that photo), and the line under the
+// fields that says which are set.
+
+import CaptionLibrary
+import CaptionQueue
+import CaptionText
+import Localization
+import Shorthand
+
+struct StandingCredits: Equatable {
+    /// As typed in Preferences, variables unexpanded.
+    var template: Credits
+    /// Why the settings file could not be read (then nothing is written).
+    var problem: String?
+
+    init(_ reading: CreditsFile.Reading) {
+        template = reading.credits
+        problem = reading.problem
+    }
+
+    static let none = StandingCredits(CreditsFile.Reading(credits: .none))
+
+    /// The credits a caption of the photo at `path` is saved with, and those left out
+    /// because a variable in them has no value for it. Reads the photo's Exif: called on
+    /// the library's queue, beside the save.
+    nonisolated static func forPhoto(_ template: Credits, at path: String) -> (credits: Credits, leftOut: [CreditField])
+    {
+        guard template.setFields.contains(where: { Variables.appear(in: template[$0]) }) else { return (template, []) }
+        let facts = CaptureFactsReader.facts(at: path)
+        return template.expanded(
+            facts: PhotoFacts(
+                captured: facts.captured, camera: facts.camera, lens: facts.lens, fileName: PhotoQueue.name(of: path)))
+    }
+
+    /// The line under the fields: the credits each caption gets (expanded for this photo
+    /// once its facts are known), and what is left out; "" when none are set.
+    func line(facts: PhotoFacts?) -> String {
+        if let problem { return problem }
+        guard !template.isEmpty else { return "" }
+        var credits = template
+        var leftOut: [CreditField] = []
+        if let facts { (credits, leftOut) = template.expanded(facts: facts) }
+        var line = fill(
+            tr("Credits: {credits}"),
+            ["credits": credits.setFields.map { credits[$0] }.joined(separator: " · ")])
+        if !leftOut.isEmpty {
+            line +=
+                " "
+                + fill(
+                    tr("({credits} left out: this photo has no value for a variable in them)"),
+                    ["credits": leftOut.map(CreditNames.name).joined(separator: ", ")])
+        }
+        return line
+    }
+
+    /// The line's tooltip and accessible description: each credit by its name, and whether
+    /// a photo's own are kept.
+    var details: String {
+        guard !template.isEmpty else { return "" }
+        let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] }
+        let rule =
+            template.replacesPhotos
+            ? tr("They replace the credits a photo already carries.")
+            : tr("A photo's own credits are kept; these fill the ones it lacks.")
+        return (lines + [rule]).joined(separator: "\n")
+    }
+}

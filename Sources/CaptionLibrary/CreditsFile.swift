@@ -1,0 +1,110 @@
+// Where the standing credits live: $XDG_CONFIG_HOME/caption/credits.ini, a GLib key file
+// that Preferences and `caption --set-credits` both write, as the user typed them
+// (variables unexpanded), and the window reads at start.
+
+import CPixbuf
+import CaptionText
+import Localization
+import POSIXFiles
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+public enum CreditsFile {
+    static let group = "credits"
+    static let replaceKey = "replace_photos_own"
+
+    /// `$XDG_CONFIG_HOME/caption/credits.ini` (GLib's user configuration folder).
+    public static var defaultPath: String {
+        // GLib owns the string it returns.
+        let folder = g_get_user_config_dir().map { String(cString: $0) } ?? LibraryLocation.homeDirectory() + "/.config"
+        return folder + "/caption/credits.ini"
+    }
+
+    /// What the file says, and why it could not be read when it could not.
+    public struct Reading: Sendable, Equatable {
+        public var credits: Credits
+        /// Said where the credits are shown: the credits are not written until it is fixed
+        /// or they are set again.
+        public var problem: String?
+
+        public init(credits: Credits, problem: String? = nil) {
+            self.credits = credits
+            self.problem = problem
+        }
+    }
+
+    /// The credits in the file: none when there is no file; none and a problem when it is
+    /// not a key file (it is left as it is, for the user to look at).
+    public static func read(_ path: String = defaultPath) -> Reading {
+        guard access(path, F_OK) == 0 else { return Reading(credits: .none) }
+        // A key file only fails to be made when memory does.
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        var error: UnsafeMutablePointer<GError>?
+        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+            g_clear_error(&error)
+            return Reading(
+                credits: .none,
+                problem: fill(
+                    tr("The standing credits cannot be read ({reason}), so none are written: {path}"),
+                    ["reason": reason, "path": path]))
+        }
+        var credits = Credits()
+        for field in CreditField.allCases {
+            guard let value = g_key_file_get_string(file, group, field.rawValue, nil) else { continue }
+            credits[field] = String(cString: value)
+            g_free(value)
+        }
+        credits.replacesPhotos = g_key_file_get_boolean(file, group, replaceKey, nil) != 0
+        return Reading(credits: credits)
+    }
+
+    /// Writes `credits` (atomically: GLib writes a copy and renames it), keeping anything
+    /// else the file holds; nil when done, else what went wrong, to be said.
+    public static func save(_ credits: Credits, to path: String = defaultPath) -> String? {
+        if let slash = path.lastIndex(of: "/"), let code = POSIXFiles.makeFolders(String(path[..<slash]), mode: 0o700) {
+            return failure(POSIXFiles.reason(code), path)
+        }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        // A file that does not parse is replaced: the user asked for these credits.
+        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
+        for field in CreditField.allCases {
+            if credits.setFields.contains(field) {
+                g_key_file_set_string(file, group, field.rawValue, credits[field])
+            } else {
+                g_key_file_remove_key(file, group, field.rawValue, nil)
+            }
+        }
+        g_key_file_set_boolean(file, group, replaceKey, credits.replacesPhotos ? 1 : 0)
+        var error: UnsafeMutablePointer<GError>?
+        guard g_key_file_save_to_file(file, path, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+            g_clear_error(&error)
+            return failure(reason, path)
+        }
+        return nil
+    }
+
+    private static func failure(_ reason: String, _ path: String) -> String {
+        fill(tr("The standing credits could not be saved ({reason}): {path}"), ["reason": reason, "path": path])
+    }
+}
+
+/// Each credit's name as Preferences, the form and the command line show it.
+public enum CreditNames {
+    public static func name(_ field: CreditField) -> String {
+        switch field {
+        case .creator: tr("Creator")
+        case .creditLine: tr("Credit line")
+        case .copyright: tr("Copyright notice")
+        case .source: tr("Source")
+        case .city: tr("City")
+        case .country: tr("Country")
+        case .countryCode: tr("Country code")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// Standing credits: who made a photo and who may use it, set once and written with every
+// caption. A new credit is a new case here; every writer and store follows the cases.
+
+/// One standing credit, in the order Preferences and the command line give them. Its raw
+/// value names it where credits are stored by name: the settings file's key, the library's
+/// column (with `credit_` in front), the command line's flag.
+public enum CreditField: String, CaseIterable, Sendable, Hashable {
+    case creator
+    case creditLine = "credit_line"
+    case copyright
+    case source
+    case city
+    case country
+    case countryCode = "country_code"
+}
+
+/// The standing credits of one caption, and whether they replace what a photo already says.
+public struct Credits: Sendable, Hashable {
+    private var values: [CreditField: String]
+    /// A photo's own value for a credit (its Creator, its copyright notice) is kept unless
+    /// this is set: then the credits here replace it.
+    public var replacesPhotos: Bool
+
+    public init(_ values: [CreditField: String] = [:], replacesPhotos: Bool = false) {
+        self.values = values.filter { !Self.isBlank($0.value) }
+        self.replacesPhotos = replacesPhotos
+    }
+
+    public static let none = Credits()
+
+    /// The credit's text; "" when it is not set.
+    public subscript(field: CreditField) -> String {
+        get { values[field] ?? "" }
+        set { values[field] = Self.isBlank(newValue) ? nil : newValue }
+    }
+
+    /// Text that would show nothing counts as no credit.
+    private static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
+
+    /// No credit set.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// The credits that are set, in `CreditField`'s order.
+    public var setFields: [CreditField] { CreditField.allCases.filter { values[$0] != nil } }
+
+    /// The same credits with every text changed by `transform`; a credit it gives nil for
+    /// is left out.
+    public func compactMap(_ transform: (CreditField, String) -> String?) -> Credits {
+        var mapped = Credits(replacesPhotos: replacesPhotos)
+        for field in setFields { mapped[field] = transform(field, self[field]) ?? "" }
+        return mapped
+    }
+
+    /// What goes into a photo that already says `own`: every credit, when these replace
+    /// the photo's; else only those the photo has no value for.
+    public func leavingOut(_ own: Set<CreditField>) -> Credits {
+        guard !replacesPhotos else { return self }
+        return compactMap { field, text in own.contains(field) ? nil : text }
+    }
+}

@@ -1,0 +1,119 @@
+// The command line's standing credits: --set-credits and --credits parsed, their mistakes
+// (exit 2), and the settings file they write, read back by the next command.
+
+import CaptionLibrary
+import CaptionTestSupport
+import CaptionText
+import Foundation
+import Testing
+
+@testable import CaptionCommand
+
+@Suite("Arguments and commands: --set-credits, --credits")
+struct CreditsArgumentsTests {
+    @Test(
+        "credits requests",
+        arguments: [
+            (
+                ["--set-credits", "--creator", "Ana Lima", "--copyright=© {year} Ana Lima", "--country-code", "PT"],
+                Request.setCredits(
+                    changes: [.creator: "Ana Lima", .copyright: "© {year} Ana Lima", .countryCode: "PT"],
+                    replacesPhotos: nil)
+            ),
+            (
+                ["--set-credits", "--credit-line", "", "--replace-own"],
+                .setCredits(changes: [.creditLine: ""], replacesPhotos: true)
+            ),
+            (["--set-credits", "--keep-own"], .setCredits(changes: [:], replacesPhotos: false)),
+            (["--credits"], .showCredits),
+        ])
+    func parses(arguments: [String], expected: Request) throws {
+        #expect(try Arguments.parse(arguments) == expected)
+    }
+
+    @Test(
+        "credits mistakes",
+        arguments: [
+            (["--set-credits"], "--set-credits needs a credit to set"),
+            (["--creator", "Ana"], "--creator, --credit-line and the other credits go with --set-credits"),
+            (
+                ["--set-credits", "--creator", "Ana", "--list"],
+                "--set-credits and --credits go with the credits' own options only"
+            ),
+            (["--set-credits", "--creator", "Ana", "photo.jpg"], "--set-credits and --credits go with"),
+            (["--set-credits", "--credits"], "use either --set-credits or --credits"),
+            (["--set-credits", "--copyright", "© {yaer}"], "Unknown variable {yaer} in --copyright"),
+            (["--set-credits", "--creator"], "option --creator needs a value"),
+            (["--credits=x"], "option --credits takes no value"),
+        ])
+    func refuses(arguments: [String], message: String) {
+        expectRefused(arguments, message)
+    }
+
+    @Test("--set-credits changes only the credits given; --credits prints them; the file is the one Preferences read")
+    func setAndShow() throws {
+        let scratch = Scratch()
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let none = try Caption.run(["--credits"], environment: config)
+        #expect(none.status == 0 && none.stdout.hasPrefix("No standing credits are set."), "\(none.stdout)")
+        let first = try Caption.run(
+            ["--set-credits", "--creator", "Ana Lima", "--copyright", "© {year} Ana Lima"], environment: config)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try Caption.run(
+            ["--set-credits", "--source", "Desk", "--creator", "", "--replace-own"], environment: config)
+        #expect(second.status == 0, "\(second.stderr)")
+        let shown = try Caption.run(["--credits"], environment: config)
+        #expect(
+            shown.stdout
+                == "Copyright notice: © {year} Ana Lima\nSource: Desk\nThey replace the credits a photo already carries.\n"
+        )
+        let reading = CreditsFile.read(scratch.file("config") + "/caption/credits.ini")
+        var expected = Credits([.copyright: "© {year} Ana Lima", .source: "Desk"])
+        expected.replacesPhotos = true
+        #expect(reading == CreditsFile.Reading(credits: expected))
+
+        // --add saves them with the entry, {year} expanded (a photo without a date: this
+        // year), and --list --json gives them back.
+        let photo = scratch.write("p.png", Photos.png())
+        let library = scratch.file("lib")
+        let added = try Caption.run(
+            ["--library", library, "--add", photo, "--title", "T", "--subtitle", "S"], environment: config)
+        #expect(added.status == 0, "\(added.stderr)")
+        let listed = try Caption.run(["--library", library, "--list", "--json"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let credits = try #require(parsed.first?["credits"] as? [String: Any])
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(credits["copyright"] as? String == "© \(year) Ana Lima")
+        #expect(credits["source"] as? String == "Desk")
+        #expect(credits["replacesOwn"] as? Bool == true)
+        #expect(credits.count == 3)
+    }
+
+    @Test("a credits file that is not a key file is said, left as it is, and no credits are written")
+    func unreadableFile() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("config/caption")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = scratch.write("config/caption/credits.ini", Array("creator = no group\n\u{0}\u{1}".utf8))
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let shown = try Caption.run(["--credits"], environment: config)
+        #expect(shown.status == 1)
+        #expect(shown.stderr.contains("The standing credits cannot be read"), "\(shown.stderr)")
+        let photo = scratch.write("p.png", Photos.png())
+        let added = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", photo, "--title", "T", "--subtitle", "S"], environment: config)
+        #expect(added.status == 0)
+        #expect(added.stderr.contains("The standing credits cannot be read"), "\(added.stderr)")
+        #expect(try Library(directory: scratch.file("lib")).entries().first?.credits == Credits.none)
+        #expect(Photos.bytes(file) == Array("creator = no group\n\u{0}\u{1}".utf8), "left as it was")
+    }
+
+    @Test("a credits folder that cannot be written is one line, exit 1")
+    func unwritableFile() throws {
+        let scratch = Scratch()
+        let blocker = scratch.write("config", [])  // a file where the folder would go
+        let outcome = try Caption.run(["--set-credits", "--creator", "Ana"], environment: ["XDG_CONFIG_HOME": blocker])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("The standing credits could not be saved"), "\(outcome.stderr)")
+    }
+}

@@ -1,0 +1,142 @@
+// The standing credits in the window: set by keys on the Preferences' Credits page, saved as
+// typed, shown on one line under the fields (expanded for the photo on the form), and saved
+// with each caption into the library and the photo.
+
+import CGtk
+import CaptionLibrary
+import CaptionMetadata
+import CaptionTestSupport
+import CaptionText
+import Foundation
+import Testing
+
+@_spi(Benchmarks) @testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct CreditsWindowTests {
+    let folder = Harness.temporaryDirectory("caption-credits")
+
+    /// A photo taken in 2019, as its Exif says.
+    func photo(_ name: String) throws -> String {
+        let path = Harness.makePhoto(in: folder, name: name)
+        let dated = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:07:14 10:00:00", "-Make=Canon", path])
+        try #require(dated.status == 0, "\(dated.stderr)")
+        return path
+    }
+
+    func preferences(_ window: CaptionWindow) throws -> PreferencesWindow {
+        window.activateAction("preferences")
+        Harness.settle()
+        return try #require(window.preferences)
+    }
+
+    func press(_ preferences: PreferencesWindow, _ keyval: Int32, _ state: GdkModifierType = GdkModifierType(0)) {
+        Harness.press(toplevel: preferences.window.pointer, keyval: keyval, state: state)
+    }
+
+    /// Types into the focused field of the Preferences window, then Enter.
+    func type(_ preferences: PreferencesWindow, _ text: String) throws {
+        let focus = try #require(preferences.window.focus)
+        Harness.type(TextEntry(unchecked: focus.pointer), text)
+        press(preferences, GDK_KEY_Return)
+    }
+
+    @Test func theCreditsAreSetByKeysSavedAsTypedAndShownUnderTheFields() throws {
+        let credits = folder + "/keys.ini"
+        let window = try Harness.makeWindow(library: folder + "/keys", creditsFile: credits)
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(!window.form.view.credits.isVisible, "no line while no credits are set")
+        let path = try photo("keys.jpg")
+        Harness.waitForPhoto(window) { window.openPhoto(path) }
+
+        let preferences = try preferences(window)
+        press(preferences, GDK_KEY_Page_Down, GDK_CONTROL_MASK)
+        #expect(preferences.isShowingCredits)
+        #expect(preferences.window.focus?.accessibleName == "Creator")
+        try type(preferences, "Ana Lima")
+        #expect(preferences.window.focus?.accessibleName == "Credit line", "Enter goes on to the next credit")
+        try type(preferences, "Agência Lusa")
+        try type(preferences, "© {year} Ana Lima")
+        #expect(preferences.window.focus?.accessibleName == "Source")
+        for _ in 0..<4 { press(preferences, GDK_KEY_Return) }
+        #expect(
+            preferences.window.focus?.id == preferences.replaceButton.id, "after the last credit, the choice")
+        #expect(preferences.replaceButton.accessibleDescription.hasPrefix("A photo that already names its Creator"))
+
+        #expect(
+            Harness.spin { CreditsFile.read(credits).credits[.copyright] == "© {year} Ana Lima" },
+            "saved once typing pauses, as typed")
+        #expect(CreditsFile.read(credits).credits[.creator] == "Ana Lima")
+        #expect(window.form.view.credits.isVisible)
+        #expect(window.form.view.credits.text == "Credits: Ana Lima · Agência Lusa · © 2019 Ana Lima")
+        #expect(
+            window.form.view.credits.accessibleDescription.hasPrefix("Creator: Ana Lima\nCredit line: Agência Lusa"))
+
+        // The choice is saved at once.
+        gtk_button_clicked(caption_button(preferences.replaceButton.pointer))
+        #expect(CreditsFile.read(credits).credits.replacesPhotos)
+        #expect(window.form.standingCredits.template.replacesPhotos)
+
+        // A variable Caption does not know is said at once; the photo's line says it is left out.
+        press(preferences, GDK_KEY_Page_Up, GDK_CONTROL_MASK)
+        press(preferences, GDK_KEY_Page_Down, GDK_CONTROL_MASK)
+        let source = try #require(preferences.creditFields[.source])
+        source.grabFocus()
+        Harness.type(source, "{desk}")
+        #expect(preferences.creditsStatus.text.hasPrefix("Unknown variable {desk} in Source"))
+        preferences.saveCreditsNow()
+        #expect(
+            window.form.view.credits.text.hasSuffix(
+                "(Source left out: this photo has no value for a variable in them)"))
+        // Ctrl+Z in a credit's field is the field's own, not the codes' undo.
+        press(preferences, GDK_KEY_z, GDK_CONTROL_MASK)
+        #expect(preferences.message != "Nothing to undo")
+        preferences.close()
+    }
+
+    @Test func aSavedCaptionCarriesTheCreditsIntoTheLibraryAndThePhoto() throws {
+        let creditsFile = folder + "/save.ini"
+        var standing = Credits([.creator: "Ana Lima", .copyright: "© {year} Ana Lima", .countryCode: "PT"])
+        standing.replacesPhotos = false
+        #expect(CreditsFile.save(standing, to: creditsFile) == nil)
+        let window = try Harness.makeWindow(library: folder + "/save", creditsFile: creditsFile)
+        defer { gtk_widget_destroy(window.widget) }
+        g_action_group_activate_action(
+            caption_action_group(window.actionGroup), DestinationChoice.actionName,
+            g_variant_new_string(DestinationChoice.word(.photo)))
+        let path = try photo("save.jpg")
+        // The photo names its own creator: kept.
+        let own = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=Own Name", path])
+        try #require(own.status == 0)
+        Harness.waitForPhoto(window) { window.openPhoto(path) }
+        #expect(window.form.view.credits.text == "Credits: Ana Lima · © 2019 Ana Lima · PT")
+        for field in CaptionField.allCases {
+            gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
+        }
+        Harness.settle()
+        var written: Result<WriteBackResult, WriteBackError>?
+        window.form.writer.onWritten = { written = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { written != nil }, "the write-back never finished")
+        let entry = try #require(try Library(directory: folder + "/save").entries().first)
+        var expected = Credits([.creator: "Ana Lima", .copyright: "© 2019 Ana Lima", .countryCode: "PT"])
+        expected.replacesPhotos = false
+        #expect(entry.credits == expected, "the library keeps the credits as they went in, {year} expanded")
+        let seen = try Tool.run("exiftool", ["-j", "-XMP-dc:Creator", "-XMP-dc:Rights", "-IFD0:Copyright", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [[String: Any]])
+        #expect(object.first?["Creator"] as? String == "Own Name")
+        #expect(object.first?["Rights"] as? String == "© 2019 Ana Lima")
+        #expect(object.first?["Copyright"] as? String == "© 2019 Ana Lima")
+    }
+
+    @Test func creditsThatCannotBeReadAreSaidAndNotWritten() throws {
+        let creditsFile = folder + "/broken.ini"
+        try Data([0x63, 0x3D, 0x00, 0xFF]).write(to: URL(fileURLWithPath: creditsFile))
+        let window = try Harness.makeWindow(library: folder + "/broken", creditsFile: creditsFile)
+        defer { gtk_widget_destroy(window.widget) }
+        #expect(window.form.view.credits.isVisible)
+        #expect(window.form.view.credits.text.hasPrefix("The standing credits cannot be read"))
+        #expect(window.form.standingCredits.template.isEmpty && window.form.standingCredits.problem != nil)
+    }
+}
