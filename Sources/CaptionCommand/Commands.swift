@@ -146,10 +146,7 @@ public enum Commands {
         for field in reading.credits.setFields {
             output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"
         }
-        output +=
-            (reading.credits.replacesPhotos
-                ? tr("They replace the credits a photo already carries.")
-                : tr("A photo's own credits are kept; these fill the ones it lacks.")) + "\n"
+        output += CreditNames.rule(replacesPhotos: reading.credits.replacesPhotos) + "\n"
         Console.out(output)
         return 0
     }

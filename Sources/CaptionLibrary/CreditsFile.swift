@@ -96,6 +96,13 @@ public enum CreditsFile {
 
 /// Each credit's name as Preferences, the form and the command line show it.
 public enum CreditNames {
+    /// What the credits do to a photo's own, as the form and `--credits` say it.
+    public static func rule(replacesPhotos: Bool) -> String {
+        replacesPhotos
+            ? tr("They replace the credits a photo already carries.")
+            : tr("A photo's own credits are kept; these fill the ones it lacks.")
+    }
+
     public static func name(_ field: CreditField) -> String {
         switch field {
         case .creator: tr("Creator")

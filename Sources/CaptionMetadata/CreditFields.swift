@@ -68,15 +68,8 @@ extension XMPPacket {
         switch kind {
         case .simple: return PhotoMetadata.meaningful(text(namespace, name))
         case .orderedList: return PhotoMetadata.meaningful(text(namespace, name + "[1]"))
-        case .languageAlternative:
-            let language = XMPString()
-            let value = XMPString()
-            var options: UInt32 = 0
-            guard
-                xmp_get_localized_text(
-                    pointer, namespace, name, "", "x-default", language.pointer, value.pointer, &options)
-            else { return nil }
-            return PhotoMetadata.meaningful(value.string)
+        // dc:rights is Dublin Core, whose x-default items the packet reads for the caption.
+        case .languageAlternative: return PhotoMetadata.meaningful(defaultText(name))
         }
     }
 
@@ -89,16 +82,16 @@ extension XMPPacket {
         for field in credits.setFields {
             let (namespace, name, kind) = field.xmpProperty
             let value = PhotoMetadata.xmlSafe(credits[field])
-            xmp_delete_property(pointer, namespace, name)
-            let done: Bool
-            switch kind {
-            case .simple: done = xmp_set_property(pointer, namespace, name, value, 0)
-            case .orderedList:
-                done = xmp_append_array_item(
-                    pointer, namespace, name, UInt32(XMP_PROP_ARRAY_IS_ORDERED.rawValue), value, 0)
-            case .languageAlternative:
-                done = xmp_set_localized_text(pointer, namespace, name, "", "x-default", value, 0)
+            if kind == .languageAlternative {
+                if !setDefaultText(name, value) { return false }
+                continue
             }
+            xmp_delete_property(pointer, namespace, name)
+            let done =
+                kind == .simple
+                ? xmp_set_property(pointer, namespace, name, value, 0)
+                : xmp_append_array_item(
+                    pointer, namespace, name, UInt32(XMP_PROP_ARRAY_IS_ORDERED.rawValue), value, 0)
             if !done { return false }
         }
         return true
@@ -133,9 +126,17 @@ enum PhotoCredits {
     /// `credits` less those the photo at `path` says itself (unless they replace the
     /// photo's). A photo that cannot be read says nothing.
     static func leavingOutOwn(_ credits: Credits, photoAt path: String) -> Credits {
-        guard !credits.isEmpty, !credits.replacesPhotos, case .success(let bytes) = DiskFile.read(path),
-            let format = Containers.format(of: bytes)
-        else { return credits }
+        guard !credits.isEmpty, !credits.replacesPhotos, case .success(let bytes) = DiskFile.read(path) else {
+            return credits
+        }
+        return leavingOutOwn(credits, photo: bytes, at: path)
+    }
+
+    /// The same for a photo already read: `bytes` are the file at `path`.
+    static func leavingOutOwn(_ credits: Credits, photo bytes: [UInt8], at path: String) -> Credits {
+        guard !credits.isEmpty, !credits.replacesPhotos, let format = Containers.format(of: bytes) else {
+            return credits
+        }
         return credits.leavingOut(own(bytes, format: format, path: path))
     }
 

@@ -21,8 +21,7 @@ enum Embedder {
         _ caption: CaptionWords, credits: Credits = .none, into path: String, holding bytes: [UInt8]
     ) throws(EmbeddingError) -> Credits {
         guard let format = Containers.format(of: bytes), format.holdsEmbeddedCaption else { throw .unsupported }
-        let credits =
-            credits.isEmpty ? credits : credits.leavingOut(PhotoCredits.own(bytes, format: format, path: path))
+        let credits = PhotoCredits.leavingOutOwn(credits, photo: bytes, at: path)
         guard format == .gif else {
             let captioned = try Recaption.bytes(caption, credits: credits, bytes, format: format)
             if captioned != bytes { try replace(path, with: captioned) }

@@ -238,7 +238,7 @@ public enum Exporter {
         var leftovers = [photo]
         defer { leftovers.forEach { unlink($0) } }
         let packet = Array(
-            PhotoMetadata.sidecar(caption, credits: PhotoCredits.leavingOutOwn(credits, photoAt: photo)).utf8)
+            PhotoMetadata.sidecar(caption, credits: PhotoCredits.leavingOutOwn(credits, photo: bytes, at: photo)).utf8)
         let sidecar = try made(DiskFile.temporary(in: folder, extension: "xmp", holding: packet), folder)
         leftovers.append(sidecar)
         for path in [photo, sidecar] {

@@ -59,10 +59,6 @@ struct StandingCredits: Equatable {
     var details: String {
         guard !template.isEmpty else { return "" }
         let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] }
-        let rule =
-            template.replacesPhotos
-            ? tr("They replace the credits a photo already carries.")
-            : tr("A photo's own credits are kept; these fill the ones it lacks.")
-        return (lines + [rule]).joined(separator: "\n")
+        return (lines + [CreditNames.rule(replacesPhotos: template.replacesPhotos)]).joined(separator: "\n")
     }
 }
