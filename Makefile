@@ -81,6 +81,9 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 	build-aux/lint-scripts
 	build-aux/lint-bridge
+	@if grep -rn --include='*.swift' -E '\bMutex *[(<]' Sources; then \
+		echo "make lint: Threads' Lock or Locked, which ThreadSanitizer sees, not Synchronization's Mutex"; \
+		exit 1; fi
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_SOURCES)
@@ -105,15 +108,21 @@ THREAD_SANITIZER_SKIP = --skip 'fullDisk|fullFolder'
 # reports and then waits on: a crash under a sanitizer would hang the run instead of
 # failing it. Off there; the sanitizer prints its own report.
 SANITIZER_ENV = SWIFT_BACKTRACE=enable=no
+# Each report goes to a file of its own, and a failed stage prints them all again as its
+# last lines: the end of a long log is what a CI page shows.
+REPORTS = $(CURDIR)/.build/sanitizer-reports
+SHOW_REPORTS = || { cat $(REPORTS)/* 2>/dev/null; exit 1; }
+ASAN = $(SANITIZER_ENV) CAPTION_SANITIZER=address ASAN_OPTIONS=detect_leaks=0:log_path=$(REPORTS)/address
+TSAN = $(SANITIZER_ENV) CAPTION_SANITIZER=thread \
+	TSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/tsan.supp:log_path=$(REPORTS)/thread
 test-sanitizers: test-deps
-	$(SANITIZER_ENV) CAPTION_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 build-aux/with-display \
-		$(SWIFT) test --sanitize=address --scratch-path .build/asan $(SANITIZER_SKIP) --skip $(DECODER_TESTS)
-	$(SANITIZER_ENV) CAPTION_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 \
-		$(SWIFT) test --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS)
-	$(SANITIZER_ENV) CAPTION_SANITIZER=thread TSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/tsan.supp build-aux/with-display \
-		$(SWIFT) test --sanitize=thread --scratch-path .build/tsan $(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) --skip $(DECODER_TESTS)
-	$(SANITIZER_ENV) CAPTION_SANITIZER=thread TSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/tsan.supp \
-		$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS)
+	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
+	$(ASAN) build-aux/with-display $(SWIFT) test --sanitize=address --scratch-path .build/asan \
+		$(SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(ASAN) $(SWIFT) test --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(TSAN) build-aux/with-display $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
+		$(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(TSAN) $(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
 
 # make screenshot must give the same pixels twice (fixed theme, fonts, scale; no animations).
 test-screenshots:

@@ -56,7 +56,7 @@ let package = Package(
             name: "CaptionMetadata",
             dependencies: [
                 "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "CaptionText", "Localization",
-                "PhotoFormats", "Pixbufs", "POSIXFiles",
+                "PhotoFormats", "Pixbufs", "POSIXFiles", "Threads",
             ]),
         .target(
             name: "CaptionCommand",

@@ -4,7 +4,7 @@
 import CSQLite
 import CaptionText
 import POSIXFiles
-import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +31,7 @@ public final class Library: Sendable {
     public let databasePath: String
     let photos: PhotoFolder
     /// Internal, not private: the streaming and search extensions (Library+Scale.swift) use it.
-    let database: Mutex<Database>
+    let database: Locked<Database>
 
     static let databaseName = "library.sqlite3"
 
@@ -74,7 +74,7 @@ public final class Library: Sendable {
                 path: databasePath, folder: directory, busyTimeout: busyTimeout, access: .immutable)
             try LibrarySchema.check(connection, readingOnly: true)
         }
-        database = Mutex(connection)
+        database = Locked(connection)
     }
 
     /// Opens the library in `directory`, creating it if needed, bringing its schema up to
@@ -126,7 +126,7 @@ public final class Library: Sendable {
             try LibrarySchema.prepare(connection)
         }
         try photos.removeLeftovers(connection)
-        database = Mutex(connection)
+        database = Locked(connection)
     }
 
     // MARK: Reading

@@ -6,7 +6,7 @@ import CMetadataSupport
 import CaptionText
 import Localization
 import POSIXFiles
-import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -17,16 +17,13 @@ import Synchronization
 /// tables) may be used by two threads at once, and the window reads a photo's words while
 /// an export may be running; the work under the lock is milliseconds per photo.
 enum Exempi {
-    private static let state = Mutex(false)  // true once initialised
+    private static let state = Locked(false)  // true once initialised
 
     static func locked<Value: Sendable, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-        var outcome: Result<Value, Failure>?
-        state.withLock { initialised in
+        try state.withLock { (initialised) throws(Failure) -> Value in
             initialise(&initialised)
-            outcome = Result { () throws(Failure) -> Value in try body() }
+            return try body()
         }
-        // withLock always runs its closure.
-        return try outcome!.get()
     }
 
     /// Opens exempi now if it is not open yet. The writers call it before they make their

@@ -22,9 +22,23 @@ public final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+    public func withLock<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
+    }
+}
+
+/// A value only reached under a `Lock`: `Mutex`'s shape, for the same reason as `Lock`.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try lock.withLock { () throws(Failure) -> Result in try body(&value) }
     }
 }

@@ -119,6 +119,12 @@ struct Layout: CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct EighthDecodeTests {
+    /// Every how many damaged files a test decodes. ThreadSanitizer slows the decoder some
+    /// twentyfold, and what it looks for (the two threads' hand-over) happens in every
+    /// decode, not in one damaged file more than another; make test and AddressSanitizer
+    /// decode every file.
+    static let damagedFileStep = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == "thread" ? 5 : 1
+
     /// Sizes that are and are not whole MCUs, each layout, three qualities.
     static let exactLayouts: [Layout] = [
         Layout(width: 640, height: 480, components: 1, sampling: (1, 1), quality: 90),
@@ -360,10 +366,11 @@ struct Layout: CustomTestStringConvertible, Sendable {
                 outcomes[0] += 1
             }
         }
-        for cut in stride(from: 0, to: jpeg.count, by: max(jpeg.count / (threads == 1 ? 150 : 60), 1)) {
+        let step = Self.damagedFileStep
+        for cut in stride(from: 0, to: jpeg.count, by: max(jpeg.count * step / (threads == 1 ? 150 : 60), 1)) {
             check(Array(jpeg[0..<cut]))
         }
-        for _ in 0..<(threads == 1 ? 300 : 100) {
+        for _ in 0..<(threads == 1 ? 300 : 100) / step {
             var damaged = jpeg
             for _ in 0..<Int.random(in: 1...8, using: &random) {
                 damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
@@ -371,7 +378,7 @@ struct Layout: CustomTestStringConvertible, Sendable {
             check(damaged)
         }
         // Cuts in the headers must be refused; most damage to the data is seen.
-        #expect(outcomes[0] > 50)
+        #expect(outcomes[0] > 50 / step)
     }
 
     /// One thread or two, a damaged file gives the same answer: nil from both, or the same
@@ -404,9 +411,11 @@ struct Layout: CustomTestStringConvertible, Sendable {
             if flipped[byte] == 0xFF || jpeg[byte] == 0xFF || (byte > 0 && jpeg[byte - 1] == 0xFF) { continue }
             variants.append(("bit \(bit) of byte \(byte) flipped", flipped))
         }
+        let checked = stride(from: 0, to: variants.count, by: Self.damagedFileStep).map { variants[$0] }
+        let cutsBeforeEOI = checked.filter { $0.0.hasSuffix("before EOI") }.count
         var pictures = 0
         var refusals = 0
-        for (name, bytes) in variants {
+        for (name, bytes) in checked {
             let one = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 1) }
             let two = bytes.withUnsafeBufferPointer { JPEGPreview.decodeEighth($0, threads: 2) }
             #expect(
@@ -415,7 +424,7 @@ struct Layout: CustomTestStringConvertible, Sendable {
             if one == nil { refusals += 1 } else { pictures += 1 }
         }
         // Both answers occur, so the comparison tested something on each side.
-        #expect(refusals > 66 && pictures > 0, "\(refusals) refused, \(pictures) decoded")
+        #expect(refusals > cutsBeforeEOI && pictures > 0, "\(refusals) refused, \(pictures) decoded")
     }
 
     @Test(arguments: [(UInt16(6), true), (UInt16(3), false), (UInt16(8), true), (UInt16(1), false)])

@@ -21,19 +21,35 @@ private struct Sighting: Sendable, Equatable {
 
 private func sighting() -> Sighting { Sighting(thread: pthread_self(), niceness: threadNiceness()) }
 
-/// What the threads saw, behind a lock ThreadSanitizer sees (`Lock`).
-private final class Record<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-    var value: Value { lock.withLock { stored } }
+/// What the threads saw, behind a lock ThreadSanitizer sees.
+extension Locked {
+    fileprivate func update(_ body: (inout Value) -> Void) { withLock(body) }
+    fileprivate var value: Value { withLock { $0 } }
 }
 
+private struct Refusal: Error, Equatable { var reason: String }
+
 @Suite struct ThreadsTests {
+    @Test func lockedKeepsEveryChangeFromManyThreads() {
+        let count = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<1_000 { count.withLock { $0 += 1 } }
+        }
+        #expect(count.withLock { $0 } == 8_000)
+    }
+
+    @Test func lockedPassesTheBodysErrorOnAndUnlocks() {
+        let value = Locked("kept")
+        #expect(throws: Refusal(reason: "no")) {
+            try value.withLock { (_) throws(Refusal) -> Void in throw Refusal(reason: "no") }
+        }
+        // Not left locked by the throw: a second lock from this thread would deadlock.
+        #expect(value.withLock { $0 } == "kept")
+    }
+
     @Test func parallelRunsEveryPieceAndReturnsOnlyWhenAllAreDone() {
-        let done = Record<[Int]>([])
-        let threads = Record<Set<UInt>>([])
+        let done = Locked<[Int]>([])
+        let threads = Locked<Set<UInt>>([])
         Parallel.run(
             (0..<3).map { index in
                 {
@@ -52,7 +68,7 @@ private final class Record<Value: Sendable>: @unchecked Sendable {
 
     @Test func lowPriorityWorkRunsNicedAndLeavesTheCallerAsItWas() {
         let before = threadNiceness()
-        let seen = Record<Sighting?>(nil)
+        let seen = Locked<Sighting?>(nil)
         let finished = DispatchSemaphore(value: 0)
         LowPriorityThread.run {
             seen.update { $0 = sighting() }
@@ -68,8 +84,8 @@ private final class Record<Value: Sendable>: @unchecked Sendable {
     @Test func aLowPriorityQueueRunsItsJobsInOrderOnOneNicedThread() {
         let before = threadNiceness()
         let queue = LowPriorityQueue()
-        let seen = Record<[Sighting]>([])
-        let order = Record<[Int]>([])
+        let seen = Locked<[Sighting]>([])
+        let order = Locked<[Int]>([])
         let finished = DispatchSemaphore(value: 0)
         for index in 0..<50 {
             queue.async {
