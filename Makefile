@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libgspell-1-dev \
-	pkg-config
+	libpq-dev pkg-config
 # GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (docs/formats.md).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
@@ -14,7 +14,7 @@ PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # The spell-checking scenario checks against the en_US dictionary.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
-	strace
+	strace postgresql
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin and Hangul engines (ibus with Anthy too) and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on
@@ -117,10 +117,10 @@ TSAN = $(SANITIZER_ENV) CAPTION_SANITIZER=thread \
 	TSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/tsan.supp:log_path=$(REPORTS)/thread
 test-sanitizers: test-deps
 	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
-	$(ASAN) build-aux/with-display $(SWIFT) test --sanitize=address --scratch-path .build/asan \
+	$(ASAN) build-aux/with-display build-aux/with-postgres $(SWIFT) test --sanitize=address --scratch-path .build/asan \
 		$(SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
 	$(ASAN) $(SWIFT) test --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(TSAN) build-aux/with-display $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
+	$(TSAN) build-aux/with-display build-aux/with-postgres $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
 		$(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
 	$(TSAN) $(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
 
@@ -134,7 +134,7 @@ test-screenshots:
 DECODER_TESTS = JPEGPreviewTests
 # The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
-	build-aux/with-display $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
+	build-aux/with-display build-aux/with-postgres $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
 	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
 	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
 

@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport", linkerSettings: [.linkedLibrary("z")]),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "CaptionLibrary",
             dependencies: [
-                "CSQLite", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization", "Threads",
+                "CSQLite", "CPostgres", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization", "Threads",
                 "PhotoFormats", "Pixbufs", "POSIXFiles", "StartupTrace",
             ]),
         .target(

@@ -34,6 +34,12 @@ public enum LibraryErrorKind: Sendable, Hashable {
     case diskFull
     case noSuchEntry
     case io
+    /// A library on a PostgreSQL server: the server, or libpq, could not be reached.
+    case unreachable
+    /// A PostgreSQL address that is not one, or that holds a password.
+    case badAddress
+    /// Text the storage cannot keep as it is (a NUL character, for PostgreSQL).
+    case unstorableText
 }
 
 extension CodedError where Kind == LibraryErrorKind {

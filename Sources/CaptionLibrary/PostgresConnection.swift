@@ -1,0 +1,155 @@
+// A thin libpq layer, the PostgreSQL counterpart of `Database`: statements with their
+// values passed apart from the SQL (never text spliced into it), results as Swift values,
+// and the server's SQLSTATE codes turned into the library's errors.
+
+import CPostgres
+import Localization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection to the server. Not thread-safe by itself: its owner keeps it behind a
+/// lock, as `Library` keeps its SQLite connection.
+final class PostgresConnection {
+    /// The PGconn.
+    private let handle: OpaquePointer
+    private let libpq: UnsafePointer<caption_libpq>
+    let address: PostgresAddress
+
+    init(_ address: PostgresAddress) throws(LibraryError) {
+        guard let libpq = caption_libpq() else { throw PostgresAddress.noClient }
+        // Every function pointer below is non-nil: the shim sets `loaded` only when all are.
+        guard let handle = libpq.pointee.connectdb!(address.connectionString) else {
+            throw Self.unreachable(address, reason: tr("out of memory"))
+        }
+        guard libpq.pointee.status!(handle) == CONNECTION_OK else {
+            let reason = Self.firstLine(libpq.pointee.error_message!(handle))
+            libpq.pointee.finish!(handle)
+            throw Self.unreachable(address, reason: reason)
+        }
+        self.handle = handle
+        self.libpq = libpq
+        self.address = address
+    }
+
+    deinit { libpq.pointee.finish!(handle) }
+
+    /// Runs `sql` with `parameters` as $1, $2, … (nil is SQL NULL), all sent as text.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(LibraryError) -> PostgresResult {
+        // PostgreSQL's text holds no NUL, and libpq would cut a value there without a word.
+        if parameters.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw LibraryError.make(
+                .unstorableText,
+                "The text holds a NUL character, which a PostgreSQL library cannot keep; nothing was saved: {server}",
+                ["server": address.description])
+        }
+        let values: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
+        defer { values.forEach { free($0) } }
+        let result = values.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
+                libpq.pointee.exec_params!(handle, sql, Int32(parameters.count), nil, constant.baseAddress, nil, nil, 0)
+            }
+        }
+        guard let result else { throw connectionFailure() }
+        let status = libpq.pointee.result_status!(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            defer { libpq.pointee.clear!(result) }
+            throw failure(result)
+        }
+        return PostgresResult(result, libpq: libpq)
+    }
+
+    /// Runs `body` in one transaction: all of it is kept, or none.
+    func write<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if libpq.pointee.transaction_status!(handle) != PQTRANS_IDLE { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The error of a statement that failed: by its SQLSTATE, as `Database.error` goes by
+    /// SQLite's result codes.
+    private func failure(_ result: OpaquePointer) -> LibraryError {
+        let code = libpq.pointee.result_error_field!(result, caption_pg_diag_sqlstate()).map { String(cString: $0) }
+        let primary = libpq.pointee.result_error_field!(result, caption_pg_diag_message_primary())
+        let reason = primary.map { String(cString: $0) } ?? Self.firstLine(libpq.pointee.result_error_message!(result))
+        return Self.error(sqlState: code ?? "", reason: reason, address: address)
+    }
+
+    /// No result at all: the connection is gone.
+    private func connectionFailure() -> LibraryError {
+        Self.unreachable(address, reason: Self.firstLine(libpq.pointee.error_message!(handle)))
+    }
+
+    static func error(sqlState code: String, reason: String, address: PostgresAddress) -> LibraryError {
+        let server = address.description
+        switch code {
+        case "42501", "25006":  // insufficient_privilege, read_only_sql_transaction
+            return .make(
+                .readOnly, "Cannot write to the library ({reason}): {server}", ["reason": reason, "server": server])
+        case "40001", "40P01", "55P03":  // serialization_failure, deadlock_detected, lock_not_available
+            return .make(
+                .locked, "The library is in use by another program and stayed locked; try again: {file}",
+                ["file": server])
+        case "53100":  // disk_full
+            return .make(
+                .diskFull, "Not enough disk space for the library ({reason}): {folder}",
+                ["reason": reason, "folder": server])
+        case _ where code.hasPrefix("08") || code.hasPrefix("28") || code == "3D000" || code.hasPrefix("57P"):
+            // connection exceptions, authentication, no such database, the server shutting down
+            return unreachable(address, reason: reason)
+        default:
+            return .make(
+                .io, "The library could not be read or written ({reason}): {file}", ["reason": reason, "file": server])
+        }
+    }
+
+    static func unreachable(_ address: PostgresAddress, reason: String) -> LibraryError {
+        .make(
+            .unreachable, "The library's server could not be reached ({reason}): {server}",
+            ["reason": reason, "server": address.description])
+    }
+
+    /// libpq's messages end in a newline and may go on with hints; the first line says it.
+    static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        return String(cString: message).split(separator: "\n").first.map(String.init) ?? ""
+    }
+}
+
+/// A statement's rows, every value as text (or nil for NULL); the PGresult is freed with it.
+final class PostgresResult {
+    private let handle: OpaquePointer
+    private let libpq: UnsafePointer<caption_libpq>
+    let rowCount: Int
+    let columnCount: Int
+
+    init(_ handle: OpaquePointer, libpq: UnsafePointer<caption_libpq>) {
+        self.handle = handle
+        self.libpq = libpq
+        rowCount = Int(libpq.pointee.ntuples!(handle))
+        columnCount = Int(libpq.pointee.nfields!(handle))
+    }
+
+    deinit { libpq.pointee.clear!(handle) }
+
+    /// The value in `row` and `column`, or nil where it is NULL.
+    func text(_ row: Int, _ column: Int) -> String? {
+        guard libpq.pointee.getisnull!(handle, Int32(row), Int32(column)) == 0,
+            let value = libpq.pointee.getvalue!(handle, Int32(row), Int32(column))
+        else { return nil }
+        let length = Int(libpq.pointee.getlength!(handle, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    func integer(_ row: Int, _ column: Int) -> Int64? { text(row, column).flatMap { Int64($0) } }
+}
