@@ -20,6 +20,7 @@ struct caption_libpq {
     ConnStatusType (*status)(const PGconn *);
     char *(*error_message)(const PGconn *);
     void (*finish)(PGconn *);
+    PGresult *(*exec)(PGconn *, const char *);
     PGresult *(*exec_params)(PGconn *, const char *, int, const Oid *, const char *const *, const int *,
                              const int *, int);
     ExecStatusType (*result_status)(const PGresult *);
@@ -59,6 +60,7 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->status = dlsym(library, "PQstatus");
     *(void **)&t->error_message = dlsym(library, "PQerrorMessage");
     *(void **)&t->finish = dlsym(library, "PQfinish");
+    *(void **)&t->exec = dlsym(library, "PQexec");
     *(void **)&t->exec_params = dlsym(library, "PQexecParams");
     *(void **)&t->result_status = dlsym(library, "PQresultStatus");
     *(void **)&t->result_error_field = dlsym(library, "PQresultErrorField");
@@ -78,7 +80,7 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->user = dlsym(library, "PQuser");
     *(void **)&t->transaction_status = dlsym(library, "PQtransactionStatus");
     *(void **)&t->server_version = dlsym(library, "PQserverVersion");
-    t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec_params &&
+    t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
                 t->conninfo_parse && t->conninfo_free && t->freemem && t->db && t->host && t->port &&

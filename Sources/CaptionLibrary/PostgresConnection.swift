@@ -61,6 +61,15 @@ final class PostgresConnection {
         return PostgresResult(result, libpq: libpq)
     }
 
+    /// Runs a script of several statements that take no values (a schema step), which
+    /// `execute` cannot: libpq sends a statement with parameters alone.
+    func run(_ script: String) throws(LibraryError) {
+        guard let result = libpq.pointee.exec!(handle, script) else { throw connectionFailure() }
+        defer { libpq.pointee.clear!(result) }
+        let status = libpq.pointee.result_status!(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+    }
+
     /// Runs `body` in one transaction: all of it is kept, or none.
     func write<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
         try execute("BEGIN")

@@ -1,0 +1,123 @@
+// A library database on a PostgreSQL server: whose it is, its schema's steps, and the
+// checks made before anything is written to it; the counterpart of `LibrarySchema`.
+
+import CaptionText
+
+enum PostgresSchema {
+    /// Everything of Caption's lives in this schema, so a desk's database may hold other
+    /// things beside it.
+    static let name = "caption"
+
+    /// The key of the advisory lock that makes editors opening one library take turns at
+    /// bringing it up to date ("CAPT" again, as the SQLite library's application id).
+    static let migrationLock: Int64 = 0x4341_5054
+
+    /// The schema, one step per version; `caption.library.version` says how many have run.
+    /// Steps are only ever appended. Times are milliseconds since 1970, UTC, as in a folder
+    /// library, so that entries read the same from either.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE caption.photos (
+            sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+            format text NOT NULL,
+            bytes bytea NOT NULL
+        );
+        CREATE TABLE caption.entries (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            photo text NOT NULL,
+            title text NOT NULL,
+            subtitle text NOT NULL,
+            width integer NOT NULL,
+            height integer NOT NULL,
+            original_name text NOT NULL,
+            created bigint NOT NULL,
+            updated bigint NOT NULL,
+            source text,
+            source_sha256 text,
+            \(CreditField.allCases.map { "credit_\($0.rawValue) text," }.joined(separator: "\n    "))
+            credits_replace boolean NOT NULL DEFAULT false
+        );
+        CREATE INDEX entries_photo ON caption.entries (photo);
+        CREATE INDEX entries_newest ON caption.entries (created DESC, id DESC);
+        """,
+        // Search: trigram indexes find any substring of three characters or more, as the
+        // folder library's FTS5 trigram table does; pg_trgm is a trusted extension, which a
+        // database's owner may create.
+        """
+        CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        CREATE INDEX entries_title_text ON caption.entries USING gin (lower(title) gin_trgm_ops);
+        CREATE INDEX entries_subtitle_text ON caption.entries USING gin (lower(subtitle) gin_trgm_ops);
+        """,
+    ]
+
+    /// Checks whose database this is, then brings it up to date, in one transaction under
+    /// the migration lock: two editors opening a new library at once make it once. Returns
+    /// the library's identity.
+    @discardableResult
+    static func prepare(_ db: PostgresConnection) throws(LibraryError) -> String {
+        do {
+            return try db.write { () throws(LibraryError) -> String in
+                try db.execute("SELECT pg_advisory_xact_lock($1)", [String(migrationLock)])
+                var (identity, version) = try check(db)
+                if identity == nil {
+                    try db.run(
+                        """
+                        CREATE SCHEMA IF NOT EXISTS caption;
+                        CREATE TABLE caption.library (id text NOT NULL, version integer NOT NULL);
+                        INSERT INTO caption.library (id, version) VALUES (md5(random()::text || clock_timestamp()::text), 0);
+                        """)
+                    (identity, version) = try check(db)
+                }
+                if version < migrations.count {
+                    for step in migrations[version...] { try db.run(step) }
+                    try db.execute("UPDATE caption.library SET version = $1", [String(migrations.count)])
+                }
+                return identity ?? ""
+            }
+        } catch  where error.kind == .readOnly {
+            throw .make(
+                .readOnly,
+                "The library was made by an older Caption or not at all, and making it needs a user who may write to the database: {server}",
+                ["server": db.address.description])
+        }
+    }
+
+    /// The library's identity and schema version; nil for a database that holds no library
+    /// yet. Throws for a `caption` schema of another program's, a schema no Caption wrote,
+    /// and a newer Caption's.
+    static func check(_ db: PostgresConnection) throws(LibraryError) -> (identity: String?, version: Int) {
+        let found = try db.execute(
+            """
+            SELECT to_regclass('caption.library') IS NOT NULL,
+                   EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'caption'),
+                   EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                           WHERE n.nspname = 'caption')
+            """)
+        let server = db.address.description
+        guard found.text(0, 0) == "t" else {
+            if found.text(0, 2) == "t" {
+                throw .make(
+                    .notALibrary, "Not a Caption library database; it was left as it is: {file}", ["file": server])
+            }
+            return (nil, 0)
+        }
+        let library = try db.execute("SELECT id, version FROM caption.library")
+        guard library.rowCount == 1, let identity = library.text(0, 0), let version = library.integer(0, 1) else {
+            throw .make(
+                .notALibrary, "Not a Caption library database; it was left as it is: {file}", ["file": server])
+        }
+        if version < 0 {
+            throw .make(
+                .notALibrary,
+                "The library database says its schema is {version}, which no Caption wrote; it was left as it is: {file}",
+                ["version": String(version), "file": server])
+        }
+        if version > migrations.count {
+            throw .make(
+                .newerSchema,
+                "The library was made by a newer version of Caption (schema {version}); it was left as it is: {file}",
+                ["version": String(version), "file": server])
+        }
+        return (identity, Int(version))
+    }
+}

@@ -1,0 +1,101 @@
+// A library database on a real PostgreSQL server made, checked and brought up to date:
+// once when two editors open it together, never over another program's schema or a newer
+// Caption's, and not by a user who may not write.
+
+import Foundation
+import Testing
+
+@testable import CaptionLibrary
+
+@Suite("PostgreSQL library schema")
+struct PostgresSchemaTests {
+    /// A new, empty database of this test's own on the test server, and its address.
+    static func database() throws -> PostgresAddress {
+        let server = try PostgresConnectionTests.server()
+        let name = "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresConnection(server).execute("CREATE DATABASE \(name)")
+        return try PostgresAddress(server.connectionString + " dbname=\(name)")
+    }
+
+    /// A login role of this test's own, and an address that uses it.
+    static func role(on address: PostgresAddress) throws -> (name: String, address: PostgresAddress) {
+        let name = "editor_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try PostgresConnection(address).execute("CREATE ROLE \(name) LOGIN")
+        return (name, try PostgresAddress(address.connectionString + " user=\(name)"))
+    }
+
+    @Test func aNewDatabaseBecomesALibraryOnce() throws {
+        let address = try Self.database()
+        let connection = try PostgresConnection(address)
+        let identity = try PostgresSchema.prepare(connection)
+        #expect(identity.count == 32)
+        #expect(try PostgresSchema.prepare(PostgresConnection(address)) == identity, "the same library, not a new one")
+        let check = try PostgresSchema.check(connection)
+        #expect(check.version == PostgresSchema.migrations.count)
+        let tables = try connection.execute(
+            "SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'caption'")
+        #expect(tables.text(0, 0) == "entries library photos")
+        #expect(
+            try connection.execute("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'").integer(0, 0) == 1)
+    }
+
+    @Test func twoEditorsOpeningANewLibraryAtOnceMakeItOnce() async throws {
+        let address = try Self.database()
+        let identities = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try PostgresSchema.prepare(PostgresConnection(address)) }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(identities.count == 4)
+        #expect(Set(identities).count == 1, "\(identities)")
+        let rows = try PostgresConnection(address).execute("SELECT count(*) FROM caption.library")
+        #expect(rows.integer(0, 0) == 1)
+    }
+
+    @Test func aNewerCaptionsLibraryIsLeftAsItIs() throws {
+        let address = try Self.database()
+        let connection = try PostgresConnection(address)
+        try PostgresSchema.prepare(connection)
+        let newer = PostgresSchema.migrations.count + 1
+        try connection.execute("UPDATE caption.library SET version = $1", [String(newer)])
+        let error = try #require(throws: LibraryError.self) { try PostgresSchema.prepare(connection) }
+        #expect(error.kind == .newerSchema)
+        #expect(error.message.contains("schema \(newer)"), "\(error.message)")
+        #expect(error.message.contains(address.description), "\(error.message)")
+        #expect(try connection.execute("SELECT version FROM caption.library").integer(0, 0) == Int64(newer))
+    }
+
+    @Test func anotherProgramsCaptionSchemaIsNotTaken() throws {
+        let address = try Self.database()
+        let connection = try PostgresConnection(address)
+        try connection.run(
+            "CREATE SCHEMA caption; CREATE TABLE caption.notes (text text); INSERT INTO caption.notes VALUES ('mine')")
+        let error = try #require(throws: LibraryError.self) { try PostgresSchema.prepare(connection) }
+        #expect(error.kind == .notALibrary)
+        #expect(try connection.execute("SELECT text FROM caption.notes").text(0, 0) == "mine")
+        #expect(try connection.execute("SELECT to_regclass('caption.library') IS NULL").text(0, 0) == "t")
+    }
+
+    @Test func aUserWhoMayNotWriteCannotMakeTheLibrary() throws {
+        let address = try Self.database()
+        let (_, editor) = try Self.role(on: address)
+        let error = try #require(throws: LibraryError.self) {
+            try PostgresSchema.prepare(PostgresConnection(editor))
+        }
+        #expect(error.kind == .readOnly)
+        #expect(error.message.contains("needs a user who may write"), "\(error.message)")
+        #expect(
+            try PostgresConnection(address).execute("SELECT to_regclass('caption.library') IS NULL").text(0, 0) == "t")
+    }
+
+    @Test func anEditorWhoMayReadOpensALibraryUpToDate() throws {
+        let address = try Self.database()
+        let admin = try PostgresConnection(address)
+        let identity = try PostgresSchema.prepare(admin)
+        let (name, editor) = try Self.role(on: address)
+        try admin.run(
+            "GRANT USAGE ON SCHEMA caption TO \(name); GRANT SELECT ON ALL TABLES IN SCHEMA caption TO \(name)")
+        #expect(try PostgresSchema.prepare(PostgresConnection(editor)) == identity)
+    }
+}
