@@ -16,6 +16,9 @@ final class PostgresConnection {
     private let handle: OpaquePointer
     private let libpq: UnsafePointer<caption_libpq>
     let address: PostgresAddress
+    /// The SQLSTATE of the last statement that failed, for a caller that answers one
+    /// failure by trying again.
+    private(set) var lastFailure = ""
 
     init(_ address: PostgresAddress) throws(LibraryError) {
         guard let libpq = caption_libpq() else { throw PostgresAddress.noClient }
@@ -38,18 +41,53 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` as $1, $2, … (nil is SQL NULL), all sent as text.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(LibraryError) -> PostgresResult {
+        try execute(sql, values: parameters.map { $0.map(PostgresValue.text) ?? .null })
+    }
+
+    /// Runs `sql` with `values` as $1, $2, …; with `binaryResult`, the rows come as the
+    /// server keeps them (`PostgresResult.bytes`), which a bytea wants.
+    @discardableResult
+    func execute(
+        _ sql: String, values: [PostgresValue], binaryResult: Bool = false
+    ) throws(LibraryError)
+        -> PostgresResult
+    {
         // PostgreSQL's text holds no NUL, and libpq would cut a value there without a word.
-        if parameters.contains(where: { $0?.utf8.contains(0) == true }) {
+        if values.contains(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } }) {
             throw LibraryError.make(
                 .unstorableText,
                 "The text holds a NUL character, which a PostgreSQL library cannot keep; nothing was saved: {server}",
                 ["server": address.description])
         }
-        let values: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
-        defer { values.forEach { free($0) } }
-        let result = values.withUnsafeBufferPointer { buffer in
+        var pointers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        for value in values {
+            switch value {
+            case .text(let text):
+                pointers.append(strdup(text))
+                lengths.append(0)
+                formats.append(0)
+            case .null:
+                pointers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            case .bytes(let bytes):
+                let copy = malloc(max(bytes.count, 1))
+                bytes.withUnsafeBytes { source in
+                    if let copy, let base = source.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+                }
+                pointers.append(copy?.assumingMemoryBound(to: CChar.self))
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            }
+        }
+        // strdup's and malloc's, both given back with free.
+        defer { pointers.forEach { free($0) } }
+        let result = pointers.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
-                libpq.pointee.exec_params!(handle, sql, Int32(parameters.count), nil, constant.baseAddress, nil, nil, 0)
+                libpq.pointee.exec_params!(
+                    handle, sql, Int32(values.count), nil, constant.baseAddress, lengths, formats, binaryResult ? 1 : 0)
             }
         }
         guard let result else { throw connectionFailure() }
@@ -87,6 +125,7 @@ final class PostgresConnection {
     /// SQLite's result codes.
     private func failure(_ result: OpaquePointer) -> LibraryError {
         let code = libpq.pointee.result_error_field!(result, caption_pg_diag_sqlstate()).map { String(cString: $0) }
+        lastFailure = code ?? ""
         let primary = libpq.pointee.result_error_field!(result, caption_pg_diag_message_primary())
         let reason = primary.map { String(cString: $0) } ?? Self.firstLine(libpq.pointee.result_error_message!(result))
         return Self.error(sqlState: code ?? "", reason: reason, address: address)
@@ -133,6 +172,14 @@ final class PostgresConnection {
     }
 }
 
+/// A value for a statement's parameter.
+enum PostgresValue {
+    case text(String)
+    case null
+    /// Sent as they are, for a bytea.
+    case bytes([UInt8])
+}
+
 /// A statement's rows, every value as text (or nil for NULL); the PGresult is freed with it.
 final class PostgresResult {
     private let handle: OpaquePointer
@@ -161,4 +208,13 @@ final class PostgresResult {
     }
 
     func integer(_ row: Int, _ column: Int) -> Int64? { text(row, column).flatMap { Int64($0) } }
+
+    /// The value's bytes as the server sent them: a bytea's own, in a binary result.
+    func bytes(_ row: Int, _ column: Int) -> [UInt8]? {
+        guard libpq.pointee.getisnull!(handle, Int32(row), Int32(column)) == 0,
+            let value = libpq.pointee.getvalue!(handle, Int32(row), Int32(column))
+        else { return nil }
+        let length = Int(libpq.pointee.getlength!(handle, Int32(row), Int32(column)))
+        return Array(UnsafeRawBufferPointer(start: value, count: length))
+    }
 }

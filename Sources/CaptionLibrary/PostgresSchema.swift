@@ -14,7 +14,9 @@ enum PostgresSchema {
 
     /// The schema, one step per version; `caption.library.version` says how many have run.
     /// Steps are only ever appended. Times are milliseconds since 1970, UTC, as in a folder
-    /// library, so that entries read the same from either.
+    /// library, so that entries read the same from either. An entry names its photo as a
+    /// folder library does (`photos/<sha256>.<ext>`) and refers to its bytes by key, so that
+    /// no editor's removal can take a photo another editor's entry has just been saved with.
     static let migrations: [String] = [
         """
         CREATE TABLE caption.photos (
@@ -25,6 +27,7 @@ enum PostgresSchema {
         CREATE TABLE caption.entries (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             photo text NOT NULL,
+            photo_sha256 text NOT NULL REFERENCES caption.photos (sha256),
             title text NOT NULL,
             subtitle text NOT NULL,
             width integer NOT NULL,
@@ -37,7 +40,7 @@ enum PostgresSchema {
             \(CreditField.allCases.map { "credit_\($0.rawValue) text," }.joined(separator: "\n    "))
             credits_replace boolean NOT NULL DEFAULT false
         );
-        CREATE INDEX entries_photo ON caption.entries (photo);
+        CREATE INDEX entries_photo ON caption.entries (photo_sha256);
         CREATE INDEX entries_newest ON caption.entries (created DESC, id DESC);
         """,
         // Search: trigram indexes find any substring of three characters or more, as the
