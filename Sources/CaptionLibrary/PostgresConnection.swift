@@ -52,6 +52,7 @@ final class PostgresConnection {
     ) throws(LibraryError)
         -> PostgresResult
     {
+        lastFailure = ""
         // PostgreSQL's text holds no NUL, and libpq would cut a value there without a word.
         if values.contains(where: { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } }) {
             throw LibraryError.make(
@@ -102,6 +103,7 @@ final class PostgresConnection {
     /// Runs a script of several statements that take no values (a schema step), which
     /// `execute` cannot: libpq sends a statement with parameters alone.
     func run(_ script: String) throws(LibraryError) {
+        lastFailure = ""
         guard let result = libpq.pointee.exec!(handle, script) else { throw connectionFailure() }
         defer { libpq.pointee.clear!(result) }
         let status = libpq.pointee.result_status!(result)
@@ -128,6 +130,8 @@ final class PostgresConnection {
         lastFailure = code ?? ""
         let primary = libpq.pointee.result_error_field!(result, caption_pg_diag_message_primary())
         let reason = primary.map { String(cString: $0) } ?? Self.firstLine(libpq.pointee.result_error_message!(result))
+        // A connection lost mid-statement fails on the client's side, with no SQLSTATE.
+        if libpq.pointee.status!(handle) != CONNECTION_OK { return Self.unreachable(address, reason: reason) }
         return Self.error(sqlState: code ?? "", reason: reason, address: address)
     }
 

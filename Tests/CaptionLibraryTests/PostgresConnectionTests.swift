@@ -129,6 +129,17 @@ struct PostgresConnectionTests {
         #expect(error.message.contains("postgresql://\(empty)/desk"), "\(error.message)")
     }
 
+    @Test func aConnectionTheServerEndsSaysTheServerCannotBeReached() throws {
+        let server = try Self.server()
+        let connection = try PostgresConnection(server)
+        let pid = try #require(try connection.execute("SELECT pg_backend_pid()").integer(0, 0))
+        let ended = try PostgresConnection(server).execute("SELECT pg_terminate_backend($1)", [String(pid)])
+        #expect(ended.text(0, 0) == "t")
+        let error = try #require(throws: LibraryError.self) { try connection.execute("SELECT 1") }
+        #expect(error.kind == .unreachable, "\(error.message)")
+        #expect(error.message.contains("could not be reached"), "\(error.message)")
+    }
+
     @Test func aDatabaseThatIsNotThereIsNamed() throws {
         let server = try Self.server()
         let error = try #require(throws: LibraryError.self) {
