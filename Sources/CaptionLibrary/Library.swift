@@ -136,8 +136,8 @@ public final class Library: Sendable {
 
     /// A column per standing credit, in `CreditField`'s order, then whether they replace
     /// a photo's own.
-    static let creditColumns =
-        CreditField.allCases.map { "credit_\($0.rawValue)" }.joined(separator: ", ") + ", credits_replace"
+    static let creditColumnNames = CreditField.allCases.map { "credit_\($0.rawValue)" } + ["credits_replace"]
+    static let creditColumns = creditColumnNames.joined(separator: ", ")
 
     static let columns =
         "id, \(fieldColumns), photo, width, height, original_name, created, updated, source, source_sha256, "
@@ -372,7 +372,7 @@ public final class Library: Sendable {
         var assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
         if credits != nil {
             assignments +=
-                ", " + Library.creditColumns.split(separator: ",").map { "\($0) = ?" }.joined(separator: ", ")
+                ", " + Library.creditColumnNames.map { "\($0) = ?" }.joined(separator: ", ")
         }
         return try database.withLock { (db) throws(LibraryError) -> Entry in
             try db.write { () throws(LibraryError) -> Entry in

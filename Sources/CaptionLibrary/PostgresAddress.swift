@@ -38,12 +38,12 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         let free = libpq.pointee.conninfo_free!
         guard let options = parse(argument, &message) else {
             // libpq's own reason, one line; it may quote the whole address.
-            var reason = message.map { String(cString: $0) }?.split(separator: "\n").first.map(String.init) ?? ""
-            reason = reason.replacing(argument, with: Self.withoutSecrets(argument))
+            let shown = Self.withoutSecrets(argument)
+            let reason = message.map { String(cString: $0) }?.split(separator: "\n").first.map(String.init) ?? ""
             if let message { libpq.pointee.freemem!(message) }
             throw LibraryError.make(
                 .badAddress, "This is not a PostgreSQL address ({reason}): {address}",
-                ["reason": reason, "address": Self.withoutSecrets(argument)])
+                ["reason": reason.replacing(argument, with: shown), "address": shown])
         }
         defer { free(options) }
         var given: [String: String] = [:]

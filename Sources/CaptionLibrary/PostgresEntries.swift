@@ -101,8 +101,7 @@ final class PostgresEntries: Sendable {
         var values = CaptionField.allCases.map { PostgresValue.text(words[$0]) }
         var assignments = CaptionField.allCases.enumerated().map { "\($1.rawValue) = $\($0 + 1)" }
         if let credits {
-            let columns = Library.creditColumns.split(separator: ",").map { $0.filter { $0 != " " } }
-            for (column, value) in zip(columns, Self.values(credits)) {
+            for (column, value) in zip(Library.creditColumnNames, Self.values(credits)) {
                 values.append(value)
                 assignments.append("\(column) = $\(values.count)")
             }
@@ -143,7 +142,7 @@ final class PostgresEntries: Sendable {
                     throw Library.noSuchEntry(id)
                 }
                 try db.execute("SAVEPOINT photo")
-                do {
+                do throws(LibraryError) {
                     try db.execute(
                         """
                         DELETE FROM caption.photos WHERE sha256 = $1
@@ -151,6 +150,9 @@ final class PostgresEntries: Sendable {
                         """, [sha256])
                     try db.execute("RELEASE SAVEPOINT photo")
                 } catch {
+                    // Only the key's refusal (another editor's entry uses the photo) is
+                    // expected here; anything else fails the removal.
+                    guard db.lastFailure == "23503" else { throw error }
                     try db.execute("ROLLBACK TO SAVEPOINT photo")
                 }
                 return Self.entry(rows, 0)
