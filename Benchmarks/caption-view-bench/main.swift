@@ -145,7 +145,7 @@ final class Bench {
     var longestGap = 0.0
 
     init(library: String) {
-        window = CaptionWindow(libraryDirectory: library, stateFile: "/dev/null")
+        window = CaptionWindow(libraryLocation: library, stateFile: "/dev/null")
         gtk_window_set_default_size(caption_window(window.widget), 720, 640)
         gtk_widget_show_all(window.widget)
         gtk_window_present(caption_window(window.widget))

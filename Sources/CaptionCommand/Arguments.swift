@@ -287,7 +287,7 @@ public enum Arguments {
             "",
             tr("Options:"),
             tr(
-                "  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption)"
+                "  --library DIR     the library to use (default: $XDG_DATA_HOME/caption,\n                    that is ~/.local/share/caption), or a photo desk's library\n                    on a PostgreSQL server: postgresql://HOST/DATABASE or\n                    service=NAME (passwords from ~/.pgpass, never here)"
             ),
             tr(
                 "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from its sidecar or its metadata"

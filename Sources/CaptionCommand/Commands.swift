@@ -182,7 +182,7 @@ public enum Commands {
     }
 
     static func open(_ library: String?) throws(LibraryError) -> Library {
-        try Library(directory: library ?? Library.defaultDirectory())
+        try Library.open(library ?? Library.defaultDirectory())
     }
 
     /// The library for a command that only reads it (`--list`, `--export`): opened as
@@ -190,6 +190,7 @@ public enum Commands {
     /// for reading only, as it is.
     static func openForReading(_ library: String?) throws(LibraryError) -> Library {
         let directory = library ?? Library.defaultDirectory()
+        if Library.isServer(directory) { return try Library.open(directory) }
         do throws(LibraryError) {
             return try Library(directory: directory)
         } catch  where error.kind == .readOnly || error.kind == .diskFull {

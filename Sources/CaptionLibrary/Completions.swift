@@ -255,18 +255,6 @@ extension Library {
     /// Every distinct value of a field, with its use count and last use: what a
     /// `CompletionIndex` is built from. One pass over the table; call it off the main thread.
     public func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage] {
-        try database.withLock { (db) throws(LibraryError) -> [FieldUsage] in
-            let column = field.rawValue
-            let statement = try db.prepare(
-                "SELECT \(column), COUNT(*), MAX(updated) FROM entries WHERE \(column) <> '' GROUP BY \(column)")
-            var usage: [FieldUsage] = []
-            while try statement.step() {
-                usage.append(
-                    FieldUsage(
-                        text: statement.text(0), count: Int(statement.integer(1)),
-                        lastUsed: Timestamp(millisecondsSince1970: statement.integer(2))))
-            }
-            return usage
-        }
+        try storage.usage(of: field)
     }
 }

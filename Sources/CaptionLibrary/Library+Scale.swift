@@ -5,10 +5,6 @@
 import CSQLite
 import CaptionText
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where a page of entries ends, in the list's order (created time, then number).
 public struct EntryCursor: Sendable, Hashable {
     public var created: Int64
@@ -28,27 +24,17 @@ extension Library {
         var after: String { self == .newestFirst ? "(created, id) < (?1, ?2)" : "(created, id) > (?1, ?2)" }
     }
 
-    /// Calls `body` with every entry in `order` as it is read from the database, so memory
+    /// Calls `body` with every entry in `order` as it is read from the library, so memory
     /// stays the same for ten entries or a million; `body` returns false to stop. The
     /// library is locked meanwhile: `body` must not call it (use `entries(after:)` pages for
     /// long work per entry).
     public func forEachEntry(_ order: Order = .newestFirst, _ body: (Entry) -> Bool) throws(LibraryError) {
-        try database.withLock { (db) throws(LibraryError) in
-            let statement = try db.prepare("SELECT \(Library.columns) FROM entries ORDER BY \(order.sql)")
-            while try statement.step() {
-                if !body(Library.entry(statement)) { return }
-            }
-        }
+        try storage.forEachEntry(order, after: nil, through: nil, limit: nil, body)
     }
 
     /// Every title, in no particular order, as read (for the width of `--list`'s column).
     public func forEachTitle(_ body: (String) -> Bool) throws(LibraryError) {
-        try database.withLock { (db) throws(LibraryError) in
-            let statement = try db.prepare("SELECT title FROM entries")
-            while try statement.step() {
-                if !body(statement.text(0)) { return }
-            }
-        }
+        try storage.forEachTitle(body)
     }
 
     /// Up to `limit` entries in `order` after `cursor` (from the start without one), and,
@@ -58,63 +44,28 @@ extension Library {
         after cursor: EntryCursor?, order: Order = .newestFirst, limit: Int,
         through last: EntryCursor? = nil
     ) throws(LibraryError) -> [Entry] {
-        try database.withLock { (db) throws(LibraryError) -> [Entry] in
-            var conditions: [String] = []
-            if cursor != nil { conditions.append(order.after) }
-            if last != nil {
-                conditions.append(order == .newestFirst ? "(created, id) >= (?3, ?4)" : "(created, id) <= (?3, ?4)")
-            }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let statement = try db.prepare(
-                "SELECT \(Library.columns) FROM entries \(filter) ORDER BY \(order.sql) LIMIT ?5")
-            if let cursor {
-                statement.bind(1, cursor.created)
-                statement.bind(2, cursor.id)
-            }
-            if let last {
-                statement.bind(3, last.created)
-                statement.bind(4, last.id)
-            }
-            statement.bind(5, Int64(limit))
-            var entries: [Entry] = []
-            entries.reserveCapacity(min(limit, 4096))
-            while try statement.step() { entries.append(Library.entry(statement)) }
-            return entries
+        var entries: [Entry] = []
+        entries.reserveCapacity(min(limit, 4096))
+        try storage.forEachEntry(order, after: cursor, through: last, limit: limit) { entry in
+            entries.append(entry)
+            return true
         }
+        return entries
     }
 
     /// The entries with these numbers, in the order given; numbers with no entry are left
     /// out.
     public func entries(ids: some Collection<Int64>) throws(LibraryError) -> [Entry] {
         guard !ids.isEmpty else { return [] }
-        let found = try database.withLock { (db) throws(LibraryError) -> [Int64: Entry] in
-            // One bound parameter, a JSON array of numbers: no SQL is ever spliced.
-            let statement = try db.prepare(
-                "SELECT \(Library.columns) FROM entries WHERE id IN (SELECT value FROM json_each(?))")
-            statement.bind(1, "[" + ids.map(String.init).joined(separator: ",") + "]")
-            var found: [Int64: Entry] = [:]
-            found.reserveCapacity(ids.count)
-            while try statement.step() {
-                let entry = Library.entry(statement)
-                found[entry.id] = entry
-            }
-            return found
-        }
+        let found = try storage.entries(ids: Array(ids))
         return ids.compactMap { found[$0] }
     }
 
     /// The largest entry number, 0 for an empty library.
-    public func largestID() throws(LibraryError) -> Int64 {
-        try database.withLock { (db) throws(LibraryError) -> Int64 in
-            try db.integer("SELECT coalesce(max(id), 0) FROM entries")
-        }
-    }
+    public func largestID() throws(LibraryError) -> Int64 { try storage.largestID() }
 
     /// How many entries there are.
-    public func count() throws(LibraryError) -> Int {
-        try database.withLock { (db) throws(LibraryError) -> Int in Int(try db.integer("SELECT count(*) FROM entries"))
-        }
-    }
+    public func count() throws(LibraryError) -> Int { try storage.count() }
 
     /// The newest entry's place in the list, or nil for an empty library: a long job over
     /// every entry stops there, so entries saved while it runs are not chased.
@@ -124,34 +75,11 @@ extension Library {
 
     /// Where the library's contents stand: it changes with every commit, this connection's
     /// or another's, so what was read at one version is still current while it stays.
-    public func contentVersion() throws(LibraryError) -> ContentVersion {
-        try database.withLock { (db) throws(LibraryError) -> ContentVersion in try Library.contentVersion(db) }
-    }
-
-    private static func contentVersion(_ db: Database) throws(LibraryError) -> ContentVersion {
-        ContentVersion(others: try db.integer("PRAGMA data_version"), own: db.commits)
-    }
+    public func contentVersion() throws(LibraryError) -> ContentVersion { try storage.contentVersion() }
 
     /// The search index as of now: made again only after something changed the library
     /// (this connection's commits or another's).
-    public func searchIndex() throws(LibraryError) -> SearchIndex {
-        try database.withLock { (db) throws(LibraryError) -> SearchIndex in
-            let key = try Library.contentVersion(db)
-            if let index = db.searchIndex, let known = db.searchIndexKey, known == key { return index }
-            let statement = try db.prepare(
-                "SELECT id, \(Library.fieldColumns) FROM entries ORDER BY created DESC, id DESC")
-            let fields = Int32(CaptionField.allCases.count)
-            var builder = SearchIndex.Builder()
-            while try statement.step() {
-                builder.start(id: statement.integer(0))
-                for column in 1...fields { builder.add(field: statement.bytes(column), last: column == fields) }
-            }
-            let index = builder.finish()
-            db.searchIndex = index
-            db.searchIndexKey = key
-            return index
-        }
-    }
+    public func searchIndex() throws(LibraryError) -> SearchIndex { try storage.searchIndex() }
 
     /// The list the library view shows for `text`: every entry for empty text, else the
     /// entries whose title or subtitle contains it (case aside), newest first. Nothing is
@@ -163,8 +91,8 @@ extension Library {
     }
 }
 
-/// `PRAGMA data_version` counts other connections' commits and not this one's, which
-/// `Database` counts itself: together they change with every commit.
+/// Where a library's contents stand, as its storage counts commits: other connections'
+/// (other processes', other editors') and this connection's own.
 public struct ContentVersion: Equatable, Sendable {
     /// Changes with other connections' (other processes') commits only.
     public let others: Int64

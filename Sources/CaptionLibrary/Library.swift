@@ -1,80 +1,21 @@
-// The library of saved captions: a folder holding an SQLite database of entries and the
-// photos they caption, copied in under their content hash.
+// The library of saved captions: entries and the photos they caption, kept in a folder
+// (the default) or on a PostgreSQL server a team shares, behind one interface.
 
 import CSQLite
 import CaptionText
-import POSIXFiles
+import PhotoFormats
 import Threads
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A library folder, open. Safe to use from any thread (the window saves from a
-/// background one): the connection sits behind a mutex, and the work that needs no
-/// database (reading, hashing, decoding and copying the photo) runs outside it.
-///
-/// Layout: `library.sqlite3` (WAL mode), `photos/<sha256>.<ext>`, and `photos.id`, the
-/// identity of the database the photos belong to. Files are created 0600 and folders 0700.
-/// Several processes may use one library at once.
-///
-/// Crash safety rests on one order: a photo copy is written, synced and renamed into
-/// place (and the folder synced) before the row that names it commits. So a row never
-/// names a missing file; what a crash can leave is a temporary file or an unreferenced
-/// photo, and opening a library removes both. That clean-up must not take a photo whose
-/// save is still on its way to the commit: saves hold a shared flock on `photos/` from
-/// the temporary file to the commit, and a clean-up runs only when it gets the lock
-/// exclusively (the kernel releases a killed process's lock).
+/// A library, open. Safe to use from any thread (the window saves from a background one).
+/// What it keeps and how it answers is the same for either storage (`LibraryStorage`):
+/// `FolderStorage`, a folder holding an SQLite database and the photos under their
+/// content hash, or `PostgresStorage`, a database on a server and a cache of its photos on
+/// this machine.
 public final class Library: Sendable {
-    /// The library folder, absolute.
-    public let directory: String
-    public let databasePath: String
-    let photos: PhotoFolder
-    /// Internal, not private: the streaming and search extensions (Library+Scale.swift) use it.
-    let database: Locked<Database>
+    let storage: any LibraryStorage
 
-    static let databaseName = "library.sqlite3"
-
-    public static var schemaVersion: Int { LibrarySchema.migrations.count }
-
-    /// `$XDG_DATA_HOME/caption`, or `~/.local/share/caption` (XDG ignores a relative
-    /// XDG_DATA_HOME).
-    public static func defaultDirectory() -> String { LibraryLocation.defaultDirectory() }
-
-    /// A write past the file size limit (`ulimit -f`) kills the process with SIGXFSZ by
-    /// default; ignored, it fails with EFBIG and the save reports it like a full disk.
-    private static let fileSizeSignalIgnored: Void = {
-        signal(SIGXFSZ, SIG_IGN)
-    }()
-
-    /// Opens the library in `directory` for reading only, as it is: nothing is created,
-    /// migrated or cleaned, and no file in it is written. For reading a library that cannot
-    /// be written (a read-only folder or mount, a full disk); whatever writes fails with the
-    /// library's "cannot write" message. A library older than this Caption cannot be read
-    /// so, since it would have to be brought up to date first.
-    public init(readingOnly directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
-        let directory = Files.absolute(directory)
-        self.directory = directory
-        photos = PhotoFolder(path: directory + "/photos", library: directory)
-        databasePath = directory + "/" + Library.databaseName
-        try LibraryFolderCheck.check(directory)
-        guard Files.size(databasePath).map({ $0 > 0 }) == true else {
-            throw .make(
-                .databaseMissing, "The library has no database to read: {folder}", ["folder": directory])
-        }
-        var connection: Database
-        do {
-            connection = try Database(
-                path: databasePath, folder: directory, busyTimeout: busyTimeout, access: .readOnly)
-            try LibrarySchema.check(connection, readingOnly: true)
-        } catch {
-            // A write-ahead database needs its shared-memory file, which a read-only folder
-            // may not let SQLite make.
-            connection = try Database(
-                path: databasePath, folder: directory, busyTimeout: busyTimeout, access: .immutable)
-            try LibrarySchema.check(connection, readingOnly: true)
-        }
-        database = Locked(connection)
+    init(storage: any LibraryStorage) {
+        self.storage = storage
     }
 
     /// Opens the library in `directory`, creating it if needed, bringing its schema up to
@@ -83,51 +24,47 @@ public final class Library: Sendable {
     /// Refuses, and leaves untouched, a database that is damaged, not Caption's, or from a
     /// newer version, and a library whose photos would not be safe (`LibraryFolderCheck`) or
     /// whose database is missing beside its photos.
-    public init(directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
-        _ = Library.fileSizeSignalIgnored
-        let directory = Files.absolute(directory)
-        self.directory = directory
-        photos = PhotoFolder(path: directory + "/photos", library: directory)
-        databasePath = directory + "/" + Library.databaseName
-
-        let existed = Files.isDirectory(directory)
-        if existed { try LibraryFolderCheck.check(directory) }
-        if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
-            throw PhotoFolder.folderError(code, directory)
-        }
-        let created = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if created >= 0 {
-            close(created)
-        } else if errno != EEXIST {
-            throw PhotoFolder.folderError(errno, directory)
-        }
-        // A database that is gone (or was cut to nothing) beside photos it had saved: a new
-        // one would know none of them, and its clean-up would take them all.
-        if created >= 0 || Files.size(databasePath) == 0, let stored = photos.storedCount(), stored > 0 {
-            if created >= 0 { unlink(databasePath) }
-            throw .make(
-                .databaseMissing,
-                "The library's database is missing or empty, but its photos folder holds {count} photos; nothing was changed. Put library.sqlite3 back, or move the photos folder away to start a new library: {folder}",
-                ["count": String(stored), "folder": directory])
-        }
-        if !existed, let folder = Files.Folder(directory) {
-            _ = folder.sync()  // the new folder's entries (photos/, the database) are durable
-        }
-
-        let connection = try Database(path: databasePath, folder: directory, busyTimeout: busyTimeout)
-        do {
-            // Two programs opening a new library at once would race to switch it to WAL
-            // and to migrate it, and SQLite answers some of those races with an immediate
-            // SQLITE_BUSY that no busy timeout waits out; so openings take turns (the
-            // lock on the folder lasts to the end of this block).
-            guard let folder = Files.Folder(directory), folder.lockExclusive(milliseconds: Int(busyTimeout)) else {
-                throw connection.failure(SQLITE_BUSY)
-            }
-            try LibrarySchema.prepare(connection)
-        }
-        try photos.removeLeftovers(connection)
-        database = Locked(connection)
+    public convenience init(directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
+        self.init(storage: try FolderStorage(directory: directory, busyTimeout: busyTimeout))
     }
+
+    /// Opens the library in `directory` for reading only, as it is: nothing is created,
+    /// migrated or cleaned, and no file in it is written. For reading a library that cannot
+    /// be written (a read-only folder or mount, a full disk); whatever writes fails with the
+    /// library's "cannot write" message. A library older than this Caption cannot be read
+    /// so, since it would have to be brought up to date first.
+    public convenience init(readingOnly directory: String, busyTimeout: Int32 = 5000) throws(LibraryError) {
+        self.init(storage: try FolderStorage(readingOnly: directory, busyTimeout: busyTimeout))
+    }
+
+    /// Connects to the library on a server, making it or bringing it up to date; its photos
+    /// are kept on this machine, as they are needed, in a folder of their own under `cache`
+    /// (by default the user's cache folder).
+    public convenience init(server: PostgresAddress, cache: String? = nil) throws(LibraryError) {
+        self.init(storage: try PostgresStorage(server, cache: cache ?? LibraryLocation.cacheDirectory()))
+    }
+
+    /// Opens the library `location` names: a server's address (`postgresql://…`,
+    /// `service=NAME`, libpq's `key=value` words) or a folder.
+    public static func open(_ location: String) throws(LibraryError) -> Library {
+        if PostgresAddress.isServer(location) { return try Library(server: PostgresAddress(location)) }
+        return try Library(directory: location)
+    }
+
+    /// Whether `location` names a library on a server rather than a folder.
+    public static func isServer(_ location: String) -> Bool { PostgresAddress.isServer(location) }
+
+    /// The folder photos are read from: a folder library's own, a server library's cache.
+    public var directory: String { storage.directory }
+
+    /// Where the library is, as messages name it: the folder, or the server and database.
+    public var place: String { (storage as? PostgresStorage)?.address.description ?? storage.directory }
+
+    public static var schemaVersion: Int { LibrarySchema.migrations.count }
+
+    /// `$XDG_DATA_HOME/caption`, or `~/.local/share/caption` (XDG ignores a relative
+    /// XDG_DATA_HOME).
+    public static func defaultDirectory() -> String { LibraryLocation.defaultDirectory() }
 
     // MARK: Reading
 
@@ -194,12 +131,12 @@ public final class Library: Sendable {
 
     /// Every entry, newest first.
     public func entries() throws(LibraryError) -> [Entry] {
-        try database.withLock { (db) throws(LibraryError) -> [Entry] in
-            let statement = try db.prepare("SELECT \(Library.columns) FROM entries ORDER BY created DESC, id DESC")
-            var entries: [Entry] = []
-            while try statement.step() { entries.append(Library.entry(statement)) }
-            return entries
+        var entries: [Entry] = []
+        try storage.forEachEntry(.newestFirst, after: nil, through: nil, limit: nil) { entry in
+            entries.append(entry)
+            return true
         }
+        return entries
     }
 
     /// The entries whose title or subtitle contains `text` (case aside), newest first;
@@ -207,73 +144,35 @@ public final class Library: Sendable {
     public func entries(matching text: String) throws(LibraryError) -> [Entry] {
         let query = text.trimmingWhiteSpace
         guard !query.isEmpty else { return try entries() }
-        return try database.withLock { (db) throws(LibraryError) -> [Entry] in
-            let statement: Statement
-            if query.unicodeScalars.count >= 3 {
-                // A quoted FTS5 string is one phrase: with trigram tokens, a substring.
-                statement = try db.prepare(
-                    """
-                    SELECT \(Library.columns) FROM entries WHERE id IN
-                        (SELECT rowid FROM entries_text WHERE entries_text MATCH ?)
-                    ORDER BY created DESC, id DESC
-                    """)
-                statement.bind(1, "\"" + query.replacing("\"", with: "\"\"") + "\"")
-            } else {
-                statement = try db.prepare(
-                    """
-                    SELECT \(Library.columns) FROM entries
-                    WHERE \(CaptionField.allCases.map { "instr(lower(\($0.rawValue)), lower(?1)) > 0" }.joined(separator: " OR "))
-                    ORDER BY created DESC, id DESC
-                    """)
-                statement.bind(1, query)
-            }
-            var entries: [Entry] = []
-            while try statement.step() { entries.append(Library.entry(statement)) }
-            return entries
-        }
+        return try storage.entries(matching: query)
     }
 
-    /// A number that changes whenever another connection (another Caption, `caption --add`)
-    /// commits to the library: an open view polls it to stay current.
-    public func changeCounter() throws(LibraryError) -> Int64 {
-        try database.withLock { (db) throws(LibraryError) -> Int64 in try db.integer("PRAGMA data_version") }
-    }
+    /// A number that changes whenever another connection (another Caption, `caption --add`,
+    /// another editor) commits to the library: an open view polls it to stay current.
+    public func changeCounter() throws(LibraryError) -> Int64 { try storage.changeCounter() }
 
     /// The entry with this number, or nil.
-    public func entry(id: Int64) throws(LibraryError) -> Entry? {
-        try database.withLock { (db) throws(LibraryError) -> Entry? in try Library.fetch(db, id) }
-    }
+    public func entry(id: Int64) throws(LibraryError) -> Entry? { try storage.entry(id: id) }
 
-    private static func fetch(_ db: Database, _ id: Int64) throws(LibraryError) -> Entry? {
-        let statement = try db.prepare("SELECT \(columns) FROM entries WHERE id = ?")
-        statement.bind(1, id)
-        return try statement.step() ? entry(statement) : nil
-    }
-
-    /// The photo's absolute path, or nil when the row names anything but one of the
-    /// library's own photo files: a database edited by hand or by another program could
-    /// point at "../../.bashrc" or "/etc/passwd", and nothing may read or delete that.
-    public func photoPath(of entry: Entry) -> String? {
-        Library.photoPath(of: entry, in: directory)
-    }
+    /// The photo's absolute path on this machine, or nil when the entry names anything but
+    /// one of the library's own photos (a database edited by hand or by another program
+    /// could point at "../../.bashrc", and nothing may read or delete that) or a server's
+    /// photo cannot be had.
+    public func photoPath(of entry: Entry) -> String? { storage.photoPath(of: entry) }
 
     /// The same, for a library folder not open here (the window asks before opening).
     public static func photoPath(of entry: Entry, in directory: String) -> String? {
-        guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
-        return Files.absolute(directory) + "/" + entry.photo
+        FolderStorage.photoPath(of: entry, in: directory)
     }
 
     /// Whether `path` names one of this library's stored photos (through any link or
     /// relative path): the library's copies are its own, never a photo to write into.
-    public func holdsPhoto(at path: String) -> Bool {
-        guard let file = realpath(path), let store = realpath(photos.path) else { return false }
-        return file.hasPrefix(store + "/")
-    }
+    public func holdsPhoto(at path: String) -> Bool { storage.holdsPhoto(at: path) }
 
     /// Whether the library keeps a copy of the photo whose bytes hash to `sha256`: a photo
     /// captioned before, under whatever name it has now. (A copy goes when its last entry does.)
     public func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool {
-        access(photos.path + "/" + sha256 + "." + format.fileExtension, F_OK) == 0
+        storage.holdsPhoto(sha256: sha256, format: format)
     }
 
     static func noSuchEntry(_ id: Int64) -> LibraryError {
@@ -284,162 +183,42 @@ public final class Library: Sendable {
 
     /// Saves a photo with its caption: `PhotoInspector.load` then `add(_:words:)`.
     /// The photo is read once, checked (decodes, within the limits), copied in
-    /// under its SHA-256 (the same photo twice is stored once) and synced before the row
-    /// commits. The words are stored exactly as given: normalising them is the form's job.
+    /// under its SHA-256 (the same photo twice is stored once) and made durable before the
+    /// entry is. The words are stored exactly as given: normalising them is the form's job.
     public func add(photoAt path: String, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
         try add(PhotoInspector.load(path), words: words, credits: credits)
     }
 
     /// Saves a photo loaded (and so checked and hashed) earlier.
     public func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
-        try photo.bytes.withBytes { (data) throws(LibraryError) -> Entry in
-            try save(photo, data, words: words, credits: credits)
-        }
-    }
-
-    private func save(
-        _ photo: LoadedPhoto, _ data: UnsafeRawBufferPointer, words: CaptionWords, credits: Credits
-    ) throws(LibraryError) -> Entry {
-        let info = photo.info
-        let name = "photos/\(photo.sha256).\(info.format.fileExtension)"
-        let target = directory + "/" + name
-        // The folder's shared lock is held until the row commits, so no clean-up takes the
-        // copy for an orphan.
-        let placement = try photos.place(data, at: target)
-        let now = Timestamp.now()
-        do {
-            return try database.withLock { (db) throws(LibraryError) -> Entry in
-                try db.write { () throws(LibraryError) -> Entry in
-                    let insert = try db.prepare(Library.insertEntry + " RETURNING id")
-                    insert.bind(1, name)
-                    let next = Library.bind(words, to: insert, from: 2)
-                    insert.bind(next, Int64(info.width))
-                    insert.bind(next + 1, Int64(info.height))
-                    insert.bind(next + 2, Files.baseName(photo.path))
-                    insert.bind(next + 3, now.millisecondsSince1970)
-                    insert.bind(next + 4, now.millisecondsSince1970)
-                    _ = Library.bind(credits, to: insert, from: next + 5)
-                    guard try insert.step() else { throw db.failure(SQLITE_ERROR) }
-                    let id = insert.integer(0)
-                    _ = try insert.step()
-                    return Entry(
-                        id: id, words: words, photo: name, width: info.width,
-                        height: info.height, originalName: Files.baseName(photo.path), created: now, updated: now,
-                        credits: credits)
-                }
-            }
-        } catch {
-            // The copy this save placed may be nobody's now; take it away unless another
-            // save is under way, in which case the next open's clean-up will.
-            if placement.wrote && placement.folder.tryLockExclusive() {
-                let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, name) }
-                if uses == 0 { unlink(target) }
-            }
-            throw error
-        }
-    }
-
-    private static func uses(_ db: Database, _ photo: String) throws(LibraryError) -> Int64 {
-        let statement = try db.prepare("SELECT count(*) FROM entries WHERE photo = ?")
-        statement.bind(1, photo)
-        _ = try statement.step()
-        return statement.integer(0)
+        try storage.add(photo, words: words, credits: credits)
     }
 
     /// Records where an entry's photo lives outside the library (an absolute path) and the
     /// SHA-256 of that file as Caption last read or wrote it; nil forgets it.
     @discardableResult
     public func setSource(id: Int64, path: String?, sha256: String?) throws(LibraryError) -> Entry {
-        try database.withLock { (db) throws(LibraryError) -> Entry in
-            try db.write { () throws(LibraryError) -> Entry in
-                let statement = try db.prepare(
-                    "UPDATE entries SET source = ?, source_sha256 = ? WHERE id = ? RETURNING \(Library.columns)")
-                statement.bind(1, path)
-                statement.bind(2, sha256)
-                statement.bind(3, id)
-                guard try statement.step() else { throw Library.noSuchEntry(id) }
-                let entry = Library.entry(statement)
-                _ = try statement.step()
-                return entry
-            }
-        }
+        try storage.setSource(id: id, path: path, sha256: sha256)
     }
 
     /// Changes an entry's caption; the photo stays, and so do the credits it was saved with
     /// unless `credits` are given.
     public func update(id: Int64, words: CaptionWords, credits: Credits? = nil) throws(LibraryError) -> Entry {
-        let now = Timestamp.now()
-        var assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
-        if credits != nil {
-            assignments +=
-                ", " + Library.creditColumnNames.map { "\($0) = ?" }.joined(separator: ", ")
-        }
-        return try database.withLock { (db) throws(LibraryError) -> Entry in
-            try db.write { () throws(LibraryError) -> Entry in
-                let statement = try db.prepare(
-                    "UPDATE entries SET \(assignments), updated = ? WHERE id = ? RETURNING \(Library.columns)")
-                var next = Library.bind(words, to: statement, from: 1)
-                if let credits { next = Library.bind(credits, to: statement, from: next) }
-                statement.bind(next, now.millisecondsSince1970)
-                statement.bind(next + 1, id)
-                guard try statement.step() else { throw Library.noSuchEntry(id) }
-                let entry = Library.entry(statement)
-                _ = try statement.step()
-                return entry
-            }
-        }
+        try storage.update(id: id, words: words, credits: credits)
     }
 
-    /// Removes an entry and returns it. Its photo file goes too, after the commit, when no
-    /// other entry uses it.
-    public func remove(id: Int64) throws(LibraryError) -> Entry {
-        let entry = try database.withLock { (db) throws(LibraryError) -> Entry in
-            try db.write { () throws(LibraryError) -> Entry in
-                guard let entry = try Library.fetch(db, id) else { throw Library.noSuchEntry(id) }
-                let statement = try db.prepare("DELETE FROM entries WHERE id = ?")
-                statement.bind(1, id)
-                _ = try statement.step()
-                return entry
-            }
-        }
-        // A save of the same photo may be between its copy and its commit: wait for it
-        // (briefly) so the count below sees its row. If it takes longer, the next open
-        // removes the file.
-        if let folder = Files.Folder(photos.path), folder.lockExclusive(milliseconds: 2000) {
-            let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in try Library.uses(db, entry.photo)
-            }
-            if uses == 0, let path = photoPath(of: entry) { unlink(path) }
-        }
-        return entry
-    }
+    /// Removes an entry and returns it. Its photo goes too when no other entry uses it.
+    public func remove(id: Int64) throws(LibraryError) -> Entry { try storage.remove(id: id) }
 
     // MARK: Benchmarks
 
-    /// Adds `count` rows that share `entry`'s photo, in one transaction: a large library in
-    /// a moment, for benchmarks and tests. `caption` gives row `index` its own words (by
-    /// default the entry's, with the index after the title).
+    /// Adds `count` rows that share `entry`'s photo, at once: a large library in a moment,
+    /// for benchmarks and tests. `caption` gives row `index` its own words (by default the
+    /// entry's, with the index after the title).
     @_spi(Benchmarks)
     public func insertCopies(
         of entry: Entry, count: Int, caption: (@Sendable (Int) -> CaptionWords)? = nil
     ) throws(LibraryError) {
-        try database.withLock { (db) throws(LibraryError) in
-            try db.write { () throws(LibraryError) in
-                let insert = try db.prepare(Library.insertEntry)
-                for index in 0..<count {
-                    insert.reset()
-                    insert.bind(1, entry.photo)
-                    var numbered = entry.words
-                    numbered.title += " \(index)"
-                    let next = Library.bind(caption?(index) ?? numbered, to: insert, from: 2)
-                    insert.bind(next, Int64(entry.width))
-                    insert.bind(next + 1, Int64(entry.height))
-                    insert.bind(next + 2, entry.originalName)
-                    insert.bind(next + 3, entry.created.millisecondsSince1970 - Int64(count - index))
-                    insert.bind(next + 4, entry.updated.millisecondsSince1970 - Int64(count - index))
-                    _ = Library.bind(entry.credits, to: insert, from: next + 5)
-                    _ = try insert.step()
-                }
-            }
-        }
+        try storage.insertCopies(of: entry, count: count, caption: caption)
     }
 }

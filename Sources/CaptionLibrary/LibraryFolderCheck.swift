@@ -26,7 +26,10 @@ enum LibraryFolderCheck {
                 "Other users can write to the library folder, and could put links in it; Caption uses it once it is yours alone (chmod go-w): {folder}",
                 ["folder": directory])
         }
-        for name in ["photos", Library.databaseName, Library.databaseName + "-wal", Library.databaseName + "-shm"] {
+        for name in [
+            "photos", FolderStorage.databaseName, FolderStorage.databaseName + "-wal",
+            FolderStorage.databaseName + "-shm",
+        ] {
             var entry = stat()
             guard lstat(directory + "/" + name, &entry) == 0 else { continue }
             if entry.st_mode & S_IFMT == S_IFLNK {

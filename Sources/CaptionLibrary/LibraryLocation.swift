@@ -1,4 +1,5 @@
-// Where the library lives when no --library is given: the XDG data folder.
+// Where the library lives when no --library is given (the XDG data folder), and where a
+// server library's photos are kept on this machine (the XDG cache folder).
 
 #if canImport(Glibc)
     import Glibc
@@ -12,6 +13,14 @@ enum LibraryLocation {
             return value + "/caption"
         }
         return homeDirectory() + "/.local/share/caption"
+    }
+
+    /// `$XDG_CACHE_HOME/caption`, or `~/.cache/caption`.
+    static func cacheDirectory() -> String {
+        if let value = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), value.hasPrefix("/") {
+            return value + "/caption"
+        }
+        return homeDirectory() + "/.cache/caption"
     }
 
     static func homeDirectory() -> String {

@@ -65,7 +65,8 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     static var noClient: LibraryError {
         .make(
             .unreachable,
-            "A library on a PostgreSQL server needs the libpq library, which could not be opened; install libpq5")
+            "A library on a PostgreSQL server needs the libpq library, which could not be opened; install it (libpq5 on Debian and Ubuntu, libpq on Fedora)"
+        )
     }
 
     /// `service=desk`, or `postgresql://user@host:port/dbname` with what was given.

@@ -51,6 +51,11 @@ enum PostgresSchema {
         CREATE INDEX entries_title_text ON caption.entries USING gin (lower(title) gin_trgm_ops);
         CREATE INDEX entries_subtitle_text ON caption.entries USING gin (lower(subtitle) gin_trgm_ops);
         """,
+        // Every commit counts one change, so an editor knows whether what it read (a search
+        // index, the offers) is still current with one small read.
+        """
+        ALTER TABLE caption.library ADD COLUMN changes bigint NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Checks whose database this is, then brings it up to date, in one transaction under

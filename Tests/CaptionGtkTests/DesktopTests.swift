@@ -294,8 +294,12 @@ import Testing
         WindowStateFile.saveExportFolder(last, to: stateFile)
         let window = try makeWindow(stateFile: stateFile)
         defer { gtk_widget_destroy(window.widget) }
+        // Another test's chooser may still be open in this process (a photo chooser is a
+        // file chooser dialog too): the one this opens is the one that was not there before.
+        let before = visibleToplevels(ofType: gtk_file_chooser_dialog_get_type())
         window.export.chooseFolder()
-        let dialog = try #require(visibleToplevels(ofType: gtk_file_chooser_dialog_get_type()).first)
+        let dialog = try #require(
+            visibleToplevels(ofType: gtk_file_chooser_dialog_get_type()).first { !before.contains($0) })
         defer { gtk_widget_destroy(caption_widget(dialog)) }
         // The chooser takes its folder once it has looked at it, a main-loop turn or two later.
         var current: String?

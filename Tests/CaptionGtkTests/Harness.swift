@@ -35,7 +35,7 @@ enum Harness {
     {
         try start()
         let window = CaptionWindow(
-            application: nil, libraryDirectory: library, stateFile: stateFile,
+            application: nil, libraryLocation: library, stateFile: stateFile,
             creditsFile: creditsFile ?? library + ".credits.ini")
         gtk_widget_show_all(window.widget)
         gtk_window_present(caption_window(window.widget))

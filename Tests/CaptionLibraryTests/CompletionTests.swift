@@ -124,18 +124,21 @@ import Testing
         }
     }
 
-    @Test func theLibraryCountsEachDistinctValue() throws {
+    @Test(arguments: Storage.allCases)
+    func theLibraryCountsEachDistinctValue(_ storage: Storage) throws {
         let scratch = Scratch()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let photo = scratch.write("a.jpg", Photos.jpeg(seed: 1, width: 8, height: 8))
         _ = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Morning"))
         _ = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Evening"))
         _ = try library.add(photoAt: photo, words: CaptionWords(title: "Hill", subtitle: "Evening"))
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "harbour", subtitle: ""))
         let titles = try library.usage(of: .title).sorted { $0.text < $1.text }
-        #expect(titles.map(\.text) == ["Harbour", "Hill"])
-        #expect(titles.map(\.count) == [2, 1])
+        #expect(titles.map(\.text) == ["Harbour", "Hill", "harbour"], "values differing in case stay apart")
+        #expect(titles.map(\.count) == [2, 1, 1])
         let subtitles = try library.usage(of: .subtitle)
         #expect(subtitles.first { $0.text == "Evening" }?.count == 2)
+        #expect(!subtitles.contains { $0.text.isEmpty }, "an empty subtitle is no value")
     }
 
     @Test func aHundredThousandValuesAnswerInMilliseconds() {

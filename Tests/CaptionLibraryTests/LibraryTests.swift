@@ -13,15 +13,14 @@ import Testing
 @Suite("Library storage")
 struct LibraryTests {
     @Test(
-        "titles and subtitles with quotes, format specifiers, markup, emoji, RTL and CJK round-trip unchanged, also after reopening"
-    )
-    func hostileTextRoundTrips() throws {
+        "titles and subtitles with quotes, format specifiers, markup, emoji, RTL and CJK round-trip unchanged, also after reopening",
+        arguments: Storage.allCases)
+    func hostileTextRoundTrips(_ storage: Storage) throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
-        let directory = scratch.file("lib")
         var saved: [Entry] = []
         do {
-            let library = try Library(directory: directory)
+            let library = try storage.open(scratch)
             for (index, text) in HostileText.samples.enumerated() {
                 let subtitle = HostileText.samples[(index + 1) % HostileText.samples.count]
                 let entry = try library.add(photoAt: photo, words: CaptionWords(title: text, subtitle: subtitle))
@@ -30,7 +29,7 @@ struct LibraryTests {
                 saved.append(entry)
             }
         }
-        let reopened = try Library(directory: directory)
+        let reopened = try storage.open(scratch)
         let entries = try reopened.entries()
         #expect(entries == saved.reversed())
         for entry in saved {
@@ -41,19 +40,22 @@ struct LibraryTests {
         #expect(try reopened.entries().count == HostileText.samples.count, "no statement was spliced into SQL")
     }
 
-    @Test("an entry records the photo's pixel size, original name, UTC times and a library-relative photo path")
-    func entryRecordsItsPhoto() throws {
+    @Test(
+        "an entry records the photo's pixel size, original name, UTC times and a library-relative photo path",
+        arguments: Storage.allCases)
+    func entryRecordsItsPhoto(_ storage: Storage) throws {
         let scratch = Scratch()
         let bytes = Photos.jpeg(width: 120, height: 80)
         let photo = scratch.write("Harbour at dawn.jpg", bytes)
         let before = Timestamp.now()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let entry = try library.add(photoAt: photo, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(entry.width == 120 && entry.height == 80)
         #expect(entry.originalName == "Harbour at dawn.jpg")
         let hash = bytes.withUnsafeBytes { Hash.sha256($0) }
         #expect(entry.photo == "photos/\(hash).jpg")
-        #expect(library.photoPath(of: entry) == scratch.file("lib") + "/photos/\(hash).jpg")
+        #expect(library.photoPath(of: entry) == library.directory + "/photos/\(hash).jpg")
+        #expect(storage == .server || library.directory == scratch.file("lib"))
         #expect(entry.created >= before && entry.created <= Timestamp.now())
         #expect(entry.updated == entry.created)
         #expect(entry.created.iso8601.count == 20 && entry.created.iso8601.hasSuffix("Z"))
@@ -64,8 +66,10 @@ struct LibraryTests {
         #expect(FileManager.default.contents(atPath: library.photoPath(of: entry) ?? "") == Data(bytes))
     }
 
-    @Test("a photo loaded earlier is saved as it was loaded, even if the file changed or went since")
-    func loadedPhotoSavedAsLoaded() throws {
+    @Test(
+        "a photo loaded earlier is saved as it was loaded, even if the file changed or went since",
+        arguments: Storage.allCases)
+    func loadedPhotoSavedAsLoaded(_ storage: Storage) throws {
         let scratch = Scratch()
         let original = Photos.png(seed: 5)
         let path = scratch.write("p.png", original)
@@ -73,19 +77,19 @@ struct LibraryTests {
         #expect(loaded.sha256 == original.withUnsafeBytes { Hash.sha256($0) })
         #expect(loaded.info == PhotoInfo(width: 64, height: 48, format: .png, byteCount: original.count))
         scratch.write("p.png", Photos.png(seed: 6))
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let entry = try library.add(loaded, words: CaptionWords(title: "T", subtitle: "S"))
         #expect(FileManager.default.contents(atPath: library.photoPath(of: entry) ?? "") == Data(original))
         unlink(path)
         let again = try library.add(loaded, words: CaptionWords(title: "T2", subtitle: "S"))
         #expect(again.photo == entry.photo)
-        #expect(try consistencyProblems(scratch.file("lib")) == [])
+        #expect(try storage.consistencyProblems(scratch) == [])
     }
 
-    @Test("entries are listed newest first")
-    func newestFirst() throws {
+    @Test("entries are listed newest first", arguments: Storage.allCases)
+    func newestFirst(_ storage: Storage) throws {
         let scratch = Scratch()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         var ids: [Int64] = []
         for seed in 1...4 {
             let photo = scratch.write("p\(seed).png", Photos.png(seed: UInt32(seed)))
@@ -94,17 +98,19 @@ struct LibraryTests {
         #expect(try library.entries().map(\.id) == ids.reversed())
     }
 
-    @Test("the same photo saved twice is stored once, and removing one entry keeps the file the other uses")
-    func samePhotoStoredOnce() throws {
+    @Test(
+        "the same photo saved twice is stored once, and removing one entry keeps the file the other uses",
+        arguments: Storage.allCases)
+    func samePhotoStoredOnce(_ storage: Storage) throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
         let copy = scratch.write("copy.png", Photos.png())
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let first = try library.add(photoAt: photo, words: CaptionWords(title: "A", subtitle: "a"))
         let second = try library.add(photoAt: copy, words: CaptionWords(title: "B", subtitle: "b"))
         #expect(first.photo == second.photo)
         #expect(second.originalName == "copy.png")
-        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.file("lib/photos"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: library.directory + "/photos")
         #expect(files.count == 1)
 
         let removed = try library.remove(id: first.id)
@@ -113,14 +119,16 @@ struct LibraryTests {
         _ = try library.remove(id: second.id)
         #expect(!FileManager.default.fileExists(atPath: library.photoPath(of: second) ?? ""))
         #expect(try library.entries().isEmpty)
-        #expect(try consistencyProblems(scratch.file("lib")) == [])
+        #expect(try storage.consistencyProblems(scratch) == [])
     }
 
-    @Test("update changes the caption and the updated time, keeps the photo and the created time")
-    func updateChangesCaption() throws {
+    @Test(
+        "update changes the caption and the updated time, keeps the photo and the created time",
+        arguments: Storage.allCases)
+    func updateChangesCaption(_ storage: Storage) throws {
         let scratch = Scratch()
         let photo = scratch.write("p.png", Photos.png())
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let entry = try library.add(photoAt: photo, words: CaptionWords(title: "Old", subtitle: "old"))
         usleep(5_000)
         let updated = try library.update(id: entry.id, words: CaptionWords(title: "New «title»", subtitle: "新しい"))
@@ -130,10 +138,10 @@ struct LibraryTests {
         #expect(try library.entry(id: entry.id) == updated)
     }
 
-    @Test("updating or removing an entry that does not exist names the missing number")
-    func missingEntry() throws {
+    @Test("updating or removing an entry that does not exist names the missing number", arguments: Storage.allCases)
+    func missingEntry(_ storage: Storage) throws {
         let scratch = Scratch()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         #expect(try library.entry(id: 42) == nil)
         let error = #expect(throws: LibraryError.self) { try library.remove(id: 42) }
         #expect(error?.kind == .noSuchEntry)
@@ -155,9 +163,12 @@ struct LibraryTests {
         #expect(mode(directory) == 0o700)
         #expect(mode(scratch.file("deep")) == 0o700)
         #expect(mode(directory + "/photos") == 0o700)
-        #expect(mode(library.databasePath) == 0o600)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: library.databasePath + suffix) {
-            #expect(mode(library.databasePath + suffix) == 0o600, "\(suffix)")
+        #expect(mode(try #require(library.storage as? FolderStorage).databasePath) == 0o600)
+        for suffix in ["-wal", "-shm"]
+        where FileManager.default.fileExists(
+            atPath: try #require(library.storage as? FolderStorage).databasePath + suffix)
+        {
+            #expect(mode(try #require(library.storage as? FolderStorage).databasePath + suffix) == 0o600, "\(suffix)")
         }
         #expect(mode(library.photoPath(of: entry) ?? "") == 0o600)
     }
@@ -166,7 +177,7 @@ struct LibraryTests {
     func schemaVersioned() throws {
         let scratch = Scratch()
         let library = try Library(directory: scratch.file("lib"))
-        let raw = RawDatabase(library.databasePath)
+        let raw = RawDatabase(try #require(library.storage as? FolderStorage).databasePath)
         #expect(raw.strings("PRAGMA journal_mode") == ["wal"])
         #expect(raw.strings("PRAGMA user_version") == [String(Library.schemaVersion)])
         #expect(raw.strings("PRAGMA application_id") == [String(LibrarySchema.applicationID)])
@@ -353,10 +364,10 @@ struct LibraryTests {
         #expect(try library.entries() == [entry])
     }
 
-    @Test("threads sharing one Library instance all get their saves in")
-    func threadsShareOneLibrary() throws {
+    @Test("threads sharing one Library instance all get their saves in", arguments: Storage.allCases)
+    func threadsShareOneLibrary(_ storage: Storage) throws {
         let scratch = Scratch()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         let photos = (0..<4).map { scratch.write("p\($0).png", Photos.png(seed: UInt32($0 + 1))) }
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -373,6 +384,6 @@ struct LibraryTests {
         }
         #expect(failures.withLock { $0 } == 0)
         #expect(try library.entries().count == 40)
-        #expect(try consistencyProblems(scratch.file("lib")) == [])
+        #expect(try storage.consistencyProblems(scratch) == [])
     }
 }

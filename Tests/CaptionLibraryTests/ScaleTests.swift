@@ -12,9 +12,9 @@ import Testing
 @Suite("Library at scale")
 struct ScaleTests {
     /// A library with these (title, subtitle) pairs, added oldest first.
-    func library(_ captions: [(String, String)]) throws -> (Library, Scratch, [Entry]) {
+    func library(_ captions: [(String, String)], on storage: Storage) throws -> (Library, Scratch, [Entry]) {
         let scratch = Scratch()
-        let library = try Library(directory: scratch.file("lib"))
+        let library = try storage.open(scratch)
         var entries: [Entry] = []
         for (index, (title, subtitle)) in captions.enumerated() {
             let photo = scratch.write("p\(index).png", Photos.png(seed: UInt32(index + 1)))
@@ -23,12 +23,15 @@ struct ScaleTests {
         return (library, scratch, entries)
     }
 
-    @Test("the search index finds one, two, three and more characters, case aside, Chinese too, newest first")
-    func searchIndexFindsEveryQueryLength() throws {
-        let (library, _, entries) = try library([
-            ("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"), ("Market day", "HARBOUR stalls"),
-            ("x", "y"),
-        ])
+    @Test(
+        "the search index finds one, two, three and more characters, case aside, Chinese too, newest first",
+        arguments: Storage.allCases)
+    func searchIndexFindsEveryQueryLength(_ storage: Storage) throws {
+        let (library, _, entries) = try library(
+            [
+                ("Harbour at dusk", "The last ferry"), ("港口的黄昏", "最后一班渡轮"), ("Market day", "HARBOUR stalls"),
+                ("x", "y"),
+            ], on: storage)
         let index = try library.searchIndex()
         func titles(_ query: String) -> [String] {
             index.matches(query).map { id in entries.first { $0.id == id }!.title }
@@ -45,24 +48,26 @@ struct ScaleTests {
         #expect(index.matches("dusk The").isEmpty, "no match across the title and the subtitle")
     }
 
-    @Test("the search index is made again after this connection or another one commits")
-    func searchIndexFollowsChanges() throws {
-        let (library, scratch, _) = try library([("Harbour", "Boats")])
+    @Test("the search index is made again after this connection or another one commits", arguments: Storage.allCases)
+    func searchIndexFollowsChanges(_ storage: Storage) throws {
+        let (library, scratch, _) = try library([("Harbour", "Boats")], on: storage)
         #expect(try library.searchIndex().matches("quay").isEmpty)
         let first = try library.searchIndex()
         #expect(try library.searchIndex() === first, "nothing changed: the same index")
         let photo = scratch.write("q.png", Photos.png(seed: 99))
         _ = try library.add(photoAt: photo, words: CaptionWords(title: "Quay", subtitle: "Nets"))
         #expect(try library.searchIndex().matches("quay").count == 1)
-        let other = try Library(directory: library.directory)
+        let other = try storage.open(scratch)
         _ = try other.add(
             photoAt: scratch.write("r.png", Photos.png(seed: 98)), words: CaptionWords(title: "Quayside", subtitle: ""))
         #expect(try library.searchIndex().matches("quay").count == 2)
     }
 
-    @Test("pages of the whole library and of a search add up to the list, newest first, with nothing twice")
-    func pagesAddUpToTheList() throws {
-        let (library, _, _) = try library([("seed", "s")])
+    @Test(
+        "pages of the whole library and of a search add up to the list, newest first, with nothing twice",
+        arguments: Storage.allCases)
+    func pagesAddUpToTheList(_ storage: Storage) throws {
+        let (library, _, _) = try library([("seed", "s")], on: storage)
         let seed = try #require(try library.entries().first)
         try library.insertCopies(of: seed, count: 1_234) { index in
             CaptionWords(title: index % 3 == 0 ? "Fish \(index)" : "Boat \(index)")
@@ -81,9 +86,9 @@ struct ScaleTests {
         #expect(try library.listing(matching: "nothing like it").isComplete)
     }
 
-    @Test("entries are streamed in either order and the stream stops when asked")
-    func streamingStopsWhenAsked() throws {
-        let (library, _, entries) = try library([("a", ""), ("b", ""), ("c", "")])
+    @Test("entries are streamed in either order and the stream stops when asked", arguments: Storage.allCases)
+    func streamingStopsWhenAsked(_ storage: Storage) throws {
+        let (library, _, entries) = try library([("a", ""), ("b", ""), ("c", "")], on: storage)
         var newest: [String] = []
         try library.forEachEntry {
             newest.append($0.title)

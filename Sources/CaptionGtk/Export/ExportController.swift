@@ -52,12 +52,12 @@ final class ExportController {
         let progress = WorkProgress()
         let panel = ProgressPanel(progress: progress, title: tr("Exporting…"))
         notification.show(progress: panel)
-        let directory = library.directory
+        let location = library.location
         let lifetime = library.lifetime
         DispatchQueue.global(qos: .userInitiated).async {
             let result: Result<Exporter.Summary, LibraryError>
             do throws(LibraryError) {
-                let library = try Library(directory: directory)
+                let library = try Library.open(location)
                 result = .success(
                     try Exporter.exportAll(from: library, to: folder, into: .photo, progress: progress))
             } catch {

@@ -68,7 +68,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         self.messages = messages
         self.notification = notification
         drafts = DraftRecovery(
-            directory: library.directory, window: window, notification: notification, lifetime: lifetime)
+            directory: library.draftsDirectory, window: window, notification: notification, lifetime: lifetime)
         let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
         zoom = PhotoZoom(loader: loader)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)

@@ -1,21 +1,33 @@
 // The library as the window uses it: opened lazily, and only ever touched on one background
-// queue, so a slow disk or a locked database never freezes the window.
+// queue, so a slow disk, a locked database or a distant server never freezes the window.
 
 import CaptionLibrary
 import Dispatch
+import Threads
 
 final class LibraryAccess: @unchecked Sendable {
-    let directory: String
+    /// The library's folder, or its server's address.
+    let location: String
     /// The window's: its answers are dropped once the window has ended.
     let lifetime: Lifetime
     private let queue = DispatchQueue(label: "io.github.caption_app.Caption.library")
     /// Touched only on `queue`: that is what makes this class safe to share.
     private var opened: Library?
+    /// The same library once open, for finding photos from other threads (a server's are
+    /// fetched into this machine's cache when first needed).
+    private let shared = Locked<Library?>(nil)
 
-    init(directory: String?, lifetime: Lifetime) {
-        self.directory = directory ?? Library.defaultDirectory()
+    init(location: String?, lifetime: Lifetime) {
+        self.location = location ?? Library.defaultDirectory()
         self.lifetime = lifetime
     }
+
+    var isServer: Bool { Library.isServer(location) }
+
+    /// Where drafts are kept: beside a folder library, and for a library on a server in
+    /// this machine's own library folder, since what is typed and not saved is no one
+    /// else's.
+    var draftsDirectory: String { isServer ? Library.defaultDirectory() : location }
 
     /// Runs `work` against the open library on the library queue, then hands its result to
     /// `completion` on the main thread, while the window lives: the work itself (a save)
@@ -31,8 +43,9 @@ final class LibraryAccess: @unchecked Sendable {
                 if let opened {
                     library = opened
                 } else {
-                    library = try Library(directory: directory)
+                    library = try Library.open(location)
                     opened = library
+                    shared.withLock { $0 = library }
                 }
                 result = .success(try work(library))
             } catch {
@@ -42,9 +55,11 @@ final class LibraryAccess: @unchecked Sendable {
         }
     }
 
-    /// Where an entry's photo is, or nil for a row that names anything else.
+    /// Where an entry's photo is, or nil for a row that names anything else. For a library
+    /// on a server this may fetch the photo: call it off the main thread.
     func photoPath(of entry: Entry) -> String? {
-        Library.photoPath(of: entry, in: directory)
+        guard isServer else { return Library.photoPath(of: entry, in: location) }
+        return shared.withLock { $0 }?.photoPath(of: entry)
     }
 
     /// Waits for everything queued so far; tests use it, and so does quitting, so that a

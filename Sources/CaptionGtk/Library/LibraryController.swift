@@ -52,7 +52,7 @@ final class LibraryController {
     var view: LibraryView {
         if let madeView { return madeView }
         let view = LibraryView(lifetime: library.lifetime)
-        view.photoPath = { [weak self] entry in self?.library.photoPath(of: entry) }
+        view.photoPath = { [library] entry in library.photoPath(of: entry) }
         view.onSearch = { [weak self] _ in
             guard let self else { return }
             self.searchTyped = true
@@ -245,8 +245,18 @@ final class LibraryController {
     }
 
     private func edit(_ entry: CaptionLibrary.Entry) {
-        guard let path = library.photoPath(of: entry) else { return }
-        onEdit?(entry, path)
+        guard library.isServer else {
+            guard let path = library.photoPath(of: entry) else { return }
+            onEdit?(entry, path)
+            return
+        }
+        // A server's photo may have to come over the network first: not on this thread.
+        library.perform(
+            { library in library.photoPath(of: entry) },
+            completion: { [weak self] result in
+                guard let self, case .success(let path?) = result else { return }
+                self.onEdit?(entry, path)
+            })
     }
 
     // MARK: Deleting

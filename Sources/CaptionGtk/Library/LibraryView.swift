@@ -60,7 +60,8 @@ final class LibraryView {
     nonisolated static let keepRows = 120
 
     /// Where an entry's photo is (the library knows), for its thumbnail.
-    var photoPath: ((Entry) -> String?)?
+    /// Called on the thumbnail queue: a server library's photo may be fetched first.
+    var photoPath: (@Sendable (Entry) -> String?)?
     var onActivate: ((Entry) -> Void)?
     var onDelete: ((Entry) -> Void)?
     var onSearch: ((String) -> Void)?
@@ -335,7 +336,7 @@ final class LibraryView {
         let focus = thumbnailFocus
         for row in visible + below + above {
             let entry = entries[row]
-            guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let path = photoPath?(entry) else {
+            guard !thumbnailed.contains(entry.id), !requested.contains(entry.id), let locate = photoPath else {
                 continue
             }
             requested.insert(entry.id)
@@ -345,7 +346,8 @@ final class LibraryView {
                 // later pass asks again if it comes back into view.
                 let current = focus.load()
                 let thumbnail =
-                    abs(current - row) > Self.keepRows ? nil : Thumbnails.thumbnail(for: path).map { Self.scaled($0) }
+                    abs(current - row) > Self.keepRows
+                    ? nil : locate(entry).flatMap { Thumbnails.thumbnail(for: $0) }.map { Self.scaled($0) }
                 self.lifetime.post(
                     to: self,
                     { view in

@@ -45,7 +45,7 @@ public enum CaptionApplication {
             if let captionWindow {
                 window = captionWindow
             } else {
-                window = CaptionWindow(application: running, libraryDirectory: library)
+                window = CaptionWindow(application: running, libraryLocation: library)
                 captionWindow = window
                 window.present(restoringDraft: true)
                 StartupTrace.mark("window-shown")

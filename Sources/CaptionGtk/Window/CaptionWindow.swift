@@ -38,10 +38,10 @@ import StartupTrace
 
     /// `stateFile` is where the window size is remembered, `creditsFile` where the standing
     /// credits are (tests pass their own).
-    init(application: GtkApp?, libraryDirectory: String?, stateFile: String? = nil, creditsFile: String? = nil) {
+    init(application: GtkApp?, libraryLocation: String?, stateFile: String? = nil, creditsFile: String? = nil) {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
         self.creditsFile = creditsFile ?? CreditsFile.defaultPath
-        library = LibraryAccess(directory: libraryDirectory, lifetime: lifetime)
+        library = LibraryAccess(location: libraryLocation, lifetime: lifetime)
         notification = InAppNotification(lifetime: lifetime)
         window = application?.newWindow() ?? Window.toplevel()
         window.title = "Caption"
@@ -518,8 +518,8 @@ import StartupTrace
 /// available) reaches: the window itself, the library list, and ways to drive it.
 extension CaptionWindow {
     /// A window of no application, as the benchmarks and tests open one.
-    public convenience init(libraryDirectory: String?, stateFile: String? = nil) {
-        self.init(application: nil, libraryDirectory: libraryDirectory, stateFile: stateFile)
+    public convenience init(libraryLocation: String?, stateFile: String? = nil) {
+        self.init(application: nil, libraryLocation: libraryLocation, stateFile: stateFile)
     }
     public var libraryRowCount: Int { libraryController.view.entries.count }
     public var librarySelectedRow: Int? { libraryController.view.selectedRow }

@@ -1,0 +1,54 @@
+// What a library needs of the place its entries and photos are kept: a folder (SQLite and
+// photo files) or a PostgreSQL server. `Library` speaks to either through this alone.
+
+import CaptionText
+import PhotoFormats
+
+/// Where a library is kept. Every method may be called from any thread; an implementation
+/// serialises its own connection. Errors are the library's, with the same kinds and words
+/// for either storage, so the window and the command line say the same things.
+protocol LibraryStorage: AnyObject, Sendable {
+    /// The folder the library's photos are read from on this machine: a folder library's
+    /// own, a server library's cache.
+    var directory: String { get }
+
+    // MARK: Writing
+
+    /// Saves a photo (once for every entry of the same bytes) and an entry for it, in one
+    /// step: an entry is never saved without its photo.
+    func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry
+    func update(id: Int64, words: CaptionWords, credits: Credits?) throws(LibraryError) -> Entry
+    func setSource(id: Int64, path: String?, sha256: String?) throws(LibraryError) -> Entry
+    /// Removes an entry, and its photo with its last entry.
+    func remove(id: Int64) throws(LibraryError) -> Entry
+    /// Adds `count` rows that share `entry`'s photo at once (benchmarks and tests).
+    func insertCopies(of entry: Entry, count: Int, caption: (@Sendable (Int) -> CaptionWords)?) throws(LibraryError)
+
+    // MARK: Reading
+
+    func entry(id: Int64) throws(LibraryError) -> Entry?
+    /// Entries in `order`, after `cursor` and through `last` when given, at most `limit`
+    /// (all without one), each handed to `body` as it is read; `body` returns false to stop.
+    func forEachEntry(
+        _ order: Library.Order, after cursor: EntryCursor?, through last: EntryCursor?, limit: Int?,
+        _ body: (Entry) -> Bool) throws(LibraryError)
+    /// The entries whose title or subtitle contains `query` (not empty), case aside.
+    func entries(matching query: String) throws(LibraryError) -> [Entry]
+    /// The entries with these numbers, by number.
+    func entries(ids: [Int64]) throws(LibraryError) -> [Int64: Entry]
+    func forEachTitle(_ body: (String) -> Bool) throws(LibraryError)
+    func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage]
+    func largestID() throws(LibraryError) -> Int64
+    func count() throws(LibraryError) -> Int
+    func contentVersion() throws(LibraryError) -> ContentVersion
+    func changeCounter() throws(LibraryError) -> Int64
+    func searchIndex() throws(LibraryError) -> SearchIndex
+
+    // MARK: Photos
+
+    /// The absolute path of the entry's photo on this machine, or nil when the entry names
+    /// no photo of the library's or its photo cannot be had.
+    func photoPath(of entry: Entry) -> String?
+    func holdsPhoto(at path: String) -> Bool
+    func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool
+}

@@ -1,0 +1,463 @@
+// A library on a PostgreSQL server: the entries and the photos' bytes, which a folder
+// library keeps in its SQLite database and photos/ folder, kept on the server; and the
+// photos this machine has needed, kept in a cache folder of its own.
+
+import CaptionText
+import POSIXFiles
+import PhotoFormats
+import Threads
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A library on a server. Safe to use from any thread: the connection sits behind a lock,
+/// as a folder library's does.
+final class PostgresStorage: LibraryStorage {
+    let address: PostgresAddress
+    /// The library's identity, the same for every editor.
+    let identity: String
+    /// This machine's cache of the library's photos, `<cache>/server-<identity>`: the
+    /// photos are named as in a folder library (`photos/<sha256>.<ext>`).
+    let directory: String
+    private let photos: PhotoFolder
+    private let state: Locked<Connection>
+
+    /// The connection and what is known through it.
+    private struct Connection {
+        let db: PostgresConnection
+        /// Commits made through this connection, so that `changeCounter` counts only
+        /// others', as a folder library's does.
+        var commits: Int64 = 0
+        var searchIndex: (version: ContentVersion, index: SearchIndex)?
+    }
+
+    /// How many entries a page of a stream reads at once: the stream costs the same memory
+    /// for ten entries or a million, and the connection is free between pages.
+    static let pageSize = 1000
+
+    /// Connects, and makes the library or brings it up to date; its photos are cached in a
+    /// folder under `cache`.
+    init(_ address: PostgresAddress, cache: String) throws(LibraryError) {
+        let connection = try PostgresConnection(address)
+        identity = try PostgresSchema.prepare(connection)
+        // The identity names a folder here: only what Caption makes (32 hex digits) will do.
+        guard identity.utf8.count == 32, identity.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else {
+            throw .make(
+                .notALibrary, "Not a Caption library database; it was left as it is: {file}",
+                ["file": address.description])
+        }
+        self.address = address
+        directory = Files.absolute(cache) + "/server-" + identity
+        photos = PhotoFolder(path: directory + "/photos", library: directory)
+        if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
+            throw PhotoFolder.folderError(code, directory)
+        }
+        state = Locked(Connection(db: connection))
+    }
+
+    /// The columns of an entry, in `entry(_:_:)`'s order: a folder library's.
+    static let columns = Library.columns
+
+    static func entry(_ rows: PostgresResult, _ row: Int) -> Entry {
+        var words = CaptionWords.empty
+        for (offset, field) in CaptionField.allCases.enumerated() { words[field] = rows.text(row, 1 + offset) ?? "" }
+        let next = 1 + CaptionField.allCases.count
+        var credits = Credits()
+        for (offset, field) in CreditField.allCases.enumerated() {
+            credits[field] = rows.text(row, next + 8 + offset) ?? ""
+        }
+        credits.replacesPhotos = rows.text(row, next + 8 + CreditField.allCases.count) == "t"
+        return Entry(
+            id: rows.integer(row, 0) ?? 0, words: words, photo: rows.text(row, next) ?? "",
+            width: Int(rows.integer(row, next + 1) ?? 0), height: Int(rows.integer(row, next + 2) ?? 0),
+            originalName: rows.text(row, next + 3) ?? "",
+            created: Timestamp(millisecondsSince1970: rows.integer(row, next + 4) ?? 0),
+            updated: Timestamp(millisecondsSince1970: rows.integer(row, next + 5) ?? 0),
+            source: rows.text(row, next + 6), sourceSHA256: rows.text(row, next + 7), credits: credits)
+    }
+
+    static func entries(_ rows: PostgresResult) -> [Entry] { (0..<rows.rowCount).map { entry(rows, $0) } }
+
+    /// The credits' values in `Library.creditColumns`' order: NULL for a credit not given.
+    static func values(_ credits: Credits) -> [PostgresValue] {
+        CreditField.allCases.map { credits.setFields.contains($0) ? .text(credits[$0]) : .null }
+            + [.text(credits.replacesPhotos ? "true" : "false")]
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` in one transaction that also counts the change, so every connection's
+    /// `contentVersion` moves when it commits. The count is the transaction's last step, so
+    /// that every writer takes the row locks in one order (entry and photo, then the count)
+    /// and no two of them wait for each other.
+    private func write<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
+        try state.withLock { (state) throws(LibraryError) -> T in try Self.transaction(&state, body) }
+    }
+
+    private static func transaction<T>(
+        _ state: inout Connection, _ body: (PostgresConnection) throws(LibraryError) -> T
+    ) throws(LibraryError) -> T {
+        let db = state.db
+        let value = try db.write { () throws(LibraryError) -> T in
+            let value = try body(db)
+            try db.execute("UPDATE caption.library SET changes = changes + 1")
+            return value
+        }
+        state.commits += 1
+        return value
+    }
+
+    private func read<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
+        try state.withLock { (state) throws(LibraryError) -> T in try body(state.db) }
+    }
+
+    func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry {
+        let entry = try add(
+            sha256: photo.sha256, format: photo.info.format, bytes: photo.bytes, words: words,
+            width: photo.info.width, height: photo.info.height, originalName: Files.baseName(photo.path),
+            credits: credits)
+        // The photo is at hand: the cache keeps it now rather than fetching it when first
+        // shown. A cache that cannot be written costs a fetch later, not the save.
+        _ = try? photo.bytes.withBytes { (data) throws(LibraryError) in
+            _ = try photos.place(data, at: directory + "/" + entry.photo)
+        }
+        return entry
+    }
+
+    /// Saves a photo's bytes (once for every entry of the same photo) and an entry for it,
+    /// in one transaction: an entry is never without its photo.
+    func add(
+        sha256: String, format: PhotoFormat, bytes: [UInt8], words: CaptionWords, width: Int, height: Int,
+        originalName: String, credits: Credits
+    ) throws(LibraryError) -> Entry {
+        let name = "photos/\(sha256).\(format.fileExtension)"
+        let now = Timestamp.now()
+        let values = Self.entryValues(
+            name: name, sha256: sha256, words: words, width: width, height: height, originalName: originalName,
+            created: now, credits: credits)
+        let id = try state.withLock { (state) throws(LibraryError) -> Int64 in
+            var attempt = 0
+            while true {
+                attempt += 1
+                do throws(LibraryError) {
+                    return try Self.transaction(&state) { (db) throws(LibraryError) -> Int64 in
+                        try db.execute(
+                            "INSERT INTO caption.photos (sha256, format, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
+                            values: [.text(sha256), .text(format.fileExtension), .bytes(bytes)])
+                        return try db.execute(Self.insertEntry + " RETURNING id", values: values).integer(0, 0) ?? 0
+                    }
+                } catch {
+                    // Another editor removed the last entry of this photo, and with it the
+                    // photo, between the two inserts: the photo goes in again.
+                    guard state.db.lastFailure == "23503" && attempt < 3 else { throw error }
+                }
+            }
+        }
+        return Entry(
+            id: id, words: words, photo: name, width: width, height: height, originalName: originalName, created: now,
+            updated: now, credits: credits)
+    }
+
+    /// `INSERT INTO caption.entries` with the values `entryValues` gives.
+    static let insertEntry = """
+        INSERT INTO caption.entries (photo, photo_sha256, \(Library.fieldColumns), width, height, original_name,
+            created, updated, \(Library.creditColumns))
+        VALUES (\((1...(7 + CaptionField.allCases.count + CreditField.allCases.count + 1)).map { "$\($0)" }
+        .joined(separator: ", ")))
+        """
+
+    static func entryValues(
+        name: String, sha256: String, words: CaptionWords, width: Int, height: Int, originalName: String,
+        created: Timestamp, credits: Credits
+    ) -> [PostgresValue] {
+        var values: [PostgresValue] = [.text(name), .text(sha256)]
+        values += CaptionField.allCases.map { .text(words[$0]) }
+        values += [
+            .text(String(width)), .text(String(height)), .text(originalName),
+            .text(String(created.millisecondsSince1970)), .text(String(created.millisecondsSince1970)),
+        ]
+        return values + Self.values(credits)
+    }
+
+    func update(id: Int64, words: CaptionWords, credits: Credits?) throws(LibraryError) -> Entry {
+        var values = CaptionField.allCases.map { PostgresValue.text(words[$0]) }
+        var assignments = CaptionField.allCases.enumerated().map { "\($1.rawValue) = $\($0 + 1)" }
+        if let credits {
+            for (column, value) in zip(Library.creditColumnNames, Self.values(credits)) {
+                values.append(value)
+                assignments.append("\(column) = $\(values.count)")
+            }
+        }
+        values.append(.text(String(Timestamp.now().millisecondsSince1970)))
+        assignments.append("updated = $\(values.count)")
+        values.append(.text(String(id)))
+        return try changed(
+            id,
+            "UPDATE caption.entries SET \(assignments.joined(separator: ", ")) WHERE id = $\(values.count) RETURNING \(Self.columns)",
+            values)
+    }
+
+    func setSource(id: Int64, path: String?, sha256: String?) throws(LibraryError) -> Entry {
+        try changed(
+            id, "UPDATE caption.entries SET source = $1, source_sha256 = $2 WHERE id = $3 RETURNING \(Self.columns)",
+            [path.map(PostgresValue.text) ?? .null, sha256.map(PostgresValue.text) ?? .null, .text(String(id))])
+    }
+
+    private func changed(_ id: Int64, _ sql: String, _ values: [PostgresValue]) throws(LibraryError) -> Entry {
+        try write { (db) throws(LibraryError) -> Entry in
+            let rows = try db.execute(sql, values: values)
+            guard rows.rowCount == 1 else { throw Library.noSuchEntry(id) }
+            return Self.entry(rows, 0)
+        }
+    }
+
+    /// Its photo's bytes go too when no other entry uses them, and then this machine's
+    /// cached copy. An entry another editor saves with the same photo at that moment keeps
+    /// them: the key refuses the photo's removal, and the removal of the entry alone stands.
+    func remove(id: Int64) throws(LibraryError) -> Entry {
+        let (entry, photoGone) = try write { (db) throws(LibraryError) -> (Entry, Bool) in
+            let rows = try db.execute(
+                "DELETE FROM caption.entries WHERE id = $1 RETURNING \(Self.columns), photo_sha256", [String(id)])
+            guard rows.rowCount == 1, let sha256 = rows.text(0, rows.columnCount - 1) else {
+                throw Library.noSuchEntry(id)
+            }
+            try db.execute("SAVEPOINT photo")
+            var removed = false
+            do throws(LibraryError) {
+                removed =
+                    try db.execute(
+                        """
+                        DELETE FROM caption.photos WHERE sha256 = $1
+                        AND NOT EXISTS (SELECT 1 FROM caption.entries WHERE photo_sha256 = $1) RETURNING sha256
+                        """, [sha256]
+                    ).rowCount == 1
+                try db.execute("RELEASE SAVEPOINT photo")
+            } catch {
+                // Only the key's refusal (another editor's entry uses the photo) is
+                // expected here; anything else fails the removal.
+                guard db.lastFailure == "23503" else { throw error }
+                try db.execute("ROLLBACK TO SAVEPOINT photo")
+            }
+            return (Self.entry(rows, 0), removed)
+        }
+        if photoGone, PhotoFolder.isStoredPhoto(entry.photo) { _ = unlink(directory + "/" + entry.photo) }
+        return entry
+    }
+
+    func insertCopies(of entry: Entry, count: Int, caption: (@Sendable (Int) -> CaptionWords)?) throws(LibraryError) {
+        let sha256 = String(entry.photo.dropFirst("photos/".count).prefix(64))
+        try write { (db) throws(LibraryError) in
+            for index in 0..<count {
+                var numbered = entry.words
+                numbered.title += " \(index)"
+                var values = Self.entryValues(
+                    name: entry.photo, sha256: sha256, words: caption?(index) ?? numbered, width: entry.width,
+                    height: entry.height, originalName: entry.originalName,
+                    created: Timestamp(
+                        millisecondsSince1970: entry.created.millisecondsSince1970 - Int64(count - index)),
+                    credits: entry.credits)
+                values[2 + CaptionField.allCases.count + 4] = .text(  // updated
+                    String(entry.updated.millisecondsSince1970 - Int64(count - index)))
+                try db.execute(Self.insertEntry, values: values)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    func entry(id: Int64) throws(LibraryError) -> Entry? {
+        let rows = try read { (db) throws(LibraryError) -> PostgresResult in
+            try db.execute("SELECT \(Self.columns) FROM caption.entries WHERE id = $1", [String(id)])
+        }
+        return rows.rowCount == 1 ? Self.entry(rows, 0) : nil
+    }
+
+    /// A page at a time by the (created, id) index, the connection free between pages, so
+    /// `body` may use the library.
+    func forEachEntry(
+        _ order: Library.Order, after cursor: EntryCursor?, through last: EntryCursor?, limit: Int?,
+        _ body: (Entry) -> Bool
+    ) throws(LibraryError) {
+        let newest = order == .newestFirst
+        var cursor = cursor
+        var left = limit ?? Int.max
+        while left > 0 {
+            let size = min(left, Self.pageSize)
+            var conditions: [String] = []
+            var parameters: [String?] = []
+            if let cursor {
+                parameters += [String(cursor.created), String(cursor.id)]
+                conditions.append("(created, id) \(newest ? "<" : ">") ($1, $2)")
+            }
+            if let last {
+                parameters += [String(last.created), String(last.id)]
+                conditions.append(
+                    "(created, id) \(newest ? ">=" : "<=") ($\(parameters.count - 1), $\(parameters.count))")
+            }
+            parameters.append(String(size))
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let sql = """
+                SELECT \(Self.columns) FROM caption.entries \(filter)
+                ORDER BY created \(newest ? "DESC" : "ASC"), id \(newest ? "DESC" : "ASC") LIMIT $\(parameters.count)
+                """
+            let rows = try read { (db) throws(LibraryError) -> PostgresResult in try db.execute(sql, parameters) }
+            for row in 0..<rows.rowCount {
+                let entry = Self.entry(rows, row)
+                if !body(entry) { return }
+                cursor = EntryCursor(entry)
+            }
+            guard rows.rowCount == size else { return }
+            left -= size
+        }
+    }
+
+    /// The trigram indexes serve the LIKE.
+    func entries(matching query: String) throws(LibraryError) -> [Entry] {
+        var escaped = ""
+        for character in query {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        let condition = CaptionField.allCases.map { "lower(\($0.rawValue)) LIKE '%' || lower($1) || '%'" }
+            .joined(separator: " OR ")
+        return try read { (db) throws(LibraryError) -> [Entry] in
+            Self.entries(
+                try db.execute(
+                    "SELECT \(Self.columns) FROM caption.entries WHERE \(condition) ORDER BY created DESC, id DESC",
+                    [escaped]))
+        }
+    }
+
+    func entries(ids: [Int64]) throws(LibraryError) -> [Int64: Entry] {
+        // One parameter, an array of numbers: no SQL is ever spliced.
+        let rows = try read { (db) throws(LibraryError) -> PostgresResult in
+            try db.execute(
+                "SELECT \(Self.columns) FROM caption.entries WHERE id = ANY($1::bigint[])",
+                ["{" + ids.map(String.init).joined(separator: ",") + "}"])
+        }
+        var found: [Int64: Entry] = [:]
+        found.reserveCapacity(rows.rowCount)
+        for row in 0..<rows.rowCount {
+            let entry = Self.entry(rows, row)
+            found[entry.id] = entry
+        }
+        return found
+    }
+
+    func forEachTitle(_ body: (String) -> Bool) throws(LibraryError) {
+        var after: Int64 = 0
+        while true {
+            let rows = try read { (db) throws(LibraryError) -> PostgresResult in
+                try db.execute(
+                    "SELECT id, title FROM caption.entries WHERE id > $1 ORDER BY id LIMIT $2",
+                    [String(after), String(Self.pageSize * 10)])
+            }
+            for row in 0..<rows.rowCount {
+                if !body(rows.text(row, 1) ?? "") { return }
+                after = rows.integer(row, 0) ?? after
+            }
+            guard rows.rowCount == Self.pageSize * 10 else { return }
+        }
+    }
+
+    func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage] {
+        let column = field.rawValue
+        let rows = try read { (db) throws(LibraryError) -> PostgresResult in
+            try db.execute(
+                "SELECT \(column), count(*), max(updated) FROM caption.entries WHERE \(column) <> '' GROUP BY \(column)"
+            )
+        }
+        return (0..<rows.rowCount).map {
+            FieldUsage(
+                text: rows.text($0, 0) ?? "", count: Int(rows.integer($0, 1) ?? 0),
+                lastUsed: Timestamp(millisecondsSince1970: rows.integer($0, 2) ?? 0))
+        }
+    }
+
+    func largestID() throws(LibraryError) -> Int64 {
+        try read { (db) throws(LibraryError) -> Int64 in
+            try db.execute("SELECT coalesce(max(id), 0) FROM caption.entries").integer(0, 0) ?? 0
+        }
+    }
+
+    func count() throws(LibraryError) -> Int {
+        try read { (db) throws(LibraryError) -> Int in
+            Int(try db.execute("SELECT count(*) FROM caption.entries").integer(0, 0) ?? 0)
+        }
+    }
+
+    /// Every commit of every editor counts one change; this connection's own are told apart.
+    func contentVersion() throws(LibraryError) -> ContentVersion {
+        try state.withLock { (state) throws(LibraryError) -> ContentVersion in try Self.version(state) }
+    }
+
+    private static func version(_ state: Connection) throws(LibraryError) -> ContentVersion {
+        let changes = try state.db.execute("SELECT changes FROM caption.library").integer(0, 0) ?? 0
+        return ContentVersion(others: changes - state.commits, own: state.commits)
+    }
+
+    func changeCounter() throws(LibraryError) -> Int64 { try contentVersion().others }
+
+    /// Read in one snapshot with the count of changes it holds, so the index is never
+    /// taken for newer than it is.
+    func searchIndex() throws(LibraryError) -> SearchIndex {
+        try state.withLock { (state) throws(LibraryError) -> SearchIndex in
+            if let cached = state.searchIndex, cached.version == (try Self.version(state)) { return cached.index }
+            try state.db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            defer { _ = try? state.db.execute("COMMIT") }
+            let version = try Self.version(state)
+            let rows = try state.db.execute(
+                "SELECT id, \(Library.fieldColumns) FROM caption.entries ORDER BY created DESC, id DESC")
+            let fields = CaptionField.allCases.count
+            var builder = SearchIndex.Builder()
+            for row in 0..<rows.rowCount {
+                builder.start(id: rows.integer(row, 0) ?? 0)
+                for column in 1...fields {
+                    rows.withBytes(row, column) { builder.add(field: $0, last: column == fields) }
+                }
+            }
+            let index = builder.finish()
+            state.searchIndex = (version, index)
+            return index
+        }
+    }
+
+    // MARK: Photos
+
+    /// From the cache, or else fetched from the server, checked against its hash and
+    /// cached: a photo changed on the server is not handed on as the one captioned.
+    func photoPath(of entry: Entry) -> String? {
+        guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
+        let path = directory + "/" + entry.photo
+        if access(path, F_OK) == 0 { return path }
+        let sha256 = String(entry.photo.dropFirst("photos/".count).prefix(64))
+        guard let bytes = try? photoBytes(sha256: sha256),
+            bytes.withUnsafeBytes({ Hash.sha256($0) }) == sha256,
+            (try? bytes.withBytes({ (data) throws(LibraryError) in _ = try photos.place(data, at: path) })) != nil
+        else { return nil }
+        return path
+    }
+
+    /// The bytes of a photo as saved; nil when the server has none under that hash.
+    func photoBytes(sha256: String) throws(LibraryError) -> [UInt8]? {
+        let rows = try read { (db) throws(LibraryError) -> PostgresResult in
+            try db.execute(
+                "SELECT bytes FROM caption.photos WHERE sha256 = $1", values: [.text(sha256)], binaryResult: true)
+        }
+        return rows.rowCount == 1 ? rows.bytes(0, 0) : nil
+    }
+
+    func holdsPhoto(at path: String) -> Bool {
+        guard let file = realpath(path), let store = realpath(photos.path) else { return false }
+        return file.hasPrefix(store + "/")
+    }
+
+    func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool {
+        let rows = try? read { (db) throws(LibraryError) -> PostgresResult in
+            try db.execute("SELECT 1 FROM caption.photos WHERE sha256 = $1", [sha256])
+        }
+        return rows?.rowCount == 1
+    }
+}

@@ -1,0 +1,74 @@
+// The window on a library on a PostgreSQL server, as an editor of a photo desk uses it:
+// another editor's words offered, a caption saved to the server, the library view listing
+// every editor's entries with thumbnails of photos fetched into this machine's cache, and an
+// entry opened on the form from there.
+
+import CGtk
+import CaptionLibrary
+import CaptionTestSupport
+import CaptionText
+import Foundation
+import Testing
+
+@_spi(Benchmarks) @testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct ServerWindowTests {
+    let folder = Harness.temporaryDirectory("caption-server-window")
+
+    func set(_ entry: TextEntry, _ text: String) {
+        gtk_entry_set_text(caption_entry(entry.pointer), text)
+    }
+
+    @Test func anEditorCaptionsOnTheServerAndSeesTheOthersEntries() throws {
+        let address = try TestServer.newDatabase()
+        // Another editor, on another machine (a cache of its own), has saved one photo.
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache")
+        let theirPhoto = Harness.makePhoto(width: 90, height: 60, in: folder, name: "theirs.jpg")
+        _ = try other.add(
+            photoAt: theirPhoto, words: CaptionWords(title: "Harbour at dusk", subtitle: "The last ferry"))
+
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        #expect(Harness.spin { window.form.aids.completion.loaded }, "the offers were never read")
+        #expect(
+            window.form.aids.completion.indexes[.title, default: CompletionIndex()].offers(for: "har", now: .now())
+                == ["Harbour at dusk"], "the other editor's title is offered")
+
+        let mine = Harness.makePhoto(width: 80, height: 50, in: folder, name: "mine.jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([mine]) }
+        set(window.form.view.titleEntry, "Quay at dawn")
+        set(window.form.view.subtitleEntry, "First light")
+        var saved: CaptionLibrary.Entry?
+        window.form.onSaved = { saved = $0 }
+        // Both filled: Enter saves.
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { saved != nil }, "the save never finished")
+        window.library.drain()
+        #expect(try other.entries().map(\.title) == ["Quay at dawn", "Harbour at dusk"], "saved on the server")
+
+        // The library view: both entries, each with a thumbnail; the other editor's photo
+        // came from the server into this machine's cache.
+        var thumbnails = 0
+        window.libraryController.view.onThumbnail = { thumbnails += 1 }
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        window.activateAction("library")
+        #expect(Harness.spin { shown }, "the library view never loaded")
+        #expect(window.libraryController.view.entries.map(\.title) == ["Quay at dawn", "Harbour at dusk"])
+        #expect(Harness.spin { thumbnails == 2 }, "thumbnails: \(thumbnails)")
+        let cache = try #require(ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]) + "/caption/server-"
+
+        // Enter on the other editor's entry puts its photo, from the cache, on the form.
+        Harness.press(window, keyval: GDK_KEY_Down)
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        Harness.press(window, keyval: GDK_KEY_Return)
+        #expect(Harness.spin { settled }, "the entry never opened")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Harbour at dusk")
+        let path = try #require(window.form.photoPath)
+        #expect(path.hasPrefix(cache), "\(path)")
+        #expect(Photos.bytes(path) == Photos.bytes(theirPhoto))
+    }
+}

@@ -1,0 +1,103 @@
+// The command line on a library on a PostgreSQL server: every command as on a folder, from
+// two machines (two photo caches), and addresses that hold a password or lead nowhere
+// refused with a clear message.
+
+import CaptionTestSupport
+import CaptionText
+import Foundation
+import Testing
+
+@testable import CaptionLibrary
+
+@Suite("Command line on a server library")
+struct ServerCommandTests {
+    /// A machine of an editor's: its own cache, data and settings folders.
+    struct Machine {
+        let scratch: Scratch
+        let name: String
+
+        var environment: [String: String] {
+            [
+                "XDG_CACHE_HOME": scratch.file(name + "/cache"), "XDG_DATA_HOME": scratch.file(name + "/data"),
+                "XDG_CONFIG_HOME": scratch.file(name + "/config"),
+            ]
+        }
+
+        func run(_ arguments: [String]) throws -> Outcome {
+            try Caption.run(arguments, environment: environment)
+        }
+    }
+
+    @Test func everyCommandWorksOnAServerFromEitherMachine() throws {
+        let scratch = Scratch()
+        let address = try Storage.database(for: scratch).connectionString
+        let ana = Machine(scratch: scratch, name: "ana")
+        let rui = Machine(scratch: scratch, name: "rui")
+        let bytes = Photos.jpeg(seed: 7, width: 320, height: 200)
+        let photo = scratch.write("IMG_0007.JPG", bytes)
+
+        let added = try ana.run([
+            "--library", address, "--add", photo, "--title", "Harbour at dusk", "--subtitle", "The last ferry",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout == "Saved entry 1\n")
+
+        // The other machine lists it, and its photo comes from the server into its own cache.
+        let listed = try rui.run(["--library", address, "--list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("1  Harbour at dusk  The last ferry"))
+        let json = try rui.run(["--library", address, "--list", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let cached = try #require(objects.first?["photo"] as? String)
+        #expect(cached.hasPrefix(scratch.file("rui/cache/caption/server-")), "\(cached)")
+        #expect(Photos.bytes(cached) == bytes, "the photo as it was saved")
+
+        // Exported on the other machine: the photo, captioned, from the server's bytes.
+        let exported = try rui.run(["--library", address, "--export", scratch.file("out")])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let copy = Photos.bytes(scratch.file("out/Harbour at dusk.jpg"))
+        #expect(copy.count > bytes.count)
+        #expect(String(decoding: copy, as: UTF8.self).contains("Harbour at dusk"))
+
+        // Written back into the photo it was saved from, on the machine that has it.
+        let written = try ana.run(["--library", address, "--write-back"])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(String(decoding: Photos.bytes(photo), as: UTF8.self).contains("The last ferry"))
+
+        let removed = try ana.run(["--library", address, "--remove", "1"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try rui.run(["--library", address, "--list"]).stdout == "The library is empty.\n")
+        let again = try ana.run(["--library", address, "--remove", "1"])
+        #expect(again.status == 1)
+        #expect(again.stderr == "caption: There is no entry 1 in the library\n")
+    }
+
+    @Test func anAddressWithAPasswordIsRefusedWithoutShowingIt() throws {
+        let scratch = Scratch()
+        let machine = Machine(scratch: scratch, name: "ana")
+        for address in ["postgresql://ana:s3cret@localhost/desk", "host=localhost dbname=desk password=s3cret"] {
+            let outcome = try machine.run(["--library", address, "--list"])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("~/.pgpass"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("s3cret") && !outcome.stdout.contains("s3cret"))
+        }
+    }
+
+    @Test func aServerThatCannotBeReachedIsSaidOnceAndNothingIsMade() throws {
+        let scratch = Scratch()
+        let machine = Machine(scratch: scratch, name: "ana")
+        let photo = scratch.write("p.jpg", Photos.jpeg())
+        let socketless = "host=" + scratch.file("nowhere") + " dbname=desk"
+        for arguments in [["--list"], ["--add", photo, "--title", "T", "--subtitle", "S"]] {
+            let outcome = try machine.run(["--library", socketless] + arguments)
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.hasPrefix("caption: The library's server could not be reached"), "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: scratch.file("ana/cache")), "no cache for a library never reached")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("ana/data")))
+    }
+}
