@@ -38,6 +38,12 @@ final class PostgresConnection {
 
     deinit { libpq.pointee.finish!(handle) }
 
+    /// Whether the connection still stands: after the server ended it (a restart, the
+    /// network gone) every statement fails, and a new connection is needed.
+    var isOpen: Bool { !lost && libpq.pointee.status!(handle) == CONNECTION_OK }
+    /// A statement failed on the client's side: the connection is not to be used again.
+    private var lost = false
+
     /// Runs `sql` with `parameters` as $1, $2, … (nil is SQL NULL), all sent as text.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(LibraryError) -> PostgresResult {
@@ -130,14 +136,20 @@ final class PostgresConnection {
         lastFailure = code ?? ""
         let primary = libpq.pointee.result_error_field!(result, caption_pg_diag_message_primary())
         let reason = primary.map { String(cString: $0) } ?? Self.firstLine(libpq.pointee.result_error_message!(result))
-        // A connection lost mid-statement fails on the client's side, with no SQLSTATE.
-        if libpq.pointee.status!(handle) != CONNECTION_OK { return Self.unreachable(address, reason: reason) }
+        // A connection lost mid-statement fails on the client's side, with no SQLSTATE
+        // (every error the server sends has one), and libpq may still call the connection
+        // good when its write found the socket closed.
+        if code == nil || libpq.pointee.status!(handle) != CONNECTION_OK {
+            lost = true
+            return Self.unreachable(address, reason: reason)
+        }
         return Self.error(sqlState: code ?? "", reason: reason, address: address)
     }
 
     /// No result at all: the connection is gone.
     private func connectionFailure() -> LibraryError {
-        Self.unreachable(address, reason: Self.firstLine(libpq.pointee.error_message!(handle)))
+        lost = true
+        return Self.unreachable(address, reason: Self.firstLine(libpq.pointee.error_message!(handle)))
     }
 
     static func error(sqlState code: String, reason: String, address: PostgresAddress) -> LibraryError {

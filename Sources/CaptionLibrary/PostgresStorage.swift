@@ -25,11 +25,12 @@ final class PostgresStorage: LibraryStorage {
 
     /// The connection and what is known through it.
     private struct Connection {
-        let db: PostgresConnection
+        var db: PostgresConnection
         /// Commits made through this connection, so that `changeCounter` counts only
         /// others', as a folder library's does.
         var commits: Int64 = 0
         var searchIndex: (version: ContentVersion, index: SearchIndex)?
+        var losesAnswerToCommit = false
     }
 
     /// How many entries a page of a stream reads at once: the stream costs the same memory
@@ -93,7 +94,24 @@ final class PostgresStorage: LibraryStorage {
     /// that every writer takes the row locks in one order (entry and photo, then the count)
     /// and no two of them wait for each other.
     private func write<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
-        try state.withLock { (state) throws(LibraryError) -> T in try Self.transaction(&state, body) }
+        try state.withLock { (state) throws(LibraryError) -> T in
+            try reconnectIfLost(&state)
+            return try Self.transaction(&state, body)
+        }
+    }
+
+    /// A connection the server ended (restarted, or the network was gone) is made anew, so
+    /// that the next save after a fault goes through without a restart of Caption. Nothing
+    /// of this connection's lasts beyond it but the count of its own commits, which stays.
+    private func reconnectIfLost(_ state: inout Connection) throws(LibraryError) {
+        guard !state.db.isOpen else { return }
+        state.db = try PostgresConnection(address)
+    }
+
+    /// For tests: the next commit goes through and its answer is lost, as when the server
+    /// or the network goes at that moment.
+    func loseTheAnswerToTheNextCommit() {
+        state.withLock { $0.losesAnswerToCommit = true }
     }
 
     private static func transaction<T>(
@@ -106,11 +124,26 @@ final class PostgresStorage: LibraryStorage {
             return value
         }
         state.commits += 1
+        if state.losesAnswerToCommit {
+            state.losesAnswerToCommit = false
+            try? db.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+            throw PostgresConnection.unreachable(db.address, reason: "the answer to the commit was lost")
+        }
         return value
     }
 
+    /// Reads, tried once more on a new connection when the server ended the old one: a
+    /// read repeated changes nothing.
     private func read<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
-        try state.withLock { (state) throws(LibraryError) -> T in try body(state.db) }
+        try state.withLock { (state) throws(LibraryError) -> T in
+            try reconnectIfLost(&state)
+            do throws(LibraryError) {
+                return try body(state.db)
+            } catch  where error.kind == .unreachable && !state.db.isOpen {
+                try reconnectIfLost(&state)
+                return try body(state.db)
+            }
+        }
     }
 
     func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry {
@@ -138,6 +171,7 @@ final class PostgresStorage: LibraryStorage {
             name: name, sha256: sha256, words: words, width: width, height: height, originalName: originalName,
             created: now, credits: credits)
         let id = try state.withLock { (state) throws(LibraryError) -> Int64 in
+            try reconnectIfLost(&state)
             var attempt = 0
             while true {
                 attempt += 1
@@ -148,6 +182,14 @@ final class PostgresStorage: LibraryStorage {
                             values: [.text(sha256), .text(format.fileExtension), .bytes(bytes)])
                         return try db.execute(Self.insertEntry + " RETURNING id", values: values).integer(0, 0) ?? 0
                     }
+                } catch  where error.kind == .unreachable {
+                    // The connection went during the save: whether the commit was made is
+                    // known only to the server. Asked again, it says, so that a save the
+                    // user repeats is never kept twice and one that went in is not lost.
+                    guard (try? reconnectIfLost(&state)) != nil,
+                        let saved = try? Self.savedEntry(state.db, sha256: sha256, created: now, words: words)
+                    else { throw error }
+                    return saved
                 } catch {
                     // Another editor removed the last entry of this photo, and with it the
                     // photo, between the two inserts: the photo goes in again.
@@ -158,6 +200,22 @@ final class PostgresStorage: LibraryStorage {
         return Entry(
             id: id, words: words, photo: name, width: width, height: height, originalName: originalName, created: now,
             updated: now, credits: credits)
+    }
+
+    /// The number of the entry a save made, if it was committed: the same photo, words and
+    /// time to the millisecond, which this machine's clock gave it.
+    private static func savedEntry(
+        _ db: PostgresConnection, sha256: String, created: Timestamp, words: CaptionWords
+    ) throws(LibraryError) -> Int64? {
+        var values: [String?] = [sha256, String(created.millisecondsSince1970)]
+        var conditions = ["photo_sha256 = $1", "created = $2"]
+        for field in CaptionField.allCases {
+            values.append(words[field])
+            conditions.append("\(field.rawValue) = $\(values.count)")
+        }
+        let rows = try db.execute(
+            "SELECT id FROM caption.entries WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT 1", values)
+        return rows.rowCount == 1 ? rows.integer(0, 0) : nil
     }
 
     /// `INSERT INTO caption.entries` with the values `entryValues` gives.
@@ -390,7 +448,10 @@ final class PostgresStorage: LibraryStorage {
 
     /// Every commit of every editor counts one change; this connection's own are told apart.
     func contentVersion() throws(LibraryError) -> ContentVersion {
-        try state.withLock { (state) throws(LibraryError) -> ContentVersion in try Self.version(state) }
+        try state.withLock { (state) throws(LibraryError) -> ContentVersion in
+            try reconnectIfLost(&state)
+            return try Self.version(state)
+        }
     }
 
     private static func version(_ state: Connection) throws(LibraryError) -> ContentVersion {
@@ -404,6 +465,7 @@ final class PostgresStorage: LibraryStorage {
     /// taken for newer than it is.
     func searchIndex() throws(LibraryError) -> SearchIndex {
         try state.withLock { (state) throws(LibraryError) -> SearchIndex in
+            try reconnectIfLost(&state)
             if let cached = state.searchIndex, cached.version == (try Self.version(state)) { return cached.index }
             try state.db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             defer { _ = try? state.db.execute("COMMIT") }

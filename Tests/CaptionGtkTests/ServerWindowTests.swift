@@ -71,4 +71,42 @@ import Testing
         #expect(path.hasPrefix(cache), "\(path)")
         #expect(Photos.bytes(path) == Photos.bytes(theirPhoto))
     }
+
+    /// The server goes down as the editor presses Enter: the words stay on the form and in
+    /// the draft, one message says why, and Enter once the server is back saves them once.
+    @Test func wordsSavedWhileTheServerIsDownStayAndGoInOnceItIsBack() throws {
+        let server = try PrivateServer()
+        let window = try Harness.makeWindow(
+            library: server.address, stateFile: folder + "/fault-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        #expect(Harness.spin { window.form.aids.completion.loaded }, "the library was never read")
+        let photo = Harness.makePhoto(width: 70, height: 50, in: folder, name: "fault.jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        set(window.form.view.titleEntry, "Fans on the pier")
+        set(window.form.view.subtitleEntry, "At dusk")
+        var written: Draft?
+        window.form.drafts.writer.onWritten = { if case .success(let draft) = $0 { written = draft } }
+        window.form.drafts.flush()
+        #expect(Harness.spin { written?.items.first?.title == "Fans on the pier" }, "the draft holds the words")
+
+        try server.stop()
+        var saves = 0
+        window.form.onSaved = { _ in saves += 1 }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving }, "no message")
+        let message = try #require(window.messages.text)
+        #expect(message.hasPrefix("The library's server could not be reached"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "one line: \(message)")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Fans on the pier")
+        #expect(Harness.text(window.form.view.subtitleEntry.pointer) == "At dusk")
+        #expect(window.form.photoPath == photo)
+        #expect(saves == 0)
+
+        try server.start()
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { saves == 1 }, "the save never went through")
+        window.library.drain()
+        let library = try Library(server: PostgresAddress(server.address), cache: folder + "/fault-cache")
+        #expect(try library.entries().map(\.title) == ["Fans on the pier"], "saved once")
+    }
 }

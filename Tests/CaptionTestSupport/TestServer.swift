@@ -21,3 +21,60 @@ public enum TestServer {
         return server + " dbname=\(name)"
     }
 }
+
+/// A PostgreSQL server of a test's own, which the test may stop and start (a crash, a
+/// restart) without touching the server the other tests share. Made like with-postgres
+/// makes that one: a cluster in a scratch folder, on a Unix socket only.
+public final class PrivateServer: @unchecked Sendable {
+    private let scratch = Scratch("caption-pg")
+    private let bin: String
+    /// The address of its database `desk`.
+    public let address: String
+
+    public init() throws {
+        bin = try #require(
+            ProcessInfo.processInfo.environment["CAPTION_TEST_POSTGRES_BIN"],
+            "no PostgreSQL programs: run the tests under build-aux/with-postgres, as make test does")
+        address = "host=\(scratch.path) user=caption_admin dbname=desk"
+        if getuid() == 0 { try Caption.giveToNobody(scratch.path) }
+        try run(
+            bin + "/initdb",
+            [
+                "-D", scratch.file("data"), "-U", "caption_admin", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8",
+                "--no-sync",
+            ])
+        try start()
+        let made = try Tool.run(
+            "psql", ["-h", scratch.path, "-U", "caption_admin", "-d", "postgres", "-q", "-c", "CREATE DATABASE desk"])
+        guard made.status == 0 else { throw ToolFailure(description: "psql: \(made.stderr)") }
+    }
+
+    deinit { try? stop() }
+
+    public func start() throws {
+        try run(
+            bin + "/pg_ctl",
+            [
+                "-D", scratch.file("data"), "-l", scratch.file("server.log"), "-w", "-s", "-o",
+                "-c listen_addresses= -k \(scratch.path) -c fsync=off -c full_page_writes=off", "start",
+            ])
+    }
+
+    /// Stops it at once, as a crash or a pulled cable would: no connection is told.
+    public func stop() throws {
+        try run(bin + "/pg_ctl", ["-D", scratch.file("data"), "-m", "immediate", "-w", "-s", "stop"])
+    }
+
+    /// Runs a PostgreSQL program as the cluster's owner: nobody, under root (initdb and the
+    /// server refuse root).
+    private func run(_ program: String, _ arguments: [String]) throws {
+        let outcome =
+            getuid() == 0
+            ? try Tool.run(
+                "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", program] + arguments)
+            : try Tool.run(program, arguments)
+        guard outcome.status == 0 else {
+            throw ToolFailure(description: "\(program): \(outcome.stderr)")
+        }
+    }
+}
