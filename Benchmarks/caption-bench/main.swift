@@ -18,6 +18,15 @@ if CommandLine.arguments.dropFirst().first == "large" {
     exit(0)
 }
 
+// `caption-bench server FIXTURES SAMPLE`: the 100,000 entries in a folder and on
+// PostgreSQL, side by side (under build-aux/with-postgres).
+if CommandLine.arguments.dropFirst().first == "server" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 2 else { fail("usage: caption-bench server FIXTURES SAMPLE-PHOTO") }
+    benchServer(fixtures: arguments[0], photo: arguments[1])
+    exit(0)
+}
+
 // `caption-bench completion FIXTURES`: completion at 100,000 entries alone.
 if CommandLine.arguments.dropFirst().first == "completion" {
     guard let fixtures = CommandLine.arguments.dropFirst(2).first else {

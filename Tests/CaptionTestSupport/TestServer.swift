@@ -2,14 +2,15 @@
 // outside the library's own: a database of a test's own on it, made with psql.
 
 import Foundation
-import Testing
 
 public enum TestServer {
     /// The server's address, from with-postgres; a test that needs it fails without it.
     public static func address() throws -> String {
-        try #require(
-            ProcessInfo.processInfo.environment["CAPTION_TEST_POSTGRES"],
-            "no test server: run the tests under build-aux/with-postgres, as make test does")
+        guard let address = ProcessInfo.processInfo.environment["CAPTION_TEST_POSTGRES"] else {
+            throw ToolFailure(
+                description: "no test server: run the tests under build-aux/with-postgres, as make test does")
+        }
+        return address
     }
 
     /// A new, empty database on the server, and its address.
@@ -32,9 +33,11 @@ public final class PrivateServer: @unchecked Sendable {
     public let address: String
 
     public init() throws {
-        bin = try #require(
-            ProcessInfo.processInfo.environment["CAPTION_TEST_POSTGRES_BIN"],
-            "no PostgreSQL programs: run the tests under build-aux/with-postgres, as make test does")
+        guard let bin = ProcessInfo.processInfo.environment["CAPTION_TEST_POSTGRES_BIN"] else {
+            throw ToolFailure(
+                description: "no PostgreSQL programs: run the tests under build-aux/with-postgres, as make test does")
+        }
+        self.bin = bin
         address = "host=\(scratch.path) user=caption_admin dbname=desk"
         if getuid() == 0 { try Caption.giveToNobody(scratch.path) }
         try run(
