@@ -263,7 +263,11 @@ final class FolderStorage: LibraryStorage {
         }
     }
 
-    func update(id: Int64, words: CaptionWords, credits: Credits?) throws(LibraryError) -> Entry {
+    func update(
+        id: Int64, words: CaptionWords, credits: Credits?, unchangedSince: Timestamp?
+    ) throws(LibraryError)
+        -> Entry
+    {
         let now = Timestamp.now()
         var assignments = CaptionField.allCases.map { "\($0.rawValue) = ?" }.joined(separator: ", ")
         if credits != nil {
@@ -272,13 +276,19 @@ final class FolderStorage: LibraryStorage {
         }
         return try database.withLock { (db) throws(LibraryError) -> Entry in
             try db.write { () throws(LibraryError) -> Entry in
+                let unchanged = unchangedSince == nil ? "" : " AND updated = ?"
                 let statement = try db.prepare(
-                    "UPDATE entries SET \(assignments), updated = ? WHERE id = ? RETURNING \(Library.columns)")
+                    "UPDATE entries SET \(assignments), updated = ? WHERE id = ?\(unchanged) RETURNING \(Library.columns)"
+                )
                 var next = Library.bind(words, to: statement, from: 1)
                 if let credits { next = Library.bind(credits, to: statement, from: next) }
                 statement.bind(next, now.millisecondsSince1970)
                 statement.bind(next + 1, id)
-                guard try statement.step() else { throw Library.noSuchEntry(id) }
+                if let unchangedSince { statement.bind(next + 2, unchangedSince.millisecondsSince1970) }
+                guard try statement.step() else {
+                    guard let current = try FolderStorage.fetch(db, id) else { throw Library.noSuchEntry(id) }
+                    throw Library.changedElsewhere(current)
+                }
                 let entry = Library.entry(statement)
                 _ = try statement.step()
                 return entry

@@ -202,9 +202,20 @@ public final class Library: Sendable {
     }
 
     /// Changes an entry's caption; the photo stays, and so do the credits it was saved with
-    /// unless `credits` are given.
-    public func update(id: Int64, words: CaptionWords, credits: Credits? = nil) throws(LibraryError) -> Entry {
-        try storage.update(id: id, words: words, credits: credits)
+    /// unless `credits` are given. With `unchangedSince` (the entry's updated time as it was
+    /// read), a change someone else made meanwhile is not saved over: the update fails with
+    /// `changedElsewhere` and changes nothing.
+    public func update(
+        id: Int64, words: CaptionWords, credits: Credits? = nil, unchangedSince: Timestamp? = nil
+    ) throws(LibraryError) -> Entry {
+        try storage.update(id: id, words: words, credits: credits, unchangedSince: unchangedSince)
+    }
+
+    static func changedElsewhere(_ current: Entry) -> LibraryError {
+        .make(
+            .changedElsewhere,
+            "This caption was changed elsewhere since it was opened, to “{title}”; yours was not saved over it. Press Enter again to save yours instead",
+            ["title": current.title])
     }
 
     /// Removes an entry and returns it. Its photo goes too when no other entry uses it.

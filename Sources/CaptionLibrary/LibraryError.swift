@@ -40,6 +40,9 @@ public enum LibraryErrorKind: Sendable, Hashable {
     case badAddress
     /// Text the storage cannot keep as it is (a NUL character, for PostgreSQL).
     case unstorableText
+    /// The entry was changed by another editor or program since it was read, so a change
+    /// made to what was read is not saved over theirs.
+    case changedElsewhere
 }
 
 extension CodedError where Kind == LibraryErrorKind {

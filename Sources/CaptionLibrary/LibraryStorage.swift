@@ -17,7 +17,12 @@ protocol LibraryStorage: AnyObject, Sendable {
     /// Saves a photo (once for every entry of the same bytes) and an entry for it, in one
     /// step: an entry is never saved without its photo.
     func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry
-    func update(id: Int64, words: CaptionWords, credits: Credits?) throws(LibraryError) -> Entry
+    /// With `unchangedSince`, only if the entry's updated time is still that; otherwise
+    /// `changedElsewhere` (or `noSuchEntry` when it is gone).
+    func update(
+        id: Int64, words: CaptionWords, credits: Credits?, unchangedSince: Timestamp?
+    ) throws(LibraryError)
+        -> Entry
     func setSource(id: Int64, path: String?, sha256: String?) throws(LibraryError) -> Entry
     /// Removes an entry, and its photo with its last entry.
     func remove(id: Int64) throws(LibraryError) -> Entry

@@ -242,7 +242,11 @@ final class PostgresStorage: LibraryStorage {
         return values + Self.values(credits)
     }
 
-    func update(id: Int64, words: CaptionWords, credits: Credits?) throws(LibraryError) -> Entry {
+    func update(
+        id: Int64, words: CaptionWords, credits: Credits?, unchangedSince: Timestamp?
+    ) throws(LibraryError)
+        -> Entry
+    {
         var values = CaptionField.allCases.map { PostgresValue.text(words[$0]) }
         var assignments = CaptionField.allCases.enumerated().map { "\($1.rawValue) = $\($0 + 1)" }
         if let credits {
@@ -254,9 +258,14 @@ final class PostgresStorage: LibraryStorage {
         values.append(.text(String(Timestamp.now().millisecondsSince1970)))
         assignments.append("updated = $\(values.count)")
         values.append(.text(String(id)))
+        var condition = "id = $\(values.count)"
+        if let unchangedSince {
+            values.append(.text(String(unchangedSince.millisecondsSince1970)))
+            condition += " AND updated = $\(values.count)"
+        }
         return try changed(
             id,
-            "UPDATE caption.entries SET \(assignments.joined(separator: ", ")) WHERE id = $\(values.count) RETURNING \(Self.columns)",
+            "UPDATE caption.entries SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING \(Self.columns)",
             values)
     }
 
@@ -269,7 +278,11 @@ final class PostgresStorage: LibraryStorage {
     private func changed(_ id: Int64, _ sql: String, _ values: [PostgresValue]) throws(LibraryError) -> Entry {
         try write { (db) throws(LibraryError) -> Entry in
             let rows = try db.execute(sql, values: values)
-            guard rows.rowCount == 1 else { throw Library.noSuchEntry(id) }
+            guard rows.rowCount == 1 else {
+                let current = try db.execute("SELECT \(Self.columns) FROM caption.entries WHERE id = $1", [String(id)])
+                guard current.rowCount == 1 else { throw Library.noSuchEntry(id) }
+                throw Library.changedElsewhere(Self.entry(current, 0))
+            }
             return Self.entry(rows, 0)
         }
     }

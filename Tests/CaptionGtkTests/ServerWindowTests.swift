@@ -109,4 +109,44 @@ import Testing
         let library = try Library(server: PostgresAddress(server.address), cache: folder + "/fault-cache")
         #expect(try library.entries().map(\.title) == ["Fans on the pier"], "saved once")
     }
+
+    /// Two editors change one caption: the one who saves second is told, with the other's
+    /// words, keeps their own on the form, and saves them over the other's only by pressing
+    /// Enter again.
+    @Test func anEditMeetingAnotherEditorsChangeIsToldAndNotSavedOver() throws {
+        let address = try TestServer.newDatabase()
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-2")
+        let photo = Harness.makePhoto(width: 90, height: 60, in: folder, name: "shared.jpg")
+        let saved = try other.add(photoAt: photo, words: CaptionWords(title: "Harbour", subtitle: "Dusk"))
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/conflict-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        window.activateAction("library")
+        #expect(Harness.spin { shown }, "the library view never loaded")
+        var settled = false
+        window.form.onPhotoSettled = { settled = true }
+        Harness.press(window, keyval: GDK_KEY_Return)
+        #expect(Harness.spin { settled }, "the entry never opened")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Harbour")
+
+        usleep(2_000)
+        _ = try other.update(id: saved.id, words: CaptionWords(title: "Harbour at dusk", subtitle: "The last ferry"))
+        set(window.form.view.titleEntry, "Quay at dawn")
+        var updates: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { updates.append($0) }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving }, "no message")
+        #expect(window.messages.text?.contains("“Harbour at dusk”") == true, "\(window.messages.text ?? "")")
+        #expect(updates.isEmpty)
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Quay at dawn", "the words stay")
+        #expect(try other.entry(id: saved.id)?.title == "Harbour at dusk", "the other editor's change stands")
+
+        window.library.drain()
+        Harness.settle()
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { updates.count == 1 }, "Enter again did not save")
+        #expect(try other.entry(id: saved.id)?.title == "Quay at dawn")
+    }
 }

@@ -138,6 +138,35 @@ struct LibraryTests {
         #expect(try library.entry(id: entry.id) == updated)
     }
 
+    @Test(
+        "an edit of what was read is not saved over another editor's change made meanwhile; told of it, it may be",
+        arguments: Storage.allCases)
+    func editsNeverSilentlyOverwrite(_ storage: Storage) throws {
+        let scratch = Scratch()
+        let mine = try storage.open(scratch)
+        let read = try mine.add(
+            photoAt: scratch.write("p.png", Photos.png()), words: CaptionWords(title: "Harbour", subtitle: "dusk"))
+        usleep(2_000)
+        let theirs = try storage.open(scratch).update(
+            id: read.id, words: CaptionWords(title: "Harbour at dusk", subtitle: "The last ferry"))
+        let error = try #require(throws: LibraryError.self) {
+            try mine.update(
+                id: read.id, words: CaptionWords(title: "Quay", subtitle: "dawn"), unchangedSince: read.updated)
+        }
+        #expect(error.kind == .changedElsewhere)
+        #expect(error.message.contains("“Harbour at dusk”"), "\(error.message)")
+        #expect(try mine.entry(id: read.id) == theirs, "theirs stays")
+        usleep(2_000)
+        let saved = try mine.update(
+            id: read.id, words: CaptionWords(title: "Quay", subtitle: "dawn"), unchangedSince: theirs.updated)
+        #expect(saved.title == "Quay")
+        _ = try mine.remove(id: read.id)
+        let gone = try #require(throws: LibraryError.self) {
+            try mine.update(id: read.id, words: CaptionWords(title: "Q", subtitle: "d"), unchangedSince: saved.updated)
+        }
+        #expect(gone.kind == .noSuchEntry)
+    }
+
     @Test("updating or removing an entry that does not exist names the missing number", arguments: Storage.allCases)
     func missingEntry(_ storage: Storage) throws {
         let scratch = Scratch()

@@ -82,14 +82,15 @@ struct PostgresEntriesTests {
         var credits = Credits()
         credits[.copyright] = "© 2026 Ana Lima"
         let saved = try Self.add(store, 3, "Before", credits: credits)
-        let edited = try store.update(id: saved.id, words: Self.words("After", "Now"), credits: nil)
+        let edited = try store.update(
+            id: saved.id, words: Self.words("After", "Now"), credits: nil, unchangedSince: nil)
         #expect(edited.words == Self.words("After", "Now"))
         #expect(edited.credits == credits)
         #expect(edited.updated >= saved.updated)
         #expect(edited.created == saved.created)
         var other = Credits()
         other[.creator] = "Rui Costa"
-        let recredited = try store.update(id: saved.id, words: edited.words, credits: other)
+        let recredited = try store.update(id: saved.id, words: edited.words, credits: other, unchangedSince: nil)
         #expect(recredited.credits == other)
         #expect(try store.entry(id: saved.id) == recredited)
     }
@@ -121,7 +122,9 @@ struct PostgresEntriesTests {
     @Test func aMissingEntryIsNamed() throws {
         let store = try Self.store()
         let errors = [
-            try #require(throws: LibraryError.self) { try store.update(id: 999, words: Self.words("x"), credits: nil) },
+            try #require(throws: LibraryError.self) {
+                try store.update(id: 999, words: Self.words("x"), credits: nil, unchangedSince: nil)
+            },
             try #require(throws: LibraryError.self) { try store.remove(id: 999) },
             try #require(throws: LibraryError.self) { try store.setSource(id: 999, path: nil, sha256: nil) },
         ]

@@ -339,6 +339,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             case .failure(let error):
                 // Everything typed stays; the library says what went wrong.
                 self.messages.show(problem: error.message)
+                // Someone else's change is now the one known: told of it, the user's next
+                // Enter saves over it knowingly.
+                if error.kind == .changedElsewhere {
+                    self.saves.current(edited) { [weak self] current in
+                        guard let self, let current, self.editing?.entry.id == current.id else { return }
+                        self.editing?.entry = current
+                    }
+                }
             }
         }
     }

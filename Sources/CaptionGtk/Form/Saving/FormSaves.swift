@@ -109,12 +109,14 @@ final class FormSaves {
     // MARK: An entry being edited
 
     /// Editing a saved entry updates its words; its photo is already in the library. Its
-    /// words then go where its photo came from, if Caption knows.
+    /// words then go where its photo came from, if Caption knows. A change someone else made
+    /// to the entry since it was read (another editor, another Caption) is not saved over.
     func update(_ entry: CaptionLibrary.Entry, words: CaptionWords, then: @escaping Saved) {
         updating = true
         let id = entry.id
+        let read = entry.updated
         library.perform(
-            { library throws(LibraryError) in try library.update(id: id, words: words) },
+            { library throws(LibraryError) in try library.update(id: id, words: words, unchangedSince: read) },
             completion: { [weak self] result in
                 guard let self else { return }
                 self.updating = false
@@ -125,6 +127,14 @@ final class FormSaves {
                 }
                 self.runWhenIdle()
             })
+    }
+
+    /// The entry as the library has it now, for an edit that met someone else's change.
+    func current(_ entry: CaptionLibrary.Entry, then: @escaping @MainActor (CaptionLibrary.Entry?) -> Void) {
+        let id = entry.id
+        library.perform(
+            { library throws(LibraryError) in try library.entry(id: id) },
+            completion: { result in then((try? result.get()) ?? nil) })
     }
 
     // MARK: Reuse: the last caption again, the same caption for the rest
