@@ -1,6 +1,7 @@
 /* The C seam: GTK 3 for Swift, plus static inline wrappers for what Swift cannot import
  * (macros, variadic functions and casts). Nothing else in the project speaks C. */
 #include <gtk/gtk.h>
+#include <glib-unix.h>
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -41,6 +41,9 @@ struct caption_libpq {
     char *(*user)(const PGconn *);
     PGTransactionStatusType (*transaction_status)(const PGconn *);
     int (*server_version)(const PGconn *);
+    int (*socket)(const PGconn *);
+    int (*consume_input)(PGconn *);
+    PGnotify *(*notifies)(PGconn *);
     int loaded;
 };
 
@@ -80,11 +83,15 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->user = dlsym(library, "PQuser");
     *(void **)&t->transaction_status = dlsym(library, "PQtransactionStatus");
     *(void **)&t->server_version = dlsym(library, "PQserverVersion");
+    *(void **)&t->socket = dlsym(library, "PQsocket");
+    *(void **)&t->consume_input = dlsym(library, "PQconsumeInput");
+    *(void **)&t->notifies = dlsym(library, "PQnotifies");
     t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
                 t->conninfo_parse && t->conninfo_free && t->freemem && t->db && t->host && t->port &&
-                t->user && t->transaction_status && t->server_version;
+                t->user && t->transaction_status && t->server_version && t->socket && t->consume_input &&
+                t->notifies;
 }
 
 /* libpq's functions, or NULL when it cannot be opened; opened once, from any thread. */

@@ -44,6 +44,30 @@ final class PostgresConnection {
     /// A statement failed on the client's side: the connection is not to be used again.
     private var lost = false
 
+    /// The connection's socket, for a main loop to wait on.
+    var socket: Int32 { libpq.pointee.socket!(handle) }
+
+    /// Reads what the server sent meanwhile and gives the payloads of the notices (NOTIFY)
+    /// it held; nil when the connection is gone.
+    func takeNotices() -> [String]? {
+        var payloads: [String] = []
+        // Until the socket has nothing more: a server that ends the connection sends its
+        // last message first, and the end shows only at the read after it.
+        var watched = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        repeat {
+            guard libpq.pointee.consume_input!(handle) == 1, libpq.pointee.status!(handle) == CONNECTION_OK else {
+                lost = true
+                return nil
+            }
+            while let notice = libpq.pointee.notifies!(handle) {
+                payloads.append(notice.pointee.extra.map { String(cString: $0) } ?? "")
+                libpq.pointee.freemem!(notice)
+            }
+            watched.revents = 0
+        } while poll(&watched, 1, 0) == 1
+        return payloads
+    }
+
     /// Runs `sql` with `parameters` as $1, $2, … (nil is SQL NULL), all sent as text.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(LibraryError) -> PostgresResult {

@@ -31,7 +31,16 @@ final class PostgresStorage: LibraryStorage {
         var commits: Int64 = 0
         var searchIndex: (version: ContentVersion, index: SearchIndex)?
         var losesAnswerToCommit = false
+        let noticeToken: String
     }
+
+    /// What this connection's commits say in their notices, so that its own notices are
+    /// told from other editors'.
+    let noticeToken = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+
+    /// The channel every commit notifies (LISTEN/NOTIFY): an editor's window hears the
+    /// others' saves, edits and deletions as they commit, with nothing polling.
+    static let noticeChannel = "caption_changes"
 
     /// How many entries a page of a stream reads at once: the stream costs the same memory
     /// for ten entries or a million, and the connection is free between pages.
@@ -55,7 +64,7 @@ final class PostgresStorage: LibraryStorage {
         if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
             throw PhotoFolder.folderError(code, directory)
         }
-        state = Locked(Connection(db: connection))
+        state = Locked(Connection(db: connection, noticeToken: noticeToken))
     }
 
     /// The columns of an entry, in `entry(_:_:)`'s order: a folder library's.
@@ -120,6 +129,9 @@ final class PostgresStorage: LibraryStorage {
         let db = state.db
         let value = try db.write { () throws(LibraryError) -> T in
             let value = try body(db)
+            // Both last, in this order: the notice goes out at the commit, and the counter
+            // is the last row locked.
+            try db.execute("SELECT pg_notify($1, $2)", [Self.noticeChannel, state.noticeToken])
             try db.execute("UPDATE caption.library SET changes = changes + 1")
             return value
         }

@@ -149,4 +149,43 @@ import Testing
         #expect(Harness.spin { updates.count == 1 }, "Enter again did not save")
         #expect(try other.entry(id: saved.id)?.title == "Quay at dawn")
     }
+
+    /// Another editor's save, edit and deletion reach the library view and the offers
+    /// within a second, told by the server (LISTEN/NOTIFY): nothing asks it meanwhile.
+    @Test func anotherEditorsChangesArriveWithinASecond() throws {
+        let address = try TestServer.newDatabase()
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-3")
+        let first = try other.add(
+            photoAt: Harness.makePhoto(width: 91, height: 60, in: folder, name: "n1.jpg"),
+            words: CaptionWords(title: "Harbour", subtitle: "Dusk"))
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/notice-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        #expect(Harness.spin { window.form.aids.completion.loaded })
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        window.activateAction("library")
+        #expect(Harness.spin { shown }, "the library view never loaded")
+        #expect(Harness.spin { window.library.hearsOthers }, "the server's notices are not heard")
+        func titles() -> [String] { window.libraryController.view.entries.map(\.title) }
+        func offered(_ typed: String) -> [String] {
+            window.form.aids.completion.indexes[.title, default: CompletionIndex()].offers(for: typed, now: .now())
+        }
+
+        var began = Date()
+        let second = try other.add(
+            photoAt: Harness.makePhoto(width: 92, height: 60, in: folder, name: "n2.jpg"),
+            words: CaptionWords(title: "Lighthouse", subtitle: "Night"))
+        #expect(Harness.spin(seconds: 1) { titles() == ["Lighthouse", "Harbour"] }, "a save: \(titles())")
+        #expect(Harness.spin(seconds: 1) { offered("lig") == ["Lighthouse"] }, "the offers")
+        #expect(Date().timeIntervalSince(began) < 1)
+
+        began = Date()
+        _ = try other.update(id: first.id, words: CaptionWords(title: "Quay", subtitle: "Dawn"))
+        #expect(Harness.spin(seconds: 1) { titles() == ["Lighthouse", "Quay"] }, "an edit: \(titles())")
+        #expect(Harness.spin(seconds: 1) { offered("qu") == ["Quay"] && offered("har").isEmpty })
+        _ = try other.remove(id: second.id)
+        #expect(Harness.spin(seconds: 1) { titles() == ["Quay"] }, "a deletion: \(titles())")
+        #expect(Date().timeIntervalSince(began) < 2)
+    }
 }

@@ -66,6 +66,17 @@ final class Lifetime {
             })
     }
 
+    /// Runs `job` whenever `descriptor` is readable, while it returns true and the window
+    /// lives.
+    @discardableResult
+    func whenReadable(_ descriptor: Int32, _ job: @escaping MainThread.Repeating) -> SourceHandle {
+        track(
+            MainThread.whenReadable(descriptor) { [weak self] in
+                guard let self, !self.isOver else { return false }
+                return job()
+            })
+    }
+
     /// The handler `id` of `object` is disconnected at the end. For objects that outlive
     /// the window (the application, GTK's settings, a screen) or that emit while the
     /// window is torn down (focus and notify signals of its widgets).

@@ -74,6 +74,26 @@ enum MainThread {
         return handle
     }
 
+    /// Runs `job` each time `descriptor` has something to read (or has ended), for as long
+    /// as it returns true: waiting on a socket with the main loop, not a thread or a timer.
+    @MainActor
+    static func whenReadable(_ descriptor: Int32, _ job: @escaping Repeating) -> SourceHandle {
+        let handle = SourceHandle()
+        let body: Repeating = { [weak handle] in
+            let again = job()
+            if !again { handle?.id = 0 }
+            return again
+        }
+        let callback: @convention(c) (gint, GIOCondition, gpointer?) -> gboolean = { _, _, data in
+            nonisolated(unsafe) let handler: ClosureBox<Repeating> = box(data)
+            return MainActor.assumeIsolated { handler.body() } ? 1 : 0
+        }
+        let condition = GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        handle.id = g_unix_fd_add_full(
+            G_PRIORITY_DEFAULT, descriptor, condition, callback, retained(body), releaseSource)
+        return handle
+    }
+
     /// Runs `job` every `seconds` at idle priority for as long as it returns true.
     @MainActor
     static func every(seconds: UInt32, _ job: @escaping Repeating) -> SourceHandle {

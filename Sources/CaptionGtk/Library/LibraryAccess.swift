@@ -46,6 +46,7 @@ final class LibraryAccess: @unchecked Sendable {
                     library = try Library.open(location)
                     opened = library
                     shared.withLock { $0 = library }
+                    listen(to: library)
                 }
                 result = .success(try work(library))
             } catch {
@@ -60,6 +61,38 @@ final class LibraryAccess: @unchecked Sendable {
     func photoPath(of entry: Entry) -> String? {
         guard isServer else { return Library.photoPath(of: entry, in: location) }
         return shared.withLock { $0 }?.photoPath(of: entry)
+    }
+
+    // MARK: Other editors' commits
+
+    /// Called on the main thread when another editor (or program) committed to a library on
+    /// a server, as the server tells it: no one polls. Touched on the main thread only.
+    private var othersCommitted: [@MainActor () -> Void] = []
+    /// Whether the server's notices are heard now; while they are not (a folder library,
+    /// or the listener lost), those who follow the library ask it instead.
+    @MainActor private(set) var hearsOthers = false
+
+    /// `body` runs each time another editor commits, while notices are heard.
+    @MainActor func whenOthersCommit(_ body: @escaping @MainActor () -> Void) {
+        othersCommitted.append(body)
+    }
+
+    /// On the library's queue, as it opens: a listener for a server library, its socket
+    /// then watched by the main loop. A listener that cannot be made, or is lost later,
+    /// leaves the followers asking, as for a folder.
+    private func listen(to library: Library) {
+        guard let notices = try? library.changeNotices() else { return }
+        lifetime.post { [self] in
+            hearsOthers = true
+            lifetime.whenReadable(notices.fileDescriptor) { [self] in
+                guard let news = notices.othersCommitted() else {
+                    hearsOthers = false
+                    return false
+                }
+                if news { othersCommitted.forEach { $0() } }
+                return true
+            }
+        }
     }
 
     /// Waits for everything queued so far; tests use it, and so does quitting, so that a

@@ -47,6 +47,12 @@ final class LibraryController {
         self.library = library
         self.notification = notification
         self.messages = messages
+        // A server library tells of other editors' commits as they happen: the list shown
+        // follows at once, and while it is heard nothing asks every second.
+        library.whenOthersCommit { [weak self] in
+            guard let self, self.isShowing else { return }
+            self.reload()
+        }
     }
 
     var view: LibraryView {
@@ -80,8 +86,9 @@ final class LibraryController {
         reloadIfChanged()
         guard poll?.isActive != true else { return }
         poll = library.lifetime.every(seconds: 1) { [weak self] in
-            self?.checkForChanges()
-            return self != nil
+            guard let self else { return false }
+            if !self.library.hearsOthers { self.checkForChanges() }
+            return true
         }
     }
 

@@ -40,6 +40,9 @@ final class CompletionSource {
             }
             entry.connect(.changed) { [weak self] in self?.checkWhileTyping() }
         }
+        // A server library tells of other editors' commits: the offers follow at once,
+        // and typing need not ask.
+        library.whenOthersCommit { [weak self] in self?.check() }
     }
 
     /// Whether the offers are being followed: not before `load`, which waits for the
@@ -58,6 +61,7 @@ final class CompletionSource {
     /// Typing: the library is asked at once if the interval has passed, else when it ends,
     /// so that the last keys typed are followed too.
     private func checkWhileTyping() {
+        guard !library.hearsOthers else { return }
         let since = MainThread.monotonicMicroseconds - lastCheck
         guard since < Self.typingInterval else { return check() }
         guard deferred?.isActive != true else { return }
