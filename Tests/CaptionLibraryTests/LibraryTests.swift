@@ -41,6 +41,28 @@ struct LibraryTests {
     }
 
     @Test(
+        "hostile text in every credit round-trips unchanged, and an edit keeps the credits", arguments: Storage.allCases
+    )
+    func hostileCreditsRoundTrip(_ storage: Storage) throws {
+        let scratch = Scratch()
+        let photo = scratch.write("p.png", Photos.png())
+        var credits = Credits()
+        for (index, field) in CreditField.allCases.enumerated() {
+            credits[field] = HostileText.samples[index % HostileText.samples.count]
+        }
+        credits.replacesPhotos = true
+        let saved = try storage.open(scratch).add(photoAt: photo, words: CaptionWords(title: "T"), credits: credits)
+        let reopened = try storage.open(scratch)
+        let read = try #require(try reopened.entry(id: saved.id))
+        for field in CreditField.allCases {
+            #expect(read.credits[field].unicodeScalars.elementsEqual(credits[field].unicodeScalars), "\(field)")
+        }
+        #expect(read.credits.replacesPhotos)
+        #expect(try reopened.update(id: saved.id, words: CaptionWords(title: "U")).credits == credits)
+        #expect(try reopened.entries(matching: "DROP TABLE").isEmpty, "credits are not searched")
+    }
+
+    @Test(
         "an entry records the photo's pixel size, original name, UTC times and a library-relative photo path",
         arguments: Storage.allCases)
     func entryRecordsItsPhoto(_ storage: Storage) throws {

@@ -185,4 +185,28 @@ struct PostgresEntriesTests {
         #expect(left.allSatisfy { $0.photo == "photos/\(Self.photo(9).sha256).jpg" })
         #expect(try first.photoBytes(sha256: Self.photo(9).sha256) == Self.photo(9).bytes)
     }
+
+    /// An editor the desk lets read but not write: the library opens and lists, and a save
+    /// is refused with the library's "cannot write", keeping nothing.
+    @Test func anEditorWhoMayOnlyReadListsAndIsToldASaveCannotBeMade() throws {
+        let address = try PostgresSchemaTests.database()
+        let scratch = Scratch()
+        let owner = try Library(server: address, cache: scratch.file("owner"))
+        let saved = try owner.add(photoAt: scratch.write("p.png", Photos.png()), words: CaptionWords(title: "Kept"))
+        let reader = try PostgresSchemaTests.role(on: address)
+        try PostgresConnection(address).run(
+            """
+            GRANT USAGE ON SCHEMA caption TO \(reader.name);
+            GRANT SELECT ON ALL TABLES IN SCHEMA caption TO \(reader.name);
+            """)
+        let library = try Library(server: reader.address, cache: scratch.file("reader"))
+        #expect(try library.entries() == [saved])
+        #expect(library.photoPath(of: saved).map { Photos.bytes($0) } == Photos.png())
+        let error = try #require(throws: LibraryError.self) {
+            try library.add(photoAt: scratch.write("q.png", Photos.png(seed: 2)), words: CaptionWords(title: "New"))
+        }
+        #expect(error.kind == .readOnly)
+        #expect(error.message.hasPrefix("Cannot write to the library"), "\(error.message)")
+        #expect(try owner.count() == 1)
+    }
 }
