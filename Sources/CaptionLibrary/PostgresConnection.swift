@@ -148,7 +148,11 @@ final class PostgresConnection {
             try execute("COMMIT")
             return value
         } catch {
+            // The rollback is a statement of its own: the failure it follows is the one to
+            // report, and to retry on.
+            let failed = lastFailure
             if libpq.pointee.transaction_status!(handle) != PQTRANS_IDLE { _ = try? execute("ROLLBACK") }
+            lastFailure = failed
             throw error
         }
     }
