@@ -42,7 +42,7 @@ func benchServer(fixtures: String, photo: String, rounds: Int = 9, warmUp: Int =
     }
 
     // --list --json, each a process of its own, the two storages alternating.
-    let executable = (try? String(cString: realpath("/proc/self/exe", nil))) ?? ""
+    let executable = realpath("/proc/self/exe", nil).map { String(cString: $0) } ?? ""
     let caption = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)]) + "/caption"
     let lists: [[String]] = [
         [caption, "--library", folder, "--list", "--json"], [caption, "--library", server, "--list", "--json"],

@@ -65,6 +65,29 @@ final class PostgresStorage: LibraryStorage {
             throw PhotoFolder.folderError(code, directory)
         }
         state = Locked(Connection(db: connection, noticeToken: noticeToken))
+        try forgetRemovedPhotos(connection)
+    }
+
+    /// Takes out of the cache the photos the server no longer has (another editor removed
+    /// their last entry): a deleted photo does not linger on every machine that showed it.
+    /// Leftover temporary files of an interrupted fetch go too; other files are left.
+    private func forgetRemovedPhotos(_ db: PostgresConnection) throws(LibraryError) {
+        guard let folder = Files.Folder(photos.path), folder.tryLockExclusive(), let names = Files.list(photos.path)
+        else { return }
+        var cached: [String: String] = [:]  // sha256 → file name
+        for name in names where folder.isRegularFile(name) {
+            if name.hasPrefix(PhotoFolder.temporaryPrefix) {
+                folder.remove(name)
+            } else if PhotoFolder.isPhotoName(name) {
+                cached[String(name.prefix(64))] = name
+            }
+        }
+        guard !cached.isEmpty else { return }
+        let kept = try db.execute(
+            "SELECT sha256 FROM caption.photos WHERE sha256 = ANY($1::text[])",
+            ["{" + cached.keys.joined(separator: ",") + "}"])
+        for row in 0..<kept.rowCount { cached[kept.text(row, 0) ?? ""] = nil }
+        for name in cached.values { folder.remove(name) }
     }
 
     /// The columns of an entry, in `entry(_:_:)`'s order: a folder library's.

@@ -234,4 +234,28 @@ struct PostgresEntriesTests {
         #expect(error.message.hasPrefix("Cannot write to the library"), "\(error.message)")
         #expect(try owner.count() == 1)
     }
+
+    /// A photo another editor removed leaves this machine's cache the next time the
+    /// library opens; a fetch's leftover temporary file goes too, other files stay.
+    @Test func aPhotoRemovedElsewhereLeavesTheCacheAtTheNextOpen() throws {
+        let address = try PostgresSchemaTests.database()
+        let scratch = Scratch()
+        let ana = try Library(server: address, cache: scratch.file("ana"))
+        let gone = try ana.add(photoAt: scratch.write("p.png", Photos.png()), words: CaptionWords(title: "Gone"))
+        let kept = try ana.add(photoAt: scratch.write("q.png", Photos.png(seed: 2)), words: CaptionWords(title: "Kept"))
+        let rui = try Library(server: address, cache: scratch.file("rui"))
+        let goneCopy = try #require(rui.photoPath(of: gone))
+        let keptCopy = try #require(rui.photoPath(of: kept))
+        let photos = rui.directory + "/photos/"
+        FileManager.default.createFile(atPath: photos + ".tmp-0123", contents: Data([1]))
+        FileManager.default.createFile(atPath: photos + "notes.txt", contents: Data([2]))
+        _ = try ana.remove(id: gone.id)
+        #expect(FileManager.default.fileExists(atPath: goneCopy), "still there until the library opens again")
+
+        _ = try Library(server: address, cache: scratch.file("rui"))
+        #expect(!FileManager.default.fileExists(atPath: goneCopy))
+        #expect(FileManager.default.fileExists(atPath: keptCopy))
+        #expect(!FileManager.default.fileExists(atPath: photos + ".tmp-0123"))
+        #expect(FileManager.default.fileExists(atPath: photos + "notes.txt"))
+    }
 }
