@@ -57,9 +57,6 @@ public final class Library: Sendable {
     /// The folder photos are read from: a folder library's own, a server library's cache.
     public var directory: String { storage.directory }
 
-    /// Where the library is, as messages name it: the folder, or the server and database.
-    public var place: String { (storage as? PostgresStorage)?.address.description ?? storage.directory }
-
     public static var schemaVersion: Int { LibrarySchema.migrations.count }
 
     /// `$XDG_DATA_HOME/caption`, or `~/.local/share/caption` (XDG ignores a relative

@@ -67,7 +67,7 @@ final class LibraryAccess: @unchecked Sendable {
 
     /// Called on the main thread when another editor (or program) committed to a library on
     /// a server, as the server tells it: no one polls. Touched on the main thread only.
-    private var othersCommitted: [@MainActor () -> Void] = []
+    @MainActor private var othersCommitted: [@MainActor () -> Void] = []
     /// Whether the server's notices are heard now; while they are not (a folder library,
     /// or the listener lost), those who follow the library ask it instead.
     @MainActor private(set) var hearsOthers = false
