@@ -121,6 +121,7 @@ let package = Package(
             name: "CaptionLibraryTests",
             dependencies: [
                 "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles", "Pixbufs",
+                "Threads",
             ]),
         .testTarget(
             name: "CaptionCommandTests",

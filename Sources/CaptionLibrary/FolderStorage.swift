@@ -190,7 +190,13 @@ final class FolderStorage: LibraryStorage {
 
     // MARK: Writing
 
-    func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry {
+    /// A folder library is one person's, on one machine: no photo is ever another
+    /// editor's, so `editor` changes nothing.
+    func add(
+        _ photo: LoadedPhoto, words: CaptionWords, credits: Credits, editor: Editor?
+    ) throws(LibraryError)
+        -> Entry
+    {
         try photo.bytes.withBytes { (data) throws(LibraryError) -> Entry in
             try save(photo, data, words: words, credits: credits)
         }
@@ -342,4 +348,11 @@ final class FolderStorage: LibraryStorage {
             }
         }
     }
+
+    // MARK: Editors working together
+
+    /// A folder library is one person's: every photo is theirs.
+    func claim(sha256: String, for editor: Editor, releasing: [String]) throws(LibraryError) -> PhotoClaim { .yours }
+    func renewClaims(of editor: Editor) throws(LibraryError) {}
+    func releaseClaims(of editor: Editor, photos: [String]?) throws(LibraryError) {}
 }

@@ -182,13 +182,17 @@ public final class Library: Sendable {
     /// The photo is read once, checked (decodes, within the limits), copied in
     /// under its SHA-256 (the same photo twice is stored once) and made durable before the
     /// entry is. The words are stored exactly as given: normalising them is the form's job.
-    public func add(photoAt path: String, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
-        try add(PhotoInspector.load(path), words: words, credits: credits)
+    public func add(
+        photoAt path: String, words: CaptionWords, credits: Credits = .none, editor: Editor? = nil
+    ) throws(LibraryError) -> Entry {
+        try add(PhotoInspector.load(path), words: words, credits: credits, editor: editor)
     }
 
     /// Saves a photo loaded (and so checked and hashed) earlier.
-    public func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits = .none) throws(LibraryError) -> Entry {
-        try storage.add(photo, words: words, credits: credits)
+    public func add(
+        _ photo: LoadedPhoto, words: CaptionWords, credits: Credits = .none, editor: Editor? = nil
+    ) throws(LibraryError) -> Entry {
+        try storage.add(photo, words: words, credits: credits, editor: editor)
     }
 
     /// Records where an entry's photo lives outside the library (an absolute path) and the

@@ -43,6 +43,9 @@ public enum LibraryErrorKind: Sendable, Hashable {
     /// The entry was changed by another editor or program since it was read, so a change
     /// made to what was read is not saved over theirs.
     case changedElsewhere
+    /// Another editor of a shared library has the photo on their form (a claim), so a
+    /// save of it here waits until they move on.
+    case takenElsewhere
 }
 
 extension CodedError where Kind == LibraryErrorKind {

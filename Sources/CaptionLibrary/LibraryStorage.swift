@@ -15,8 +15,13 @@ protocol LibraryStorage: AnyObject, Sendable {
     // MARK: Writing
 
     /// Saves a photo (once for every entry of the same bytes) and an entry for it, in one
-    /// step: an entry is never saved without its photo.
-    func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry
+    /// step: an entry is never saved without its photo. With `editor`, the save is theirs
+    /// only if no other editor has claimed the photo (`takenElsewhere`), and it ends any
+    /// claim on the photo: captioned, it is no one's to take.
+    func add(
+        _ photo: LoadedPhoto, words: CaptionWords, credits: Credits, editor: Editor?
+    ) throws(LibraryError)
+        -> Entry
     /// With `unchangedSince`, only if the entry's updated time is still that; otherwise
     /// `changedElsewhere` (or `noSuchEntry` when it is gone).
     func update(
@@ -56,4 +61,13 @@ protocol LibraryStorage: AnyObject, Sendable {
     func photoPath(of entry: Entry) -> String?
     func holdsPhoto(at path: String) -> Bool
     func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool
+
+    // MARK: Editors working together
+
+    /// Claims a photo for `editor` for `ClaimTerms.seconds`, unless another editor's claim
+    /// on it is alive or the library holds it already; ends their claims on `releasing`.
+    func claim(sha256: String, for editor: Editor, releasing: [String]) throws(LibraryError) -> PhotoClaim
+    func renewClaims(of editor: Editor) throws(LibraryError)
+    /// Ends `editor`'s claims on `photos`, or all of them.
+    func releaseClaims(of editor: Editor, photos: [String]?) throws(LibraryError)
 }

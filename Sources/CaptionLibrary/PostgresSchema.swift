@@ -56,6 +56,16 @@ enum PostgresSchema {
         """
         ALTER TABLE caption.library ADD COLUMN changes bigint NOT NULL DEFAULT 0;
         """,
+        // Claims: the photo on each editor's form, by content, with the editor's name for
+        // the others and its end in the server's time.
+        """
+        CREATE TABLE caption.leases (
+            photo_sha256 text PRIMARY KEY CHECK (photo_sha256 ~ '^[0-9a-f]{64}$'),
+            holder text NOT NULL,
+            holder_name text NOT NULL,
+            until timestamptz NOT NULL
+        );
+        """,
     ]
 
     /// Checks whose database this is, then brings it up to date, in one transaction under

@@ -181,11 +181,31 @@ final class PostgresStorage: LibraryStorage {
         }
     }
 
-    func add(_ photo: LoadedPhoto, words: CaptionWords, credits: Credits) throws(LibraryError) -> Entry {
+    /// A transaction of claims, tried once more on a new connection when the server ended
+    /// the old one: taking a claim again that is already one's own changes nothing.
+    private func claims<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
+        try state.withLock { (state) throws(LibraryError) -> T in
+            try reconnectIfLost(&state)
+            let db = state.db
+            do throws(LibraryError) {
+                return try db.write { () throws(LibraryError) -> T in try body(db) }
+            } catch  where error.kind == .unreachable && !state.db.isOpen {
+                try reconnectIfLost(&state)
+                let db = state.db
+                return try db.write { () throws(LibraryError) -> T in try body(db) }
+            }
+        }
+    }
+
+    func add(
+        _ photo: LoadedPhoto, words: CaptionWords, credits: Credits, editor: Editor?
+    ) throws(LibraryError)
+        -> Entry
+    {
         let entry = try add(
             sha256: photo.sha256, format: photo.info.format, bytes: photo.bytes, words: words,
             width: photo.info.width, height: photo.info.height, originalName: Files.baseName(photo.path),
-            credits: credits)
+            credits: credits, editor: editor)
         // The photo is at hand: the cache keeps it now rather than fetching it when first
         // shown. A cache that cannot be written costs a fetch later, not the save.
         _ = try? photo.bytes.withBytes { (data) throws(LibraryError) in
@@ -198,7 +218,7 @@ final class PostgresStorage: LibraryStorage {
     /// in one transaction: an entry is never without its photo.
     func add(
         sha256: String, format: PhotoFormat, bytes: [UInt8], words: CaptionWords, width: Int, height: Int,
-        originalName: String, credits: Credits
+        originalName: String, credits: Credits, editor: Editor? = nil
     ) throws(LibraryError) -> Entry {
         let name = "photos/\(sha256).\(format.fileExtension)"
         let now = Timestamp.now()
@@ -212,10 +232,20 @@ final class PostgresStorage: LibraryStorage {
                 attempt += 1
                 do throws(LibraryError) {
                     return try Self.transaction(&state) { (db) throws(LibraryError) -> Int64 in
+                        // The claim is taken first, so that a save and another editor's
+                        // claim of the same photo wait for each other: the claim that
+                        // follows finds the photo captioned.
+                        if let editor, let holder = try Self.take(db, sha256: sha256, for: editor) {
+                            throw Library.takenElsewhere(by: holder)
+                        }
                         try db.execute(
                             "INSERT INTO caption.photos (sha256, format, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
                             values: [.text(sha256), .text(format.fileExtension), .bytes(bytes)])
-                        return try db.execute(Self.insertEntry + " RETURNING id", values: values).integer(0, 0) ?? 0
+                        let id = try db.execute(Self.insertEntry + " RETURNING id", values: values).integer(0, 0) ?? 0
+                        if editor != nil {
+                            try db.execute("DELETE FROM caption.leases WHERE photo_sha256 = $1", [sha256])
+                        }
+                        return id
                     }
                 } catch  where error.kind == .unreachable {
                     // The connection went during the save: whether the commit was made is
@@ -225,7 +255,7 @@ final class PostgresStorage: LibraryStorage {
                         let saved = try? Self.savedEntry(state.db, sha256: sha256, created: now, words: words)
                     else { throw error }
                     return saved
-                } catch {
+                } catch  where error.kind != .takenElsewhere {
                     // Another editor removed the last entry of this photo, and with it the
                     // photo, between the two inserts: the photo goes in again.
                     guard state.db.lastFailure == "23503" && attempt < 3 else { throw error }
@@ -585,5 +615,71 @@ final class PostgresStorage: LibraryStorage {
             try db.execute("SELECT 1 FROM caption.photos WHERE sha256 = $1", [sha256])
         }
         return rows?.rowCount == 1
+    }
+}
+
+// MARK: Editors working together
+
+extension PostgresStorage {
+    /// A claim is a row of `caption.leases`, its end in the server's time, so that the
+    /// clocks of the editors' machines do not matter. Claims are not changes to the library:
+    /// they neither count nor notify.
+    func claim(sha256: String, for editor: Editor, releasing: [String]) throws(LibraryError) -> PhotoClaim {
+        try claims { (db) throws(LibraryError) -> PhotoClaim in
+            try Self.release(db, releasing, of: editor)
+            if let holder = try Self.take(db, sha256: sha256, for: editor) { return .taken(by: holder) }
+            // Asked after the claim, which waits for a save of the photo in progress: that
+            // save's entry is then seen here.
+            let captioned = try db.execute(
+                "SELECT EXISTS (SELECT 1 FROM caption.entries WHERE photo_sha256 = $1)", [sha256])
+            guard captioned.text(0, 0) == "t" else { return .yours }
+            try db.execute("DELETE FROM caption.leases WHERE photo_sha256 = $1 AND holder = $2", [sha256, editor.id])
+            return .captioned
+        }
+    }
+
+    func renewClaims(of editor: Editor) throws(LibraryError) {
+        try claims { (db) throws(LibraryError) in
+            try db.execute(
+                "UPDATE caption.leases SET until = now() + make_interval(secs => $2) WHERE holder = $1",
+                [editor.id, String(ClaimTerms.seconds)])
+        }
+    }
+
+    /// Ending all of them also clears the claims that ran out long ago, of editors who
+    /// never came back.
+    func releaseClaims(of editor: Editor, photos: [String]?) throws(LibraryError) {
+        try claims { (db) throws(LibraryError) in
+            if let photos {
+                try Self.release(db, photos, of: editor)
+            } else {
+                try db.execute(
+                    "DELETE FROM caption.leases WHERE holder = $1 OR until < now() - interval '1 hour'", [editor.id])
+            }
+        }
+    }
+
+    private static func release(_ db: PostgresConnection, _ photos: [String], of editor: Editor) throws(LibraryError) {
+        guard !photos.isEmpty else { return }
+        try db.execute(
+            "DELETE FROM caption.leases WHERE holder = $1 AND photo_sha256 = ANY ($2::text[])",
+            [editor.id, "{" + photos.joined(separator: ",") + "}"])
+    }
+
+    /// Takes or renews `editor`'s claim on a photo unless another editor's is alive; returns
+    /// that editor's name when it is.
+    static func take(_ db: PostgresConnection, sha256: String, for editor: Editor) throws(LibraryError) -> String? {
+        let taken = try db.execute(
+            """
+            INSERT INTO caption.leases AS lease (photo_sha256, holder, holder_name, until)
+            VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+            ON CONFLICT (photo_sha256) DO UPDATE
+                SET holder = excluded.holder, holder_name = excluded.holder_name, until = excluded.until
+                WHERE lease.holder = excluded.holder OR lease.until < now()
+            RETURNING holder
+            """, [sha256, editor.id, editor.name, String(ClaimTerms.seconds)])
+        guard taken.rowCount == 0 else { return nil }
+        let holder = try db.execute("SELECT holder_name FROM caption.leases WHERE photo_sha256 = $1", [sha256])
+        return holder.text(0, 0) ?? ""
     }
 }

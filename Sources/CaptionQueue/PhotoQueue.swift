@@ -80,6 +80,25 @@ public struct PhotoQueue: Equatable, Sendable {
         return true
     }
 
+    /// Passes over the current photo (another editor has it): moves to the nearest photo
+    /// in the direction of `step`, or else the other way, whose path `passing` does not
+    /// hold. False, staying, when there is none.
+    public mutating func moveToNearest(step: Int, passing: Set<String>) -> Bool {
+        guard let current else { return false }
+        let direction = step < 0 ? -1 : 1
+        for way in [direction, -direction] {
+            var index = current + way
+            while photos.indices.contains(index) {
+                if !passing.contains(photos[index].path) {
+                    self.current = index
+                    return true
+                }
+                index += way
+            }
+        }
+        return false
+    }
+
     /// The current photo was saved: it leaves the queue and the one after it (or, at the
     /// end, the one before) becomes current.
     public mutating func removeCurrent() {

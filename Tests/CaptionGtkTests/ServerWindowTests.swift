@@ -188,4 +188,86 @@ import Testing
         #expect(Harness.spin(seconds: 1) { titles() == ["Quay"] }, "a deletion: \(titles())")
         #expect(Date().timeIntervalSince(began) < 2)
     }
+
+    // MARK: Claims
+
+    /// Another editor has the first photo of the queue on their form: it is passed over,
+    /// said once, and waits in the queue; once they have captioned it, it leaves the queue
+    /// when the form comes to it. Each photo is captioned once.
+    @Test func aPhotoAnotherEditorHasIsPassedOverAndLeavesOnceTheyCaptionIt() throws {
+        let address = try TestServer.newDatabase()
+        let ben = Editor(id: "ben", name: "Ben on desk-2")
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-4")
+        let first = Harness.makePhoto(width: 93, height: 60, in: folder, name: "c1.jpg")
+        let second = Harness.makePhoto(width: 94, height: 60, in: folder, name: "c2.jpg")
+        let bens = try PhotoInspector.load(first)
+        #expect(try other.claim(sha256: bens.sha256, for: ben) == .yours)
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/claim-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        window.form.enqueue([first, second])
+        #expect(Harness.spin { window.form.photoPath == second }, "not passed over: \(window.form.photoPath ?? "")")
+        #expect(window.form.queuedPaths == [first, second], "the photo Ben has waits in the queue")
+        #expect(
+            Harness.spin { window.notification.text == "Ben on desk-2 is captioning “c1.jpg”; it waits in your queue" },
+            "\(window.notification.text ?? "")")
+        #expect(Harness.spin { window.form.photos.loadedPhoto?.path == second })
+
+        // Ben saves his; this editor captions the second photo, and the form comes to the
+        // first, which leaves the queue.
+        _ = try other.add(bens, words: CaptionWords(title: "Ben's", subtitle: "Harbour"), editor: ben)
+        set(window.form.view.titleEntry, "Mine")
+        set(window.form.view.subtitleEntry, "Quay")
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { saved.count == 1 }, "the save never finished")
+        #expect(Harness.spin { window.form.queuedPaths.isEmpty }, "queue: \(window.form.queuedPaths)")
+        window.library.drain()
+        let entries = try other.entries()
+        #expect(entries.map(\.title).sorted() == ["Ben's", "Mine"], "each photo once: \(entries.map(\.title))")
+    }
+
+    /// Every photo of the queue is another editor's: the form stays on it and says so; a
+    /// save of it is refused with the words kept; once the other editor captions it, it
+    /// leaves the queue within a second, told by the server.
+    @Test func aQueueWhollyTakenWaitsAndIsToldWhenThePhotoIsCaptioned() throws {
+        let address = try TestServer.newDatabase()
+        let ben = Editor(id: "ben", name: "Ben on desk-2")
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-5")
+        let photo = Harness.makePhoto(width: 95, height: 60, in: folder, name: "c3.jpg")
+        let bens = try PhotoInspector.load(photo)
+        #expect(try other.claim(sha256: bens.sha256, for: ben) == .yours)
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/claim-window-2.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        #expect(Harness.spin { window.library.hearsOthers }, "the server's notices are not heard")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        #expect(
+            Harness.spin {
+                window.notification.text
+                    == "Ben on desk-2 is captioning “c3.jpg”, and the rest of your queue is taken too"
+            }, "\(window.notification.text ?? "")")
+        #expect(window.form.photoPath == photo)
+
+        set(window.form.view.titleEntry, "Mine")
+        set(window.form.view.subtitleEntry, "Quay")
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving }, "no message")
+        #expect(
+            window.messages.text == "Ben on desk-2 is captioning this photo, so it was not saved; your words are kept",
+            "\(window.messages.text ?? "")")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Mine")
+        #expect(window.form.photoPath == photo)
+        #expect(try other.entries().isEmpty)
+
+        // The words typed here stay: the photo Ben captions stays on the form, said.
+        _ = try other.add(bens, words: CaptionWords(title: "Ben's", subtitle: "Harbour"), editor: ben)
+        #expect(
+            Harness.spin(seconds: 1) {
+                window.notification.text
+                    == "Another editor has captioned “c3.jpg”; Enter saves your words as a second caption"
+            }, "\(window.notification.text ?? "")")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Mine")
+    }
 }

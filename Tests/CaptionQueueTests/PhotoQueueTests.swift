@@ -172,4 +172,19 @@ import Testing
             names.sorted(by: PhotoQueue.nameOrder)
                 == ["2024-01-09.jpg", "2024-01-10.jpg", "a.jpg", "b1.jpg", "B2.jpg", "b02.jpg", "b10.jpg"])
     }
+
+    @Test func passingOverGoesOnTheWayTheFormMovedThenTheOtherWay() {
+        var queue = PhotoQueue()
+        _ = queue.append(["a", "b", "c", "d", "e"])
+        _ = queue.move(by: 2)
+        var moved = queue.moveToNearest(step: 1, passing: ["c", "d"])
+        #expect(moved && queue.currentPhoto?.path == "e")
+        moved = queue.moveToNearest(step: 1, passing: ["e"])
+        #expect(moved && queue.currentPhoto?.path == "d", "at the end it goes back")
+        moved = queue.moveToNearest(step: -1, passing: ["d", "c"])
+        #expect(moved && queue.currentPhoto?.path == "b")
+        moved = queue.moveToNearest(step: -1, passing: ["a", "c", "d", "e"])
+        #expect(!moved, "every other photo is taken")
+        #expect(queue.currentPhoto?.path == "b" && queue.photos.count == 5, "the form stays, the queue whole")
+    }
 }

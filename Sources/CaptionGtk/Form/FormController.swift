@@ -47,6 +47,16 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// A saved entry open in the form for editing, with its photo in the library. The queue
     /// waits meanwhile, its words kept.
     private var editing: (entry: Entry, path: String)?
+    /// The photo on the form, claimed from the other editors of a shared library.
+    private let claims: PhotoClaims
+    /// Photos of the queue other editors had when last asked; forgotten at each renewal,
+    /// so that a photo they moved on from comes round again.
+    private var takenElsewhere: Set<String> = []
+    /// The photo on the form when another editor has it and every other photo of the
+    /// queue is taken too: asked about again when the library changes.
+    private var waitingOn: String?
+    /// The way the form last moved through the queue: passing over goes on that way.
+    private var lastStep = 1
 
     /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
     var presentChooser: (() -> Void)?
@@ -84,12 +94,19 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             view: view, loader: loader, words: photoWords, binding: binding, writer: writer, aids: aids,
             notification: notification, saves: saves)
         queueSaving = QueueSaving(saves: saves, notification: notification, messages: messages)
+        claims = PhotoClaims(library: library, lifetime: lifetime)
         binding.owner = self
         queueSaving.holder = self
         drafts.holder = self
         queueSaving.onSaved = { [weak self] in self?.onSaved?($0) }
         queueSaving.onRestDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
         shown.onSettled = { [weak self] in self?.onPhotoSettled?() }
+        shown.onLoaded = { [weak self] in self?.claim($0) }
+        claims.onRenewal = { [weak self] in
+            self?.takenElsewhere = []
+            self?.askAgain()
+        }
+        library.whenOthersCommit { [weak self] in self?.askAgain() }
         aids.onChange = { [weak self] in self?.binding.refresh() }
         aids.loadCompletions(from: library)
         writer.show(for: nil, format: nil)
@@ -209,7 +226,69 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         settleInputMethod()
         keepWords()
         guard queue.move(by: step) else { return window.errorBell() }
+        lastStep = step
         binding.arrive(arrival) { showCurrentPhoto() }
+    }
+
+    // MARK: Editors working together
+
+    /// On a shared library, the photo that arrived on the form is claimed; the answer may
+    /// pass it over.
+    private func claim(_ photo: LoadedPhoto) {
+        guard claims.areShared, editing == nil, queue.currentPhoto?.path == photo.path else { return }
+        claims.claim(photo.sha256) { [weak self] claim in
+            guard let self, self.editing == nil, self.queue.currentPhoto?.path == photo.path else { return }
+            self.answered(claim, for: photo.path)
+        }
+    }
+
+    /// Another editor's commit, or a renewal: the photo waited on may be free now.
+    private func askAgain() {
+        guard let waitingOn, editing == nil, queue.currentPhoto?.path == waitingOn,
+            let photo = photos.loadedPhoto, photo.path == waitingOn
+        else { return }
+        claim(photo)
+    }
+
+    /// What the claim of the photo on the form found. A photo another editor has is passed
+    /// over and waits in the queue with any words typed for it; one already captioned leaves
+    /// the queue, unless words were typed for it here: those are never dropped.
+    private func answered(_ claim: PhotoClaim?, for path: String) {
+        let name = PhotoQueue.name(of: path)
+        switch claim {
+        case nil, .yours?:
+            waitingOn = nil
+        case .captioned?:
+            waitingOn = nil
+            keepWords()
+            guard queue.currentPhoto?.words.isEmpty == true else {
+                return tell(
+                    tr("Another editor has captioned “{name}”; Enter saves your words as a second caption"), name)
+            }
+            settleInputMethod()
+            queue.remove([path])
+            tell(tr("Another editor has captioned “{name}”, so it left your queue"), name)
+            binding.arrive(arrival) { showCurrentPhoto() }
+        case .taken(let editor)?:
+            keepWords()
+            takenElsewhere.insert(path)
+            settleInputMethod()
+            guard queue.moveToNearest(step: lastStep, passing: takenElsewhere) else {
+                waitingOn = path
+                return tell(
+                    tr("{editor} is captioning “{name}”, and the rest of your queue is taken too")
+                        .replacing("{editor}", with: editor), name)
+            }
+            waitingOn = nil
+            tell(
+                tr("{editor} is captioning “{name}”; it waits in your queue").replacing("{editor}", with: editor), name)
+            binding.arrive(arrival) { showCurrentPhoto() }
+        }
+    }
+
+    /// Says why the form moved on, after a "Saved" notification and its Undo if one shows.
+    private func tell(_ text: String, _ name: String) {
+        notification.showWhenFree(text.replacing("{name}", with: name)) { true }
     }
 
     /// Shows the queue's current photo with its words, as if it had just arrived: messages
@@ -304,6 +383,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// Empties the form when no photo is left to caption.
     private func clearForm() {
+        claims.letGo()
         shown.clear()
         binding.empty()
         send(.clear)
@@ -355,8 +435,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// goes on (copying and syncing a camera photo takes longer than a frame; QueueSaving
     /// says what it did, and gives the photo back if it fails).
     private func saveAndMoveOn(_ photo: QueuedPhoto) {
+        claims.handToSave(photos.loadedPhoto.flatMap { $0.path == photo.path ? $0.sha256 : nil })
         queueSaving.save(photo, loaded: photos.loadedPhoto)
         queue.removeCurrent()
+        lastStep = 1
         showCurrentPhoto()
     }
 
@@ -417,6 +499,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func edit(_ entry: CaptionLibrary.Entry, photo path: String) {
         settleInputMethod()
         if editing == nil { keepWords() }
+        claims.letGo()
         editing = (entry, path)
         send(.clear)
         binding.show(entry.words)
@@ -455,6 +538,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// and the photo let go. What arrives later (a photo decoded or checked, the library's
     /// words) is dropped by the window's lifetime, which has ended.
     func finish() {
+        claims.releaseAll()
         drafts.flush()
         photos.clear()
     }

@@ -17,6 +17,9 @@ final class LibraryAccess: @unchecked Sendable {
     /// fetched into this machine's cache when first needed).
     private let shared = Locked<Library?>(nil)
 
+    /// This window, as the other editors of a shared library know it.
+    let editor = Editor.here()
+
     init(location: String?, lifetime: Lifetime) {
         self.location = location ?? Library.defaultDirectory()
         self.lifetime = lifetime

@@ -67,6 +67,7 @@ final class FormPhoto {
     private func settled(_ result: Result<LoadedPhoto, LibraryError>) {
         switch result {
         case .success(let photo):
+            onLoaded?(photo)
             writer.show(for: target, format: photo.info.format)
             binding.send(.photo(item: CaptionForm.Item.photo.index, .loaded))
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
@@ -87,6 +88,9 @@ final class FormPhoto {
         }
         onSettled?()
     }
+
+    /// The photo on the form was read and checked.
+    var onLoaded: ((LoadedPhoto) -> Void)?
 
     /// No photo on the form.
     func clear() {

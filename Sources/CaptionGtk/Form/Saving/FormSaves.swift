@@ -76,11 +76,12 @@ final class FormSaves {
     }
 
     private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, credits template: Credits, then: @escaping Saved) {
+        let editor = library.editor
         library.perform(
             { library throws(LibraryError) in
                 let credits = StandingCredits.forPhoto(template, at: photo.path).credits
-                if let loaded { return try library.add(loaded, words: photo.words, credits: credits) }
-                return try library.add(photoAt: photo.path, words: photo.words, credits: credits)
+                if let loaded { return try library.add(loaded, words: photo.words, credits: credits, editor: editor) }
+                return try library.add(photoAt: photo.path, words: photo.words, credits: credits, editor: editor)
             },
             completion: { [weak self] result in
                 guard let self else { return }
@@ -162,6 +163,7 @@ final class FormSaves {
         captioningRest = progress
         savingPhotos += batch
         let template = credits
+        let editor = library.editor
         library.perform(
             { library throws(LibraryError) in
                 var saved: [CaptionLibrary.Entry] = []
@@ -171,9 +173,10 @@ final class FormSaves {
                     do throws(LibraryError) {
                         let credits = StandingCredits.forPhoto(template, at: photo.path).credits
                         if photo.path == loaded.path, let photo = loaded.photo {
-                            saved.append(try library.add(photo, words: words, credits: credits))
+                            saved.append(try library.add(photo, words: words, credits: credits, editor: editor))
                         } else {
-                            saved.append(try library.add(photoAt: photo.path, words: words, credits: credits))
+                            saved.append(
+                                try library.add(photoAt: photo.path, words: words, credits: credits, editor: editor))
                         }
                         savedPaths.append(photo.path)
                     } catch {
