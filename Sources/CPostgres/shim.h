@@ -44,6 +44,7 @@ struct caption_libpq {
     int (*socket)(const PGconn *);
     int (*consume_input)(PGconn *);
     PGnotify *(*notifies)(PGconn *);
+    PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
     int loaded;
 };
 
@@ -86,12 +87,13 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->socket = dlsym(library, "PQsocket");
     *(void **)&t->consume_input = dlsym(library, "PQconsumeInput");
     *(void **)&t->notifies = dlsym(library, "PQnotifies");
+    *(void **)&t->set_notice_processor = dlsym(library, "PQsetNoticeProcessor");
     t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
                 t->conninfo_parse && t->conninfo_free && t->freemem && t->db && t->host && t->port &&
                 t->user && t->transaction_status && t->server_version && t->socket && t->consume_input &&
-                t->notifies;
+                t->notifies && t->set_notice_processor;
 }
 
 /* libpq's functions, or NULL when it cannot be opened; opened once, from any thread. */
@@ -105,3 +107,15 @@ static inline const struct caption_libpq *caption_libpq(void) {
 /* The diagnostic fields Caption reads, as Swift cannot import libpq's macros of chars. */
 static inline int caption_pg_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }
 static inline int caption_pg_diag_message_primary(void) { return PG_DIAG_MESSAGE_PRIMARY; }
+
+/* The server's notices and warnings ("extension exists", "terminating connection due to
+ * shutdown") are not the user's business: libpq would print them on standard error. What
+ * matters reaches Caption as an error of a statement. */
+static inline void caption_pg_drop_notice(void *context, const char *message) {
+    (void)context;
+    (void)message;
+}
+
+static inline void caption_pg_quiet(const struct caption_libpq *t, PGconn *connection) {
+    t->set_notice_processor(connection, caption_pg_drop_notice, NULL);
+}

@@ -31,6 +31,7 @@ final class PostgresConnection {
             libpq.pointee.finish!(handle)
             throw Self.unreachable(address, reason: reason)
         }
+        caption_pg_quiet(libpq, handle)
         self.handle = handle
         self.libpq = libpq
         self.address = address

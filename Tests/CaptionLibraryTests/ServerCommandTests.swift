@@ -28,6 +28,17 @@ struct ServerCommandTests {
         }
     }
 
+    /// The server's notices (here: the search extension already there when the library is
+    /// made) are not printed: only Caption's own words reach the terminal.
+    @Test func theServersNoticesAreNotPrinted() throws {
+        let scratch = Scratch()
+        let address = try Storage.database(for: scratch)
+        try PostgresConnection(address).execute("CREATE EXTENSION pg_trgm")
+        let listed = try Machine(scratch: scratch, name: "ana").run(["--library", address.connectionString, "--list"])
+        #expect(listed.status == 0)
+        #expect(listed.stderr == "", "\(listed.stderr)")
+    }
+
     @Test func everyCommandWorksOnAServerFromEitherMachine() throws {
         let scratch = Scratch()
         let address = try Storage.database(for: scratch).connectionString

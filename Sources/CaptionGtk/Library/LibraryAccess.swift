@@ -17,8 +17,12 @@ final class LibraryAccess: @unchecked Sendable {
     /// fetched into this machine's cache when first needed).
     private let shared = Locked<Library?>(nil)
 
-    /// This window, as the other editors of a shared library know it.
-    let editor = Editor.here()
+    /// This window, as the other editors of a shared library know it. Made when first
+    /// needed: finding the person's name reads the account database, which a folder
+    /// library never needs, least of all before the first frame.
+    @MainActor private(set) lazy var editor = Editor.here()
+    /// Who saves, for a library that has other editors; none for a folder library.
+    @MainActor var claimant: Editor? { isServer ? editor : nil }
 
     init(location: String?, lifetime: Lifetime) {
         self.location = location ?? Library.defaultDirectory()

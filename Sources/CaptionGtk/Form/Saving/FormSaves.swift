@@ -76,7 +76,7 @@ final class FormSaves {
     }
 
     private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, credits template: Credits, then: @escaping Saved) {
-        let editor = library.editor
+        let editor = library.claimant
         library.perform(
             { library throws(LibraryError) in
                 let credits = StandingCredits.forPhoto(template, at: photo.path).credits
@@ -163,7 +163,7 @@ final class FormSaves {
         captioningRest = progress
         savingPhotos += batch
         let template = credits
-        let editor = library.editor
+        let editor = library.claimant
         library.perform(
             { library throws(LibraryError) in
                 var saved: [CaptionLibrary.Entry] = []
