@@ -169,7 +169,9 @@ bench: test-deps
 	mkdir -p .build/bench
 	.build/release/caption-bench
 	.build/release/caption-bench large .build/bench/fixtures $(SAMPLE)
-	build-aux/with-postgres .build/release/caption-bench server .build/bench/fixtures $(SAMPLE)
+	build-aux/with-postgres sh -c '.build/release/caption-bench server .build/bench/fixtures $(SAMPLE) && \
+		build-aux/with-display .build/release/caption-view-bench --server-search "$$CAPTION_TEST_POSTGRES" \
+		.build/bench/fixtures/data-100000/caption'
 	build-aux/with-display .build/release/caption-view-bench
 	build-aux/with-display .build/release/caption-view-bench --large .build/bench/fixtures/data-100000/caption
 	build-aux/with-display .build/release/caption-view-bench --preferences

@@ -7,6 +7,9 @@
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
 //   caption-view-bench --preferences the Preferences window with 100,000 codes (Preferences.swift)
 //   caption-view-bench --zoom PHOTO  the view at 100 % of a large photo (Zoom.swift)
+//   caption-view-bench --server-search ADDRESS DIR
+//                                    search in the library view, a server's library of
+//                                    100,000 beside DIR's, the same (ServerSearch.swift)
 
 import CGtk
 @_spi(Benchmarks) import CaptionGtk
@@ -238,6 +241,10 @@ func run() {
     if arguments.count == 2 && arguments[1] == "--preferences-child" { measurePreferences(rounds: 3) }
 
     if arguments.count == 3 && arguments[1] == "--zoom" { benchZoom(photo: arguments[2]) }
+
+    if arguments.count == 4 && arguments[1] == "--server-search" {
+        benchServerSearch(server: arguments[2], folder: arguments[3])
+    }
 
     if arguments.count == 3 && arguments[1] == "--large" {
         benchLarge(library: arguments[2])
