@@ -40,7 +40,7 @@ import Testing
     /// the main loop for `pause` seconds between them; returns the moment it was closed.
     func writeSlowly(_ source: String, to target: String, chunks: Int = 4, pause: Double = 0.4) throws -> Date {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        FileManager.default.createFile(atPath: target, contents: nil)
+        _ = FileManager.default.createFile(atPath: target, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: target))
         let piece = (bytes.count + chunks - 1) / chunks
         for start in stride(from: 0, to: bytes.count, by: piece) {

@@ -73,7 +73,8 @@ import Testing
     }
 
     /// The server goes down as the editor presses Enter: the words stay on the form and in
-    /// the draft, one message says why, and Enter once the server is back saves them once.
+    /// the draft, one message says why, and once the server is back they are saved, once,
+    /// with nothing more to press, and the form moves on.
     @Test func wordsSavedWhileTheServerIsDownStayAndGoInOnceItIsBack() throws {
         let server = try PrivateServer()
         let window = try Harness.makeWindow(
@@ -102,12 +103,46 @@ import Testing
         #expect(window.form.photoPath == photo)
         #expect(saves == 0)
 
+        // Down for a while: asked quietly, the server tells nothing new.
+        _ = Harness.spin(seconds: 2.5) { false }
+        #expect(window.messages.text == message, "told once")
+        #expect(saves == 0)
+
         try server.start()
-        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
-        #expect(Harness.spin { saves == 1 }, "the save never went through")
+        #expect(Harness.spin(seconds: 10) { saves == 1 }, "the save never went through")
+        #expect(window.form.photoPath == nil, "the form moved on")
+        #expect(window.messages.text == nil, "the message went with the photo")
         window.library.drain()
         let library = try Library(server: PostgresAddress(server.address), cache: folder + "/fault-cache")
         #expect(try library.entries().map(\.title) == ["Fans on the pier"], "saved once")
+        _ = Harness.spin(seconds: 2.5) { false }
+        #expect(saves == 1)
+    }
+
+    /// Words changed after a save the server could not take are the user's to save: the
+    /// server's return does not save them, Enter does.
+    @Test func wordsChangedAfterAFailedSaveWaitForEnter() throws {
+        let server = try PrivateServer()
+        let window = try Harness.makeWindow(
+            library: server.address, stateFile: folder + "/fault-window-2.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        #expect(Harness.spin { window.form.aids.completion.loaded }, "the library was never read")
+        let photo = Harness.makePhoto(width: 71, height: 50, in: folder, name: "fault2.jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        set(window.form.view.titleEntry, "Fans on the pier")
+        set(window.form.view.subtitleEntry, "At dusk")
+        try server.stop()
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving }, "no message")
+        set(window.form.view.subtitleEntry, "At dawn")
+        try server.start()
+        _ = Harness.spin(seconds: 4.5) { false }
+        #expect(saved.isEmpty, "saved without Enter")
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { saved.count == 1 }, "Enter did not save")
+        #expect(saved.first?.subtitle == "At dawn")
     }
 
     /// Two editors change one caption: the one who saves second is told, with the other's
@@ -210,7 +245,7 @@ import Testing
         #expect(window.form.queuedPaths == [first, second], "the photo Ben has waits in the queue")
         #expect(
             Harness.spin { window.notification.text == "Ben on desk-2 is captioning “c1.jpg”; it waits in your queue" },
-            "\(window.notification.text ?? "")")
+            "\(window.notification.text)")
         #expect(Harness.spin { window.form.photos.loadedPhoto?.path == second })
 
         // Ben saves his; this editor captions the second photo, and the form comes to the
@@ -247,7 +282,7 @@ import Testing
             Harness.spin {
                 window.notification.text
                     == "Ben on desk-2 is captioning “c3.jpg”, and the rest of your queue is taken too"
-            }, "\(window.notification.text ?? "")")
+            }, "\(window.notification.text)")
         #expect(window.form.photoPath == photo)
 
         set(window.form.view.titleEntry, "Mine")
@@ -267,7 +302,45 @@ import Testing
             Harness.spin(seconds: 1) {
                 window.notification.text
                     == "Another editor has captioned “c3.jpg”; Enter saves your words as a second caption"
-            }, "\(window.notification.text ?? "")")
+            }, "\(window.notification.text)")
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Mine")
+    }
+
+    /// Undo of a save on a server: the entry leaves the server, the photo comes back in
+    /// front with its words, and is this editor's again, not another's to take.
+    @Test func anUndoneSaveLeavesTheServerAndThePhotoIsClaimedAgain() throws {
+        let address = try TestServer.newDatabase()
+        let ben = Editor(id: "ben", name: "Ben on desk-2")
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-6")
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/undo-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        let first = Harness.makePhoto(width: 96, height: 60, in: folder, name: "u1.jpg")
+        let second = Harness.makePhoto(width: 97, height: 60, in: folder, name: "u2.jpg")
+        let firstHash = try PhotoInspector.load(first).sha256
+        Harness.waitForPhoto(window) { window.form.enqueue([first, second]) }
+        var saved: CaptionLibrary.Entry?
+        window.form.onSaved = { saved = $0 }
+        set(window.form.view.titleEntry, "Saved then undone")
+        set(window.form.view.subtitleEntry, "Back again")
+        Harness.waitForPhoto(window) { window.activateAction("save") }
+        #expect(Harness.spin { saved != nil }, "the save never finished")
+        window.library.drain()
+        #expect(try other.entries().map(\.title) == ["Saved then undone"])
+        #expect(try other.claim(sha256: firstHash, for: ben) == .captioned)
+
+        Harness.waitForPhoto(window) { window.activateAction("undo") }
+        #expect(window.form.photoPath == first)
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Saved then undone")
+        #expect(
+            Harness.spin {
+                window.library.drain()
+                return (try? other.entries())?.isEmpty == true
+            })
+        #expect(
+            Harness.spin {
+                window.library.drain()
+                return (try? other.claim(sha256: firstHash, for: ben)) == .taken(by: window.library.editor.name)
+            }, "the photo back on the form is claimed again")
     }
 }

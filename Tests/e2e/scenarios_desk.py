@@ -57,7 +57,7 @@ def scenario_two_editors_one_queue_with_the_server_killed_once(desktop):
     """Two editors open the same six photos on one server library. Each photo on one
     editor's form is passed over by the other's; each saves the photo it has and moves on;
     the server is killed as the first editor saves, the words stay with one message, and
-    Return once it is back saves them. In the end each photo is captioned once, three by
+    they are saved by themselves once it is back. In the end each photo is captioned once, three by
     each editor, and both queues are empty."""
     names = [f"desk{index}.jpg" for index in range(1, 7)]
     photos = desktop.photos(*names)
@@ -127,8 +127,8 @@ def scenario_two_editors_one_queue_with_the_server_killed_once(desktop):
         ui.find("desk3.jpg back on the form", role="image", name="Photo: desk3.jpg")
         expect(ui.text(ui.title) == "Three" and ui.text(ui.subtitle) == "First editor", "the words went")
         server.start()
-        expect("desk3.jpg" not in captioned(), "saved while the server was down")
-        desktop.key("Return")
+        # Nothing more to press: the words go in once the server answers, and the form
+        # moves on (past desk4.jpg, the second editor's).
         wait_until("desk3.jpg saved once the server is back", lambda: captioned().get("desk3.jpg") == "Three" or None)
         wait_until("the first editor to claim desk5.jpg", lambda: held().get(first) == {"desk5.jpg"} or None)
 

@@ -57,6 +57,16 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private var waitingOn: String?
     /// The way the form last moved through the queue: passing over goes on that way.
     private var lastStep = 1
+    /// The photo on the form whose claim could not be asked (the server was gone): asked
+    /// again with the next renewal.
+    private var unclaimed: String?
+    /// A save the server could not take, back on the form with its words: saved by itself
+    /// once the server answers, while the form still holds that photo and those words.
+    private var unsaved: QueuedPhoto?
+    private var serverWatch: SourceHandle?
+    private var askingServer = false
+    private let library: LibraryAccess
+    private let lifetime: Lifetime
 
     /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
     var presentChooser: (() -> Void)?
@@ -77,6 +87,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         self.header = header
         self.messages = messages
         self.notification = notification
+        self.library = library
+        self.lifetime = lifetime
         drafts = DraftRecovery(
             directory: library.draftsDirectory, window: window, notification: notification, lifetime: lifetime)
         let loader = PhotoLoader(preview: view.preview, lifetime: lifetime)
@@ -100,6 +112,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         drafts.holder = self
         queueSaving.onSaved = { [weak self] in self?.onSaved?($0) }
         queueSaving.onRestDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
+        queueSaving.onUnreachable = { [weak self] in self?.saveWhenServerIsBack($0) }
         shown.onSettled = { [weak self] in self?.onPhotoSettled?() }
         shown.onLoaded = { [weak self] in self?.claim($0) }
         claims.onRenewal = { [weak self] in
@@ -242,10 +255,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
     }
 
-    /// Another editor's commit, or a renewal: the photo waited on may be free now.
+    /// Another editor's commit, or a renewal: the photo waited on may be free now, and one
+    /// whose claim could not be asked may be asked now.
     private func askAgain() {
-        guard let waitingOn, editing == nil, queue.currentPhoto?.path == waitingOn,
-            let photo = photos.loadedPhoto, photo.path == waitingOn
+        guard let path = waitingOn ?? unclaimed, editing == nil, queue.currentPhoto?.path == path,
+            let photo = photos.loadedPhoto, photo.path == path
         else { return }
         claim(photo)
     }
@@ -255,6 +269,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// the queue, unless words were typed for it here: those are never dropped.
     private func answered(_ claim: PhotoClaim?, for path: String) {
         let name = PhotoQueue.name(of: path)
+        unclaimed = claim == nil ? path : nil
         switch claim {
         case nil, .yours?:
             waitingOn = nil
@@ -440,6 +455,45 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         queue.removeCurrent()
         lastStep = 1
         showCurrentPhoto()
+    }
+
+    /// The server was gone at a save: the photo and its words are back on the form, and the
+    /// message said so once. Every two seconds the server is asked (quietly); when it
+    /// answers, the save is made as Enter would make it, and the form moves on. Words
+    /// changed or another photo on the form meanwhile: Enter is the user's to press.
+    private func saveWhenServerIsBack(_ photo: QueuedPhoto) {
+        unsaved = photo
+        guard serverWatch?.isActive != true else { return }
+        serverWatch = lifetime.every(milliseconds: 2000) { [weak self] in self?.askServer() ?? false }
+    }
+
+    /// Whether to go on asking.
+    private func askServer() -> Bool {
+        guard let unsaved, stillUnsaved(unsaved) else {
+            unsaved = nil
+            return false
+        }
+        guard !askingServer else { return true }
+        askingServer = true
+        library.perform(
+            { library throws(LibraryError) in _ = try library.changeCounter() },
+            completion: { [weak self] result in
+                guard let self else { return }
+                self.askingServer = false
+                guard case .success = result, let unsaved = self.unsaved, self.stillUnsaved(unsaved),
+                    !self.isSaving
+                else { return }
+                self.unsaved = nil
+                self.serverWatch?.cancel()
+                // The server's message is over; a save that fails again says so again.
+                self.messages.clearProblem()
+                self.send(.submit)
+            })
+        return true
+    }
+
+    private func stillUnsaved(_ photo: QueuedPhoto) -> Bool {
+        editing == nil && queue.currentPhoto?.path == photo.path && words == photo.words
     }
 
     /// Hands every waiting save to the library's queue now (quitting, before it waits).

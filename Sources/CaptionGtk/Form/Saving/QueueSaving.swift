@@ -33,6 +33,8 @@ final class QueueSaving {
     private let messages: MessageBar
     /// A photo of the queue is in the library (tests wait on it).
     var onSaved: ((CaptionLibrary.Entry) -> Void)?
+    /// A photo came back because the library's server could not be reached.
+    var onUnreachable: ((QueuedPhoto) -> Void)?
     /// Tests wait on this: what the batch saved (or, after Undo, nothing), and the photos
     /// that came back to the queue.
     var onRestDone: (([CaptionLibrary.Entry], [String]) -> Void)?
@@ -63,6 +65,7 @@ final class QueueSaving {
                 self.holder?.settleInputMethod()
                 self.holder?.giveBack([photo])
                 self.messages.show(problem: error.message)
+                if error.kind == .unreachable { self.onUnreachable?(photo) }
             }
             self.holder?.formChanged()
         }
