@@ -329,7 +329,15 @@ class Desktop:
         whatever they started (the accessibility bus and its registry, ibus engines), which
         this process adopted as their subreaper. Returns the names of processes that did
         not end by themselves once their bus and display were gone."""
-        for name, process in reversed(self.processes):
+        self.end_processes()
+        lingering = sweep_orphans(grace=3)
+        if not KEEP:
+            shutil.rmtree(self.root, ignore_errors=True)
+        return lingering
+
+    def end_processes(self):
+        """Ends what this desktop started, last started first: asked, then killed after 3 s."""
+        for _, process in reversed(self.processes):
             if process.poll() is None:
                 process.terminate()
                 try:
@@ -338,10 +346,6 @@ class Desktop:
                     process.kill()
                     process.wait()
         self.processes.clear()
-        lingering = sweep_orphans(grace=3)
-        if not KEEP:
-            shutil.rmtree(self.root, ignore_errors=True)
-        return lingering
 
     # -- photos and the library -----------------------------------------------------
 

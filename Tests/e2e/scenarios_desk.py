@@ -40,15 +40,7 @@ class BlindEditor:
         """Ends this editor's processes, its Caption first. What they started (its
         accessibility bus) is swept up with the first editor's at the scenario's end: a
         sweep now would end the first editor's too."""
-        for _, process in reversed(self.desktop.processes):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=3)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        self.desktop.processes.clear()
+        self.desktop.end_processes()
         if not harness.KEEP:
             shutil.rmtree(self.desktop.root, ignore_errors=True)
 
