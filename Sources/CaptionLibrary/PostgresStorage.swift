@@ -182,19 +182,10 @@ final class PostgresStorage: LibraryStorage {
     }
 
     /// A transaction of claims, tried once more on a new connection when the server ended
-    /// the old one: taking a claim again that is already one's own changes nothing.
+    /// the old one, as a read is: taking a claim again that is already one's own changes
+    /// nothing.
     private func claims<T>(_ body: (PostgresConnection) throws(LibraryError) -> T) throws(LibraryError) -> T {
-        try state.withLock { (state) throws(LibraryError) -> T in
-            try reconnectIfLost(&state)
-            let db = state.db
-            do throws(LibraryError) {
-                return try db.write { () throws(LibraryError) -> T in try body(db) }
-            } catch  where error.kind == .unreachable && !state.db.isOpen {
-                try reconnectIfLost(&state)
-                let db = state.db
-                return try db.write { () throws(LibraryError) -> T in try body(db) }
-            }
-        }
+        try read { (db) throws(LibraryError) -> T in try db.write { () throws(LibraryError) -> T in try body(db) } }
     }
 
     func add(

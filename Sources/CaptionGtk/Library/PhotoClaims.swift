@@ -7,11 +7,10 @@ import CaptionLibrary
 final class PhotoClaims {
     private let library: LibraryAccess
     private let lifetime: Lifetime
-    /// The photo claimed for the form, by content.
+    /// The photo claimed for the form, by content. One handed to a save is no longer held
+    /// here: its claim stays until the save ends it, so that no one takes the photo between
+    /// Enter and the commit.
     private var held: String?
-    /// Photos handed to a save: their claims stay until the save ends them, so that no one
-    /// takes a photo between Enter and the commit.
-    private var saving: Set<String> = []
     private var renewal: SourceHandle?
     /// Runs at each renewal: the form asks again about a photo another editor had.
     var onRenewal: (() -> Void)?
@@ -28,9 +27,8 @@ final class PhotoClaims {
     /// saved). `answer` gets nil when the server could not say: the form then carries on,
     /// and a save says what is wrong.
     func claim(_ sha256: String, answer: @escaping @MainActor (PhotoClaim?) -> Void) {
-        let releasing = held.map { saving.contains($0) || $0 == sha256 ? [] : [$0] } ?? []
+        let releasing = held.map { $0 == sha256 ? [] : [$0] } ?? []
         held = sha256
-        saving.remove(sha256)
         let editor = library.editor
         library.perform(
             { library throws(LibraryError) in
@@ -48,14 +46,13 @@ final class PhotoClaims {
     /// The photo on the form goes to a save, which ends its claim.
     func handToSave(_ sha256: String?) {
         guard let sha256, held == sha256 else { return }
-        saving.insert(sha256)
         held = nil
     }
 
     /// The form shows no photo of the queue (an entry is edited, or the queue is empty):
     /// the claim ends.
     func letGo() {
-        guard let sha256 = held, !saving.contains(sha256) else { return }
+        guard let sha256 = held else { return }
         held = nil
         let editor = library.editor
         library.perform(
