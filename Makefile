@@ -32,7 +32,7 @@ WAYLAND_DEPS = sway grim util-linux gcc libwayland-dev libxkbcommon-dev xkb-data
 SCREENSHOT_DEPS = imagemagick fonts-dejavu-core python3-gi
 SAMPLE = data/samples/harbour.jpg
 
-.PHONY: all build release run test test-sanitizers test-screenshots test-unit test-startup test-e2e deps test-deps bench screenshot clean \
+.PHONY: all build release run startup-order test test-sanitizers test-screenshots test-unit test-startup test-e2e deps test-deps bench screenshot clean \
 	lint format
 
 all: build
@@ -48,10 +48,16 @@ build: deps
 
 # The release build links the Swift runtime in. With the toolchain's lld, its 25,000
 # relative relocations are stored packed (DT_RELR, glibc 2.36): 600 KB less to read and
-# keep in memory at every start.
+# keep in memory at every start. Each function is compiled into a section of its own, and
+# lld places the ones start-up runs side by side (build-aux/startup.order, written by
+# `make startup-order`): the kernel maps code 64 KB around each page touched, so start-up
+# code spread over the whole text would keep most of it in memory.
+STARTUP_ORDER = build-aux/startup.order
 RELEASE_FLAGS = --static-swift-stdlib --disable-local-rpath \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	$(if $(shell command -v ld.lld || ls $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld 2>/dev/null),\
-	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering)
 
 # The C and C++ files' debug information in DWARF 4, as Swift writes its own: the
 # debugedit that rpm's find-debuginfo runs (5.0) stops at DWARF 5's string forms, and then
@@ -89,7 +95,7 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 # The same tests built with AddressSanitizer, then ThreadSanitizer, each in a build folder
-# of its own so neither rebuilds the other. Leak reports are off: GTK and fontconfig keep
+# of its own so neither rebuilds the other, and run as make test runs them. Leak reports are off: GTK and fontconfig keep
 # caches for the life of the process, and the RSS tests measure real growth instead; those
 # four (the window's thousand cycles, `--list`'s flat memory, a thousand queued photos'
 # memory, completion's answer time at 100,000 values) are left to `make test`, since under a
@@ -117,12 +123,13 @@ TSAN = $(SANITIZER_ENV) CAPTION_SANITIZER=thread \
 	TSAN_OPTIONS=suppressions=$(CURDIR)/build-aux/tsan.supp:log_path=$(REPORTS)/thread
 test-sanitizers: test-deps
 	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
-	$(ASAN) build-aux/with-display build-aux/with-postgres $(SWIFT) test --sanitize=address --scratch-path .build/asan \
-		$(SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(ASAN) $(SWIFT) test --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(TSAN) build-aux/with-display build-aux/with-postgres $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
-		$(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(TSAN) $(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(ASAN) build-aux/test-side-by-side .build/asan/debug $(SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(ASAN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(TSAN) build-aux/test-side-by-side .build/tsan/debug $(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) \
+		--skip $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(TSAN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
 
 # make screenshot must give the same pixels twice (fixed theme, fonts, scale; no animations).
 test-screenshots:
@@ -132,9 +139,10 @@ test-screenshots:
 # The eighth-size decoder's tests decode large JPEGs on two threads; run beside the window
 # tests they starve the main loop those time, so they run on their own, after.
 DECODER_TESTS = JPEGPreviewTests
+# The window's suites and the rest run side by side, in two processes (test-side-by-side).
 # The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
-	build-aux/with-display build-aux/with-postgres $(SWIFT) test --skip-build --skip $(DECODER_TESTS)
+	build-aux/test-side-by-side .build/debug --skip $(DECODER_TESTS)
 	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
 	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
 
@@ -163,6 +171,17 @@ screenshot: build
 # server (Benchmarks/bench.py), against a C floor and against yad and zenity; with
 # BASELINE=path/to/another/release/caption, also against that build in the same run.
 BENCH_DEPS = yad zenity gcc libx11-dev libxdamage-dev libxtst-dev python3 sqlite3
+
+# The symbol order the release build links with (RELEASE_FLAGS), from a run of the release
+# build to its first frame under Valgrind; run again when start-up changes. What it saves
+# shows in `make bench` (peak RSS at first paint).
+# SwiftPM does not know the list as an input: the program is removed so that the next
+# release build links it with the new one.
+startup-order: release
+	@build-aux/install-deps valgrind
+	build-aux/with-display build-aux/startup-order .build/release/caption $(SAMPLE) $(STARTUP_ORDER)
+	rm -f .build/release/caption
+
 bench: test-deps
 	@build-aux/install-deps $(BENCH_DEPS)
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
@@ -336,11 +355,13 @@ rpm: rpm-deps
 		$(RPM_TOPDIR)/SPECS/caption.spec
 	rpmlint -c packaging/rpm/rpmlint.toml $(RPM) $(SRPM)
 
-# The packaging acceptance: a staged install holds exactly the expected files and works
-# from there (in Chinese too); the .deb installs, works, and removes without a trace; the
-# RPM holds the same files, requires what the program needs, and passes rpmlint.
+# The packaging acceptance: the release build has its start-up code gathered (check-order);
+# a staged install holds exactly the expected files and works from there (in Chinese too);
+# the .deb installs, works, and removes without a trace; the RPM holds the same files,
+# requires what the program needs, and passes rpmlint.
 test-package: release data rpm-deps
 	@build-aux/install-deps $(DATA_DEPS) $(PACKAGE_DEPS)
+	Tests/startup/check-order .build/release/caption $(STARTUP_ORDER)
 	Tests/packaging/staged-install.sh
 	$(MAKE) --no-print-directory deb
 	Tests/packaging/deb-roundtrip.sh $(DEB)
