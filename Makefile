@@ -95,8 +95,9 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_SOURCES)
 
 # The same tests built with AddressSanitizer, then ThreadSanitizer, each in a build folder
-# of its own so neither rebuilds the other, and run as make test runs them. Leak reports are off: GTK and fontconfig keep
-# caches for the life of the process, and the RSS tests measure real growth instead; those
+# of its own so neither rebuilds the other, and run as make test runs them (side by side).
+# Leak reports are off: GTK and fontconfig keep caches for the life of the process, and
+# the RSS tests measure real growth instead; those
 # four (the window's thousand cycles, `--list`'s flat memory, a thousand queued photos'
 # memory, completion's answer time at 100,000 values) are left to `make test`, since under a
 # sanitizer they would measure the sanitizer's quarantine, shadow memory and slowdown, not
