@@ -20,6 +20,20 @@ import Testing
         gtk_entry_set_text(caption_entry(entry.pointer), text)
     }
 
+    /// A window on the server, with a photo of its own on the form and words typed for it.
+    func windowWithWordsTyped(
+        on server: PrivateServer, photoName name: String, width: Int32
+    ) throws -> (window: CaptionWindow, photo: String) {
+        let window = try Harness.makeWindow(
+            library: server.address, stateFile: folder + "/\(name)-window.ini", creditsFile: folder + "/credits.ini")
+        #expect(Harness.spin { window.form.aids.completion.loaded }, "the library was never read")
+        let photo = Harness.makePhoto(width: width, height: 50, in: folder, name: "\(name).jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        set(window.form.view.titleEntry, "Fans on the pier")
+        set(window.form.view.subtitleEntry, "At dusk")
+        return (window, photo)
+    }
+
     @Test func anEditorCaptionsOnTheServerAndSeesTheOthersEntries() throws {
         let address = try TestServer.newDatabase()
         // Another editor, on another machine (a cache of its own), has saved one photo.
@@ -77,14 +91,8 @@ import Testing
     /// with nothing more to press, and the form moves on.
     @Test func wordsSavedWhileTheServerIsDownStayAndGoInOnceItIsBack() throws {
         let server = try PrivateServer()
-        let window = try Harness.makeWindow(
-            library: server.address, stateFile: folder + "/fault-window.ini", creditsFile: folder + "/credits.ini")
+        let (window, photo) = try windowWithWordsTyped(on: server, photoName: "fault", width: 70)
         defer { Harness.close(window) }
-        #expect(Harness.spin { window.form.aids.completion.loaded }, "the library was never read")
-        let photo = Harness.makePhoto(width: 70, height: 50, in: folder, name: "fault.jpg")
-        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
-        set(window.form.view.titleEntry, "Fans on the pier")
-        set(window.form.view.subtitleEntry, "At dusk")
         var written: Draft?
         window.form.drafts.writer.onWritten = { if case .success(let draft) = $0 { written = draft } }
         window.form.drafts.flush()
@@ -123,14 +131,8 @@ import Testing
     /// server's return does not save them, Enter does.
     @Test func wordsChangedAfterAFailedSaveWaitForEnter() throws {
         let server = try PrivateServer()
-        let window = try Harness.makeWindow(
-            library: server.address, stateFile: folder + "/fault-window-2.ini", creditsFile: folder + "/credits.ini")
+        let (window, _) = try windowWithWordsTyped(on: server, photoName: "fault2", width: 71)
         defer { Harness.close(window) }
-        #expect(Harness.spin { window.form.aids.completion.loaded }, "the library was never read")
-        let photo = Harness.makePhoto(width: 71, height: 50, in: folder, name: "fault2.jpg")
-        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
-        set(window.form.view.titleEntry, "Fans on the pier")
-        set(window.form.view.subtitleEntry, "At dusk")
         try server.stop()
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
