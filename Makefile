@@ -64,8 +64,25 @@ RELEASE_FLAGS = --static-swift-stdlib --disable-local-rpath \
 # collects no source for the RPM's debugsource package (make rpm).
 RELEASE_FLAGS += -Xcc -gdwarf-4 -Xcxx -gdwarf-4
 
+# The Swift runtime's C++ half uses a few dozen functions of libstdc++ (strings, maps,
+# operator new). The release build links them in: -lstdc++ finds libstdc++.a first in
+# $(STATIC_CXX), which holds only that. So the program does not load the shared libstdc++
+# at start, whose symbol tables and relocations alone are 1 MB read and kept before the
+# first frame; it comes later with exempi, which needs it. The program exports nothing
+# (--no-export-dynamic, against the Swift runtime's -export-dynamic): no other library
+# looks a symbol up in it, so every lookup at start skips its symbol table.
+STATIC_CXX = .build/static-cxx
+RELEASE_FLAGS += -Xswiftc -L$(CURDIR)/$(STATIC_CXX) -Xlinker --no-export-dynamic
+TOOLCHAIN_CLANG = $(dir $(realpath $(shell command -v $(SWIFT))))clang
+
+$(STATIC_CXX)/libstdc++.a:
+	@archive=$$($(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a); \
+	case "$$archive" in /*) ;; *) echo "libstdc++.a not found: install libstdc++'s static library" \
+		"(Debian: libstdc++-12-dev; Fedora: libstdc++-static)" >&2; exit 1;; esac; \
+	mkdir -p $(@D) && ln -sf "$$archive" $@
+
 # No $ORIGIN run path: the program loads no library of its own, and Debian refuses one.
-release: deps
+release: deps $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 run: build

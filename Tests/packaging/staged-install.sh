@@ -41,6 +41,8 @@ binary=$stage/usr/bin/caption
 check "the binary is stripped" sh -c "! readelf -S '$binary' | grep -q '\.symtab'"
 check "the binary needs no Swift library and has no run path" sh -c "
     ! readelf -d '$binary' | grep -E 'libswift|libdispatch|libFoundation|RPATH|RUNPATH'"
+check "the binary loads no libstdc++ at start and exports no symbol" sh -c "
+    ! readelf -d '$binary' | grep -F 'libstdc++' && ! nm -D --defined-only '$binary' | grep -F ' T caption_'"
 check "caption --version from the staged tree" sh -c "[ \"\$('$binary' --version)\" = 'caption $version' ]"
 
 # The failed --add of the acceptance: no title. The library is never reached.
@@ -62,6 +64,20 @@ refused "LANGUAGE=zh_CN: a failed --add says so in Chinese" "caption: 标题为�
 refused "LANGUAGE=zh_CN with no locale set at all: still Chinese" "caption: 标题和副标题为必填项" \
     LANGUAGE=zh_CN -- --add "$photo"
 refused "without LANGUAGE: English" "caption: Title required" LANG=C.UTF-8 -- --add "$photo" --subtitle x
+# A photo whose XMP packet is cut short (no closing tags): exempi reports it to Caption and
+# also writes "XML parsing failure" to the C++ library's std::cerr, which Caption silences
+# in the shared libstdc++ that exempi brings, not in the copy linked into the program.
+damaged=$work/damaged-xmp.jpg
+python3 - "$photo" "$damaged" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+packet = (b"http://ns.adobe.com/xap/1.0/\0<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+          b"<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF "
+          b"xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description ")
+open(sys.argv[2], "wb").write(data[:2] + b"\xff\xe1" + (len(packet) + 2).to_bytes(2, "big") + packet + data[2:])
+PY
+refused "a photo with damaged XMP: only Caption's own line on standard error" "caption: Title required" \
+    LANG=C.UTF-8 -- --add "$damaged" --subtitle x
 check "LANGUAGE=zh_CN: --help is Chinese" sh -c "LANGUAGE=zh_CN LANG=C.UTF-8 '$binary' --help | grep -q '^  --title 标题      标题，最多 120 个字符\$'"
 check "the refused --add did not even create the library" test ! -e "$work/library"
 check "make uninstall DESTDIR=… PREFIX=/usr" make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr
