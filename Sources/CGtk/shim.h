@@ -1,6 +1,10 @@
 /* The C seam: GTK 3 for Swift, plus static inline wrappers for what Swift cannot import
  * (macros, variadic functions and casts). Nothing else in the project speaks C. */
 #include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#include <cairo-xlib.h>
+#endif
 #include <glib-unix.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -180,6 +184,86 @@ static inline GType gtk_widget_get_type_caption(gpointer widget) { return G_OBJE
 static inline void caption_unmap_pixels(void *data) {
     size_t *mapping = data;
     munmap(mapping, mapping[0]);
+}
+
+#ifdef GDK_WINDOWING_X11
+/* A pixmap and its display, freed with the surface that draws it. */
+struct caption_pixmap {
+    Display *display;
+    Pixmap pixmap;
+};
+
+static inline void caption_free_pixmap(void *data) {
+    struct caption_pixmap *owned = data;
+    XFreePixmap(owned->display, owned->pixmap);
+    g_free(owned);
+}
+#endif
+
+/* `image`, an opaque picture (CAIRO_FORMAT_RGB24), copied into a pixmap of `window`'s X
+ * server: a cairo surface that draws it and frees it when destroyed, with the image's device
+ * scale. The pixels go over in one XPutImage, read where they are; cairo's own upload of a
+ * picture this large would go through a shared-memory segment that the program keeps mapped
+ * as long as the picture is shown. NULL when the window is not on X, its screen's visual is
+ * not 24-bit RGB as cairo stores it, or `image` is not opaque: the caller keeps the image. */
+static inline cairo_surface_t *caption_surface_on_x_server(GdkWindow *window, cairo_surface_t *image) {
+#ifdef GDK_WINDOWING_X11
+    if (!GDK_IS_X11_WINDOW(window) || cairo_surface_get_type(image) != CAIRO_SURFACE_TYPE_IMAGE ||
+        cairo_image_surface_get_format(image) != CAIRO_FORMAT_RGB24)
+        return NULL;
+    int width = cairo_image_surface_get_width(image);
+    int height = cairo_image_surface_get_height(image);
+    if (width <= 0 || height <= 0 || width > 32767 || height > 32767) return NULL;
+    GdkScreen *screen = gdk_window_get_screen(window);
+    Visual *visual = gdk_x11_visual_get_xvisual(gdk_screen_get_system_visual(screen));
+    int depth = gdk_visual_get_depth(gdk_screen_get_system_visual(screen));
+    if (depth != 24 || visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 || visual->blue_mask != 0xff)
+        return NULL;
+    Display *display = GDK_WINDOW_XDISPLAY(window);
+    cairo_surface_flush(image);
+    XImage picture = {0};
+    picture.width = width;
+    picture.height = height;
+    picture.format = ZPixmap;
+    picture.data = (char *)cairo_image_surface_get_data(image);
+    /* cairo's pixels are native-endian 32-bit words; Xlib swaps them if the server needs. */
+    picture.byte_order = G_BYTE_ORDER == G_LITTLE_ENDIAN ? LSBFirst : MSBFirst;
+    picture.bitmap_unit = 32;
+    picture.bitmap_bit_order = picture.byte_order;
+    picture.bitmap_pad = 32;
+    picture.depth = 24;
+    picture.bytes_per_line = cairo_image_surface_get_stride(image);
+    picture.bits_per_pixel = 32;
+    picture.red_mask = 0xff0000;
+    picture.green_mask = 0xff00;
+    picture.blue_mask = 0xff;
+    if (!XInitImage(&picture)) return NULL;
+    /* On the screen's root window: asking `window` for its X window would make it native. */
+    Pixmap pixmap = XCreatePixmap(display, RootWindowOfScreen(gdk_x11_screen_get_xscreen(screen)), (unsigned)width,
+                                  (unsigned)height, 24);
+    GC gc = XCreateGC(display, pixmap, 0, NULL);
+    XPutImage(display, pixmap, gc, &picture, 0, 0, 0, 0, (unsigned)width, (unsigned)height);
+    XFreeGC(display, gc);
+    cairo_surface_t *surface = cairo_xlib_surface_create(display, pixmap, visual, width, height);
+    struct caption_pixmap *owned = g_new(struct caption_pixmap, 1);
+    owned->display = display;
+    owned->pixmap = pixmap;
+    /* The key is any address unique to the slot: the record's own. */
+    if (cairo_surface_set_user_data(surface, (const cairo_user_data_key_t *)owned, owned, caption_free_pixmap) !=
+        CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(surface);
+        caption_free_pixmap(owned);
+        return NULL;
+    }
+    double scale_x = 1, scale_y = 1;
+    cairo_surface_get_device_scale(image, &scale_x, &scale_y);
+    cairo_surface_set_device_scale(surface, scale_x, scale_y);
+    return surface;
+#else
+    (void)window;
+    (void)image;
+    return NULL;
+#endif
 }
 
 /* The pixels live in a mapping of their own, returned to the system when the surface goes:

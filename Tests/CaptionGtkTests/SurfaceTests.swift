@@ -1,5 +1,6 @@
 // The preview's pictures are made without the display: pixel for pixel what GDK's own
-// conversion gives, and no shared memory attached to the X server from a decoding thread.
+// conversion gives, and no shared memory attached to the X server from a decoding thread;
+// shown, an opaque one is kept by the X server.
 
 import CGtk
 import Foundation
@@ -64,5 +65,48 @@ import Testing
         let surfaces = (0..<2).map { _ in Surface(noise(width: 3000, height: 2000, alpha: false), scale: 1) }
         #expect(surfaces.allSatisfy { $0.pixelWidth == 3000 })
         #expect(try sharedSegments() == before, "a surface was made in memory shared with the display")
+    }
+
+    /// A drawing area in a realised window, as the preview is.
+    func realisedArea() -> (window: UnsafeMutablePointer<GtkWidget>, area: Widget) {
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        let area = Widget.drawingArea()
+        gtk_container_add(caption_container(window), area.pointer)
+        gtk_widget_realize(window)
+        gtk_widget_realize(area.pointer)
+        return (window, area)
+    }
+
+    @Test func anOpaquePictureShownIsKeptByTheXServerPixelForPixel() throws {
+        try Harness.start()
+        let (window, area) = realisedArea()
+        defer { gtk_widget_destroy(window) }
+        let picture = Surface(noise(width: 97, height: 61, alpha: false), scale: 2)
+        let before = try sharedSegments()
+        let shown = picture.readyForDisplay(on: area)
+        #expect(cairo_surface_get_type(shown.pointer) == CAIRO_SURFACE_TYPE_XLIB)
+        #expect(try sharedSegments() == before, "the picture went through memory shared with the server")
+        #expect(shown.pixelWidth == 97 && shown.pixelHeight == 61)
+        #expect(shown.logicalSize.width == 48.5 && shown.logicalSize.height == 30.5)
+        let pixels = words(picture.pointer)
+        for (x, y) in [(0, 0), (96, 0), (0, 60), (96, 60), (48, 30), (13, 57)] {
+            let colour = pixels[y * 97 + x] & 0xFF_FFFF
+            #expect(picture.pixel(x: x, y: y) == colour, "the picture's pixel (\(x), \(y))")
+            #expect(shown.pixel(x: x, y: y) == colour, "the shown picture's pixel (\(x), \(y))")
+        }
+        #expect(shown.pixel(x: 97, y: 0) == nil)
+        // Asking the area's X window for the pixmap would have made the area a native window,
+        // which paints black where GTK draws its background.
+        #expect(gdk_window_has_native(gtk_widget_get_window(area.pointer)) == 0)
+    }
+
+    @Test func aPictureWithTransparencyShownStaysWithTheProgram() throws {
+        try Harness.start()
+        let (window, area) = realisedArea()
+        defer { gtk_widget_destroy(window) }
+        let picture = Surface(noise(width: 40, height: 30, alpha: true), scale: 1)
+        let shown = picture.readyForDisplay(on: area)
+        #expect(cairo_surface_get_type(shown.pointer) == CAIRO_SURFACE_TYPE_IMAGE)
+        #expect(shown.pixel(x: 39, y: 29) == picture.pixel(x: 39, y: 29))
     }
 }

@@ -13,23 +13,40 @@ final class Surface: @unchecked Sendable {
     /// `pixbuf` in cairo's premultiplied format at the window's `scale`: what the preview
     /// paints as is. Made in memory, without asking the display (see the shim), so it runs
     /// on any thread.
-    init(_ pixbuf: Pixbuf, scale: Int) {
+    /// The size in device pixels.
+    let pixelWidth: Int
+    let pixelHeight: Int
+
+    convenience init(_ pixbuf: Pixbuf, scale: Int) {
         // Never NULL: cairo answers a failed allocation with a surface in an error state,
         // which paints nothing.
-        pointer = caption_surface_from_pixbuf(pixbuf.pointer, Int32(max(scale, 1)))!
+        self.init(taking: caption_surface_from_pixbuf(pixbuf.pointer, Int32(max(scale, 1)))!)
     }
 
-    private init(taking pointer: OpaquePointer) {
+    /// An image surface.
+    private convenience init(taking image: OpaquePointer) {
+        self.init(
+            taking: image, width: Int(cairo_image_surface_get_width(image)),
+            height: Int(cairo_image_surface_get_height(image)))
+    }
+
+    private init(taking pointer: OpaquePointer, width: Int, height: Int) {
         self.pointer = pointer
+        pixelWidth = width
+        pixelHeight = height
     }
 
-    /// The same picture where `widget`'s display reads it directly (on X, shared memory
-    /// with the server), so that each paint is a copy on the server rather than an upload
-    /// through a second buffer; itself where the widget has no window yet. It asks the
-    /// display: the main thread only.
+    /// The same picture where `widget`'s display reads it directly, so that each paint is a
+    /// copy within the display: on X, an opaque photo goes into a pixmap in the X server
+    /// (see the shim) and the program keeps no copy of its own; a picture with transparency
+    /// goes into shared memory with the server. Itself where the widget has no window yet.
+    /// It asks the display: the main thread only.
     @MainActor
     func readyForDisplay(on widget: Widget) -> Surface {
         guard let window = gtk_widget_get_window(widget.pointer) else { return self }
+        if let pixmap = caption_surface_on_x_server(window, pointer) {
+            return Surface(taking: pixmap, width: pixelWidth, height: pixelHeight)
+        }
         var scale = 1.0
         var unused = 1.0
         cairo_surface_get_device_scale(pointer, &scale, &unused)
@@ -54,10 +71,6 @@ final class Surface: @unchecked Sendable {
         cairo_surface_destroy(pointer)
     }
 
-    /// The size in device pixels.
-    var pixelWidth: Int { Int(cairo_image_surface_get_width(pointer)) }
-    var pixelHeight: Int { Int(cairo_image_surface_get_height(pointer)) }
-
     /// The size in logical pixels: the device size over the scale it was made for.
     var logicalSize: (width: Double, height: Double) {
         var scaleX = 1.0
@@ -66,15 +79,30 @@ final class Surface: @unchecked Sendable {
         return (Double(pixelWidth) / scaleX, Double(pixelHeight) / scaleY)
     }
 
-    /// The colour at device pixel (`x`, `y`) as 0xRRGGBB; nil outside the surface.
+    /// The colour at device pixel (`x`, `y`) as 0xRRGGBB; nil outside the surface. Read
+    /// through a one-pixel picture, so it works on a picture the display keeps too.
     func pixel(x: Int, y: Int) -> UInt32? {
-        guard (0..<pixelWidth).contains(x), (0..<pixelHeight).contains(y),
-            let data = cairo_image_surface_get_data(pointer)
-        else { return nil }
-        cairo_surface_flush(pointer)
-        let stride = Int(cairo_image_surface_get_stride(pointer))
-        // CAIRO_FORMAT_RGB24 or ARGB32: one native-endian 32-bit word a pixel.
-        return UnsafeRawPointer(data + y * stride + x * 4).load(as: UInt32.self) & 0xFF_FFFF
+        guard (0..<pixelWidth).contains(x), (0..<pixelHeight).contains(y) else { return nil }
+        // Never NULL: a failed allocation gives a surface in an error state, read as black.
+        let one = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        defer { cairo_surface_destroy(one) }
+        let cairo = cairo_create(one)!
+        var scaleX = 1.0
+        var scaleY = 1.0
+        cairo_surface_get_device_scale(pointer, &scaleX, &scaleY)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_surface(cairo, pointer, 0, 0)
+        // From the one pixel to the picture's device pixel (x, y), through its device scale.
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init(&matrix, 1 / scaleX, 0, 0, 1 / scaleY, Double(x) / scaleX, Double(y) / scaleY)
+        cairo_pattern_set_matrix(cairo_get_source(cairo), &matrix)
+        cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_NEAREST)
+        cairo_paint(cairo)
+        cairo_destroy(cairo)
+        cairo_surface_flush(one)
+        guard let data = cairo_image_surface_get_data(one) else { return nil }
+        // CAIRO_FORMAT_RGB24: one native-endian 32-bit word a pixel.
+        return UnsafeRawPointer(data).load(as: UInt32.self) & 0xFF_FFFF
     }
 }
 
@@ -86,17 +114,22 @@ struct DrawingContext {
 
     /// Paints `surface` with its top left at (`x`, `y`), enlarged by `scale`. At scale 1 it
     /// is a copy to whole pixels, the cheap path; otherwise cairo's good filter smooths it.
+    /// Only the picture's own rectangle is filled: a picture the X server keeps has no
+    /// transparency to leave the rest alone (the server paints black around it).
     func paint(_ surface: Surface, x: Double, y: Double, scale: Double) {
+        let (width, height) = surface.logicalSize
         cairo_save(pointer)
         if scale == 1 {
             cairo_set_source_surface(pointer, surface.pointer, x.rounded(.down), y.rounded(.down))
+            cairo_rectangle(pointer, x.rounded(.down), y.rounded(.down), width, height)
         } else {
             cairo_translate(pointer, x, y)
             cairo_scale(pointer, scale, scale)
             cairo_set_source_surface(pointer, surface.pointer, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(pointer), CAIRO_FILTER_GOOD)
+            cairo_rectangle(pointer, 0, 0, width, height)
         }
-        cairo_paint(pointer)
+        cairo_fill(pointer)
         cairo_restore(pointer)
     }
 
