@@ -16,16 +16,15 @@ let package = Package(
         .systemLibrary(
             name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
-        // exempi, LibRaw, libheif and gspell are opened when first needed (dlopen), not
-        // linked, so that they cost start-up nothing: their modules name no library to link
-        // (and no pkg-config package, whose flags would link it), and gspell's types are
-        // declared in its shim. exempi's, LibRaw's and libheif's headers are read for their
-        // types and constants.
-        // exempi's opener is compiled C, so that the program has one table of its functions.
+        // SQLite, exempi, LibRaw, libheif and gspell are opened when first needed (dlopen),
+        // not linked, so that they cost start-up nothing: their modules name no library to
+        // link (and no pkg-config package, whose flags would link it), and gspell's types
+        // are declared in its shim. SQLite's, exempi's, LibRaw's and libheif's headers are
+        // read for their types and constants.
+        // SQLite's and exempi's openers are compiled C, so that the program has one table of
+        // each one's functions.
+        .target(name: "CSQLite"),
         .target(name: "CExempi"),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),

@@ -37,6 +37,7 @@ final class Database {
     init(path: String, folder: String, busyTimeout: Int32, access: Access = .readWrite) throws(LibraryError) {
         self.path = path
         self.folder = folder
+        try Self.requireSQLite()
         var handle: OpaquePointer?
         // NOMUTEX: the Library's own mutex serialises every use of the connection.
         let flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -69,6 +70,17 @@ final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Opens SQLite, the first time (see its shim). Without it no library in a folder can be
+    /// read, and nothing else would name what is missing; a library is checked for it before
+    /// anything of it is made.
+    static func requireSQLite() throws(LibraryError) {
+        guard let failure = caption_sqlite_open() else { return }
+        throw LibraryError.make(
+            .io,
+            "The library could not be opened: the SQLite library could not be loaded ({reason}); reinstalling Caption should bring it back",
+            ["reason": String(cString: failure)])
+    }
 
     /// A `file:` URI for `path`, opened read-only: characters the URI syntax gives a
     /// meaning to are escaped, so any file name reaches SQLite as it is.

@@ -79,6 +79,7 @@ final class FolderStorage: LibraryStorage {
     /// whose database is missing beside its photos.
     init(directory: String, busyTimeout: Int32) throws(LibraryError) {
         _ = FolderStorage.fileSizeSignalIgnored
+        try Database.requireSQLite()
         let directory = Files.absolute(directory)
         self.directory = directory
         photos = PhotoFolder(path: directory + "/photos", library: directory)

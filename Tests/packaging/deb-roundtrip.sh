@@ -33,9 +33,10 @@ check "the package holds the program, the data files and Debian's docs" sh -c "
         grep -qxF \"\$path\" '$work/files' && [ -f \"\$path\" ] || { echo \"missing: \$path\"; exit 1; }
     done"
 
-check "the package depends on the libraries the program opens (exempi, LibRaw, gspell)" sh -c "
+check "the package depends on the libraries the program opens (SQLite, exempi, LibRaw, gspell)" sh -c "
     depends=\$(dpkg-query -W -f='\${Depends}' caption)
-    echo \"\$depends\" | grep -q 'libexempi[0-9]* (>= ' && echo \"\$depends\" | grep -q 'libraw[0-9]* (>= ' && echo \"\$depends\" | grep -q 'libgspell-1-[0-9]* (>= '"
+    echo \"\$depends\" | grep -q 'libsqlite3-0 (>= ' && echo \"\$depends\" | grep -q 'libexempi[0-9]* (>= ' &&
+        echo \"\$depends\" | grep -q 'libraw[0-9]* (>= ' && echo \"\$depends\" | grep -q 'libgspell-1-[0-9]* (>= '"
 
 headless() { env -u DISPLAY -u WAYLAND_DISPLAY -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$@"; }
 check "/usr/bin/caption --version" sh -c "[ \"\$(/usr/bin/caption --version)\" = 'caption $version' ]"
