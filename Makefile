@@ -236,7 +236,7 @@ LINGUAS := $(shell sed 's/\#.*//' po/LINGUAS)
 HELP_LINGUAS := $(shell sed 's/\#.*//' help/LINGUAS)
 HELP_FILES = $(sort $(wildcard help/C/*.page)) help/C/legal.xml
 DATA_DEPS = gettext itstool yelp-tools desktop-file-utils appstream appstream-util man-db librsvg2-bin file
-PACKAGE_DEPS = debhelper dpkg-dev lintian binutils
+PACKAGE_DEPS = debhelper dpkg-dev lintian binutils strace
 TRANSLATED_SCREENSHOT_DEPS = fonts-wqy-microhei
 # Built from data/ and po/ by `make data`; never committed.
 GENERATED = .build/data

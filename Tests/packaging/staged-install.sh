@@ -43,6 +43,8 @@ check "the binary needs no Swift library and has no run path" sh -c "
     ! readelf -d '$binary' | grep -E 'libswift|libdispatch|libFoundation|RPATH|RUNPATH'"
 check "the binary loads no libstdc++ at start and exports no symbol" sh -c "
     ! readelf -d '$binary' | grep -F 'libstdc++' && ! nm -D --defined-only '$binary' | grep -F ' T caption_'"
+check "the binary finds its arguments without reading /proc/self/maps (Sources/CStartupTrace/arguments.c)" sh -c "
+    ! strace -f -e trace=openat '$binary' --version 2>&1 >/dev/null | grep -F /proc/self/maps"
 check "caption --version from the staged tree" sh -c "[ \"\$('$binary' --version)\" = 'caption $version' ]"
 
 # The failed --add of the acceptance: no title. The library is never reached.
