@@ -31,10 +31,11 @@ FLOOR_ID = "io.github.caption_app.CaptionFloor"
 TIMELINE_PHASES = ["loaded", "main", "gtk-init", "registered", "window-start", "window-ui", "form-built", "style",
                    "window-built", "window-shown", "photo-decoded", "photo-painted", "first-frame", "photo-sharp", "library-opened"]
 
-# Targets of the performance issue; ratios are pairwise medians from this run.
+# Targets of the performance issues; ratios are pairwise medians from this run. Start-up:
+# the first paint as soon as the same window in C, in at most 1.15 times its memory.
 TARGETS = {
-    "startup_over_floor": 1.10,
-    "rss_over_floor": 1.25,
+    "startup_over_floor": 1.00,
+    "rss_over_floor": 1.15,
     "enter_p50_ms": 8.0,
     "enter_p99_ms": 16.0,
     "preview_over_floor": 1.2,
