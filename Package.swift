@@ -23,9 +23,10 @@ let package = Package(
         // are declared in its shim. SQLite's, exempi's, LibRaw's and libheif's headers are
         // read for their types and constants.
         // SQLite's and exempi's openers are compiled C, so that the program has one table of
-        // each one's functions.
-        .target(name: "CSQLite"),
-        .target(name: "CExempi"),
+        // each one's functions, filled by the one opener (CLibraryOpener).
+        .target(name: "CLibraryOpener"),
+        .target(name: "CSQLite", dependencies: ["CLibraryOpener"]),
+        .target(name: "CExempi", dependencies: ["CLibraryOpener"]),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
