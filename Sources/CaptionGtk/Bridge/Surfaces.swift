@@ -10,13 +10,13 @@ import Pixbufs
 final class Surface: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// `pixbuf` in cairo's premultiplied format at the window's `scale`: what the preview
-    /// paints as is. Made in memory, without asking the display (see the shim), so it runs
-    /// on any thread.
     /// The size in device pixels.
     let pixelWidth: Int
     let pixelHeight: Int
 
+    /// `pixbuf` in cairo's premultiplied format at the window's `scale`: what the preview
+    /// paints as is. Made in memory, without asking the display (see the shim), so it runs
+    /// on any thread.
     convenience init(_ pixbuf: Pixbuf, scale: Int) {
         // Never NULL: cairo answers a failed allocation with a surface in an error state,
         // which paints nothing.
@@ -114,8 +114,8 @@ struct DrawingContext {
 
     /// Paints `surface` with its top left at (`x`, `y`), enlarged by `scale`. At scale 1 it
     /// is a copy to whole pixels, the cheap path; otherwise cairo's good filter smooths it.
-    /// Only the picture's own rectangle is filled: a picture the X server keeps has no
-    /// transparency to leave the rest alone (the server paints black around it).
+    /// Only the picture's own rectangle is filled, so nothing is asked of it outside: a
+    /// pixmap the X server keeps has no alpha channel to say where the picture ends.
     func paint(_ surface: Surface, x: Double, y: Double, scale: Double) {
         let (width, height) = surface.logicalSize
         cairo_save(pointer)
