@@ -215,9 +215,10 @@ static inline cairo_surface_t *caption_surface_on_x_server(GdkWindow *window, ca
     int height = cairo_image_surface_get_height(image);
     if (width <= 0 || height <= 0 || width > 32767 || height > 32767) return NULL;
     GdkScreen *screen = gdk_window_get_screen(window);
-    Visual *visual = gdk_x11_visual_get_xvisual(gdk_screen_get_system_visual(screen));
-    int depth = gdk_visual_get_depth(gdk_screen_get_system_visual(screen));
-    if (depth != 24 || visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 || visual->blue_mask != 0xff)
+    GdkVisual *system = gdk_screen_get_system_visual(screen);
+    Visual *visual = gdk_x11_visual_get_xvisual(system);
+    if (gdk_visual_get_depth(system) != 24 || visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 ||
+        visual->blue_mask != 0xff)
         return NULL;
     Display *display = GDK_WINDOW_XDISPLAY(window);
     cairo_surface_flush(image);
