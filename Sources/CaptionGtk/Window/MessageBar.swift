@@ -105,6 +105,9 @@ final class MessageBar {
 
     private func refresh() {
         label.text = text ?? ""
-        revealer.revealsChild = text != nil && formIsShowing
+        let reveals = text != nil && formIsShowing
+        // The bar is hidden until its first message (window.ui), and stays shown after it.
+        if reveals { bar.isVisible = true }
+        revealer.revealsChild = reveals
     }
 }
