@@ -17,6 +17,10 @@ final class GtkApp {
         g_set_application_name(applicationName)
     }
 
+    /// Makes this thread's default font map, the one GTK's widgets measure text with:
+    /// Pango starts reading the font configuration on a thread of its own.
+    static func startReadingFonts() { _ = pango_cairo_font_map_get_default() }
+
     /// Opens the display; false when there is none.
     static func openDisplay() -> Bool { gtk_init_check(nil, nil) != 0 }
 

@@ -25,10 +25,14 @@ public enum CaptionApplication {
     )
         -> Int32?
     {
+        // Pango reads the fontconfig configuration on a thread of its own, which it starts
+        // with the first font map; the first text measured waits for it. Started now, the
+        // reading overlaps opening the display and registering instead of holding up the form
+        // (docs/performance.md).
+        GtkApp.startReadingFonts()
         let activationToken = setIdentity()
         guard GtkApp.openDisplay() else { return nil }
         StartupTrace.mark("gtk-init")
-        if let first = photos.first { LaunchPreview.start(first) }
         // WM_CLASS's class half (X11); its name half and the Wayland app id are the program name.
         GtkApp.setProgramClass(id)
         // Another library is another session: keep it out of a running instance.
@@ -91,6 +95,11 @@ public enum CaptionApplication {
             return 1
         }
         StartupTrace.mark("registered")
+        // Decoded from here, not while registering: a second core busy with the photo made
+        // the session bus and the accessibility registry, whose answers registering waits
+        // for, wait their turn (docs/performance.md). A second `caption PHOTO` hands the
+        // photo to the window already open, and decodes nothing.
+        if !application.isRemote, let first = photos.first { LaunchPreview.start(first) }
         if library == nil, !application.hasSessionBus {
             printError(
                 tr(

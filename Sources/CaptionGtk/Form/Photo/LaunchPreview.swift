@@ -1,21 +1,21 @@
-// The command line's first photo, decoded while GTK registers the application and builds
-// the window, so that the window's first frame shows it, or at first its embedded picture.
+// The command line's first photo, decoded while GTK builds the window, so that the window's
+// first frame shows it, or at first its embedded picture.
 
 import CGtk
 import CaptionLibrary
 import Threads
 
-/// Started right after GTK is initialised (the window's scale factor is known then), on a
-/// thread of its own at a lower priority, so that it takes no time from the main thread
-/// building the window on two cores. It gives, in turn: the small picture the photo carries
-/// of itself (a JPEG's Exif thumbnail, a RAW's smallest preview), which is ready in a few
-/// milliseconds and so makes the first frame; then the photo decoded to fit `area`. The
-/// preview's size is not known before the window is laid out, so `area` is a little larger
-/// than the preview of a window of the default size, and the preview scales it down when
-/// it draws. The photo loader takes both instead of decoding the photo again (and decodes
-/// again at the exact size only when the preview is larger); meanwhile the work that waits
-/// for the first frame (spell-checking, the offers) also waits for the photo, whose paint
-/// it would otherwise hold up.
+/// Started once the application has registered on the session bus (GTK is initialised and
+/// the window's scale factor known by then), on a thread of its own at a lower priority, so
+/// that it takes no time from the main thread building the window on two cores. It gives,
+/// in turn: the small picture the photo carries of itself (a JPEG's Exif thumbnail, a RAW's
+/// smallest preview), which is ready in a few milliseconds and so makes the first frame;
+/// then the photo decoded to fit `area`. The preview's size is not known before the window
+/// is laid out, so `area` is a little larger than the preview of a window of the default
+/// size, and the preview scales it down when it draws. The photo loader takes both instead
+/// of decoding the photo again (and decodes again at the exact size only when the preview
+/// is larger); meanwhile the work that waits for the first frame (spell-checking, the
+/// offers) also waits for the photo, whose paint it would otherwise hold up.
 final class LaunchPreview: @unchecked Sendable {
     typealias Decoded = Result<DecodedPhoto, LibraryError>
 
