@@ -101,6 +101,46 @@ import Testing
         #expect(Harness.spin { waited }, "the waiting work never ran")
     }
 
+    /// What a launch gave, in order, from its decoding thread.
+    final class Stages: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String] = []
+        func add(_ stage: LaunchPreview.Stage) {
+            lock.withLock {
+                switch stage {
+                case .embedded: names.append("embedded")
+                case .decoded: names.append("decoded")
+                }
+            }
+        }
+        var seen: [String] { lock.withLock { names } }
+    }
+
+    /// Held for registering: the photo's small picture comes at once, the photo itself
+    /// only once the application has registered, and not at all in a second instance,
+    /// which hands the photo to the window already open.
+    @Test func theDecodeWaitsForRegisteringAndASecondInstanceSkipsIt() throws {
+        try Harness.start()
+        for wanted in [true, false] {
+            let path = try photoWithThumbnail("held-\(wanted).jpg")
+            LaunchPreview.start(path, holdingDecode: true)
+            let launch = try #require(LaunchPreview.take(path, scale: GtkApp.screenScale))
+            let stages = Stages()
+            launch.follow { stages.add($0) }.forEach(stages.add)
+            #expect(Harness.spin { stages.seen == ["embedded"] }, "\(stages.seen)")
+            Harness.pump(milliseconds: 300)
+            #expect(stages.seen == ["embedded"], "decoded before registering")
+            LaunchPreview.decodeOnceRegistered(wanted: wanted)
+            if wanted {
+                #expect(Harness.spin { stages.seen == ["embedded", "decoded"] }, "\(stages.seen)")
+            } else {
+                Harness.pump(milliseconds: 300)
+                #expect(stages.seen == ["embedded"], "a second instance decoded the photo")
+            }
+            LaunchPreview.settle()
+        }
+    }
+
     /// No embedded picture: the first thing shown is the photo.
     @Test func launchWithoutEmbeddedPictureShowsThePhoto() throws {
         let path = makeJPEG("launch-plain.jpg", colour: 0xD018D0, width: 1600, height: 1000)

@@ -33,6 +33,7 @@ public enum CaptionApplication {
         let activationToken = setIdentity()
         guard GtkApp.openDisplay() else { return nil }
         StartupTrace.mark("gtk-init")
+        if let first = photos.first { LaunchPreview.start(first, holdingDecode: true) }
         // WM_CLASS's class half (X11); its name half and the Wayland app id are the program name.
         GtkApp.setProgramClass(id)
         // Another library is another session: keep it out of a running instance.
@@ -95,11 +96,8 @@ public enum CaptionApplication {
             return 1
         }
         StartupTrace.mark("registered")
-        // Decoded from here, not while registering: a second core busy with the photo made
-        // the session bus and the accessibility registry, whose answers registering waits
-        // for, wait their turn (docs/performance.md). A second `caption PHOTO` hands the
-        // photo to the window already open, and decodes nothing.
-        if !application.isRemote, let first = photos.first { LaunchPreview.start(first) }
+        // A second `caption PHOTO` hands its photo to the window already open.
+        LaunchPreview.decodeOnceRegistered(wanted: !application.isRemote)
         if library == nil, !application.hasSessionBus {
             printError(
                 tr(

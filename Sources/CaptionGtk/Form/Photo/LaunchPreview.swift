@@ -1,21 +1,23 @@
-// The command line's first photo, decoded while GTK builds the window, so that the window's
-// first frame shows it, or at first its embedded picture.
+// The command line's first photo, decoded while GTK registers the application and builds
+// the window, so that the window's first frame shows it, or at first its embedded picture.
 
 import CGtk
 import CaptionLibrary
+import Dispatch
 import Threads
 
-/// Started once the application has registered on the session bus (GTK is initialised and
-/// the window's scale factor known by then), on a thread of its own at a lower priority, so
-/// that it takes no time from the main thread building the window on two cores. It gives,
-/// in turn: the small picture the photo carries of itself (a JPEG's Exif thumbnail, a RAW's
-/// smallest preview), which is ready in a few milliseconds and so makes the first frame;
-/// then the photo decoded to fit `area`. The preview's size is not known before the window
-/// is laid out, so `area` is a little larger than the preview of a window of the default
-/// size, and the preview scales it down when it draws. The photo loader takes both instead
-/// of decoding the photo again (and decodes again at the exact size only when the preview
-/// is larger); meanwhile the work that waits for the first frame (spell-checking, the
-/// offers) also waits for the photo, whose paint it would otherwise hold up.
+/// Started right after GTK is initialised (the window's scale factor is known then), on a
+/// thread of its own at a lower priority, so that it takes no time from the main thread
+/// building the window on two cores. It gives, in turn: the small picture the photo
+/// carries of itself (a JPEG's Exif thumbnail, a RAW's smallest preview, a HEIC's
+/// thumbnail), which is ready early and so makes the first frame; then the photo decoded
+/// to fit `area`, once the application has registered (`decodeOnceRegistered`). The
+/// preview's size is not known before the window is laid out, so `area` is a little
+/// larger than the preview of a window of the default size, and the preview scales it
+/// down when it draws. The photo loader takes both instead of decoding the photo again
+/// (and decodes again at the exact size only when the preview is larger); meanwhile the
+/// work that waits for the first frame (spell-checking, the offers) also waits for the
+/// photo, whose paint it would otherwise hold up.
 final class LaunchPreview: @unchecked Sendable {
     typealias Decoded = Result<DecodedPhoto, LibraryError>
 
@@ -46,16 +48,26 @@ final class LaunchPreview: @unchecked Sendable {
 
     /// The one decode of this launch, until the form takes it.
     @MainActor private static var current: LaunchPreview?
+    /// The launch whose photo waits for the application to register.
+    @MainActor private static var held: LaunchPreview?
+    /// Signalled once the photo may be decoded; `decodes` says whether it is still wanted.
+    private let registered = DispatchSemaphore(value: 0)
+    // Written on the main thread before `registered` is signalled, read on the decoding
+    // thread after it has waited for it.
+    private var decodes = true
     /// Jobs waiting for the launch photo to be painted (or given up).
     @MainActor private static var waiting: [MainThread.Job] = []
     @MainActor private static var isSettled = true
 
     /// Starts decoding `path` for the preview's first frame, on the default screen's scale.
+    /// `holdingDecode`: the photo itself waits for `decodeOnceRegistered` (its small
+    /// picture does not).
     @MainActor
-    static func start(_ path: String) {
+    static func start(_ path: String, holdingDecode: Bool = false) {
         let scale = GtkApp.screenScale
         let launch = LaunchPreview(path: path, area: PixelSize(width: 720 * scale, height: 480 * scale), scale: scale)
         current = launch
+        if holdingDecode { held = launch }
         isSettled = false
         LowPriorityThread.run {
             if let info = try? PhotoInspector.inspect(path),
@@ -63,11 +75,27 @@ final class LaunchPreview: @unchecked Sendable {
             {
                 launch.give(.embedded(picture))
             }
+            if holdingDecode {
+                launch.registered.wait()
+                guard launch.decodes else { return }
+            }
             beforeDecoding?()
             launch.give(.decoded(PhotoDecoder.decode(path, fitting: launch.area, scale: scale)))
         }
         // Whatever happens to the photo, the waiting work is not held up for long.
         MainThread.after(milliseconds: 1000) { settle() }
+    }
+
+    /// The application has registered: the held photo is decoded now, while the window is
+    /// built, or not at all when `wanted` is false (another instance runs and shows it).
+    /// Decoded beside registering, it made registering about 4 ms longer
+    /// (docs/performance.md).
+    @MainActor
+    static func decodeOnceRegistered(wanted: Bool) {
+        guard let launch = held else { return }
+        held = nil
+        launch.decodes = wanted
+        launch.registered.signal()
     }
 
     /// The launch decode of `path` at `scale`, if this is it; it is taken once.
