@@ -52,8 +52,7 @@ final class LaunchPreview: @unchecked Sendable {
     @MainActor private static var held: LaunchPreview?
     /// Signalled once the photo may be decoded; `decodes` says whether it is still wanted.
     private let registered = DispatchSemaphore(value: 0)
-    // Written on the main thread before `registered` is signalled, read on the decoding
-    // thread after it has waited for it.
+    // Read and written only under `lock`.
     private var decodes = true
     /// Jobs waiting for the launch photo to be painted (or given up).
     @MainActor private static var waiting: [MainThread.Job] = []
@@ -77,7 +76,7 @@ final class LaunchPreview: @unchecked Sendable {
             }
             if holdingDecode {
                 launch.registered.wait()
-                guard launch.decodes else { return }
+                guard launch.lock.withLock({ launch.decodes }) else { return }
             }
             beforeDecoding?()
             launch.give(.decoded(PhotoDecoder.decode(path, fitting: launch.area, scale: scale)))
@@ -94,7 +93,7 @@ final class LaunchPreview: @unchecked Sendable {
     static func decodeOnceRegistered(wanted: Bool) {
         guard let launch = held else { return }
         held = nil
-        launch.decodes = wanted
+        launch.lock.withLock { launch.decodes = wanted }
         launch.registered.signal()
     }
 
