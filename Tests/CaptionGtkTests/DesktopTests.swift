@@ -222,39 +222,6 @@ import Testing
         #expect(HelpWindows.guideURI == "help:caption")
     }
 
-    /// The first frame draws the menu's button as it will be, and the menu is built after
-    /// it; F10 before then builds it at once.
-    @Test func thePrimaryMenuIsBuiltAfterTheFirstFrameOrAtF10() throws {
-        try Harness.start()
-        func unshown() -> CaptionWindow {
-            CaptionWindow(
-                application: nil, libraryLocation: folder + "/library", stateFile: folder + "/window.ini",
-                creditsFile: folder + "/credits.ini")
-        }
-        func model(_ window: CaptionWindow) -> UnsafeMutablePointer<GMenuModel>? {
-            gtk_menu_button_get_menu_model(caption_menu_button(window.menuButton.pointer))
-        }
-        let window = unshown()
-        defer { gtk_widget_destroy(window.widget) }
-        #expect(!window.hasMenu)
-        #expect(model(window) == nil)
-        #expect(gtk_widget_get_sensitive(window.menuButton.pointer) != 0, "drawn insensitive until the menu comes")
-        window.present(restoringDraft: false)
-        #expect(Harness.spin { window.hasMenu }, "no menu after the first frame")
-        #expect(model(window) != nil)
-        #expect(gtk_widget_get_sensitive(window.menuButton.pointer) != 0)
-
-        // Shown, but not yet drawn: the main loop has not turned since.
-        let early = unshown()
-        defer { gtk_widget_destroy(early.widget) }
-        early.present(restoringDraft: false)
-        #expect(!early.hasMenu)
-        early.activateAction("show-menu")
-        #expect(early.hasMenu)
-        #expect(model(early) != nil)
-        #expect(gtk_toggle_button_get_active(caption_toggle_button(early.menuButton.pointer)) != 0)
-    }
-
     @Test func f10OpensThePrimaryMenu() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -18,20 +18,18 @@ final class SourceHandle {
 }
 
 extension GObjectConvertible {
-    /// Runs `job` once, after the first frame that drew this widget and, `waitingForPhoto`,
-    /// after the photo the program was started with is painted, at low priority: work that
-    /// the first frame does not need (spell-checking, the offers) then costs start-up
-    /// nothing, and does not hold up the photo. A plain idle would not do: one runs while
-    /// the X server maps the window, which is before the first frame.
+    /// Runs `job` once, after the first frame that drew this widget and after the photo
+    /// the program was started with is painted, at low priority: work that the first frame
+    /// does not need (spell-checking, the offers) then costs start-up nothing, and does not
+    /// hold up the photo. A plain idle would not do: one runs while the X server maps the
+    /// window, which is before the first frame.
     @MainActor
-    func afterFirstDraw(waitingForPhoto: Bool = true, _ job: @escaping MainThread.Job) {
+    func afterFirstDraw(_ job: @escaping MainThread.Job) {
         var posted = false
         connect(.draw) { _ in
             guard !posted else { return }
             posted = true
-            MainThread.post(priority: G_PRIORITY_LOW) {
-                if waitingForPhoto { LaunchPreview.afterPhoto(job) } else { job() }
-            }
+            MainThread.post(priority: G_PRIORITY_LOW) { LaunchPreview.afterPhoto(job) }
         }
     }
 }

@@ -450,13 +450,6 @@ struct MenuButton: WidgetHandle {
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_menu_button_get_type() }
 
-    /// An empty popover in place of the menu to come: GTK 3 draws a menu button with
-    /// nothing to pop up insensitive.
-    func holdPlaceForMenu() {
-        // gtk_popover_new never returns NULL.
-        gtk_menu_button_set_popover(caption_menu_button(pointer), gtk_popover_new(pointer))
-    }
-
     /// Its popover, once it has one.
     var popover: Widget? {
         gtk_menu_button_get_popover(caption_menu_button(pointer)).map { Widget(unchecked: caption_widget($0)) }

@@ -92,7 +92,7 @@ import StartupTrace
         connectControllers()
         installActions()
         connectWatch()
-        installMenuAfterFirstFrame()
+        installMenu()
         acceptDrops()
         connectKeys()
         rememberGeometry()
@@ -281,9 +281,7 @@ import StartupTrace
         case .showShortcuts: showShortcuts()
         case .help: showHelp()
         case .about: showAbout()
-        case .showMenu:
-            installMenu()
-            menuButton.isActive.toggle()
+        case .showMenu: menuButton.isActive.toggle()
         case .library: if isShowingLibrary { showForm() } else { showLibrary() }
         case .search: showLibrary(searching: true)
         case .export: export.chooseFolder()
@@ -328,22 +326,8 @@ import StartupTrace
         actions.activate(name)
     }
 
-    /// Whether the primary menu has been built (see installMenuAfterFirstFrame).
-    private(set) var hasMenu = false
-
-    /// The first frame shows only the menu's button, and GTK builds every item of a menu as
-    /// soon as it is given one: the menu is built once that frame is drawn, and an empty
-    /// popover holds its place until then, so that the button is drawn as it will be (GTK 3
-    /// draws a menu button with nothing to show insensitive). F10 builds it at once.
-    private func installMenuAfterFirstFrame() {
-        menuButton.holdPlaceForMenu()
-        window.afterFirstDraw(waitingForPhoto: false) { [weak self] in self?.installMenu() }
-    }
-
-    /// The primary menu (F10), from the table of actions; once.
+    /// The primary menu (F10), from the table of actions.
     private func installMenu() {
-        guard !hasMenu else { return }
-        hasMenu = true
         let menu = Menu()
         // Where captions go, first: the one setting, remembered (radio items).
         menu.appendSection(tr("Captions Go"), DestinationChoice.menuSection())
