@@ -101,20 +101,18 @@ enum Harness {
         return (longest, settled)
     }
 
-    /// The longest main-loop gap a test allows: instrumented code runs several times slower
-    /// under a sanitizer (make test-sanitizers), where the bound only guards against a
-    /// decode on the main thread.
-    static var mainLoopGapLimit: Double {
-        ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 0.050 : 0.250
-    }
+    /// Whether the tests run under a sanitizer (make test-sanitizers), where instrumented
+    /// code runs several times slower and time bounds are wider.
+    static var isUnderSanitizer: Bool { ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] != nil }
+
+    /// The longest main-loop gap a test allows; under a sanitizer the bound only guards
+    /// against a decode on the main thread.
+    static var mainLoopGapLimit: Double { isUnderSanitizer ? 0.250 : 0.050 }
 
     /// How long a burst of work on the main thread (a huge paste laid out and refused) may
-    /// take before a test calls it a freeze. Instrumented code runs several times slower
-    /// under a sanitizer: the 100,000-character paste took 340 ms plain, 720 ms under
-    /// ASan and 1,118 ms under TSan in one CI run, so 1 s was a coin toss there.
-    static var freezeLimit: Double {
-        ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] == nil ? 1.0 : 4.0
-    }
+    /// take before a test calls it a freeze: the 100,000-character paste took 340 ms plain,
+    /// 720 ms under ASan and 1,118 ms under TSan in one CI run, so 1 s was a coin toss there.
+    static var freezeLimit: Double { isUnderSanitizer ? 4.0 : 1.0 }
 
     /// Lets pending events (focus, redraws) happen.
     static func settle() {
