@@ -103,12 +103,13 @@ import Testing
         }
     }
 
-    /// The first frame has no message, so it does not measure the error bar; the bar
-    /// comes whole with the first message.
-    @Test func theErrorBarIsShownWithItsFirstMessage() throws {
+    /// The first frame shows neither the error bar nor a notification, so it neither
+    /// builds a notification nor measures the bar; each comes whole when it is first needed.
+    @Test func theBarAndTheNotificationAreMadeWhenFirstNeeded() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         func isMapped(_ widget: Widget) -> Bool { gtk_widget_get_mapped(widget.pointer) != 0 }
+        #expect(window.notification.widget.children.isEmpty, "a notification was built before the first")
         let bar = try #require(window.messages.revealer.children.first)
         #expect(!bar.isVisible, "the bar is measured with nothing to say")
         load(window, Harness.makePhoto(in: folder))
@@ -119,6 +120,13 @@ import Testing
         let labels = bar.descendants(ofType: "GtkLabel").filter(isMapped)
         #expect(labels.map { Label(unchecked: $0.pointer).text } == ["Title required"])
         #expect(bar.descendants(ofType: "GtkButton").contains(where: isMapped), "no close button")
+        window.notification.show("Saved “Pier”", button: .undo)
+        let frame = try #require(window.notification.widget.children.first)
+        #expect(Harness.spin { isMapped(frame) }, "the notification never showed")
+        #expect(window.notification.text == "Saved “Pier”")
+        let buttons = frame.descendants(ofType: "GtkButton").filter(isMapped)
+        #expect(buttons.count == 2, "Undo and Close")
+        #expect(window.notification.buttonLabel == "_Undo")
     }
 
     @Test func failedSubmitNamesWhatIsMissingAndFocusesIt() throws {

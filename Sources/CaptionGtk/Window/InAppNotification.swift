@@ -7,17 +7,14 @@ import Localization
 @MainActor
 final class InAppNotification {
     let widget: Revealer
-    private var frame: Widget
-    private var label: Label
-    private var actionButton: Button
-    private var closeButton: Button
+    /// The frame showing, or shown last; none before the first notification, so that the
+    /// window's first frame neither builds nor measures one it does not show.
+    private var content: Content?
     private var action: (() -> Void)?
     /// Runs when the notification goes without its button pressed: timed out, closed,
     /// or replaced by the next one.
     private var gone: (() -> Void)?
     private var timeout: SourceHandle?
-    /// Holds a progress panel, after the label (the work's title), while long work runs.
-    private var progressSlot: Box
     private(set) var progress: ProgressPanel?
     static let visibleSeconds: UInt32 = 6
 
@@ -52,65 +49,68 @@ final class InAppNotification {
         // GTK constructors abort rather than return NULL.
         widget = Revealer()
         widget.align(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_START)
-        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
-        widget.add(frame)
-        widget.showAll()
-        connect()
+        widget.show()
     }
 
-    /// The notification's frame, made anew for every notification: a screen reader
+    /// A notification's frame, made anew for every notification: a screen reader
     /// announces a notification as it appears, and ignores the text of one already showing
     /// changing (Orca: "Ignoring event type due to role"), so a second "Saved" within the
     /// seconds the first shows would go unsaid.
-    private static func makeContent() -> (Widget, Label, Button, Button, Box) {
+    @MainActor
+    private struct Content {
         let frame = Widget.frame()
-        frame.addStyleClass("app-notification")
-        frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
-        let row = Box(rowSpacing: 12)
         let label = Label()
-        label.ellipsize(PANGO_ELLIPSIZE_MIDDLE, maxWidthChars: 48)
         let actionButton = Button(mnemonic: ButtonKind.undo.label)
-        let close = Button(iconName: "window-close-symbolic")
-        close.setFlat()
-        close.accessibleName = tr("Close")
-        close.setTooltip(tr("Close"))
+        let closeButton = Button(iconName: "window-close-symbolic")
+        /// Holds a progress panel, after the label (the work's title), while long work runs.
         let progressSlot = Box(rowSpacing: 0)
-        row.packStart(label, expand: true)
-        row.packStart(progressSlot, expand: true)
-        row.packStart(actionButton)
-        row.packStart(close)
-        frame.add(row)
-        // The text names the notification: read from the label as the notification
-        // appears, even before the new label has been laid out (a screen reader skips
-        // labels it cannot yet see on screen).
-        frame.setLabelled(by: label)
-        return (frame, label, actionButton, close, progressSlot)
+
+        init() {
+            frame.addStyleClass("app-notification")
+            frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
+            let row = Box(rowSpacing: 12)
+            label.ellipsize(PANGO_ELLIPSIZE_MIDDLE, maxWidthChars: 48)
+            closeButton.setFlat()
+            closeButton.accessibleName = tr("Close")
+            closeButton.setTooltip(tr("Close"))
+            row.packStart(label, expand: true)
+            row.packStart(progressSlot, expand: true)
+            row.packStart(actionButton)
+            row.packStart(closeButton)
+            frame.add(row)
+            // The text names the notification: read from the label as the notification
+            // appears, even before the new label has been laid out (a screen reader skips
+            // labels it cannot yet see on screen).
+            frame.setLabelled(by: label)
+        }
     }
 
-    private func connect() {
-        actionButton.connect(.clicked) { [weak self] in self?.pressButton() }
-        closeButton.connect(.clicked) { [weak self] in self?.hide() }
-    }
-
-    /// Puts a new frame in place of the one showing (see makeContent), once `fill` has put
-    /// its words in: a screen reader reads it the moment it shows.
-    private func replaceContent(_ fill: () -> Void) {
-        widget.remove(frame)
-        (frame, label, actionButton, closeButton, progressSlot) = Self.makeContent()
-        fill()
-        frame.show()
-        for child in frame.children { child.showAll() }
-        actionButton.isVisible = button != nil
-        widget.add(frame)
-        connect()
+    /// The frame the next notification shows in, once `fill` has put its words in: the one
+    /// there while it is hidden, else a new one in place of the one showing (see Content),
+    /// which a screen reader reads the moment it shows.
+    private func frame(filledBy fill: (Content) -> Void) -> Content {
+        if let content, !isShowing {
+            fill(content)
+            return content
+        }
+        if let old = content { widget.remove(old.frame) }
+        let new = Content()
+        fill(new)
+        new.frame.showAll()
+        new.actionButton.isVisible = button != nil
+        widget.add(new.frame)
+        new.actionButton.connect(.clicked) { [weak self] in self?.pressButton() }
+        new.closeButton.connect(.clicked) { [weak self] in self?.hide() }
+        content = new
+        return new
     }
 
     var isShowing: Bool { widget.revealsChild }
 
-    var text: String { label.text }
+    var text: String { content?.label.text ?? "" }
 
     /// What a screen reader says after the text: what comes next, the key for the button.
-    var details: String { frame.accessibleDescription }
+    var details: String { content?.frame.accessibleDescription ?? "" }
 
     /// Shows `text`, with a button that runs `action` when there is one. It goes after
     /// `seconds`, or stays (nil) until replaced or hidden: an export in progress.
@@ -126,16 +126,15 @@ final class InAppNotification {
         finishPrevious()
         show(progress: nil)
         self.gone = gone
-        let fill = {
-            self.label.text = text
+        self.button = button
+        _ = frame { content in
+            content.label.text = text
             var spoken = details.map { [$0] } ?? []
             if button == .undo { spoken.append(tr("Press Ctrl+Z to undo.")) }
-            self.frame.accessibleDescription = spoken.joined(separator: " ")
-            self.button = button
-            if let button { self.actionButton.label = button.label }
-            self.actionButton.isVisible = button != nil
+            content.frame.accessibleDescription = spoken.joined(separator: " ")
+            if let button { content.actionButton.label = button.label }
+            content.actionButton.isVisible = button != nil
         }
-        if isShowing { replaceContent(fill) } else { fill() }
         self.action = action
         widget.revealsChild = true
         timeout?.cancel()
@@ -146,7 +145,7 @@ final class InAppNotification {
     /// screen reader hears the title as the notification appears, and how to cancel.
     func show(progress panel: ProgressPanel?) {
         if let old = progress {
-            progressSlot.remove(old.widget)
+            content?.progressSlot.remove(old.widget)
             // The work is over: its title goes too, unless the outcome is shown at once
             // (which cancels this).
             timeout?.cancel()
@@ -156,18 +155,17 @@ final class InAppNotification {
         guard let panel else { return }
         lingeringUndo = nil
         finishPrevious()
-        let fill = {
-            self.label.text = panel.title
+        // A button of the notification it replaces (Undo) no longer applies, by key either.
+        button = nil
+        action = nil
+        let shown = frame { content in
+            content.label.text = panel.title
             // Alt and the Cancel button's mnemonic, in the user's language.
-            self.frame.accessibleDescription = tr("Press {keys} to cancel.").replacing(
+            content.frame.accessibleDescription = tr("Press {keys} to cancel.").replacing(
                 "{keys}", with: Self.mnemonicKeys(of: panel.cancelButton))
-            // A button of the notification it replaces (Undo) no longer applies, by key either.
-            self.button = nil
-            self.action = nil
-            self.actionButton.isVisible = false
+            content.actionButton.isVisible = false
         }
-        if isShowing { replaceContent(fill) } else { fill() }
-        progressSlot.packStart(panel.widget, expand: true)
+        shown.progressSlot.packStart(panel.widget, expand: true)
         panel.widget.showAll()
         timeout?.cancel()
         widget.revealsChild = true
@@ -245,5 +243,5 @@ final class InAppNotification {
     /// Whether Ctrl+Z would undo something now.
     var canUndo: Bool { (isShowing && button == .undo && action != nil) || lingeringUndo != nil }
 
-    var buttonLabel: String { actionButton.label }
+    var buttonLabel: String { content?.actionButton.label ?? "" }
 }
