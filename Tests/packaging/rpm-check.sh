@@ -91,6 +91,10 @@ check "the source package holds caption.spec and caption-$version.tar.gz" \
     test -f "$work/source/caption.spec" -a -f "$work/source/caption-$version.tar.gz"
 check "its spec is the one packaging/rpm/caption.spec.in and CHANGELOG.md give now" \
     diff -u --label "${srpm##*/}: caption.spec" --label "make-spec" "$work/source/caption.spec" "$work/fresh.spec"
+# make test-package builds --without tests; a distribution's build runs them in %check.
+check "its %check runs the focus engine's and the decoder's tests unless built --without tests" sh -c "
+    rpmspec -P '$work/source/caption.spec' | sed -n '/^%check/,/^%files/p' | grep -q '^swift test --filter ' &&
+        ! rpmspec -P --without tests '$work/source/caption.spec' | sed -n '/^%check/,/^%files/p' | grep -q '^swift test'"
 check "the package's version and its newest changelog entry are the Makefile's $version-1" sh -c "
     [ \"\$(rpm -qp --qf '%{VERSION}-%{RELEASE}' '$rpm')\" = '$version-1' ] &&
     rpm -qp --changelog '$srpm' | head -1 | grep -q ' - $version-1\$'"
