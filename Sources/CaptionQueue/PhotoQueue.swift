@@ -121,6 +121,22 @@ public struct PhotoQueue: Equatable, Sendable {
         current = index
     }
 
+    /// Photos whose save failed after the form moved on come back just before the photo on
+    /// the form, which stays current: the words being typed there are not disturbed. With no
+    /// photo on the form, the first of them becomes current. Returns true when the current
+    /// photo changed.
+    public mutating func putBack(_ returned: [QueuedPhoto]) -> Bool {
+        guard !returned.isEmpty else { return false }
+        guard let current else {
+            self.current = photos.count
+            photos += returned
+            return true
+        }
+        photos.insert(contentsOf: returned, at: current)
+        self.current = current + returned.count
+        return false
+    }
+
     /// Photos saved together leave the queue. The current photo, if it went, gives way to
     /// the first one left after it, or else to the last one left.
     public mutating func remove(_ paths: Set<String>) {

@@ -42,9 +42,6 @@ public enum FormDecision: Sendable, Hashable {
     case save(Submission)
     /// A submit failed: messages are set; focus goes to the first incomplete item.
     case reject(focus: Int)
-    /// Everything is complete but a photo is still decoding: the save happens (or fails)
-    /// when it finishes.
-    case waitForPhoto
 }
 
 /// The values to store, normalised, in form order (photo items hold "").
@@ -66,8 +63,6 @@ public struct FocusEngine: Sendable {
     /// soon as it is complete. Messages never appear while the user is still typing.
     public private(set) var flagged: Set<Int> = []
     public private(set) var summaryVisible = false
-    /// A submit is waiting for a photo to finish decoding.
-    public private(set) var submitPending = false
     /// Each item's problem, derived from `texts` and `photos` whenever one of them changes.
     private var problems: [Problem?]
 
@@ -194,7 +189,6 @@ public struct FocusEngine: Sendable {
             problems = items.indices.map(problemFromValues)
             flagged = []
             summaryVisible = false
-            submitPending = false
             return moveFocus(to: items.firstIndex { !$0.isText } ?? 0)
         }
     }
@@ -225,20 +219,18 @@ public struct FocusEngine: Sendable {
         return .focus(item)
     }
 
+    /// A photo still decoding counts: the save takes the words as they are at this key, and
+    /// the front end checks the photo with the save (a photo that turns out broken comes
+    /// back with its own message). Waiting here instead would leave the form on this photo,
+    /// and the keys typed meanwhile for the next one would land in it.
     private mutating func submit() -> FormDecision {
         let incomplete = items.indices.filter { !isComplete($0) }
         if let first = incomplete.first {
-            submitPending = false
             flagged = Set(incomplete)
             summaryVisible = true
             focus = first
             return .reject(focus: first)
         }
-        if photos.contains(.loading) {
-            submitPending = true
-            return .waitForPhoto
-        }
-        submitPending = false
         flagged = []
         summaryVisible = false
         return .save(Submission(values: normalizedValues))
@@ -255,8 +247,6 @@ public struct FocusEngine: Sendable {
             // A photo arrived: on to the first thing still missing, or to the button so that
             // Enter saves.
             return moveFocus(to: items.indices.first { !isComplete($0) })
-        case .loaded where submitPending, .failed where submitPending:
-            return submit()
         case .failed:
             // Say so at once, by the photo, without moving the user's focus.
             flagged.insert(item)

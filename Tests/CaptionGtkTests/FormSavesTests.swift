@@ -105,9 +105,7 @@ import Testing
         #expect(Harness.spin { order.count == 2 })
         #expect(order == ["updated", "idle"])
         #expect(!saves.isSaving)
-        var last: CaptionWords?
-        saves.withLastSaved { last = $0 }
-        #expect(last == CaptionWords(title: "New title", subtitle: "New subtitle"))
+        #expect(saves.lastSaved == CaptionWords(title: "New title", subtitle: "New subtitle"))
     }
 
     @Test func anUndoneSaveLeavesTheLibrarysNewestAsTheLastCaption() throws {
@@ -121,14 +119,18 @@ import Testing
             path: Harness.makePhoto(width: 64, in: folder, name: "e.jpg"),
             words: CaptionWords(title: "Two", subtitle: "2"))
         _ = try #require(try add(saves, first)?.get())
-        let entry = try #require(try add(saves, second)?.get())
+        var outcome: Result<Entry, LibraryError>?
+        let ticket = saves.add(second, loaded: nil) { outcome = $0 }
+        // The last caption from its Enter on, before the library has it.
+        #expect(saves.lastSaved == CaptionWords(title: "Two", subtitle: "2"))
+        #expect(Harness.spin { outcome != nil })
+        let entry = try #require(try outcome?.get())
         var undone: Result<Void, LibraryError>?
-        saves.undo(entry) { undone = $0 }
+        saves.undo(entry, ticket: ticket) { undone = $0 }
+        // No longer the last caption from the Undo on.
+        #expect(saves.lastSaved == CaptionWords(title: "One", subtitle: "1"))
         #expect(Harness.spin { undone != nil })
-        var last: CaptionWords?
-        saves.withLastSaved { last = $0 }
-        #expect(Harness.spin { last != nil })
-        #expect(last == CaptionWords(title: "One", subtitle: "1"))
+        #expect(saves.lastSaved == CaptionWords(title: "One", subtitle: "1"))
     }
 
     @Test func anUndoOfAnEntryNoLongerInTheLibraryIsAProblem() throws {
@@ -140,8 +142,8 @@ import Testing
             words: CaptionWords(title: "T", subtitle: "S"))
         let entry = try #require(try add(saves, photo)?.get())
         var results: [Result<Void, LibraryError>] = []
-        saves.undo(entry) { results.append($0) }
-        saves.undo(entry) { results.append($0) }
+        saves.undo(entry, ticket: nil) { results.append($0) }
+        saves.undo(entry, ticket: nil) { results.append($0) }
         #expect(Harness.spin { results.count == 2 })
         #expect((try? results[0].get()) != nil)
         #expect((try? results[1].get()) == nil)

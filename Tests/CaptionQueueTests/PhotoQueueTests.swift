@@ -103,6 +103,28 @@ import Testing
         #expect(queue.photos.last == QueuedPhoto(path: "b", words: CaptionWords(title: "typed for b")))
     }
 
+    @Test func aFailedSaveComesBackBeforeThePhotoOnTheFormWhichStays() {
+        var queue = PhotoQueue()
+        _ = queue.append(["a", "b", "c"])
+        queue.removeCurrent()
+        queue.keep(CaptionWords(title: "typed for b"))
+        let failed = QueuedPhoto(path: "a", words: CaptionWords(title: "A", subtitle: "a"))
+        let moved = queue.putBack([failed])
+        #expect(!moved, "the photo on the form changed")
+        #expect(queue.currentPhoto == QueuedPhoto(path: "b", words: CaptionWords(title: "typed for b")))
+        #expect(queue.photos.map(\.path) == ["a", "b", "c"])
+        #expect(queue.position?.index == 2)
+        // With the queue done, it comes back onto the form.
+        var done = PhotoQueue()
+        _ = done.append(["x"])
+        done.removeCurrent()
+        let cameOn = done.putBack([failed])
+        #expect(cameOn)
+        #expect(done.currentPhoto == failed)
+        let nothing = done.putBack([])
+        #expect(!nothing)
+    }
+
     @Test func choosingAnotherPictureKeepsTheWords() {
         var queue = PhotoQueue()
         _ = queue.append(["a"])

@@ -27,7 +27,6 @@ func enterOutcome(_ engine: FocusEngine) -> String {
     case .choosePhoto: return label + "c"
     case .save: return label + "s"
     case .reject(let focus): return label + "!" + String(focus)
-    case .waitForPhoto: return label + "w"
     case .nothing: return label + "0"
     }
 }

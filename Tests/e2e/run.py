@@ -5,7 +5,8 @@
 # "e2e: N passed, M failed".
 # Usage: run.py CAPTION_BINARY [SAMPLE_PHOTO] [--jobs N] [--only SCENARIO]... [--match PART]...
 # Environment: E2E_JOBS (2), E2E_TIMEOUT (15 s for one wait), E2E_SCENARIO_TIMEOUT (90 s),
-# E2E_VERBOSE=1 to print every scenario's output, E2E_KEEP=1 to keep each scenario's folder
+# E2E_VERBOSE=1 to print every scenario's output, E2E_HOGS (3) busy processes for the type-ahead
+# scenarios, E2E_KEEP=1 to keep each scenario's folder
 # (its logs: Orca's speech and debug output, the app's).
 #
 # Debian's python3 (with python3-gi and python3-pyatspi) runs this; the scenarios run in
@@ -30,7 +31,7 @@ import harness  # noqa: E402
 SCENARIO_MODULES = ["scenarios_queue", "scenarios_messages", "scenarios_input_methods", "scenarios_compositions",
                     "scenarios_undo", "scenarios_shorthand", "scenarios_reuse", "scenarios_desktop", "scenarios_drops",
                     "scenarios_identity", "scenarios_dark", "scenarios_orca", "scenarios_wayland", "scenarios_zoom", "scenarios_watch",
-                    "scenarios_write_back", "scenarios_desk"]
+                    "scenarios_write_back", "scenarios_desk", "scenarios_type_ahead"]
 # A scenario that hangs is a failure, not a hung build.
 SCENARIO_TIMEOUT = float(os.environ.get("E2E_SCENARIO_TIMEOUT", "90"))
 
@@ -117,16 +118,18 @@ def main():
         command = [sys.executable, os.path.abspath(__file__), args.caption, args.photo,
                    "--child", module_name, function.__name__]
         # Its own session, so that a scenario that hangs can be stopped whole.
+        # A scenario that types a whole session says how long it may take.
+        limit = getattr(function, "timeout", SCENARIO_TIMEOUT)
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            output, _ = process.communicate(timeout=SCENARIO_TIMEOUT)
+            output, _ = process.communicate(timeout=limit)
             passed = process.returncode == 0
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             output, _ = process.communicate()
             passed = False
-            output += f"timed out after {SCENARIO_TIMEOUT:.0f} s".encode()
+            output += f"timed out after {limit:.0f} s".encode()
         return passed, output.decode(errors="replace"), time.monotonic() - begin
 
     def report(name, passed, output, seconds):
@@ -146,11 +149,14 @@ def main():
     # Orca's scenarios run one at a time after the others: each starts its own Orca, and
     # two at once would share the machine's two cores with two apps. A scenario runs once:
     # one that fails by timing has a cause to find, in the app or in the scenario.
-    others = [s for s in scenarios if not s[0].startswith(ORCA_PREFIX)]
-    orca = [s for s in scenarios if s[0].startswith(ORCA_PREFIX)]
+    # A scenario that brings its own load (busy processes, as the type-ahead ones do) runs
+    # alone too: beside another, the machine would be busier than the scenario says.
+    alone = [s for s in scenarios if getattr(s[2], "alone", False)]
+    orca = [s for s in scenarios if s[0].startswith(ORCA_PREFIX) and s not in alone]
+    others = [s for s in scenarios if s not in alone and s not in orca]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(run, others))
-    for scenario in orca:
+    for scenario in alone + orca:
         run(scenario)
 
     lingering = harness.sweep_orphans(grace=2)

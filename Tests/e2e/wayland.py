@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import time
 
 import harness
 from harness import TIMEOUT, Failure, require, wait_until
@@ -141,7 +140,10 @@ class WaylandDesktop(harness.Desktop):
         self.app = self.spawn("caption", as_user(argv), stdout=open(self.app_log, "a"), stderr=subprocess.STDOUT)
         window = wait_until("the window on sway", lambda: self._app_running() and next(
             (w for w in self.windows() if w.get("pid") == self.app.pid or w.get("name") == "Caption"), None))
-        time.sleep(0.3)  # the first frame and focus
+        # Keys reach the window once sway has given it the keyboard; the form's focus is
+        # set before it maps, so nothing else is waited for.
+        wait_until("the window to have the keyboard", lambda: any(
+            w.get("focused") for w in self.windows() if w.get("pid") == self.app.pid or w.get("name") == "Caption"))
         return window
 
     def key(self, *keys):
@@ -150,6 +152,25 @@ class WaylandDesktop(harness.Desktop):
 
     def type(self, text):
         self._send(f"type {text}")
+
+    def send_all(self, keys):
+        """Every key of a session at once, as ("type", text) or ("key", combination): the
+        keyboard's answers are read after the last is written, so nothing waits on the app."""
+        self._app_running()
+        commands = [f"{kind} {value}" for kind, value in keys]
+        self.keyboard.stdin.write("".join(command + "\n" for command in commands).encode())
+        self.keyboard.stdin.flush()
+        for command in commands:
+            answer = self.keyboard.stdout.readline().decode().strip()
+            if answer != "ok":
+                raise Failure(f"the virtual keyboard could not {command!r}: {answer!r}")
+
+    def give_config_to_the_app(self):
+        """Files a scenario wrote under the app's config folder, made the app's."""
+        for folder, _, files in os.walk(self.env["XDG_CONFIG_HOME"]):
+            os.chown(folder, UID, UID)
+            for name in files:
+                os.chown(os.path.join(folder, name), UID, UID)
 
     def _send(self, command):
         self._app_running()

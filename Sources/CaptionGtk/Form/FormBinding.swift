@@ -12,8 +12,8 @@ import Shorthand
 /// (a photo to choose, words to save), and what the fields say about the photo.
 @MainActor
 protocol FormBindingOwner: AnyObject {
-    /// A save is in flight: a Done pressed meanwhile is answered by it.
-    var isSaving: Bool { get }
+    /// An edited entry's update is in flight: a Done pressed meanwhile is answered by it.
+    var isUpdating: Bool { get }
     /// A saved entry is on the form: Enter says it updates.
     var isEditing: Bool { get }
     /// The photo's place in the queue ("2 of 5"), or the entry being edited.
@@ -97,8 +97,8 @@ final class FormBinding {
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
         guard !lifetime.isOver else { return }
-        if owner?.isSaving == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
-            return  // the save in flight answers this press
+        if owner?.isUpdating == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
+            return  // the update in flight answers this press
         }
         if [.submit, .activate, .enter, .back].contains(event) {
             settleInputMethod()
@@ -118,7 +118,7 @@ final class FormBinding {
 
     private func apply(_ decision: FormDecision) {
         switch decision {
-        case .nothing, .waitForPhoto:
+        case .nothing:
             break
         case .focus(let index):
             focus(index.flatMap(CaptionForm.Item.init(index:)))
@@ -264,24 +264,21 @@ final class FormBinding {
 
     /// Ctrl+D: the focused field takes the same field of the last saved caption; `both`
     /// (Ctrl+Shift+D): both fields do. The engine hears of it as of typing, so the button
-    /// and Enter say what comes next; focus stays where it is. `lastSaved` hands over the
-    /// last saved caption's words (FormSaves.withLastSaved).
-    func reuseLastCaption(both: Bool, from lastSaved: (@escaping @MainActor (CaptionWords?) -> Void) -> Void) {
+    /// and Enter say what comes next; focus stays where it is. `lastSaved` gives the last
+    /// saved caption's words (FormSaves.lastSaved), before the next key is handled.
+    func reuseLastCaption(both: Bool, lastSaved: () -> CaptionWords?) {
         settleInputMethod()
         let fields = both ? CaptionField.allCases : [engine.focusedItem?.field].compactMap { $0 }
         guard !fields.isEmpty else { return window.errorBell() }
-        lastSaved { [weak self] words in
-            guard let self else { return }
-            guard let words else {
-                self.window.errorBell()
-                return self.messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
-            }
-            for field in fields {
-                let entry = self.view.entry(field)
-                self.setText(entry, words[field])
-                // The cursor after the words, to go on typing.
-                entry.caret = -1
-            }
+        guard let words = lastSaved() else {
+            window.errorBell()
+            return messages.show(problem: tr("No caption saved yet: Ctrl+D repeats the last one saved"))
+        }
+        for field in fields {
+            let entry = view.entry(field)
+            setText(entry, words[field])
+            // The cursor after the words, to go on typing.
+            entry.caret = -1
         }
     }
 

@@ -145,8 +145,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func undoReplacement() -> Bool { binding.undoReplacement() }
     /// Commits any open composition; every action that reads or changes the form calls it.
     func settleInputMethod() { binding.settleInputMethod() }
-    /// A save is in flight: a further Done waits for it instead of saving twice.
+    /// A save is in flight (quitting waits for it; tests wait on it).
     var isSaving: Bool { saves.isSaving }
+    /// An edited entry's update is in flight: a Done pressed meanwhile is answered by it.
+    var isUpdating: Bool { saves.isUpdating }
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
     var captioningRest: WorkProgress? { saves.captioningRest }
     var isEditing: Bool { editing != nil }
@@ -165,8 +167,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }
-        return aids.variables.facts(path: path, position: editing == nil ? (queue.position?.index ?? 1) : nil)
+        return aids.variables.facts(path: path, position: factsPosition)
     }
+
+    /// {n}: the photo's place in the queue; an entry being edited has none.
+    private var factsPosition: Int? { editing == nil ? (queue.position?.index ?? 1) : nil }
 
     private func keepWords() {
         queue.keep(words)
@@ -366,8 +371,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         let incoming = queue.sortIncoming(paths, kind: { _ in .photo }, identity: IncomingFiles.identity)
         let photos = incoming.photos
         guard !photos.isEmpty else { return }
-        settleInputMethod()
         if queue.append(photos) {
+            // Only a photo that comes onto the form changes it: one that joins the queue
+            // behind the photo being captioned leaves a composition open as it is.
+            settleInputMethod()
             binding.arrive(arrival) { showCurrentPhoto() }
         } else {
             if editing == nil { self.photos.decodeAhead(queue.neighbours) }
@@ -410,9 +417,12 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func save(_ submission: Submission) {
         guard let path = photoPath else { return }
         // Variables become the photo's values; one that cannot is said, and nothing is saved.
+        // Facts not read yet are read now: the save takes the words as they are at this key.
         var words = submission.words
+        let needsFacts = CaptionField.allCases.contains { Variables.appear(in: words[$0]) }
+        let facts = needsFacts ? (photoFacts ?? aids.variables.readNow(path: path, position: factsPosition)) : nil
         for field in CaptionField.allCases {
-            switch CaptionVariables.expand(words[field], facts: photoFacts) {
+            switch CaptionVariables.expand(words[field], facts: facts) {
             case .success(let expanded): words[field] = expanded
             case .failure(let message):
                 messages.show(problem: message.text)
@@ -480,27 +490,63 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             completion: { [weak self] result in
                 guard let self else { return }
                 self.askingServer = false
-                guard case .success = result, let unsaved = self.unsaved, self.stillUnsaved(unsaved),
-                    !self.isSaving
-                else { return }
+                guard case .success = result else { return }
+                // The server answers again: the photo on the form, whose claim could not be
+                // asked while it was gone, is claimed now rather than at the next renewal.
+                self.askAgain()
+                guard let unsaved = self.unsaved, self.stillUnsaved(unsaved), !self.isSaving else { return }
                 self.unsaved = nil
                 self.serverWatch?.cancel()
                 // The server's message is over; a save that fails again says so again.
                 self.messages.clearProblem()
-                self.send(.submit)
+                guard self.editing == nil, self.queue.currentPhoto?.path != unsaved.path else {
+                    return self.send(.submit)
+                }
+                // It waits elsewhere in the queue: saved from there, the form left as it is.
+                self.settleInputMethod()
+                self.queue.remove([unsaved.path])
+                self.queueSaving.save(unsaved, loaded: nil)
+                self.refreshPosition()
             })
         return true
     }
 
+    /// The photo is still in the queue with the words its save had: on the form (as the
+    /// form shows them), or waiting elsewhere in the queue.
     private func stillUnsaved(_ photo: QueuedPhoto) -> Bool {
-        editing == nil && queue.currentPhoto?.path == photo.path && words == photo.words
+        if editing == nil, queue.currentPhoto?.path == photo.path { return words == photo.words }
+        return queue.photos.contains(photo) && queue.currentPhoto?.path != photo.path
     }
 
     /// Hands every waiting save to the library's queue now (quitting, before it waits).
     func storeWaiting() { saves.storeWaiting() }
 
-    /// Photos whose save failed or was undone come back in front of the queue; the words
-    /// on the form stay with the photo they were typed for.
+    /// A photo whose save failed waits in the queue just before the photo on the form, whose
+    /// fields are not touched; with none on the form (or an entry being edited, which keeps
+    /// the form), it comes onto the form when the queue is shown.
+    func putBack(_ photo: QueuedPhoto) -> Bool {
+        if editing == nil { keepWords() }
+        guard queue.putBack([photo]) else {
+            refreshPosition()
+            return false
+        }
+        if editing == nil { showCurrentPhoto() }
+        return editing == nil
+    }
+
+    /// Ctrl+Z while the last save is still on its way takes it back; false when none is.
+    func undoPendingSave() -> Bool {
+        guard editing == nil else { return false }
+        return queueSaving.undoPending()
+    }
+
+    /// Before a key reaches a field: what the photo on the form says of itself (its own
+    /// words) is put on the form now if it was still being read, so that the key lands
+    /// after it, as it would have on a machine that had kept up.
+    func beforeKey() { shown.words.settle() }
+
+    /// Photos whose save was undone come back in front of the queue; the words on the form
+    /// stay with the photo they were typed for.
     func giveBack(_ photos: [QueuedPhoto]) {
         // Nothing back after a batch: focus, which stayed put while it ran, goes where the
         // form wants it now (Choose Photo… when the queue is done).
@@ -513,7 +559,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     // MARK: Reuse: the last caption again, the same caption for the rest
 
     /// Ctrl+D (Ctrl+Shift+D with `both`): the last saved caption's words again.
-    func reuseLastCaption(both: Bool) { binding.reuseLastCaption(both: both, from: saves.withLastSaved) }
+    func reuseLastCaption(both: Bool) { binding.reuseLastCaption(both: both) { [saves] in saves.lastSaved } }
 
     /// The words on the form go with the photo on the form and with every other photo of
     /// the queue that has no words of its own, saved in one step on the library's queue,

@@ -46,21 +46,38 @@ final class LibraryAccess: @unchecked Sendable {
         queue.async { [self] in
             let result: Result<Value, LibraryError>
             do throws(LibraryError) {
-                let library: Library
-                if let opened {
-                    library = opened
-                } else {
-                    library = try Library.open(location)
-                    opened = library
-                    shared.withLock { $0 = library }
-                    listen(to: library)
-                }
-                result = .success(try work(library))
+                result = .success(try work(try openedLibrary()))
             } catch {
                 result = .failure(error)
             }
             lifetime.post { completion(result) }
         }
+    }
+
+    /// Runs `work` against the open library on the library queue and waits for it, after
+    /// everything queued before it. Only for an answer a key needs before the next key is
+    /// handled (Ctrl+D with nothing saved in this window yet): the window waits, and the
+    /// keys typed meanwhile wait in order behind it.
+    func performAndWait<Value: Sendable>(
+        _ work: @escaping @Sendable (Library) throws(LibraryError) -> Value
+    ) -> Result<Value, LibraryError> {
+        queue.sync { [self] in
+            do throws(LibraryError) {
+                return .success(try work(try openedLibrary()))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The library, opened on first use. Called on the library queue only.
+    private func openedLibrary() throws(LibraryError) -> Library {
+        if let opened { return opened }
+        let library = try Library.open(location)
+        opened = library
+        shared.withLock { $0 = library }
+        listen(to: library)
+        return library
     }
 
     /// Where an entry's photo is, or nil for a row that names anything else. For a library

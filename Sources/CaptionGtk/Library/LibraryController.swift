@@ -27,6 +27,9 @@ final class LibraryController {
     /// An entry to select once the list has (re)loaded: one brought back by Undo.
     private var selectWhenLoaded: Int64?
     private var isShowing = false
+    /// The search whose answer the list shows (its ticket), and the one on its way.
+    private var shownSearch = 0
+    private var searching: Int?
     /// The count of a search as typed, said once typing pauses (see `show`).
     private var countWhenPaused: SourceHandle?
     private var searchTyped = false
@@ -135,29 +138,66 @@ final class LibraryController {
         let query = view.searchText
         let searches = view.searches
         let ticket = searches.next()
+        searching = ticket
         library.perform(
-            { library throws(LibraryError) -> (ContentVersion, Listing, [CaptionLibrary.Entry])? in
+            { library throws(LibraryError) -> FirstPage? in
                 guard searches.isCurrent(ticket) else { return nil }
-                let version = try library.contentVersion()
-                var listing = try library.listing(matching: query)
-                let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
-                return (version, listing, page)
+                return try Self.firstPage(of: library, matching: query)
             },
             completion: { [weak self] result in
-                guard let self, searches.isCurrent(ticket) else { return }  // a newer search is on its way
-                switch result {
-                case .success(nil):
-                    return
-                case .success(let (version, listing, entries)?):
-                    self.loadedVersion = version
-                    self.show(entries, query: query, listing: listing)
-                    if query.isEmpty { self.prepareSearch() }
-                case .failure(let error):
-                    self.loadedVersion = nil
-                    self.view.show([], emptyText: error.message)
-                }
-                self.onShown?()
+                // A newer search is on its way, or this one was answered already (`answerSearch`).
+                guard let self, searches.isCurrent(ticket), self.shownSearch != ticket else { return }
+                if case .success(nil) = result { return }
+                self.show(result, query: query, ticket: ticket)
             })
+    }
+
+    private typealias FirstPage = (version: ContentVersion, listing: Listing, entries: [CaptionLibrary.Entry])
+
+    private nonisolated static func firstPage(
+        of library: Library, matching query: String
+    ) throws(LibraryError)
+        -> FirstPage
+    {
+        let version = try library.contentVersion()
+        var listing = try library.listing(matching: query)
+        let page = try listing.nextPage(from: library, limit: LibraryView.firstPageSize)
+        return (version, listing, page)
+    }
+
+    private func show(_ result: Result<FirstPage?, LibraryError>, query: String, ticket: Int) {
+        shownSearch = ticket
+        if searching == ticket { searching = nil }
+        switch result {
+        case .success(nil):
+            return
+        case .success(let page?):
+            loadedVersion = page.version
+            show(page.entries, query: query, listing: page.listing)
+            if query.isEmpty { prepareSearch() }
+        case .failure(let error):
+            loadedVersion = nil
+            view.show([], emptyText: error.message)
+        }
+        onShown?()
+    }
+
+    /// A key is about to act on the list (Down, Enter, Tab, Page Up or Down, or any key in
+    /// the list): a search typed and not answered yet is answered now, while the key waits,
+    /// so that it acts on the entries that match what the search field says, not on the
+    /// list before it.
+    func answerSearch(before key: KeyPress) {
+        guard isShowing, let view = madeView, let ticket = searching, view.searches.isCurrent(ticket) else { return }
+        let navigates = [
+            GDK_KEY_Down, GDK_KEY_Up, GDK_KEY_KP_Down, GDK_KEY_KP_Up, GDK_KEY_Page_Down, GDK_KEY_Page_Up,
+            GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab,
+        ].contains(key.key)
+        guard navigates || !view.searchHasFocus else { return }
+        let query = view.searchText
+        let result = library.performAndWait { library throws(LibraryError) in
+            try Self.firstPage(of: library, matching: query)
+        }
+        show(result.map { Optional($0) }, query: query, ticket: ticket)
     }
 
     /// Makes the search index (about 0.1 s for 100,000 entries; only after a change) while

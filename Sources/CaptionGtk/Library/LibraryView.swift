@@ -140,6 +140,7 @@ final class LibraryView {
     }
 
     var searchText: String { searchEntry.text }
+    var searchHasFocus: Bool { searchEntry.hasFocus }
 
     /// What a screen reader says after the search field's name.
     var searchDescription: String {

@@ -30,6 +30,14 @@ public enum CaptionApplication {
         // reading overlaps opening the display and registering instead of holding up the form
         // (docs/performance.md).
         GtkApp.startReadingFonts()
+        // The GTK modules of fcitx5 and ibus hand each key to their daemon and return at
+        // once; a key the daemon does not take comes back later, behind keys typed after
+        // it, and what it commits goes to the field focused when the key was pressed: a
+        // typist ahead of a busy machine gets letters in the wrong field or order. Their
+        // synchronous modes, read as a module loads, wait for the daemon's answer to each
+        // key. A user's own setting stays.
+        setenv("FCITX_ENABLE_SYNC_MODE", "1", 0)
+        setenv("IBUS_ENABLE_SYNC_MODE", "1", 0)
         let activationToken = setIdentity()
         guard GtkApp.openDisplay() else { return nil }
         StartupTrace.mark("gtk-init")

@@ -266,7 +266,7 @@ import StartupTrace
         // Right after a code was replaced, Ctrl+Z puts the code back; else it undoes a save.
         case .undo:
             // Said, so that a Ctrl+Z that does nothing is not taken for one that did.
-            if !form.undoReplacement() && !notification.activateUndo() {
+            if !form.undoReplacement() && !form.undoPendingSave() && !notification.activateUndo() {
                 notification.showWhenFree(tr("Nothing to undo"), seconds: 3) { true }
             }
         case .reuseField: onForm { $0.reuseLastCaption(both: false) }
@@ -399,6 +399,18 @@ import StartupTrace
     /// has focus), and Escape, connected after the window's own handler, which gives the key
     /// to the focused widget (an input method, a popup) first.
     private func connectKeys() {
+        // Before any widget or input method sees a key, the view is made what the keys
+        // before it left it: the form's photo words read (FormController.beforeKey), the
+        // library's search answered (LibraryController.answerSearch). It takes no key.
+        window.connect(.keyPress, after: false) { [weak self] event in
+            guard let self else { return false }
+            if self.isShowingLibrary {
+                self.libraryController.answerSearch(before: event)
+            } else {
+                self.form.beforeKey()
+            }
+            return false
+        }
         window.connect(.keyPress, after: true) { [weak self] event in
             guard let self else { return false }
             let key = event.key

@@ -57,9 +57,7 @@ final class FormPhoto {
         binding.send(.photo(item: CaptionForm.Item.photo.index, .loading))
         let request = loader.request
         // The photo's own words are read once its frame is drawn, for the same reason.
-        loader.lifetime.post(priority: G_PRIORITY_LOW) { [weak self] in
-            self?.words.offer(from: path) { [weak self] in self?.loader.request == request }
-        }
+        words.offer(from: path) { [weak self] in self?.loader.request == request }
         aids.variables.read(path) { [weak self] in self?.loader.request == request }
     }
 

@@ -34,17 +34,46 @@ final class PhotoWords {
     /// Whether the field shows words that came from the photo, untouched.
     func showsWordsFromPhoto(_ item: CaptionField) -> Bool { marks[item] != nil }
 
+    /// The photo whose words are being read, until they are on the form.
+    private var reading: (number: Int, path: String, isCurrent: @MainActor () -> Bool)?
+    private var readings = 0
+
     /// Reads the photo's words off the main thread (a sidecar beside it
     /// first, then XMP, IPTC and Exif: `CaptionFinder`) and offers them if `isCurrent`
-    /// still holds when they arrive.
+    /// still holds when they arrive, unless `settle` has offered them first. The read starts
+    /// once the photo's frame is drawn (a low-priority turn of the main loop); until the
+    /// words are on the form, a key settles them first.
     func offer(from path: String, isCurrent: @escaping @MainActor () -> Bool) {
+        readings += 1
+        let number = readings
+        reading = (number, path, isCurrent)
+        lifetime.post(priority: G_PRIORITY_LOW) { [weak self] in
+            guard self?.reading?.number == number else { return }
+            self?.read(path, number: number, isCurrent: isCurrent)
+        }
+    }
+
+    private func read(_ path: String, number: Int, isCurrent: @escaping @MainActor () -> Bool) {
         DispatchQueue.global(qos: .userInitiated).async {
             let found = CaptionFinder.find(path)
             self.lifetime.post { [weak self] in
-                guard let self, isCurrent() else { return }
+                guard let self, self.reading?.number == number else { return }
+                self.reading = nil
+                guard isCurrent() else { return }
                 self.take(found.caption, from: found.origin)
             }
         }
+    }
+
+    /// A key is about to reach the form: words still being read are read now and offered,
+    /// so that the key lands after them, as it would have if the read had kept up. What a
+    /// key does never depends on how soon a read answered.
+    func settle() {
+        guard let reading else { return }
+        self.reading = nil
+        guard reading.isCurrent() else { return }
+        let found = CaptionFinder.find(reading.path)
+        take(found.caption, from: found.origin)
     }
 
     /// The icon's words: where the words came from.

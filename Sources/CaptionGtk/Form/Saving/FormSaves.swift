@@ -21,14 +21,18 @@ final class FormSaves {
     /// stay in the draft until the library has them.
     private(set) var savingPhotos: [QueuedPhoto] = []
     /// Saves waiting for the next frame before they go to the library's queue.
-    private var unstored: [(photo: QueuedPhoto, loaded: LoadedPhoto?, credits: Credits, then: Saved)] = []
+    private var unstored: [(ticket: Ticket, photo: QueuedPhoto, loaded: LoadedPhoto?, credits: Credits, then: Saved)] =
+        []
     /// An edited entry's update is on its way.
     private var updating = false
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
     private(set) var captioningRest: WorkProgress?
-    /// The words of the last caption saved or updated here; nil until then (or after its
-    /// save was undone), when the library's newest entry is asked for instead.
-    private var lastSaved: CaptionWords?
+    /// The captions saved or updated here, newest last, from the Enter that asked for each
+    /// (not from the library's answer): Ctrl+D right after Enter repeats that caption, however
+    /// late the library has it. One whose save failed or was undone leaves; with none left,
+    /// the library's newest entry is asked for instead.
+    private var recent: [(ticket: Ticket, words: CaptionWords)] = []
+    private var lastTicket = 0
     /// What waits for the saves in flight (see `whenIdle`).
     private var afterSaves: (() -> Void)?
     /// The standing credits each new entry is saved with (expanded for its photo); an
@@ -41,8 +45,28 @@ final class FormSaves {
         self.completion = completion
     }
 
-    /// A save is in flight: further submits wait for it instead of saving twice.
+    /// A save is in flight (the draft keeps its words, quitting waits for it).
     var isSaving: Bool { updating || !savingPhotos.isEmpty }
+    /// An edited entry's update is in flight: the form still holds the entry.
+    var isUpdating: Bool { updating }
+
+    /// One save asked for by the form, from its Enter on.
+    struct Ticket: Equatable {
+        fileprivate let number: Int
+    }
+
+    private func newTicket(remembering words: CaptionWords) -> Ticket {
+        lastTicket += 1
+        let ticket = Ticket(number: lastTicket)
+        recent.append((ticket, words))
+        // Ctrl+D needs only the newest; a few more stand in for ones that fail or are undone.
+        if recent.count > 16 { recent.removeFirst(recent.count - 16) }
+        return ticket
+    }
+
+    private func forgetRecent(_ ticket: Ticket) {
+        recent.removeAll { $0.ticket == ticket }
+    }
 
     /// Runs `body` now if no save is on its way, else once none is, after the handler that
     /// said "Saved". Only the latest waits: an older one was about a photo no longer shown.
@@ -60,11 +84,31 @@ final class FormSaves {
 
     /// Saves a photo of the queue once the next photo's frame is drawn: writing and syncing
     /// the copy would otherwise take a core from the main thread and the X server while
-    /// they paint it. The photo counts as in flight (and stays in the draft) from now on.
-    func add(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) {
+    /// they paint it. The photo counts as in flight (and stays in the draft) from now on,
+    /// and its words are the last caption (Ctrl+D) and offered as typed, from now on too.
+    /// `loaded` is nil for a photo whose check had not finished: the save checks it.
+    @discardableResult
+    func add(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) -> Ticket {
+        let ticket = newTicket(remembering: photo.words)
+        completion.record(photo.words)
         savingPhotos.append(photo)
-        unstored.append((photo, loaded, credits, then))
+        unstored.append((ticket, photo, loaded, credits, then))
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
+        return ticket
+    }
+
+    /// Takes back a save asked for by Enter (Ctrl+Z before the library answered): its words
+    /// are no longer the last caption nor offered. Returns true when it had not yet gone to
+    /// the library, which then never hears of it; else the library will have it, and the
+    /// caller removes the entry when it is told of it (`remove`).
+    func withdraw(_ ticket: Ticket, words: CaptionWords) -> Bool {
+        forgetRecent(ticket)
+        completion.forget(words)
+        guard let index = unstored.firstIndex(where: { $0.ticket == ticket }) else { return false }
+        let photo = unstored.remove(at: index).photo
+        if let saving = savingPhotos.firstIndex(of: photo) { savingPhotos.remove(at: saving) }
+        runWhenIdle()
+        return true
     }
 
     /// Hands every waiting save to the library's queue now; quitting calls this before it
@@ -72,10 +116,15 @@ final class FormSaves {
     func storeWaiting() {
         let waiting = unstored
         unstored = []
-        for (photo, loaded, credits, then) in waiting { store(photo, loaded: loaded, credits: credits, then: then) }
+        for (ticket, photo, loaded, credits, then) in waiting {
+            store(photo, ticket: ticket, loaded: loaded, credits: credits, then: then)
+        }
     }
 
-    private func store(_ photo: QueuedPhoto, loaded: LoadedPhoto?, credits template: Credits, then: @escaping Saved) {
+    private func store(
+        _ photo: QueuedPhoto, ticket: Ticket, loaded: LoadedPhoto?, credits template: Credits,
+        then: @escaping Saved
+    ) {
         let editor = library.claimant
         library.perform(
             { library throws(LibraryError) in
@@ -86,25 +135,34 @@ final class FormSaves {
             completion: { [weak self] result in
                 guard let self else { return }
                 if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
-                if case .success(let entry) = result {
+                switch result {
+                case .success(let entry):
                     self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
-                    self.lastSaved = entry.words
-                    self.completion.record(entry.words)
+                case .failure:
+                    // Withdrawn already if Ctrl+Z took it back: then nothing is left to forget.
+                    if self.recent.contains(where: { $0.ticket == ticket }) {
+                        self.forgetRecent(ticket)
+                        self.completion.forget(photo.words)
+                    }
                 }
                 then(result)
                 self.runWhenIdle()
             })
     }
 
-    /// Undo of a save: the entry leaves the library.
-    func undo(_ entry: CaptionLibrary.Entry, then: @escaping Removed) {
-        lastSaved = nil  // the library's newest entry is the last caption again
+    /// Undo of a save: the entry leaves the library, and its words are no longer the last
+    /// caption nor offered, from now on.
+    func undo(_ entry: CaptionLibrary.Entry, ticket: Ticket?, then: @escaping Removed) {
+        if let ticket { forgetRecent(ticket) }
+        completion.forget(entry.words)
+        remove(entry, then: then)
+    }
+
+    /// The entry leaves the library (its words already forgotten here).
+    func remove(_ entry: CaptionLibrary.Entry, then: @escaping Removed) {
         library.perform(
             { library throws(LibraryError) in _ = try library.remove(id: entry.id) },
-            completion: { [weak self] result in
-                if case .success = result { self?.completion.forget(entry.words) }
-                then(result)
-            })
+            completion: { result in then(result) })
     }
 
     // MARK: An entry being edited
@@ -121,7 +179,7 @@ final class FormSaves {
             completion: { [weak self] result in
                 guard let self else { return }
                 self.updating = false
-                if case .success(let entry) = result { self.lastSaved = entry.words }
+                if case .success(let entry) = result { _ = self.newTicket(remembering: entry.words) }
                 then(result)
                 if case .success(let entry) = result, let source = entry.source {
                     self.writer.saved(entry, from: source, sha256: nil)
@@ -140,16 +198,15 @@ final class FormSaves {
 
     // MARK: Reuse: the last caption again, the same caption for the rest
 
-    /// Hands `body` the last saved caption's words: this session's, else the library's
-    /// newest entry's (read on the library's queue), else nil.
-    func withLastSaved(_ body: @escaping @MainActor (CaptionWords?) -> Void) {
-        if let lastSaved { return body(lastSaved) }
-        library.perform(
-            { library throws(LibraryError) in try library.entries(after: nil, limit: 1).first },
-            completion: { [weak self] result in
-                let newest = (try? result.get())?.flatMap { $0 }?.words
-                body(self?.lastSaved ?? newest)
-            })
+    /// The last saved caption's words: this window's, else the library's newest entry's,
+    /// else nil. The library is asked while the caller waits: the keys after Ctrl+D belong
+    /// after the words it puts in.
+    var lastSaved: CaptionWords? {
+        if let words = recent.last?.words { return words }
+        let newest = library.performAndWait { library throws(LibraryError) in
+            try library.entries(after: nil, limit: 1).first
+        }
+        return (try? newest.get())?.flatMap { $0 }?.words
     }
 
     /// Saves every photo of `batch` with the same words, in one step on the library's queue,
@@ -197,7 +254,7 @@ final class FormSaves {
                         self.writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.photo?.sha256 : nil)
                         self.completion.record(entry.words)
                     }
-                    if !outcome.saved.isEmpty { self.lastSaved = words }
+                    if !outcome.saved.isEmpty { _ = self.newTicket(remembering: words) }
                 }
                 then(result)
                 self.runWhenIdle()
@@ -206,16 +263,12 @@ final class FormSaves {
 
     /// Undo of the batch: its entries leave the library.
     func undoRest(_ entries: [CaptionLibrary.Entry], then: @escaping Removed) {
-        lastSaved = nil
+        if let words = entries.first?.words { recent.removeAll { $0.words == words } }
+        for entry in entries { completion.forget(entry.words) }
         let ids = entries.map(\.id)
         library.perform(
             { library throws(LibraryError) in for id in ids { _ = try library.remove(id: id) } },
-            completion: { [weak self] result in
-                if case .success = result {
-                    for entry in entries { self?.completion.forget(entry.words) }
-                }
-                then(result)
-            })
+            completion: { result in then(result) })
     }
 }
 

@@ -13,9 +13,14 @@ protocol QueueHolder: AnyObject {
     /// The photos leave the queue while they are saved; the form shows what is left, and
     /// focus stays where it was when nothing is.
     func takeOut(_ photos: [QueuedPhoto])
-    /// Photos not saved, or whose save was undone, come back in front of the queue; focus
-    /// goes where the form wants it, also when none come back.
+    /// Photos whose save was undone (or, after a batch, not saved) come back in front of
+    /// the queue, the first on the form; focus goes where the form wants it, also when none
+    /// come back.
     func giveBack(_ photos: [QueuedPhoto])
+    /// A photo whose save failed after the form moved on comes back into the queue without
+    /// changing what the form shows (just before its photo), or onto the form if it has
+    /// none. Returns true when it is on the form.
+    func putBack(_ photo: QueuedPhoto) -> Bool
     /// "Next photo: b.jpg, 1 of 2.": said with the outcome, since the form changed.
     var nextPhoto: String? { get }
     func settleInputMethod()
@@ -38,6 +43,18 @@ final class QueueSaving {
     /// Tests wait on this: what the batch saved (or, after Undo, nothing), and the photos
     /// that came back to the queue.
     var onRestDone: (([CaptionLibrary.Entry], [String]) -> Void)?
+    /// The last save asked for from the form, from its Enter until the library has answered:
+    /// Ctrl+Z in between takes it back, as the Undo of its notification would after.
+    private var pending: PendingSave?
+
+    /// A save on its way, and whether Ctrl+Z took it back meanwhile.
+    private final class PendingSave {
+        let photo: QueuedPhoto
+        var ticket: FormSaves.Ticket?
+        var undone = false
+
+        init(photo: QueuedPhoto) { self.photo = photo }
+    }
 
     init(saves: FormSaves, notification: InAppNotification, messages: MessageBar) {
         self.saves = saves
@@ -47,41 +64,79 @@ final class QueueSaving {
 
     // MARK: The photo that was on the form
 
-    /// Saves the photo that was on the form, which has left the queue meanwhile. When the
-    /// save fails, the photo and its words come back on the form in front of the next one
-    /// (whose words are kept), with the library's message: nothing typed is lost.
+    /// Saves the photo that was on the form, which has left the queue meanwhile, with the
+    /// words it had at Enter. When the save fails, the photo and those words come back into
+    /// the queue with the library's message, never into the fields being typed in: nothing
+    /// typed is lost, and nothing lands on another photo.
     func save(_ photo: QueuedPhoto, loaded: LoadedPhoto?) {
-        saves.add(photo, loaded: loaded) { [weak self] result in
+        let save = PendingSave(photo: photo)
+        pending = save
+        save.ticket = saves.add(photo, loaded: loaded) { [weak self] result in
             guard let self else { return }
+            if self.pending === save { self.pending = nil }
             switch result {
+            case .success(let entry) where save.undone:
+                // Ctrl+Z came before the library had it: the photo is already back on the
+                // form; the entry leaves again.
+                self.saves.remove(entry) { [weak self] result in
+                    if case .failure(let error) = result { self?.messages.show(problem: error.message) }
+                }
             case .success(let entry):
                 // The photo left the queue when Done was pressed; the form shows the next one.
                 self.notification.show(
                     tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
                     details: self.holder?.nextPhoto
-                ) { [weak self] in self?.undo(entry, from: photo.path) }
+                ) { [weak self] in self?.undo(entry, ticket: save.ticket, from: photo.path) }
                 self.onSaved?(entry)
+            case .failure where save.undone:
+                break  // nothing was saved, and the photo is back already
             case .failure(let error):
-                self.holder?.settleInputMethod()
-                self.holder?.giveBack([photo])
-                self.messages.show(problem: error.message)
-                if error.kind == .unreachable { self.onUnreachable?(photo) }
+                self.failed(photo, error)
             }
             self.holder?.formChanged()
         }
     }
 
-    /// Undo of a save: the entry leaves the library, and its photo and words come back to
-    /// the form in front of whatever the user moved on to (whose words are kept).
-    private func undo(_ entry: CaptionLibrary.Entry, from path: String) {
+    /// The photo whose save failed waits in the queue again with its words, said with the
+    /// library's reason; the form stays as it is unless it had no photo.
+    private func failed(_ photo: QueuedPhoto, _ error: LibraryError) {
         holder?.settleInputMethod()
-        saves.undo(entry) { [weak self] result in
-            guard let self else { return }
-            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-            self.holder?.giveBack([QueuedPhoto(path: path, words: entry.words)])
-            // Said, since the form changing under the focus is not.
-            self.notification.show(
-                tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+        if holder?.putBack(photo) ?? false {
+            messages.show(problem: error.message)
+        } else {
+            messages.show(
+                problem: tr("“{name}” was not saved and waits before this photo (Ctrl+Page Up): {reason}")
+                    .replacing("{name}", with: PhotoQueue.name(of: photo.path))
+                    .replacing("{reason}", with: error.message))
+        }
+        if error.kind == .unreachable { onUnreachable?(photo) }
+    }
+
+    /// Ctrl+Z while the last save asked for is still on its way: it is taken back at once,
+    /// its photo and words back on the form; the library never has it, or loses it as soon as
+    /// it answers. Returns false when no save is on its way.
+    func undoPending() -> Bool {
+        guard let save = pending, let ticket = save.ticket else { return false }
+        pending = nil
+        save.undone = true
+        _ = saves.withdraw(ticket, words: save.photo.words)
+        holder?.settleInputMethod()
+        holder?.giveBack([save.photo])
+        notification.show(
+            tr("Save undone: “{title}” is back on the form").replacing("{title}", with: save.photo.title))
+        holder?.formChanged()
+        return true
+    }
+
+    /// Undo of a save: its photo and words come back to the form at once, in front of
+    /// whatever the user moved on to (whose words are kept), and the entry leaves the library.
+    private func undo(_ entry: CaptionLibrary.Entry, ticket: FormSaves.Ticket?, from path: String) {
+        holder?.settleInputMethod()
+        holder?.giveBack([QueuedPhoto(path: path, words: entry.words)])
+        // Said, since the form changing under the focus is not.
+        notification.show(tr("Save undone: “{title}” is back on the form").replacing("{title}", with: entry.title))
+        saves.undo(entry, ticket: ticket) { [weak self] result in
+            if case .failure(let error) = result { self?.messages.show(problem: error.message) }
         }
     }
 
@@ -135,14 +190,15 @@ final class QueueSaving {
 
     /// Undo of the batch: its entries leave the library, and its photos come back in front,
     /// with the words they had before (the photo that was on the form, its words).
+    /// Like a single save's Undo, the photos come back at once and the entries leave after.
     private func undoRest(_ entries: [CaptionLibrary.Entry], before: [QueuedPhoto]) {
         holder?.settleInputMethod()
+        holder?.giveBack(before)
+        notification.show(
+            tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
         saves.undoRest(entries) { [weak self] result in
             guard let self else { return }
-            if case .failure(let error) = result { return self.messages.show(problem: error.message) }
-            self.holder?.giveBack(before)
-            self.notification.show(
-                tr("Undone: {count} photos are back in the queue").replacing("{count}", with: String(before.count)))
+            if case .failure(let error) = result { self.messages.show(problem: error.message) }
             self.onRestDone?([], before.map(\.path))
         }
     }

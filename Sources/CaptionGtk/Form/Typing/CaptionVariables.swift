@@ -38,6 +38,13 @@ final class CaptionVariables {
         }
     }
 
+    /// What the variables of the photo at `path` stand for, read now if the read on its way
+    /// has not answered yet: a save takes the words as they are at its key.
+    func readNow(path: String, position: Int?) -> PhotoFacts? {
+        if capture?.path != path { capture = (path, Self.facts(at: path)) }
+        return facts(path: path, position: position)
+    }
+
     /// What the camera recorded, wherever the photo's format keeps it.
     nonisolated static func facts(at path: String) -> CaptureFacts { CaptureFactsReader.facts(at: path) }
 
