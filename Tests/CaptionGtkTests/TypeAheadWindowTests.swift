@@ -191,4 +191,28 @@ import Testing
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Market")
         #expect(window.form.isEditing)
     }
+
+    @Test func keysTypedRightAfterAnEditsDoneGoToTheQueuesPhoto() throws {
+        let window = try makeWindow("edit")
+        defer { Harness.close(window) }
+        let library = try Library(directory: window.library.location)
+        let kept = try library.add(
+            photoAt: Harness.makePhoto(in: folder, name: "edited.jpg"),
+            words: CaptionWords(title: "Pier", subtitle: "Noon"))
+        let waiting = Harness.makePhoto(in: folder, name: "waiting.jpg")
+        window.form.enqueue([waiting])
+        var updated: [Entry] = []
+        window.form.onSaved = { updated.append($0) }
+        window.form.edit(kept, photo: try #require(window.library.photoPath(of: kept)))
+        enter(window.form.view.titleEntry, "Pier at noon")
+        enter(window.form.view.subtitleEntry, "Noon")
+        // Done has not been answered: the next words are the queue's photo's.
+        #expect(!window.form.isEditing)
+        #expect(window.form.photoPath == waiting)
+        gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "For the waiting photo")
+        #expect(Harness.spin { updated.count == 1 }, "the update never finished")
+        #expect(try library.entry(id: kept.id)?.title == "Pier at noon")
+        #expect(window.form.photoPath == waiting)
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "For the waiting photo")
+    }
 }

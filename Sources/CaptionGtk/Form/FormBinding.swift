@@ -12,8 +12,6 @@ import Shorthand
 /// (a photo to choose, words to save), and what the fields say about the photo.
 @MainActor
 protocol FormBindingOwner: AnyObject {
-    /// An edited entry's update is in flight: a Done pressed meanwhile is answered by it.
-    var isUpdating: Bool { get }
     /// A saved entry is on the form: Enter says it updates.
     var isEditing: Bool { get }
     /// The photo's place in the queue ("2 of 5"), or the entry being edited.
@@ -97,9 +95,6 @@ final class FormBinding {
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) {
         guard !lifetime.isOver else { return }
-        if owner?.isUpdating == true, event == .submit || event == .enter || event == .activate, engine.label == .done {
-            return  // the update in flight answers this press
-        }
         if [.submit, .activate, .enter, .back].contains(event) {
             settleInputMethod()
             // The user acted on the photo that arrived: it has been named.

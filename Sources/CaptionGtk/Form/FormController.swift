@@ -70,8 +70,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// Shows the file chooser; tests replace it, since a chooser would wait for a person.
     var presentChooser: (() -> Void)?
+    /// Done on an entry being edited: the form is back on the queue (the entry as it was
+    /// opened); the update follows.
+    var onEditDone: ((CaptionLibrary.Entry) -> Void)?
     /// An edited entry was updated in the library.
     var onEdited: ((CaptionLibrary.Entry) -> Void)?
+    /// Edit Again after an update that failed: the entry (as the library has it now), its
+    /// photo, and the words that were not saved.
+    var onEditAgain: ((CaptionLibrary.Entry, String, CaptionWords) -> Void)?
     /// Tests wait on these; the app ignores them.
     var onSaved: ((CaptionLibrary.Entry) -> Void)?
     var onPhotoSettled: (() -> Void)?
@@ -147,8 +153,6 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     func settleInputMethod() { binding.settleInputMethod() }
     /// A save is in flight (quitting waits for it; tests wait on it).
     var isSaving: Bool { saves.isSaving }
-    /// An edited entry's update is in flight: a Done pressed meanwhile is answered by it.
-    var isUpdating: Bool { saves.isUpdating }
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
     var captioningRest: WorkProgress? { saves.captioningRest }
     var isEditing: Bool { editing != nil }
@@ -433,27 +437,38 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
-        view.activateButton.isSensitive = false
-        saves.update(edited, words: words) { [weak self] result in
+        updateAndMoveOn(edited, words: words, photo: path)
+    }
+
+    /// Done on an entry being edited: the form goes back to the queue's photo in the same
+    /// turn, as after a save, and the update follows on the library's queue, so that keys
+    /// typed after Done land where they would once it is done. An update that fails is said
+    /// with Edit Again, which opens the entry with the words that were not saved; after a
+    /// change someone else made meanwhile, against their version, so that Done saves over
+    /// it knowingly.
+    private func updateAndMoveOn(_ entry: CaptionLibrary.Entry, words: CaptionWords, photo: String) {
+        saves.update(entry, words: words) { [weak self] result in
             guard let self else { return }
-            self.view.activateButton.isSensitive = true
             switch result {
-            case .success(let entry):
-                self.edited(entry)
-                self.onSaved?(entry)
+            case .success(let updated):
+                self.aids.completionSource?.updated(from: entry, to: updated)
+                self.notification.show(tr("Updated “{title}”").replacing("{title}", with: updated.title))
+                self.onEdited?(updated)
+                self.onSaved?(updated)
             case .failure(let error):
-                // Everything typed stays; the library says what went wrong.
-                self.messages.show(problem: error.message)
-                // Someone else's change is now the one known: told of it, the user's next
-                // Enter saves over it knowingly.
-                if error.kind == .changedElsewhere {
-                    self.saves.current(edited) { [weak self] current in
-                        guard let self, let current, self.editing?.entry.id == current.id else { return }
-                        self.editing?.entry = current
+                let offer: @MainActor (CaptionLibrary.Entry) -> Void = { [weak self] current in
+                    self?.notification.show(error.message, button: .editAgain, seconds: nil) { [weak self] in
+                        self?.onEditAgain?(current, photo, words)
                     }
                 }
+                guard error.kind == .changedElsewhere else { return offer(entry) }
+                self.saves.current(entry) { current in offer(current ?? entry) }
             }
         }
+        editing = nil
+        showCurrentPhoto()
+        if queue.currentPhoto == nil { refreshPosition() }
+        onEditDone?(entry)
     }
 
     /// Saves the queue's photo and shows the next one at once, Title focused, while the save
@@ -596,13 +611,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     // MARK: Editing a saved entry
 
     /// Opens a saved entry in the form: the same fields and the same Enter; Done updates it.
-    func edit(_ entry: CaptionLibrary.Entry, photo path: String) {
+    /// `words`: what the form shows instead of the entry's (Edit Again after a failed update).
+    func edit(_ entry: CaptionLibrary.Entry, photo path: String, words: CaptionWords? = nil) {
         settleInputMethod()
         if editing == nil { keepWords() }
         claims.letGo()
         editing = (entry, path)
         send(.clear)
-        binding.show(entry.words)
+        binding.show(words ?? entry.words)
         load(path)
         let editingWords = tr("Editing “{title}”").replacing("{title}", with: entry.title)
         header.subtitle = editingWords
@@ -612,16 +628,6 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// An entry deleted from the library view has left it (its Undo expired).
     func removedFromLibrary(_ entry: CaptionLibrary.Entry) { aids.completionSource?.removed(entry) }
-
-    /// The update is in the library: back to the queue's photo.
-    private func edited(_ entry: CaptionLibrary.Entry) {
-        if let old = editing?.entry { aids.completionSource?.updated(from: old, to: entry) }
-        editing = nil
-        showCurrentPhoto()
-        if queue.currentPhoto == nil { refreshPosition() }
-        notification.show(tr("Updated “{title}”").replacing("{title}", with: entry.title))
-        onEdited?(entry)
-    }
 
     // MARK: The draft
 

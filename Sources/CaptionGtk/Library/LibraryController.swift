@@ -291,6 +291,13 @@ final class LibraryController {
         view.select(id: entry.id)
     }
 
+    /// The view is about to show after an edit: `entry` is selected now and once the list
+    /// has loaded again.
+    func selectWhenShown(_ entry: CaptionLibrary.Entry) {
+        selectWhenLoaded = entry.id
+        view.select(id: entry.id)
+    }
+
     private func edit(_ entry: CaptionLibrary.Entry) {
         guard library.isServer else {
             guard let path = library.photoPath(of: entry) else { return }

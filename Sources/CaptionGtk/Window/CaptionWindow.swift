@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionQueue
+import CaptionText
 import FocusEngine
 import Localization
 import StartupTrace
@@ -105,20 +106,8 @@ import StartupTrace
             self.messages.formIsShowing = !self.isShowingLibrary
             self.libraryController.setShowing(self.isShowingLibrary)
         }
-        libraryController.onEdit = { [weak self] entry, path in
-            guard let self else { return }
-            // One deliberate focus move, straight to Title: not through Choose Photo… (where
-            // the stack would send focus from the list), and with the words not selected,
-            // which a screen reader would read as a selection instead of the field. The
-            // photo is in the library, so everything is complete: Enter goes on through the
-            // fields and Done updates.
-            self.form.withoutFocusMoves {
-                self.form.edit(entry, photo: path)
-                self.window.unsetFocus()
-                self.showForm()
-            }
-            self.form.view.titleEntry.grabFocusWithoutSelecting()
-        }
+        libraryController.onEdit = { [weak self] entry, path in self?.openForEditing(entry, photo: path) }
+        form.onEditAgain = { [weak self] entry, path, words in self?.openForEditing(entry, photo: path, words: words) }
         libraryController.onLeave = { [weak self] in self?.showForm() }
         // The close button or Alt+F4: words still being composed go into the draft.
         window.connect(.deleteEvent) { [weak self] in
@@ -129,12 +118,29 @@ import StartupTrace
         // children: the part of quitting that needs them happens now, and from here on no
         // late answer or timer touches them. close() does the rest once the main loop ends.
         window.connect(.destroy) { [weak self] in self?.finish() }
-        form.onEdited = { [weak self] entry in
+        // Done goes back to the library at once, the entry selected; the list shows its new
+        // words once the update is in (the list's reload waits behind it on the library's
+        // queue).
+        form.onEditDone = { [weak self] entry in
+            self?.libraryController.selectWhenShown(entry)
             self?.showLibrary()
-            self?.libraryController.select(entry)
         }
         // The offers follow: a deleted entry's words are offered no more.
         libraryController.onRemoved = { [weak self] entry in self?.form.removedFromLibrary(entry) }
+    }
+
+    /// Opens an entry in the form: one deliberate focus move, straight to Title, not through
+    /// Choose Photo… (where the stack would send focus from the list), and with the words not
+    /// selected, which a screen reader would read as a selection instead of the field. The
+    /// photo is in the library, so everything is complete: Enter goes on through the fields
+    /// and Done updates.
+    private func openForEditing(_ entry: CaptionLibrary.Entry, photo path: String, words: CaptionWords? = nil) {
+        form.withoutFocusMoves {
+            form.edit(entry, photo: path, words: words)
+            window.unsetFocus()
+            showForm()
+        }
+        form.view.titleEntry.grabFocusWithoutSelecting()
     }
 
     /// The view switcher's labels ellipsize when the header is narrow (caption.css drops

@@ -21,13 +21,14 @@ final class InAppNotification {
     /// What the button does: Undo goes back a step (and Ctrl+Z may press it); Discard
     /// throws work away, so only a deliberate press on the button does it.
     enum ButtonKind {
-        case undo, discard, openFolder
+        case undo, discard, openFolder, editAgain
 
         var label: String {
             switch self {
             case .undo: tr("_Undo")
             case .discard: tr("_Discard")
             case .openFolder: tr("_Open Folder")
+            case .editAgain: tr("_Edit Again")
             }
         }
     }
@@ -213,7 +214,8 @@ final class InAppNotification {
         gone?()
     }
 
-    private func pressButton() {
+    /// The button, as a click on it does it.
+    func pressButton() {
         let action = self.action
         gone = nil
         // What the button does changes the form: a notice about what was there is stale.

@@ -24,7 +24,7 @@ final class FormSaves {
     private var unstored: [(ticket: Ticket, photo: QueuedPhoto, loaded: LoadedPhoto?, credits: Credits, then: Saved)] =
         []
     /// An edited entry's update is on its way.
-    private var updating = false
+    private var updating = 0
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
     private(set) var captioningRest: WorkProgress?
     /// The captions saved or updated here, newest last, from the Enter that asked for each
@@ -46,9 +46,7 @@ final class FormSaves {
     }
 
     /// A save is in flight (the draft keeps its words, quitting waits for it).
-    var isSaving: Bool { updating || !savingPhotos.isEmpty }
-    /// An edited entry's update is in flight: the form still holds the entry.
-    var isUpdating: Bool { updating }
+    var isSaving: Bool { updating > 0 || !savingPhotos.isEmpty }
 
     /// One save asked for by the form, from its Enter on.
     struct Ticket: Equatable {
@@ -171,14 +169,14 @@ final class FormSaves {
     /// words then go where its photo came from, if Caption knows. A change someone else made
     /// to the entry since it was read (another editor, another Caption) is not saved over.
     func update(_ entry: CaptionLibrary.Entry, words: CaptionWords, then: @escaping Saved) {
-        updating = true
+        updating += 1
         let id = entry.id
         let read = entry.updated
         library.perform(
             { library throws(LibraryError) in try library.update(id: id, words: words, unchangedSince: read) },
             completion: { [weak self] result in
                 guard let self else { return }
-                self.updating = false
+                self.updating -= 1
                 if case .success(let entry) = result { _ = self.newTicket(remembering: entry.words) }
                 then(result)
                 if case .success(let entry) = result, let source = entry.source {
