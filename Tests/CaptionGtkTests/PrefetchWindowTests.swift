@@ -70,9 +70,10 @@ import Testing
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
     }
 
-    /// Done moves on at once, before the library has the photo; a save that then fails
-    /// brings the photo and its words back in front, and keeps what was typed meanwhile.
-    @Test func aSaveThatFailsAfterMovingOnBringsThePhotoBack() throws {
+    /// Done moves on at once, before the library has the photo; a save that then fails puts
+    /// the photo and its words back in the queue, just before the photo on the form, and
+    /// leaves what was typed meanwhile where it is.
+    @Test func aSaveThatFailsAfterMovingOnPutsThePhotoBackBeforeTheOneOnTheForm() throws {
         let library = folder + "/readonly"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         // A file where the library's photo folder should be: the save cannot succeed.
@@ -93,6 +94,11 @@ import Testing
         #expect(window.form.draft.items.map(\.path) == paths, "the photo being saved stays in the draft")
         gtk_entry_set_text(caption_entry(window.form.view.titleEntry.pointer), "Typed meanwhile")
         #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving })
+        #expect(window.messages.text?.hasPrefix("“fail-1.jpg” was not saved") == true, "\(window.messages.text ?? "")")
+        #expect(window.form.photoPath == paths[1])
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Typed meanwhile")
+        #expect(window.form.queuedPaths == paths)
+        window.activateAction("previous-photo")
         #expect(window.form.photoPath == paths[0])
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Kept")
         #expect(Harness.text(window.form.view.subtitleEntry.pointer) == "Also kept")
