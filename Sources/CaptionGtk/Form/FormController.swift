@@ -514,14 +514,13 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
                 self.serverWatch?.cancel()
                 // The server's message is over; a save that fails again says so again.
                 self.messages.clearProblem()
-                guard self.editing == nil, self.queue.currentPhoto?.path != unsaved.path else {
+                if self.editing == nil, self.queue.currentPhoto?.path == unsaved.path {
                     return self.send(.submit)
                 }
                 // It waits elsewhere in the queue: saved from there, the form left as it is.
-                self.settleInputMethod()
                 self.queue.remove([unsaved.path])
                 self.queueSaving.save(unsaved, loaded: nil)
-                self.refreshPosition()
+                self.refreshHeader()
             })
         return true
     }
@@ -541,12 +540,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// the form), it comes onto the form when the queue is shown.
     func putBack(_ photo: QueuedPhoto) -> Bool {
         if editing == nil { keepWords() }
-        guard queue.putBack([photo]) else {
-            refreshPosition()
+        guard queue.putBack([photo]), editing == nil else {
+            refreshHeader()
             return false
         }
-        if editing == nil { showCurrentPhoto() }
-        return editing == nil
+        // It comes onto the form: an open composition is committed where it shows first.
+        settleInputMethod()
+        showCurrentPhoto()
+        return true
     }
 
     /// Ctrl+Z while the last save is still on its way takes it back; false when none is.

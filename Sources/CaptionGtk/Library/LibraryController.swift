@@ -27,8 +27,7 @@ final class LibraryController {
     /// An entry to select once the list has (re)loaded: one brought back by Undo.
     private var selectWhenLoaded: Int64?
     private var isShowing = false
-    /// The search whose answer the list shows (its ticket), and the one on its way.
-    private var shownSearch = 0
+    /// The search on its way (its ticket), until its answer shows.
     private var searching: Int?
     /// The count of a search as typed, said once typing pauses (see `show`).
     private var countWhenPaused: SourceHandle?
@@ -146,8 +145,7 @@ final class LibraryController {
             },
             completion: { [weak self] result in
                 // A newer search is on its way, or this one was answered already (`answerSearch`).
-                guard let self, searches.isCurrent(ticket), self.shownSearch != ticket else { return }
-                if case .success(nil) = result { return }
+                guard let self, searches.isCurrent(ticket), self.searching == ticket else { return }
                 self.show(result, query: query, ticket: ticket)
             })
     }
@@ -166,7 +164,6 @@ final class LibraryController {
     }
 
     private func show(_ result: Result<FirstPage?, LibraryError>, query: String, ticket: Int) {
-        shownSearch = ticket
         if searching == ticket { searching = nil }
         switch result {
         case .success(nil):

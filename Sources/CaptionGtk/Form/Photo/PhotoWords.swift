@@ -49,18 +49,16 @@ final class PhotoWords {
         reading = (number, path, isCurrent)
         lifetime.post(priority: G_PRIORITY_LOW) { [weak self] in
             guard self?.reading?.number == number else { return }
-            self?.read(path, number: number, isCurrent: isCurrent)
+            self?.read(path, number: number)
         }
     }
 
-    private func read(_ path: String, number: Int, isCurrent: @escaping @MainActor () -> Bool) {
+    private func read(_ path: String, number: Int) {
         DispatchQueue.global(qos: .userInitiated).async {
             let found = CaptionFinder.find(path)
             self.lifetime.post { [weak self] in
                 guard let self, self.reading?.number == number else { return }
-                self.reading = nil
-                guard isCurrent() else { return }
-                self.take(found.caption, from: found.origin)
+                self.arrived(found)
             }
         }
     }
@@ -70,9 +68,14 @@ final class PhotoWords {
     /// key does never depends on how soon a read answered.
     func settle() {
         guard let reading else { return }
+        arrived(CaptionFinder.find(reading.path))
+    }
+
+    /// The words of the photo being read, found: on the form if it still shows that photo.
+    private func arrived(_ found: FoundCaption) {
+        guard let reading else { return }
         self.reading = nil
         guard reading.isCurrent() else { return }
-        let found = CaptionFinder.find(reading.path)
         take(found.caption, from: found.origin)
     }
 

@@ -100,7 +100,6 @@ final class QueueSaving {
     /// The photo whose save failed waits in the queue again with its words, said with the
     /// library's reason; the form stays as it is unless it had no photo.
     private func failed(_ photo: QueuedPhoto, _ error: LibraryError) {
-        holder?.settleInputMethod()
         if holder?.putBack(photo) ?? false {
             messages.show(problem: error.message)
         } else {
