@@ -385,6 +385,8 @@ import Testing
         let hold = CaretHold([entry.asWidget], until: entry.asWidget)
         entry.text = "Dusk"
         gtk_editable_set_position(OpaquePointer(entry.pointer), -1)
+        // Proves the hold keeps the move back until its half second: a hold that let go
+        // early would tell it at the next turn of the main loop, well within these 200 ms.
         Harness.pump(milliseconds: 200)
         #expect(moves() == 0)
         #expect(Harness.spin(seconds: 2) { !hold.isHeld })

@@ -68,6 +68,8 @@ import Testing
             Draft(items: [DraftItem(path: nil, words: CaptionWords(title: "Earlier", subtitle: ""))], current: 0))
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
+        // Proves the empty form leaves the draft alone: the writer would write the empty
+        // form within one interval, and this waits three.
         Harness.pump(milliseconds: Int(DraftWriter.interval) * 3)
         #expect(store.load() != nil)
         #expect(window.form.drafts.restore())
@@ -99,6 +101,8 @@ import Testing
         #expect(onDisk.items[1].subtitle == "typed last")
         var written = stat()
         #expect(stat(store.path, &written) == 0)
+        // Proves nothing writes after the end: the draft's timer and the next photo's
+        // answers would all have come well within these 1.5 s.
         Harness.pump(milliseconds: 1500)
         var later = stat()
         #expect(stat(store.path, &later) == 0)

@@ -45,6 +45,8 @@ import Testing
         let piece = (bytes.count + chunks - 1) / chunks
         for start in stride(from: 0, to: bytes.count, by: piece) {
             try handle.write(contentsOf: bytes[start..<min(bytes.count, start + piece)])
+            // The pace of a slow upload: the watch sees the file grow between pieces, and a
+            // watch that took it before it was whole would do so in one of these pauses.
             Harness.pump(milliseconds: Int(pause * 1000))
         }
         try handle.close()
@@ -75,6 +77,8 @@ import Testing
         let target = watched + "/IMG_0001.jpg"
         let closed = try writeSlowly(try makePhoto("IMG_0001.jpg", size: "3000x2000"), to: target)
         #expect(Harness.spin(seconds: 20) { window.form.queuedPaths.contains(target) }, "the photo never joined")
+        // Proves it joins once: a late report of the file's change would have it checked
+        // again and joining 300 ms later, well within these 1.5 s.
         Harness.pump(milliseconds: 1500)
         #expect(window.form.queuedPaths.filter { $0 == target }.count == 1)
         #expect(taken.count == 1 && taken.allSatisfy { $0.1 >= closed }, "taken before the file was closed")
@@ -98,6 +102,8 @@ import Testing
         let cut = watched + "/cut.jpg"
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
         #expect(Harness.spin { settled[notes] == .passedOver && settled[cut] == .incomplete })
+        // Proves neither joins: a file taken joins the queue 300 ms after its check, well
+        // within these 800 ms.
         Harness.pump(milliseconds: 800)
         #expect(!window.form.queuedPaths.contains(cut) && !window.form.queuedPaths.contains(notes))
         #expect(!window.messages.isShowing, "no message for a file that is no photo or not whole")
@@ -152,6 +158,8 @@ import Testing
             defer { Harness.close(window) }
             let inner = makeFolder("tree-\(subfolders)/card/DCIM")
             #expect(inner.hasPrefix(watched))
+            // A card's folders appear a moment before its photos: the watch has seen the new
+            // folders (and, with subfolders, watches them) before the photo comes.
             Harness.pump(milliseconds: 300)
             let photo = inner + "/deep.jpg"
             #expect(rename(try makePhoto("deep-\(subfolders).jpg"), photo) == 0)
@@ -177,6 +185,8 @@ import Testing
         Harness.close(second)
         let third = try Harness.makeWindow(library: folder + "/restart", stateFile: state)
         defer { Harness.close(third) }
+        // Proves stopped stays stopped: a remembered watch resumes once the window's first
+        // frame is drawn, well within these 500 ms of the window being shown.
         Harness.pump(milliseconds: 500)
         #expect(third.watch.setting == nil, "stopped stays stopped")
     }

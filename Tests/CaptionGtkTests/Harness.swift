@@ -119,8 +119,11 @@ enum Harness {
         for _ in 0..<50 where g_main_context_iteration(nil, 0) != 0 {}
     }
 
-    /// Closes a window a test made, once what is still on its way to the form (a photo's
-    /// words, its check) has arrived.
+    /// Closes a window a test made, after giving what is still on its way to the form (a
+    /// photo's words, its check, a decode) time to arrive. Nothing is checked after it: the
+    /// time only keeps that work from running on into the next test and loading the
+    /// machine under it; destroying a window with work on its way is safe either way
+    /// (LifetimeTests).
     static func close(_ window: CaptionWindow, after milliseconds: Int = 300) {
         pump(milliseconds: milliseconds)
         gtk_widget_destroy(window.widget)
@@ -181,8 +184,9 @@ enum Harness {
         send(window, [GDK_KEY_PRESS, GDK_KEY_RELEASE], keyval: keyval, state: state)
     }
 
-    /// Turns the main loop for a while: a button activated from the keyboard shows itself
-    /// pressed for a moment before it emits clicked.
+    /// Turns the main loop for a while. It is for proving that something does not happen
+    /// within that time, or for pacing what a test simulates (a file written in pieces);
+    /// never for waiting for something to happen: `spin` waits for that by its condition.
     static func pump(milliseconds: Int) {
         let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
         while Date() < deadline {

@@ -94,6 +94,8 @@ import Testing
         let preview = window.form.photos.preview
         #expect(Harness.spin { preview.hasPhoto }, "nothing shown")
         #expect(near(preview.middlePixel, 0x18D018), "shown first: \(String(preview.middlePixel ?? 0, radix: 16))")
+        // Proves the work waits for the photo: started by the thumbnail's paint instead, it
+        // would run within a frame or two, well inside these 300 ms.
         Harness.pump(milliseconds: 300)
         #expect(!waited, "the waiting work ran before the photo was painted")
         hold.signal()
@@ -128,12 +130,16 @@ import Testing
             let stages = Stages()
             launch.follow { stages.add($0) }.forEach(stages.add)
             #expect(Harness.spin { stages.seen == ["embedded"] }, "\(stages.seen)")
+            // Proves the decode waits for registering: started at once, this 1600 × 1000 photo
+            // would be decoded well within these 300 ms.
             Harness.pump(milliseconds: 300)
             #expect(stages.seen == ["embedded"], "decoded before registering")
             LaunchPreview.decodeOnceRegistered(wanted: wanted)
             if wanted {
                 #expect(Harness.spin { stages.seen == ["embedded", "decoded"] }, "\(stages.seen)")
             } else {
+                // Proves a second instance skips the decode: let go, this 1600 × 1000 photo
+                // would be decoded well within these 300 ms.
                 Harness.pump(milliseconds: 300)
                 #expect(stages.seen == ["embedded"], "a second instance decoded the photo")
             }

@@ -96,7 +96,10 @@ import Testing
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }
         showLibrary(window) { window.activateAction("library") }
-        Harness.pump(milliseconds: 200)  // laid out, so a page is a number of rows
+        // Laid out, so that a page is a number of rows.
+        #expect(
+            Harness.spin(seconds: 5) { (window.libraryController.view.treeView.visibleRows?.count ?? 0) > 2 },
+            "the list was never laid out")
         let rows = window.libraryController.view.entries.count
         #expect(window.libraryController.view.selectedRow == 0)
         Harness.press(window, keyval: GDK_KEY_Down)

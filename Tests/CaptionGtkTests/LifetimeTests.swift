@@ -37,7 +37,7 @@ import Testing
             ticks += 1
             return true
         }
-        Harness.pump(milliseconds: 100)
+        #expect(Harness.spin(seconds: 10) { log.lines.count >= 2 && ticks >= 2 }, "the jobs never ran")
         #expect(log.lines == ["posted", "timed"])
         #expect(ticks >= 2, "the repeating job ran \(ticks) times")
 
@@ -59,6 +59,8 @@ import Testing
         lifetime.end()
         let ticksAtEnd = ticks
         #expect(Harness.spin(seconds: 10) { log.lines.count >= 4 }, "the jobs queued before the end were not let go")
+        // Proves nothing runs after the end: the late timer (10 ms) and the repeating one
+        // (every 10 ms) would each have run within these 50 ms.
         Harness.pump(milliseconds: 50)
         #expect(log.lines.sorted() == ["answer let go", "let go", "posted", "timed"])
         #expect(ticks == ticksAtEnd, "the repeating job ran after the end")
@@ -101,10 +103,13 @@ import Testing
             window.form.enqueue(photos)
             window.showLibraryView()
             // A decode, the photo's check, its words and facts, the library's list and a draft
-            // are on their way when the window goes.
+            // are on their way when the window goes. Each round lets that work run 5 ms
+            // longer first, so that the window goes at a different point of it.
             Harness.pump(milliseconds: round * 5)
             gtk_widget_destroy(window.widget)
             #expect(window.lifetime.isOver)
+            // Proves the late answers are dropped: the work on its way lands within these
+            // 300 ms (a late one in the next round's), and any reaching the window counts below.
             Harness.pump(milliseconds: 300)
         }
         #expect(listedAfterEnd == 0, "the library's answer reached its view after the window ended")

@@ -148,6 +148,8 @@ import Testing
         _ = FileManager.default.createFile(
             atPath: path, contents: Data(Array(good[0..<2]) + segment + Array(good[2...])))
         open(window, path)
+        // Proves the damaged metadata puts nothing on the form: the photo's words are read
+        // just after its frame is drawn, well within these 300 ms.
         Harness.pump(milliseconds: 300)
         #expect(window.form.engine.message(for: 0) == nil, "the photo itself is fine")
         #expect(text(window.form.view.titleEntry.pointer).isEmpty)

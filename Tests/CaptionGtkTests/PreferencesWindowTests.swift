@@ -122,8 +122,10 @@ import Testing
         for _ in 0..<3 { press(preferences, GDK_KEY_Tab) }
         #expect(focusName(preferences) == "Remove the code =b")
         press(preferences, GDK_KEY_space)
-        Harness.pump(milliseconds: 300)
-        #expect(preferences.table.rows == [Replacement(code: "=a", text: "One")])
+        // The button shows itself pressed for a moment before it acts.
+        #expect(
+            Harness.spin(seconds: 5) { preferences.table.rows == [Replacement(code: "=a", text: "One")] },
+            "the button never removed its code: \(preferences.table.rows)")
         #expect(try written(path) == preferences.table)
         #expect(preferences.selectedCode == "=a", "the row before takes the cursor")
     }
@@ -139,7 +141,7 @@ import Testing
         Harness.type(TextEntry(unchecked: try #require(preferences.window.focus).pointer), "Uno")
         #expect(preferences.table.text(for: "=a") == "Uno")
         #expect(!FileManager.default.fileExists(atPath: path), "not at every key")
-        Harness.pump(milliseconds: Int(PreferencesWindow.saveDelay) + 200)
+        #expect(Harness.spin(seconds: 5) { told != nil }, "what was typed was never saved")
         #expect(try written(path).text(for: "=a") == "Uno")
         #expect(told?.text(for: "=a") == "Uno")
     }
@@ -213,9 +215,11 @@ extension PreferencesWindow {
     }
 
     /// Types `query` into the search and waits for the list to follow, as a pause in typing would.
-    func search(_ query: String) {
+    func search(_ query: String, sourceLocation: SourceLocation = #_sourceLocation) {
         searchField.grabFocus()
         searchField.text = query
-        Harness.pump(milliseconds: 300)
+        #expect(
+            Harness.spin(seconds: 5) { message.hasSuffix("“\(query)”") }, "the list never followed the search",
+            sourceLocation: sourceLocation)
     }
 }

@@ -46,6 +46,9 @@ import Testing
         // The outcome in its place: it stays.
         notification.show(progress: nil)
         notification.show("Exported 3 photos")
+        // Proves the outcome stays: the work's end hides the notification at the next turn
+        // of the main loop unless the outcome cancels that, so a hide would come well
+        // within these 100 ms.
         Harness.pump(milliseconds: 100)
         #expect(notification.isShowing)
         #expect(notification.text == "Exported 3 photos")

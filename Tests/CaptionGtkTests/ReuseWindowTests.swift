@@ -116,6 +116,8 @@ import Testing
         gtk_widget_grab_focus(window.form.view.activateButton.pointer)
         Harness.settle()
         window.activateAction("reuse-field")
+        // Proves nothing is filled: Ctrl+D fills at once from this session's save, so a fill
+        // would show well within these 100 ms.
         Harness.pump(milliseconds: 100)
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "")
         #expect(Harness.text(window.form.view.subtitleEntry.pointer) == "")
@@ -168,6 +170,8 @@ import Testing
         Harness.waitForPhoto(window) { window.form.enqueue(photos("i1.jpg", "i2.jpg")) }
         Harness.type(window.form.view.titleEntry, "Only a title")
         window.activateAction("caption-rest")
+        // Proves nothing is saved: a save of these two small photos would be in the library
+        // well within these 200 ms.
         Harness.pump(milliseconds: 200)
         #expect(window.messages.text == "Subtitle required")
         #expect(Harness.focusedWidget(window) == window.form.view.subtitleEntry.pointer)

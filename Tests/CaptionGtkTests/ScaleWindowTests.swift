@@ -34,6 +34,11 @@ import Testing
         window.onLibraryShown = { shown = true }
         window.activateAction("library")
         #expect(Harness.spin { shown }, "the library view never loaded")
+        #expect(
+            Harness.spin(seconds: 5) { window.libraryController.view.treeView.visibleRows != nil },
+            "the list was never laid out")
+        // Proves that only the first page is there until the user scrolls: a page asked for
+        // as the list was laid out would be read and in within these 100 ms.
         Harness.pump(milliseconds: 100)
     }
 
@@ -79,6 +84,8 @@ import Testing
         #expect(Harness.spin { shown })
         let boat = try #require(try library.entries().first { $0.title.hasPrefix("Boat") })
         window.libraryController.view.select(id: boat.id)
+        // Proves the entry is not chased: a page loaded for it would be read and in the list
+        // within a few turns of the main loop, well inside these 300 ms.
         Harness.pump(milliseconds: 300)
         #expect(window.libraryRowCount == LibraryView.firstPageSize, "no page was loaded for it")
     }
@@ -93,6 +100,8 @@ import Testing
         window.searchLibrary("Fish")
         window.searchLibrary("Boat 1")
         #expect(Harness.spin { shown.contains("Boat 1") })
+        // Proves the older search never reaches the list, even late: its answer is read no
+        // slower than the newer one's, so it would be in within these 200 ms.
         Harness.pump(milliseconds: 200)
         #expect(shown == ["Boat 1"], "only the newest search reached the list")
         #expect(!window.libraryController.view.entries.isEmpty)

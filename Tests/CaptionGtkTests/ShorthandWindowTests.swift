@@ -193,6 +193,36 @@ import Testing
         #expect(offers.indexes[.subtitle, default: CompletionIndex()].offers(for: "b", now: .now()) == ["Bird"])
     }
 
+    @Test func savesAreOfferedBeforeTheLibrarysWordsArrive() throws {
+        try Harness.start()
+        let offers = CompletionOffers(entries: [:], composing: { _ in false })
+        _ = offers.recordUnsettled(CaptionWords(title: "Kite flying", subtitle: "Beach"))
+        #expect(offers.indexes[.title, default: CompletionIndex()].offers(for: "k", now: .now()) == ["Kite flying"])
+    }
+
+    @Test func anOfferFromEnterOutlivesAReadThatAnsweredBeforeItsSave() throws {
+        try Harness.start()
+        let offers = CompletionOffers(entries: [:], composing: { _ in false })
+        offers.use([.title: CompletionIndex(), .subtitle: CompletionIndex()])
+        let kite = offers.recordUnsettled(CaptionWords(title: "Kite flying", subtitle: "Beach"))
+        let gone = offers.recordUnsettled(CaptionWords(title: "Kiosk", subtitle: "Pier"))
+        // A read the library answered before either save: it has neither.
+        offers.use([.title: CompletionIndex(), .subtitle: CompletionIndex()])
+        #expect(
+            Set(offers.indexes[.title, default: CompletionIndex()].offers(for: "k", now: .now())) == [
+                "Kite flying", "Kiosk",
+            ])
+        // Kiosk's save taken back; Kite's answered, so the next read has it.
+        offers.settle(gone)
+        offers.forget(CaptionWords(title: "Kiosk", subtitle: "Pier"))
+        offers.settle(kite)
+        offers.use([
+            .title: CompletionIndex([FieldUsage(text: "Kite flying", count: 1, lastUsed: .now())]),
+            .subtitle: CompletionIndex(),
+        ])
+        #expect(offers.indexes[.title, default: CompletionIndex()].offers(for: "k", now: .now()) == ["Kite flying"])
+    }
+
     @Test func undoOfASaveTakesItsWordsOutOfTheOffers() throws {
         let window = try makeWindow("offers-undo")
         defer { gtk_widget_destroy(window.widget) }

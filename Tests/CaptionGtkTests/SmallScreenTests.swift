@@ -42,8 +42,10 @@ import Testing
         let window = try Harness.makeWindow(
             library: folder + "/library", stateFile: folder + "/window-\(width)x\(height).ini")
         gtk_window_resize(caption_window(window.widget), Int32(width), Int32(height))
-        _ = Harness.spin(seconds: 3) { windowSize(window) == (width, height) && window.window.allocatedWidth == width }
-        Harness.pump(milliseconds: 100)
+        _ = Harness.spin(seconds: 3) {
+            windowSize(window) == (width, height) && window.window.allocatedWidth == width
+                && window.window.allocatedHeight == height
+        }
         return window
     }
 
@@ -69,9 +71,13 @@ import Testing
             ("Choose Photo…", view.photoButton.pointer), ("Title", view.titleEntry.pointer),
             ("Subtitle", view.subtitleEntry.pointer), ("the Next/Done button", view.activateButton.pointer),
         ]
+        func isInside(_ box: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
+            box.x >= 0 && box.x + box.width <= allocated.width && box.y >= 0 && box.y + box.height <= allocated.height
+        }
         for (name, widget) in form {
             gtk_widget_grab_focus(widget)
-            Harness.pump(milliseconds: 50)
+            // Where the form scrolls, the field with focus is brought into view.
+            _ = Harness.spin(seconds: 2) { isInside(frame(widget, in: window)) }
             let box = frame(widget, in: window)
             #expect(
                 box.x >= 0 && box.x + box.width <= allocated.width,

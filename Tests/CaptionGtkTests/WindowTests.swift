@@ -40,8 +40,15 @@ import Testing
         if focused == window.form.view.titleEntry.pointer || focused == window.form.view.subtitleEntry.pointer {
             caption_signal_emit(focused, "activate")
         } else if let focused {
-            gtk_widget_activate(focused)
-            Harness.pump(milliseconds: 400)
+            // A button activated from the keyboard shows itself pressed for a moment before
+            // it emits clicked.
+            let button = Widget(unchecked: focused)
+            var clicked = false
+            let handler = button.connect(.clicked) { clicked = true }
+            defer { g_signal_handler_disconnect(button.objectPointer, gulong(handler)) }
+            if gtk_widget_activate(focused) != 0 {
+                #expect(Harness.spin(seconds: 5) { clicked }, "the focused button was never clicked")
+            }
         }
         Harness.settle()
     }

@@ -75,7 +75,9 @@ import Testing
         let window = try Harness.makeWindow(library: folder + "/" + library)
         gtk_window_resize(caption_window(window.widget), 720, 640)
         Harness.waitForPhoto(window) { window.form.openPhoto(photo) }
-        Harness.pump(milliseconds: 200)
+        #expect(
+            Harness.spin(seconds: 3) { window.geometry.width == 720 && window.geometry.height == 640 },
+            "the window never took its size")
         return window
     }
 

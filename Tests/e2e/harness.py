@@ -578,6 +578,34 @@ class Window:
         except Failure as failure:
             raise Failure(f"{failure}; it reads {self.text(entry)!r}") from None
 
+    def caret(self, entry):
+        self.refresh()
+        return self.Atspi.Text.get_caret_offset(entry)
+
+    def handled(self, entry):
+        """Waits until the app has handled every key sent before this call, focus being in
+        entry (of the main window). The app takes keys in the order they were sent, so when
+        keys sent now have acted, every earlier key (and what it did to the form) is behind
+        them: what a scenario checks after this it checks after the keys acted, not after a
+        time. In a field with words, Home and End move its caret; in an empty one, F10 opens
+        the main menu and Escape brings focus back. A key that went elsewhere (focus moved)
+        leaves the caret, or the focus, where the wait fails."""
+        name = entry.get_name()
+        length = len(self.text(entry))
+        if length == 0:
+            self.desktop.key("F10")
+            wait_until("F10 to take focus to the main menu (F10 handled)",
+                       lambda: self.focused_name() not in (None, name) or None)
+            self.desktop.key("Escape")
+            self.wait_focus(name)
+            return
+        # One of the two moves shows whatever the caret's place before: Home where it was
+        # at the end, End where it was at the start.
+        self.desktop.key("Home")
+        wait_until(f"{name}'s caret to go to its start (Home handled)", lambda: self.caret(entry) == 0 or None)
+        self.desktop.key("End")
+        wait_until(f"{name}'s caret to go to its end (End handled)", lambda: self.caret(entry) == length or None)
+
     def wait_label(self, label):
         try:
             return wait_until(f"the activate button to read {label!r}",

@@ -106,8 +106,9 @@ class Orca:
         return self.lines()[self.mark:]
 
     def start_listening(self):
-        """From here on, since_mark() is what was said after this point."""
-        time.sleep(0.3)  # what the last action still had to say
+        """From here on, since_mark() is what was said after this point: once Orca has
+        said what the last action still had to say (it has fallen quiet)."""
+        self.settle(quiet=0.3)
         self.mark = len(self.lines())
 
     def wait_heard(self, phrase, timeout=TIMEOUT):
@@ -125,7 +126,8 @@ class Orca:
         in the main menu queue a hundred accessibility events (GTK's menu buttons repeat
         their checked state at each move), which Orca takes a second or two to go through
         without a word; a notification queued behind them was pruned as a flood, and never
-        said. A person moving through a menu gives Orca that time between keys."""
+        said. A person moving through a menu gives Orca that time between keys. Orca
+        signals no end of its work: its logs standing still is the only sign of it."""
         deadline = time.monotonic() + TIMEOUT
         activity = self._activity()
         quiet_since = time.monotonic()

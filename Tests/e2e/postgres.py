@@ -1,11 +1,16 @@
 # A throwaway PostgreSQL server for a scenario: a cluster in a temporary folder, on a Unix
-# socket there and no TCP port; killed and started again at will, removed at the end.
+# socket there and no TCP port; killed and started again at will, removed at the end. And a
+# slow link to it, for a server far away.
 
 import glob
 import os
+import queue
 import shutil
+import socket
 import subprocess
 import tempfile
+import threading
+import time
 
 from harness import Failure, TIMEOUT, require
 
@@ -70,4 +75,68 @@ class Server:
             self.kill()
         except Failure:
             pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class SlowLink:
+    """A server far away: a Unix socket in a folder of its own that passes every byte to
+    the server and back, each piece held `delay` seconds on the way, in order (as a long
+    line does). `address` is what an editor passes to --library to go through it."""
+
+    def __init__(self, server, delay=0.05):
+        self.target = os.path.join(server.folder, ".s.PGSQL.5432")
+        self.delay = delay
+        self.folder = tempfile.mkdtemp(prefix="caption-e2e-link-")
+        self.address = server.address.replace(f"host={server.folder}", f"host={self.folder}")
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(os.path.join(self.folder, ".s.PGSQL.5432"))
+        os.chmod(self.folder, 0o755)
+        self.listener.listen(16)
+        self.open = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while self.open:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                server.connect(self.target)
+            except OSError:
+                client.close()
+                continue
+            for source, sink in ((client, server), (server, client)):
+                pieces = queue.Queue()
+                threading.Thread(target=self._read, args=(source, pieces), daemon=True).start()
+                threading.Thread(target=self._write, args=(pieces, sink), daemon=True).start()
+
+    def _read(self, source, pieces):
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                data = b""
+            pieces.put((time.monotonic() + self.delay, data))
+            if not data:
+                return
+
+    def _write(self, pieces, sink):
+        while True:
+            due, data = pieces.get()
+            wait = due - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)  # the line's delay itself
+            try:
+                if not data:
+                    sink.shutdown(socket.SHUT_WR)
+                    return
+                sink.sendall(data)
+            except OSError:
+                return
+
+    def close(self):
+        self.open = False
+        self.listener.close()
         shutil.rmtree(self.folder, ignore_errors=True)

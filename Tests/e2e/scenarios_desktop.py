@@ -91,7 +91,7 @@ def kill_while_typing(desktop, rounds, part):
         piece = chooser.choice(words) + " "
         desktop.type(piece)
         typed += piece
-        time.sleep(chooser.uniform(0, 0.6))
+        time.sleep(chooser.uniform(0, 0.6))  # a kill at a random moment, on purpose
         desktop.app.kill()
         desktop.app.wait()
         expected = read_draft(draft_file)

@@ -29,7 +29,10 @@ def read_line(stream, what):
 
 
 def drag(desktop, *paths):
-    """Drags paths from the drag source and drops them on the middle of Caption's window."""
+    """Drags paths from the drag source and drops them on the middle of Caption's window.
+    The pauses are a hand's pace, not waits for the app: a drag is motion spread over time
+    (XDND's messages go back and forth at each move), and what the drop did is then waited
+    for as a condition."""
     source = desktop.spawn("drag source", [sys.executable, DRAG_SOURCE, str(SOURCE_AT[0]), str(SOURCE_AT[1]), *paths],
                            stdout=subprocess.PIPE, stderr=open(os.path.join(desktop.root, "drag.log"), "a"))
     try:
@@ -146,7 +149,7 @@ def scenario_drop_text_file_is_refused_by_name(desktop):
     desktop.key("ctrl+Next")
     preview(ui, "b.jpg")
     desktop.key("ctrl+Next")
-    time.sleep(0.5)
+    ui.handled(ui.title)
     header(ui, "2 of 2")
 
 

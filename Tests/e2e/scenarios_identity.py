@@ -5,7 +5,6 @@
 import os
 import re
 import subprocess
-import time
 
 from harness import TIMEOUT, expect, wait_until
 
@@ -28,6 +27,15 @@ def scenario_window_class_and_desktop_entry_name_the_application_id(desktop):
         expect(f"StartupWMClass={APP_ID}\n" in lines.read(), "the desktop entry has no StartupWMClass naming the id")
 
 
+def whole_call(text):
+    """Whether the monitor's log holds the Open call up to the end of its arguments."""
+    if "file://" not in text:
+        return False
+    call = text[text.rindex("member=Open"):]
+    # Its arguments: the files' array, the hint, the platform data's array, which is last.
+    return call.count("array [") == 2 and call.count("[") == call.count("]") and call.rstrip(" ").endswith("]\n")
+
+
 def hand_over(desktop, photo, **variables):
     """Runs `caption PHOTO` beside the running window, with the launcher's variables; returns
     its result and the platform data of the Open call the running window received."""
@@ -35,13 +43,14 @@ def hand_over(desktop, photo, **variables):
     monitor = desktop.spawn("dbus-monitor", ["dbus-monitor", "--session",
                                              "type='method_call',interface='org.gtk.Application',member='Open'"],
                             stdout=open(monitor_log, "w"), stderr=subprocess.DEVNULL)
-    time.sleep(0.5)  # the monitor is in place
+    # dbus-monitor says NameLost when it has become a monitor: from then on it sees the call.
+    wait_until("dbus-monitor to be in place", lambda: "member=NameLost" in open(monitor_log).read() or None)
     env = dict(desktop.env, **variables)
     result = subprocess.run([desktop.caption, photo], env=env, capture_output=True, timeout=TIMEOUT)
     expect(result.returncode == 0, f"the second caption exited {result.returncode}: {result.stderr!r}")
-    said = wait_until("the Open call on the bus", lambda: (lambda text: text if "file://" in text else None)(
+    # The call is whole when its last argument, the platform data's array, has closed.
+    said = wait_until("the whole Open call on the bus", lambda: (lambda text: text if whole_call(text) else None)(
         open(monitor_log).read()))
-    time.sleep(0.3)  # the rest of the message
     monitor.terminate()
     return result, open(monitor_log).read() or said
 

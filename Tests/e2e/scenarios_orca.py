@@ -3,7 +3,6 @@
 
 import os
 import subprocess
-import time
 
 from harness import TIMEOUT, Failure, expect, wait_until
 from orca import Orca
@@ -363,7 +362,10 @@ def quit_with_words_and_start_again(desktop, orca, words):
     """Types `words`, waits for the draft, quits with Ctrl+Q and starts Caption again,
     listening from there."""
     desktop.type(words)
-    time.sleep(1.5)  # the draft is written
+    # Ctrl+Q writes the draft of what the form holds: the words first, then the key.
+    ui = desktop.ui
+    wait_until("the words in the focused field", lambda: (lambda field: field is not None and ui.text(field).endswith(words))(
+        ui.focused()) or None)
     desktop.app_may_exit = True
     desktop.key("ctrl+q")
     desktop.app.wait(timeout=TIMEOUT)

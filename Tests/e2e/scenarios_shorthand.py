@@ -5,13 +5,10 @@
 
 import os
 import subprocess
-import time
 
 from harness import TIMEOUT, Failure, expect, input_method, wait_until
 import scenarios_input_methods as ibus_support
 
-# Time given to a wrong reaction (a focus move, a save) to show before checking it did not.
-SETTLE = 0.6
 
 
 def earlier(desktop, *captions):
@@ -43,7 +40,7 @@ def wait_description(ui, entry, part):
 
 def expect_nothing_else(desktop, ui, entry, saved):
     """After an Enter that accepted an offer: focus stayed, nothing more was saved."""
-    time.sleep(SETTLE)
+    ui.handled(entry)
     expect(ui.focused_name() == entry.get_name(),
            f"the Enter that accepted the offer moved focus to {ui.focused_name()!r}")
     expect(len(desktop.entries()) == saved, "the Enter that accepted the offer saved")
@@ -87,11 +84,11 @@ def scenario_completion_enter_accepts_an_offer_simple_input_method(desktop):
     ui.wait_focus("Title")
     ui.wait_text(ui.title, "")
     desktop.key("ctrl+shift+u", "4", "e", "2", "d")
-    time.sleep(SETTLE)
+    # That the keys were the input method's shows when Return commits 中, not the letters.
     expect(ui.text(ui.title) == "", f"the input method did not take the keys: Title reads {ui.text(ui.title)!r}")
     desktop.key("Return")
     ui.wait_text(ui.title, "中")
-    time.sleep(SETTLE)
+    ui.handled(ui.title)
     expect(ui.focused_name() == "Title", "the Return that confirmed the composition moved focus")
     accept_offer_then_move_on(desktop, ui, "中山公园")
     expect(len(desktop.entries()) == 3, "something was saved on the way")
@@ -111,11 +108,11 @@ def scenario_completion_enter_accepts_an_offer_ibus_pinyin(desktop):
                lambda: ibus_support.ibus_focused_context(desktop) not in (None, placeholder))
     ibus_support.select_engine(desktop, "libpinyin")
     desktop.key("z", "h", "o", "n", "g")
-    time.sleep(SETTLE)
+    # That the keys were the input method's shows when Return commits them as a whole.
     expect(ui.text(ui.title) == "", f"the input method did not take the keys: Title reads {ui.text(ui.title)!r}")
     desktop.key("Return")
     ui.wait_text(ui.title, "zhong")
-    time.sleep(SETTLE)
+    ui.handled(ui.title)
     expect(ui.focused_name() == "Title", "the Return that confirmed the composition moved focus")
     expect(len(desktop.entries()) == 1, "the Return that confirmed the composition saved")
     accept_offer_then_move_on(desktop, ui, "zhong lou at night")
@@ -222,7 +219,7 @@ def scenario_variables_expand_at_save(desktop):
     wait_description(ui, ui.subtitle, "Unknown variable {day}")
     desktop.key("Return")
     wait_until("the message", lambda: "Unknown variable {day}" in (ui.alert_text() or "") or None)
-    time.sleep(SETTLE)
+    # The message is the Return's answer: it was handled, and it did not save instead.
     expect(desktop.entries() == [], "a caption with an unknown variable was saved")
     expect(ui.focused_name() == "Subtitle", f"focus went to {ui.focused_name()!r}")
     desktop.key("BackSpace", "BackSpace", "BackSpace", "BackSpace", "BackSpace")
@@ -305,7 +302,7 @@ def scenario_spell_check_suggestions(desktop):
                lambda: ui._has(suggestions.get_child_at_index(0), "showing") or None)
     desktop.key("Return")
     ui.wait_text(ui.title, "Harbor")
-    time.sleep(SETTLE)
+    ui.handled(ui.title)
     expect(ui.focused_name() == "Title", f"taking a suggestion moved focus to {ui.focused_name()!r}")
     expect(desktop.entries() == [], "taking a suggestion saved")
     desktop.key("Return")
@@ -371,8 +368,11 @@ def scenario_spell_check_switch_in_the_main_menu(desktop):
     for _ in range(12):
         if ui._has(item, "focused"):
             break
+        before = _focused_anywhere(ui)
+        before = before.get_name() if before is not None else None
         desktop.key("Down")
-        time.sleep(0.1)
+        wait_until("Down to move focus in the menu",
+                   lambda: (lambda now: now is not None and now.get_name() != before)(_focused_anywhere(ui)) or None)
     wait_until("focus on Check Spelling", lambda: ui._has(item, "focused") or None)
     desktop.key("Return")
     wait_until("Check Spelling to say Off", lambda: ui.description(item) == "Off" or None)
@@ -384,8 +384,8 @@ def scenario_spell_check_switch_in_the_main_menu(desktop):
         desktop.key("Escape")
     ui.wait_focus("Title")
     desktop.key("shift+F10")
+    # The menu is filled before it shows: spelling items would be there with Select All.
     wait_until("the field's menu", lambda: _anywhere(ui, "menu item", "Select All"))
-    time.sleep(SETTLE)
     expect(_menu(ui, "Spelling Suggestions…") is None, "spelling suggestions with spell-checking off")
     desktop.key("Escape")
 
@@ -403,9 +403,8 @@ def scenario_completion_follows_another_process_and_the_library_view(desktop):
     desktop.key("Escape", "ctrl+a", "BackSpace")
     ui.wait_text(ui.title, "")
     # The library view, newest first: Down to the harbour, Enter opens it in the form.
-    desktop.key("ctrl+l")
-    time.sleep(SETTLE)
-    desktop.key("Down", "Return")
+    # Typed ahead of the library view: Down and Return act on its list once it is filled.
+    desktop.key("ctrl+l", "Down", "Return")
     ui.wait_text(ui.title, "Harbour at dusk")
     desktop.key("ctrl+a")
     desktop.type("Lighthouse at dusk")
@@ -414,11 +413,13 @@ def scenario_completion_follows_another_process_and_the_library_view(desktop):
     wait_until("the update", lambda: any(e["title"] == "Lighthouse at dusk" for e in desktop.entries()) or None)
     desktop.key("ctrl+l")
     ui.wait_focus("Title")
-    desktop.type("har")
-    ui.wait_text(ui.title, "har")
-    time.sleep(SETTLE)
-    expect("suggestion" not in (ui.description(ui.title) or ""),
-           f"the old title is still offered: {ui.description(ui.title)!r}")
-    desktop.key("ctrl+a", "BackSpace")
+    # The new title offered first shows the offers follow the update; then the old one is not.
     desktop.type("lig")
     wait_description(ui, ui.title, "1 suggestion: Lighthouse at dusk")
+    desktop.key("Escape", "ctrl+a", "BackSpace")
+    ui.wait_text(ui.title, "")
+    desktop.type("har")
+    ui.wait_text(ui.title, "har")
+    ui.handled(ui.title)
+    expect("suggestion" not in (ui.description(ui.title) or ""),
+           f"the old title is still offered: {ui.description(ui.title)!r}")

@@ -160,6 +160,7 @@ def compare(desktop, script, timeout):
         entries = desktop.entries()
     got = [(e["title"], e["subtitle"], e["originalName"]) for e in entries]
     if got != expected:
+        print("the library holds, in order:\n" + "\n".join(f"  {g!r}" for g in got))
         wrong = [f"{w[2]}: saved {g[:2]!r}, typed {w[:2]!r}" for g, w in zip(got, expected) if g != w]
         missing = [w for w in expected if w not in got]
         extra = [g for g in got if g not in expected]
@@ -315,3 +316,121 @@ def _hangul_methods():
 
 scenario_type_ahead_ibus_hangul_compositions = hangul_type_ahead(_hangul_methods()["ibus_hangul"])
 scenario_type_ahead_fcitx5_hangul_compositions = hangul_type_ahead(_hangul_methods()["fcitx5_hangul"])
+
+
+# -- The other places keys are typed ahead ------------------------------------------------
+
+def run_script(desktop, script, delay, timeout):
+    """Sends the script's keys `delay` ms apart, without waiting on the app, under the hog,
+    and compares the library with the script."""
+    path = os.path.join(desktop.root, "keys.xdo")
+    with open(path, "w") as file:
+        file.write(xdotool_script(script.keys, delay))
+    hog = Hog()
+    try:
+        subprocess.run(["xdotool", path], env=desktop.env, check=True, timeout=timeout, stdout=subprocess.DEVNULL)
+        compare(desktop, script, timeout)
+    finally:
+        hog.stop()
+
+
+def scenario_type_ahead_through_preferences_codes_and_credits(desktop):
+    """Preferences opened and closed by keys typed ahead, under a window manager and three
+    busy processes, keys 20 ms apart: a code searched for (the search not yet paused), its
+    text changed, a code added, a standing credit set, each closed by Escape; the captions
+    typed right after each Escape use what was just set. Every key lands in the window it
+    was typed for, though the display server gives the keyboard to the new window later."""
+    desktop.start_window_manager()
+    shorthand.codes(desktop, CODES)
+    paths = desktop.photos(*[f"p{index:02}.jpg" for index in range(5)])
+    script = Script()
+    script.type("Title 0"), script.key("Return"), script.type("Sub 0"), script.key("Return")
+    script.saved("Title 0", "Sub 0", "p00.jpg")
+    # The search opens with focus; Down goes to its first match, Enter to its text.
+    script.key("ctrl+comma"), script.type("=w"), script.key("Down", "Return", "ctrl+a")
+    script.type("White House lawn"), script.key("Escape", "Escape")
+    script.type("=wh"), script.key("Return"), script.type("Sub 1"), script.key("Return")
+    script.saved("White House lawn", "Sub 1", "p01.jpg")
+    script.key("ctrl+comma", "alt+a"), script.type("=pp"), script.key("Tab"), script.type("Prospect Park")
+    script.key("Escape")
+    script.type("At =pp"), script.key("Return"), script.type("Sub 2"), script.key("Return")
+    script.saved("At Prospect Park", "Sub 2", "p02.jpg")
+    script.key("ctrl+comma", "ctrl+Next"), script.type("Jane Doe"), script.key("Escape")
+    script.type("Title 3"), script.key("Return"), script.type("Sub 3"), script.key("Return")
+    script.saved("Title 3", "Sub 3", "p03.jpg")
+    ui = desktop.launch(*paths)
+    ui.wait_focus("Title")
+    run_script(desktop, script, 20, 120)
+    credits = [entry["credits"] for entry in desktop.entries()]
+    expect(credits == [{}, {}, {}, {"creator": "Jane Doe"}], f"the entries' credits: {credits}")
+    table = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "replacements.tsv")
+    with open(table) as file:
+        rows = file.read()
+    expect(rows == "=bb\tBrooklyn Bridge\n=wh\tWhite House lawn\n=pp\tProspect Park\n", f"replacements.tsv: {rows!r}")
+
+
+scenario_type_ahead_through_preferences_codes_and_credits.timeout = 240
+scenario_type_ahead_through_preferences_codes_and_credits.alone = True
+
+
+def scenario_type_ahead_through_the_library_search_and_edit(desktop):
+    """The library's search and edit by keys typed ahead, under three busy processes, keys
+    20 ms apart: Ctrl+L, a search, Enter opens its match in the form, the words changed,
+    Enter (Done) saves the change and goes back to the list, Escape twice to the queue,
+    whose next photo is captioned at once; twice, the second time by Ctrl+F and Down into
+    the list. The library holds the changes
+    on the entries searched for and the new captions on their photos."""
+    paths = desktop.photos(*[f"p{index:02}.jpg" for index in range(6)])
+    script = Script()
+    for index in range(4):
+        script.caption("ctrl-s", index, f"p{index:02}.jpg", 0)
+    # Title 1 searched for; Enter goes to the matches, Enter opens the first; a new title;
+    # Enter on Done saves it and goes back to the list; Escape clears the search, Escape
+    # goes back to the form, where the queue's next photo is captioned.
+    script.key("ctrl+l"), script.type("Title 1"), script.key("Return", "Return", "ctrl+a")
+    script.type("Title 1 edited"), script.key("Return", "Escape", "Escape")
+    script.caption("plain", 4, "p04.jpg", 9)
+    # Ctrl+F, the search's words replaced by Title 2; Down into its matches, Enter; the
+    # subtitle changed.
+    script.key("ctrl+f"), script.type("Title 2"), script.key("Down", "Return", "Tab", "ctrl+a")
+    script.type("Sub 2 edited"), script.key("Return", "Escape", "Escape")
+    script.caption("plain", 5, "p05.jpg", 8)
+    script.expected[1] = ("Title 1 edited", "Sub 1", "p01.jpg")
+    script.expected[2] = ("Title 2", "Sub 2 edited", "p02.jpg")
+    ui = desktop.launch(*paths)
+    ui.wait_focus("Title")
+    run_script(desktop, script, 20, 120)
+
+
+scenario_type_ahead_through_the_library_search_and_edit.timeout = 240
+scenario_type_ahead_through_the_library_search_and_edit.alone = True
+
+
+def scenario_type_ahead_on_a_desk_library_far_away(desktop):
+    """A photo desk's library on a PostgreSQL server whose every round trip takes 100 ms (a
+    link that holds each piece 50 ms each way): twelve photos captioned by keys sent 20 ms
+    apart without waiting on the app, under three busy processes, with every kind of
+    caption (claims, saves, Undo and offers all wait on the server). Every caption on the
+    server as typed, on its photo, in order."""
+    import postgres
+    server = postgres.Server().make()
+    link = None
+    try:
+        link = postgres.SlowLink(server)
+        paths = queue_of_photos(desktop, 12)
+        shorthand.codes(desktop, CODES)
+        script = build([os.path.basename(p) for p in paths])
+        desktop.library = link.address
+        ui = desktop.launch(*paths)
+        # What the editor's Caption saved is read from the server itself.
+        desktop.library = server.address
+        ui.wait_focus("Title")
+        run_script(desktop, script, 20, 180)
+    finally:
+        if link is not None:
+            link.close()
+        server.remove()
+
+
+scenario_type_ahead_on_a_desk_library_far_away.timeout = 300
+scenario_type_ahead_on_a_desk_library_far_away.alone = True

@@ -2,7 +2,6 @@
 # a virtual keyboard (wayland.py). What the user sees is read from sway and the library.
 
 import subprocess
-import time
 
 from harness import TIMEOUT, expect, wait_until
 from wayland import APP_ID, as_user, wayland
@@ -23,15 +22,14 @@ def scenario_wayland_keyboard_captions_a_queue_and_undoes(desktop):
     """Title, Enter, subtitle, Enter saves and the next photo comes; the same again; Ctrl+Z
     takes the last save back."""
     first, second = desktop.photos("first.jpg", "second.jpg")
+    # Typed without waiting for the form: keys act in order, whenever the app takes them.
     desktop.launch(first, second)
-    time.sleep(0.5)  # the photo is on the form and Title has focus
     desktop.type("Harbour")
     desktop.key("Return")
     desktop.type("Dusk")
     desktop.key("Return")
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("Harbour", "Dusk"), f"saved {entries}")
-    time.sleep(0.5)  # the next photo, Title focused
     desktop.type("Hills")
     desktop.key("Return")
     desktop.type("Dawn")
@@ -49,7 +47,6 @@ def scenario_wayland_hand_over_joins_the_running_window_silently(desktop):
     first, second = desktop.photos("first.jpg", "second.jpg")
     desktop.launch(first, default_library=True)
     desktop.library = desktop.env["XDG_DATA_HOME"] + "/caption"
-    time.sleep(0.5)
     result = subprocess.run(as_user([desktop.caption, second]), env=desktop.env, capture_output=True, timeout=TIMEOUT)
     expect(result.returncode == 0 and result.stdout + result.stderr == b"",
            f"the hand-over exited {result.returncode}, printing {result.stdout + result.stderr!r}")
@@ -59,6 +56,5 @@ def scenario_wayland_hand_over_joins_the_running_window_silently(desktop):
         desktop.key("Return")
         desktop.type("words")
         desktop.key("Return")
-        time.sleep(0.5)
     entries = desktop.wait_for_entries(2)
     expect([entry["title"] for entry in entries] == ["One", "Two"], f"saved {entries}")

@@ -75,7 +75,7 @@ def scenario_kill_during_a_write_into_the_photo_leaves_it_whole(desktop):
             desktop.app.terminate()
             desktop.app.wait(timeout=TIMEOUT)
             continue
-        time.sleep(random.uniform(0, window))
+        time.sleep(random.uniform(0, window))  # a kill at a random moment of the write, on purpose
         desktop.app.send_signal(signal.SIGKILL)
         desktop.app.wait(timeout=TIMEOUT)
         kills += 1

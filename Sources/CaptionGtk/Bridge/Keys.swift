@@ -25,10 +25,12 @@ struct KeyPress {
     func hasNone(of modifiers: [GdkModifierType]) -> Bool { !modifiers.contains(where: has) }
 }
 
-extension TextEntry {
-    /// Hands a key press to the entry as if it had come to it.
-    func handle(_ press: KeyPress) {
-        gtk_widget_event(pointer, UnsafeMutableRawPointer(press.event).assumingMemoryBound(to: GdkEvent.self))
+extension WidgetHandle {
+    /// Hands a key press to the widget as if it had come to it (a window passes it to its
+    /// focus); true when something took it.
+    @discardableResult
+    func handle(_ press: KeyPress) -> Bool {
+        gtk_widget_event(pointer, UnsafeMutableRawPointer(press.event).assumingMemoryBound(to: GdkEvent.self)) != 0
     }
 }
 

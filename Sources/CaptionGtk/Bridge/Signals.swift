@@ -49,6 +49,9 @@ typealias ListRowHandler = @MainActor (ListRow) -> Void
 typealias TextHandler = @MainActor (String) -> Void
 /// Returns true when the event was used (a window's close is then refused).
 typealias EventHandler = @MainActor () -> Bool
+/// mnemonic-activate: whether other widgets share the mnemonic (focus then cycles among
+/// them); returns true when the handler did the widget's work.
+typealias MnemonicHandler = @MainActor (Bool) -> Bool
 /// A monitored folder's file and what happened to it (a rename is its old name removed and
 /// its new one moved in).
 typealias FolderChangeHandler = @MainActor (String, FolderChange) -> Void
@@ -134,6 +137,10 @@ extension Signal where Handler == EventHandler {
 /// (AtkObject, state name, gboolean, user data): what assistive technologies are told of
 /// one state of an accessible object; the argument is the state's new value.
 typealias StateHandler = @MainActor (Bool) -> Void
+
+extension Signal where Handler == MnemonicHandler {
+    static var mnemonicActivate: Self { Self("mnemonic-activate") }
+}
 
 extension Signal where Handler == StateHandler {
     static func stateChange(_ state: String) -> Self { Self("state-change::" + state) }
@@ -362,6 +369,14 @@ extension GObjectConvertible {
             return MainActor.assumeIsolated { handler.body() } ? 1 : 0
         }
         return attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
+    }
+
+    func connect(_ signal: Signal<MnemonicHandler>, _ body: @escaping MnemonicHandler) {
+        let callback: @convention(c) (gpointer?, gboolean, gpointer?) -> gboolean = { _, cycling, data in
+            let handler: ClosureBox<MnemonicHandler> = box(data)
+            return MainActor.assumeIsolated { handler.body(cycling != 0) } ? 1 : 0
+        }
+        attach(signal.name, after: false, unsafeBitCast(callback, to: GCallback.self), retained(body))
     }
 
     func connect(_ signal: Signal<DrawHandler>, after: Bool = false, _ body: @escaping DrawHandler) {

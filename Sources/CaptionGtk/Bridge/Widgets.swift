@@ -303,7 +303,23 @@ struct Button: WidgetHandle {
     func setFlat() { gtk_button_set_relief(caption_button(pointer), GTK_RELIEF_NONE) }
 
     /// An underscore in the label marks the mnemonic ("_Retry").
-    func setUsesMnemonic() { gtk_button_set_use_underline(caption_button(pointer), 1) }
+    func setUsesMnemonic() {
+        gtk_button_set_use_underline(caption_button(pointer), 1)
+        clicksAtOnceByMnemonic()
+    }
+
+    /// Its mnemonic (Alt and the letter) clicks it before the next key is handled. GTK's
+    /// own shows the button pressed and clicks when the key is released over it, or a
+    /// quarter of a second later; a mnemonic's release goes to the focused widget, so keys
+    /// typed after it would act first.
+    func clicksAtOnceByMnemonic() {
+        connect(.mnemonicActivate) { [self] sharedWithOthers in
+            // A mnemonic shared with other widgets only moves focus among them.
+            guard !sharedWithOthers else { return false }
+            gtk_button_clicked(caption_button(pointer))
+            return true
+        }
+    }
 }
 
 struct Label: WidgetHandle {
@@ -638,7 +654,10 @@ struct Window: WidgetHandle {
     /// A toplevel window of no application (tests, the benchmarks).
     static func toplevel() -> Window { Window(unchecked: gtk_window_new(GTK_WINDOW_TOPLEVEL)) }
 
-    func present() { gtk_window_present(gtkWindow) }
+    /// Brings the window forward with the keyboard. Given the time of the event being
+    /// handled (a key), a window manager takes it for the user's wish, not for a window
+    /// stealing focus.
+    func present() { gtk_window_present_with_time(gtkWindow, gtk_get_current_event_time()) }
 
     var title: String {
         get { gtk_window_get_title(gtkWindow).map { String(cString: $0) } ?? "" }

@@ -33,6 +33,7 @@ struct FormView {
     init(_ builder: Builder, fields: [FormField]) {
         page = builder["form_page"]
         photoButton = builder["photo_button"]
+        photoButton.clicksAtOnceByMnemonic()
         photoName = builder["photo_name"]
         activateButton = builder["activate_button"]
         page.packStart(preview.widget, expand: true)

@@ -315,16 +315,48 @@ import StartupTrace
 
     /// The Preferences window, one at a time: a second Ctrl+comma brings it forward.
     private(set) var preferences: PreferencesWindow?
+    /// Set from Ctrl+comma until this window has the keyboard again: the keys typed after
+    /// it that the display server still gave this window (Preferences not yet mapped and
+    /// focused) are Preferences' keys.
+    private var keysGoToPreferences = false
+    /// Preferences after Escape, shown until this window has the keyboard back, so that no
+    /// key typed after the Escape falls between the two windows (the keys it still gets
+    /// come here).
+    private var closedPreferences: PreferencesWindow?
 
     func showPreferences() {
+        keysGoToPreferences = true
         if let preferences { return preferences.window.present() }
         let preferences = PreferencesWindow(
             over: window, table: form.replacementTable, credits: form.standingCredits, creditsPath: creditsFile)
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
-        preferences.onClose = { [weak self] in self?.preferences = nil }
+        preferences.onClose = { [weak self, weak preferences] in
+            guard let self else { return }
+            self.preferences = nil
+            self.keysGoToPreferences = false
+            // Closed by a key: kept on screen until the keyboard is here (closed by its
+            // close button, GTK destroys it).
+            if let preferences, preferences.isClosed { self.handBackTheKeyboard(from: preferences) }
+        }
+        preferences.onKeyAfterClose = { [weak self] event in self?.window.handle(event) ?? true }
         self.preferences = preferences
         preferences.present()
+    }
+
+    private func handBackTheKeyboard(from closed: PreferencesWindow) {
+        closedPreferences?.window.destroy()
+        closedPreferences = closed
+        window.present()
+        // A window manager that never gives the keyboard back would leave it on screen.
+        _ = lifetime.after(milliseconds: 2000) { [weak self, weak closed] in
+            if let self, let closed, self.closedPreferences === closed { self.dropClosedPreferences() }
+        }
+    }
+
+    private func dropClosedPreferences() {
+        closedPreferences?.window.destroy()
+        closedPreferences = nil
     }
 
     /// Activates one of the window's actions by name, as its shortcut would.
@@ -405,11 +437,20 @@ import StartupTrace
     /// has focus), and Escape, connected after the window's own handler, which gives the key
     /// to the focused widget (an input method, a popup) first.
     private func connectKeys() {
+        window.connect(.focusIn) { [weak self] in
+            self?.keysGoToPreferences = false
+            self?.dropClosedPreferences()
+            return false
+        }
         // Before any widget or input method sees a key, the view is made what the keys
         // before it left it: the form's photo words read (FormController.beforeKey), the
         // library's search answered (LibraryController.answerSearch). It takes no key.
         window.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
+            if self.keysGoToPreferences, let preferences = self.preferences {
+                preferences.window.handle(event)
+                return true
+            }
             if self.isShowingLibrary {
                 self.libraryController.answerSearch(before: event)
             } else {

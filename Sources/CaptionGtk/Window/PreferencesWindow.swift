@@ -55,6 +55,11 @@ final class PreferencesWindow {
     var onChange: ((ReplacementTable) -> Void)?
     /// The window closed.
     var onClose: (() -> Void)?
+    /// Keys typed after Escape closed the window that the display server still gave it
+    /// (before the main window had the keyboard back): they belong to the main window.
+    var onKeyAfterClose: ((KeyPress) -> Bool)?
+    /// Closed, hidden until the main window has the keyboard again.
+    private(set) var isClosed = false
     /// The two pages.
     let pages: Stack
     /// A field per standing credit, and whether they replace a photo's own.
@@ -166,11 +171,21 @@ final class PreferencesWindow {
             return false
         }
         addButton.connect(.clicked) { [weak self] in self?.addCode() }
+        addButton.clicksAtOnceByMnemonic()
         connectCredits()
-        builder["import", as: Button.self].connect(.clicked) { [weak self] in self?.chooseImport() }
+        let importButton: Button = builder["import"]
+        importButton.connect(.clicked) { [weak self] in self?.chooseImport() }
+        importButton.clicksAtOnceByMnemonic()
         window.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
+            if self.isClosed { return self.onKeyAfterClose?(event) ?? true }
             let key = event.key
+            // A key that acts on the list acts on the matches of the search as typed, even
+            // before the search's pause has passed.
+            if Self.actsOnTheList(key), !self.isShowingCredits, self.searchField.text != self.shownQuery {
+                self.showRows(matching: self.searchField.text)
+                self.sayMatches()
+            }
             if key == GDK_KEY_Escape {
                 // While the list is searched, Escape clears the search, as in GNOME's lists;
                 // the next one closes.
@@ -239,12 +254,23 @@ final class PreferencesWindow {
         }
     }
 
+    /// Saves and hides the window; the owner destroys it once the keys typed after the
+    /// close have reached the main window (see `onKeyAfterClose`).
     func close() {
+        guard !isClosed else { return }
         saveNow()
         saveCreditsNow()
         notification.finish()
+        isClosed = true
+        window.hide()
         onClose?()
-        window.destroy()
+    }
+
+    private static func actsOnTheList(_ key: Int32) -> Bool {
+        [
+            GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_Down, GDK_KEY_Up, GDK_KEY_Tab,
+            GDK_KEY_ISO_Left_Tab, GDK_KEY_Page_Down, GDK_KEY_Page_Up,
+        ].contains(key)
     }
 
     /// What the rows say now, as the form uses it: rows without a valid code are left out.

@@ -23,6 +23,16 @@ final class FormSaves {
     /// Saves waiting for the next frame before they go to the library's queue.
     private var unstored: [(ticket: Ticket, photo: QueuedPhoto, loaded: LoadedPhoto?, credits: Credits, then: Saved)] =
         []
+    /// Saves on the library's queue, by ticket: what each made, for a removal queued behind it.
+    private var stored: [Ticket: Made] = [:]
+    /// Each save's offer, settled when the library answers it (CompletionOffers).
+    private var offered: [Ticket: Int] = [:]
+
+    /// The entry a save's job made. Written by that job on the library's queue and read only
+    /// by a removal queued behind it on the same queue, which runs after it.
+    private final class Made: @unchecked Sendable {
+        var id: Int64?
+    }
     /// An edited entry's update is on its way.
     private var updating = 0
     /// The batch of "Caption the rest of the queue the same" on its way, for tests.
@@ -49,7 +59,7 @@ final class FormSaves {
     var isSaving: Bool { updating > 0 || !savingPhotos.isEmpty }
 
     /// One save asked for by the form, from its Enter on.
-    struct Ticket: Equatable {
+    struct Ticket: Hashable {
         fileprivate let number: Int
     }
 
@@ -88,7 +98,7 @@ final class FormSaves {
     @discardableResult
     func add(_ photo: QueuedPhoto, loaded: LoadedPhoto?, then: @escaping Saved) -> Ticket {
         let ticket = newTicket(remembering: photo.words)
-        completion.record(photo.words)
+        offered[ticket] = completion.recordUnsettled(photo.words)
         savingPhotos.append(photo)
         unstored.append((ticket, photo, loaded, credits, then))
         MainThread.post(priority: G_PRIORITY_LOW) { [weak self] in self?.storeWaiting() }
@@ -96,17 +106,27 @@ final class FormSaves {
     }
 
     /// Takes back a save asked for by Enter (Ctrl+Z before the library answered): its words
-    /// are no longer the last caption nor offered. Returns true when it had not yet gone to
-    /// the library, which then never hears of it; else the library will have it, and the
-    /// caller removes the entry when it is told of it (`remove`).
-    func withdraw(_ ticket: Ticket, words: CaptionWords) -> Bool {
+    /// are no longer the last caption nor offered. If it had not yet gone to the library, the
+    /// library never hears of it; else the entry's removal goes on the library's queue now,
+    /// right behind the save, before any write asked for after this key. `then` hears of a
+    /// removal that failed.
+    func withdraw(_ ticket: Ticket, words: CaptionWords, then: @escaping Removed) {
         forgetRecent(ticket)
+        if let offer = offered.removeValue(forKey: ticket) { completion.settle(offer) }
         completion.forget(words)
-        guard let index = unstored.firstIndex(where: { $0.ticket == ticket }) else { return false }
-        let photo = unstored.remove(at: index).photo
-        if let saving = savingPhotos.firstIndex(of: photo) { savingPhotos.remove(at: saving) }
-        runWhenIdle()
-        return true
+        if let index = unstored.firstIndex(where: { $0.ticket == ticket }) {
+            let photo = unstored.remove(at: index).photo
+            if let saving = savingPhotos.firstIndex(of: photo) { savingPhotos.remove(at: saving) }
+            runWhenIdle()
+            return
+        }
+        guard let made = stored[ticket] else { return }
+        library.perform(
+            { library throws(LibraryError) in
+                // No entry when the save itself failed: nothing to take back.
+                if let id = made.id { _ = try library.remove(id: id) }
+            },
+            completion: { result in then(result) })
     }
 
     /// Hands every waiting save to the library's queue now; quitting calls this before it
@@ -124,14 +144,24 @@ final class FormSaves {
         then: @escaping Saved
     ) {
         let editor = library.claimant
+        let made = Made()
+        stored[ticket] = made
         library.perform(
             { library throws(LibraryError) in
                 let credits = StandingCredits.forPhoto(template, at: photo.path).credits
-                if let loaded { return try library.add(loaded, words: photo.words, credits: credits, editor: editor) }
-                return try library.add(photoAt: photo.path, words: photo.words, credits: credits, editor: editor)
+                let entry =
+                    if let loaded {
+                        try library.add(loaded, words: photo.words, credits: credits, editor: editor)
+                    } else {
+                        try library.add(photoAt: photo.path, words: photo.words, credits: credits, editor: editor)
+                    }
+                made.id = entry.id
+                return entry
             },
             completion: { [weak self] result in
                 guard let self else { return }
+                self.stored[ticket] = nil
+                if let offer = self.offered.removeValue(forKey: ticket) { self.completion.settle(offer) }
                 if let index = self.savingPhotos.firstIndex(of: photo) { self.savingPhotos.remove(at: index) }
                 switch result {
                 case .success(let entry):

@@ -75,12 +75,10 @@ final class QueueSaving {
             guard let self else { return }
             if self.pending === save { self.pending = nil }
             switch result {
-            case .success(let entry) where save.undone:
+            case .success where save.undone:
                 // Ctrl+Z came before the library had it: the photo is already back on the
-                // form; the entry leaves again.
-                self.saves.remove(entry) { [weak self] result in
-                    if case .failure(let error) = result { self?.messages.show(problem: error.message) }
-                }
+                // form, and the entry's removal is queued right behind this save.
+                break
             case .success(let entry):
                 // The photo left the queue when Done was pressed; the form shows the next one.
                 self.notification.show(
@@ -118,7 +116,9 @@ final class QueueSaving {
         guard let save = pending, let ticket = save.ticket else { return false }
         pending = nil
         save.undone = true
-        _ = saves.withdraw(ticket, words: save.photo.words)
+        saves.withdraw(ticket, words: save.photo.words) { [weak self] result in
+            if case .failure(let error) = result { self?.messages.show(problem: error.message) }
+        }
         holder?.settleInputMethod()
         holder?.giveBack([save.photo])
         notification.show(

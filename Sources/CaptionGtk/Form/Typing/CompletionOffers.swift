@@ -55,6 +55,11 @@ final class CompletionOffers {
     private(set) var loaded = false
     /// Saves and undos made before they arrived, applied to them when they do.
     private var early: [(words: CaptionWords, time: Timestamp?)] = []
+    /// Captions offered from their Enter whose save the library has not answered yet: a read
+    /// of the library that answers first does not have them, so they are applied on top
+    /// of it again (see `settle`).
+    private var unsettled: [(id: Int, words: CaptionWords, time: Timestamp)] = []
+    private var lastUnsettled = 0
 
     /// Adopts the library's values, read off the main thread; what was saved or undone
     /// meanwhile is applied on top. The field being typed in offers from them at once.
@@ -65,17 +70,38 @@ final class CompletionOffers {
             if let time = change.time { record(change.words, at: time) } else { forget(change.words) }
         }
         early = []
+        for change in unsettled { offer(change.words, at: change.time) }
         if let field = typedIn, let entry = entries[field], entry.hasFocus { update(field, entry) }
     }
 
     /// A saved caption: its words are offered from now on. Undo of the save forgets them.
     func record(_ words: CaptionWords, at time: Timestamp = .now()) {
-        guard loaded else { return early.append((words, time)) }
+        // Offered at once, also before the library's values arrive (then again on them).
+        if !loaded { early.append((words, time)) }
+        offer(words, at: time)
+    }
+
+    /// A caption offered from its Enter, before the library has it; `settle` once the
+    /// library has answered its save (the library's reads after that have it).
+    func recordUnsettled(_ words: CaptionWords) -> Int {
+        let time = Timestamp.now()
+        lastUnsettled += 1
+        unsettled.append((lastUnsettled, words, time))
+        offer(words, at: time)
+        return lastUnsettled
+    }
+
+    /// The save is answered (or was taken back: `forget` follows then).
+    func settle(_ id: Int) {
+        unsettled.removeAll { $0.id == id }
+    }
+
+    private func offer(_ words: CaptionWords, at time: Timestamp) {
         for field in CaptionField.allCases { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
     }
 
     func forget(_ words: CaptionWords) {
-        guard loaded else { return early.append((words, nil)) }
+        if !loaded { early.append((words, nil)) }
         for field in CaptionField.allCases { indexes[field]?.forget(words[field]) }
     }
 
