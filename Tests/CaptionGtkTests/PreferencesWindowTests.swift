@@ -172,6 +172,38 @@ import Testing
         #expect(try written(path).rows.map(\.code) == ["=a", "=b", "=c"])
     }
 
+    /// Keys sent one after the other with no turn of the main loop between them, as the
+    /// display server hands over keys typed ahead of a busy machine.
+    func typeAhead(_ preferences: PreferencesWindow, _ keys: [(Int32, GdkModifierType)]) {
+        for (keyval, state) in keys {
+            Harness.send(
+                toplevel: preferences.window.pointer, [GDK_KEY_PRESS, GDK_KEY_RELEASE], keyval: keyval, state: state,
+                settling: false)
+        }
+    }
+
+    @Test func keysTypedRightAfterAddCodesMnemonicGoToTheNewCode() throws {
+        let (preferences, path, done) = try open("mnemonic", twoCodes)
+        defer { done() }
+        let none = GdkModifierType(0)
+        typeAhead(preferences, [(GDK_KEY_a, GDK_MOD1_MASK), (GDK_KEY_equal, none), (GDK_KEY_c, none)])
+        #expect(preferences.shown.count == 3, "Alt+A added no code before the next key")
+        #expect(focusName(preferences) == "Code")
+        #expect(preferences.searchField.text.isEmpty, "the keys went to the search")
+        preferences.saveNow()
+        #expect(try written(path).rows.map(\.code) == ["=a", "=b", "=c"])
+    }
+
+    @Test func downRightAfterASearchIsTypedGoesToItsFirstMatch() throws {
+        let (preferences, _, done) = try open("search-ahead", twoCodes)
+        defer { done() }
+        let none = GdkModifierType(0)
+        // "=b", then Down before the search's pause has passed.
+        typeAhead(preferences, [(GDK_KEY_equal, none), (GDK_KEY_b, none), (GDK_KEY_Down, none)])
+        #expect(preferences.shown.count == 1)
+        #expect(preferences.selectedCode == "=b", "Down went to a row of the list before the search")
+    }
+
     @Test func escapeInASearchClearsItAndASecondEscapeCloses() throws {
         let (preferences, _, done) = try open("escape", twoCodes)
         defer { done() }

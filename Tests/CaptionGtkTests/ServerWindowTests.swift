@@ -270,6 +270,34 @@ import Testing
         #expect(entries.map(\.title).sorted() == ["Ben's", "Mine"], "each photo once: \(entries.map(\.title))")
     }
 
+    /// A key handled for the photo on the form before its claim is answered keeps the form
+    /// on it when the answer is "taken": the keys after it land where it did, the message
+    /// says why, and Done then leaves the words with the photo in the queue.
+    @Test func aKeyBeforeTheClaimsAnswerKeepsTheFormOnThePhoto() throws {
+        let address = try TestServer.newDatabase()
+        let ben = Editor(id: "ben", name: "Ben on desk-2")
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-6")
+        let first = Harness.makePhoto(width: 96, height: 60, in: folder, name: "k1.jpg")
+        let second = Harness.makePhoto(width: 97, height: 60, in: folder, name: "k2.jpg")
+        #expect(try other.claim(sha256: try PhotoInspector.load(first).sha256, for: ben) == .yours)
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/claim-window-3.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        window.form.enqueue([first, second])
+        #expect(window.form.photoPath == first)
+        // Typed before the photo is even read, so before its claim is asked.
+        for key in [GDK_KEY_F, GDK_KEY_e, GDK_KEY_r, GDK_KEY_r, GDK_KEY_y] {
+            Harness.send(window, [GDK_KEY_PRESS, GDK_KEY_RELEASE], keyval: key, settling: false)
+        }
+        #expect(
+            Harness.spin {
+                window.notification.text
+                    == "Ben on desk-2 is captioning “k1.jpg”; Ctrl+Page Down goes on, and your words wait with it"
+            }, "\(window.notification.text)")
+        #expect(window.form.photoPath == first, "the form moved on under the keys")
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Ferry")
+    }
+
     /// Every photo of the queue is another editor's: the form stays on it and says so; a
     /// save of it is refused with the words kept; once the other editor captions it, it
     /// leaves the queue within a second, told by the server.

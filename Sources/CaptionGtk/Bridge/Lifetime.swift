@@ -26,6 +26,13 @@ final class Lifetime {
         }
     }
 
+    /// Runs `job` once the events the display server has already sent (keys typed ahead
+    /// among them) have been handled, and what is due has been drawn: GDK's events and
+    /// GTK's redraws come before low-priority work.
+    func afterPendingEvents(_ job: @escaping MainThread.Job) {
+        post(priority: G_PRIORITY_LOW, job)
+    }
+
     /// As `post`, for a job of `owner`, held weakly: it runs only while the owner lives too.
     nonisolated func post<Owner: AnyObject & Sendable>(
         to owner: Owner, _ job: @escaping @Sendable @MainActor (Owner) -> Void

@@ -259,8 +259,11 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private func claim(_ photo: LoadedPhoto) {
         guard claims.areShared, editing == nil, queue.currentPhoto?.path == photo.path else { return }
         claims.claim(photo.sha256) { [weak self] claim in
-            guard let self, self.editing == nil, self.queue.currentPhoto?.path == photo.path else { return }
-            self.answered(claim, for: photo.path)
+            // A key the display server sent while this photo showed acts on it first.
+            self?.lifetime.afterPendingEvents { [weak self] in
+                guard let self, self.editing == nil, self.queue.currentPhoto?.path == photo.path else { return }
+                self.answered(claim, for: photo.path)
+            }
         }
     }
 
@@ -285,7 +288,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         case .captioned?:
             waitingOn = nil
             keepWords()
-            guard queue.currentPhoto?.words.isEmpty == true else {
+            guard queue.currentPhoto?.words.isEmpty == true, !keyedSinceArrival else {
                 return tell(
                     tr("Another editor has captioned “{name}”; Enter saves your words as a second caption"), name)
             }
@@ -296,6 +299,15 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         case .taken(let editor)?:
             keepWords()
             takenElsewhere.insert(path)
+            // Keys already handled for this photo: the form stays with it, so that the next
+            // keys land where those did; its Done then fails as taken, and the photo waits
+            // in the queue with its words (see QueueSaving).
+            guard !keyedSinceArrival else {
+                waitingOn = nil
+                return tell(
+                    tr("{editor} is captioning “{name}”; Ctrl+Page Down goes on, and your words wait with it")
+                        .replacing("{editor}", with: editor), name)
+            }
             settleInputMethod()
             guard queue.moveToNearest(step: lastStep, passing: takenElsewhere) else {
                 waitingOn = path
@@ -321,6 +333,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// missing focus goes back to the last field that holds words, not to Done, where
     /// Enter would save them before they were heard again.
     private func showCurrentPhoto(resuming: Bool = false) {
+        keyedSinceArrival = false
         guard let photo = queue.currentPhoto else { return clearForm() }
         let words = photo.words
         // One focus move, not through Choose Photo… on the way: a screen reader would say
@@ -559,7 +572,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Before a key reaches a field: what the photo on the form says of itself (its own
     /// words) is put on the form now if it was still being read, so that the key lands
     /// after it, as it would have on a machine that had kept up.
-    func beforeKey() { shown.words.settle() }
+    func beforeKey() {
+        keyedSinceArrival = true
+        shown.words.settle()
+    }
+
+    /// A key has been handled since the photo on the form came onto it: from then on only
+    /// keys change which photo the form shows (a claim's answer no longer does).
+    private var keyedSinceArrival = false
 
     /// Photos whose save was undone come back in front of the queue; the words on the form
     /// stay with the photo they were typed for.
