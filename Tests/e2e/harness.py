@@ -582,17 +582,18 @@ class Window:
         self.refresh()
         return self.Atspi.Text.get_caret_offset(entry)
 
-    def handled(self, entry):
-        """Waits until the app has handled every key sent before this call, focus being in
-        entry (of the main window). The app takes keys in the order they were sent, so when
-        keys sent now have acted, every earlier key (and what it did to the form) is behind
-        them: what a scenario checks after this it checks after the keys acted, not after a
-        time. In a field with words, Home and End move its caret; in an empty one, F10 opens
-        the main menu and Escape brings focus back. A key that went elsewhere (focus moved)
-        leaves the caret, or the focus, where the wait fails."""
-        name = entry.get_name()
-        length = len(self.text(entry))
-        if length == 0:
+    def handled(self):
+        """Waits until the app has handled every key sent before this call. The app takes
+        keys in the order they were sent, so when keys sent now have acted, every earlier
+        key (and what it did to the form) is behind them: what a scenario checks after this
+        it checks after the keys acted, not after a time. In a field with words, Home and
+        End move its caret; anywhere else (an empty field, a button), F10 opens the main
+        menu and Escape brings focus back. The keys go to what has focus now, so a check of
+        where focus is belongs after this."""
+        focused = wait_until("something to have focus", self.focused)
+        name = focused.get_name()
+        text = self.Atspi.Text.get_text(focused, 0, -1) if focused.get_role_name() == "text" else ""
+        if not text:
             self.desktop.key("F10")
             wait_until("F10 to take focus to the main menu (F10 handled)",
                        lambda: self.focused_name() not in (None, name) or None)
@@ -601,10 +602,11 @@ class Window:
             return
         # One of the two moves shows whatever the caret's place before: Home where it was
         # at the end, End where it was at the start.
+        length = len(text)
         self.desktop.key("Home")
-        wait_until(f"{name}'s caret to go to its start (Home handled)", lambda: self.caret(entry) == 0 or None)
+        wait_until(f"{name}'s caret to go to its start (Home handled)", lambda: self.caret(focused) == 0 or None)
         self.desktop.key("End")
-        wait_until(f"{name}'s caret to go to its end (End handled)", lambda: self.caret(entry) == length or None)
+        wait_until(f"{name}'s caret to go to its end (End handled)", lambda: self.caret(focused) == length or None)
 
     def wait_label(self, label):
         try:

@@ -149,7 +149,7 @@ def scenario_drop_text_file_is_refused_by_name(desktop):
     desktop.key("ctrl+Next")
     preview(ui, "b.jpg")
     desktop.key("ctrl+Next")
-    ui.handled(ui.title)
+    ui.handled()
     header(ui, "2 of 2")
 
 

@@ -27,7 +27,7 @@ def compose_and_confirm(desktop, ui, entry, keys, committed, label):
     desktop.key("Return")
     ui.wait_text(entry, before + committed)
     ui.wait_label(label)
-    ui.handled(entry)
+    ui.handled()
     expect(ui.focused_name() == entry.get_name(),
            f"the Return that confirmed the composition moved focus to {ui.focused_name()!r}")
     expect(desktop.entries() == [], "the Return that confirmed the composition saved")

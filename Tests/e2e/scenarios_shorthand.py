@@ -40,7 +40,7 @@ def wait_description(ui, entry, part):
 
 def expect_nothing_else(desktop, ui, entry, saved):
     """After an Enter that accepted an offer: focus stayed, nothing more was saved."""
-    ui.handled(entry)
+    ui.handled()
     expect(ui.focused_name() == entry.get_name(),
            f"the Enter that accepted the offer moved focus to {ui.focused_name()!r}")
     expect(len(desktop.entries()) == saved, "the Enter that accepted the offer saved")
@@ -88,7 +88,7 @@ def scenario_completion_enter_accepts_an_offer_simple_input_method(desktop):
     expect(ui.text(ui.title) == "", f"the input method did not take the keys: Title reads {ui.text(ui.title)!r}")
     desktop.key("Return")
     ui.wait_text(ui.title, "中")
-    ui.handled(ui.title)
+    ui.handled()
     expect(ui.focused_name() == "Title", "the Return that confirmed the composition moved focus")
     accept_offer_then_move_on(desktop, ui, "中山公园")
     expect(len(desktop.entries()) == 3, "something was saved on the way")
@@ -112,7 +112,7 @@ def scenario_completion_enter_accepts_an_offer_ibus_pinyin(desktop):
     expect(ui.text(ui.title) == "", f"the input method did not take the keys: Title reads {ui.text(ui.title)!r}")
     desktop.key("Return")
     ui.wait_text(ui.title, "zhong")
-    ui.handled(ui.title)
+    ui.handled()
     expect(ui.focused_name() == "Title", "the Return that confirmed the composition moved focus")
     expect(len(desktop.entries()) == 1, "the Return that confirmed the composition saved")
     accept_offer_then_move_on(desktop, ui, "zhong lou at night")
@@ -302,7 +302,7 @@ def scenario_spell_check_suggestions(desktop):
                lambda: ui._has(suggestions.get_child_at_index(0), "showing") or None)
     desktop.key("Return")
     ui.wait_text(ui.title, "Harbor")
-    ui.handled(ui.title)
+    ui.handled()
     expect(ui.focused_name() == "Title", f"taking a suggestion moved focus to {ui.focused_name()!r}")
     expect(desktop.entries() == [], "taking a suggestion saved")
     desktop.key("Return")
@@ -420,6 +420,6 @@ def scenario_completion_follows_another_process_and_the_library_view(desktop):
     ui.wait_text(ui.title, "")
     desktop.type("har")
     ui.wait_text(ui.title, "har")
-    ui.handled(ui.title)
+    ui.handled()
     expect("suggestion" not in (ui.description(ui.title) or ""),
            f"the old title is still offered: {ui.description(ui.title)!r}")

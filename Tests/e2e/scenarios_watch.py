@@ -81,7 +81,7 @@ def scenario_orca_watched_folder_photos_arrive_while_typing(desktop):
         typed += word
         time.sleep(1.5)
         ui.wait_text(ui.title, typed)
-        ui.handled(ui.title)
+        ui.handled()
         expect(ui.focused_name() == "Title", f"focus moved to {ui.focused_name()!r} while photos arrived")
     writer.join(timeout=120)
     expect(not failures, f"copying failed: {failures}")

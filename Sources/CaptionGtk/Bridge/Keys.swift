@@ -46,3 +46,37 @@ enum Keys {
         return takeString(gtk_accelerator_get_label(key, modifiers))
     }
 }
+
+/// Key presses typed for a window that does not have the keyboard yet (it is opening, or
+/// the window before it is closing), kept in order and handed to it once it has: widgets
+/// act on keys only while their window is active (a list's Enter, its arrows), so a key
+/// handed over earlier would be lost or land elsewhere.
+@MainActor
+final class HeldKeys {
+    private var events: [UnsafeMutablePointer<GdkEvent>] = []
+
+    var isEmpty: Bool { events.isEmpty }
+
+    func hold(_ press: KeyPress) {
+        // gdk_event_copy returns NULL only for NULL.
+        guard let copy = gdk_event_copy(UnsafeMutableRawPointer(press.event).assumingMemoryBound(to: GdkEvent.self))
+        else { return }
+        events.append(copy)
+    }
+
+    /// Hands every held key to `window`, in the order they came; a key that opens or
+    /// closes a window on the way is followed by the rest all the same.
+    func release(to window: Window) {
+        let held = events
+        events = []
+        for event in held {
+            gtk_widget_event(window.pointer, event)
+            gdk_event_free(event)
+        }
+    }
+
+    func drop() {
+        for event in events { gdk_event_free(event) }
+        events = []
+    }
+}

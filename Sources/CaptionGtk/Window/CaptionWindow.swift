@@ -319,10 +319,17 @@ import StartupTrace
     /// it that the display server still gave this window (Preferences not yet mapped and
     /// focused) are Preferences' keys.
     private var keysGoToPreferences = false
-    /// Preferences after Escape, shown until this window has the keyboard back, so that no
-    /// key typed after the Escape falls between the two windows (the keys it still gets
-    /// come here).
+    /// Those keys, kept until Preferences has the keyboard: its list and buttons act on keys
+    /// only then.
+    private let keysForPreferences = HeldKeys()
+    /// Preferences after Escape, kept on screen until this window has the keyboard back, so
+    /// that no key typed after the Escape falls between the two windows.
     private var closedPreferences: PreferencesWindow?
+    /// The keys it still got, kept until this window has the keyboard.
+    private let keysForThisWindow = HeldKeys()
+    /// A window manager that never gives a window the keyboard must not keep its keys
+    /// forever: after this, they are handed over as they are.
+    private static let keyboardWait: UInt32 = 2000
 
     func showPreferences() {
         keysGoToPreferences = true
@@ -339,22 +346,49 @@ import StartupTrace
             // close button, GTK destroys it).
             if let preferences, preferences.isClosed { self.handBackTheKeyboard(from: preferences) }
         }
-        preferences.onKeyAfterClose = { [weak self] event in self?.window.handle(event) ?? true }
+        preferences.onKeyAfterClose = { [weak self] event in
+            guard let self else { return true }
+            if self.window.isActive && self.keysForThisWindow.isEmpty { return self.window.handle(event) }
+            self.keysForThisWindow.hold(event)
+            return true
+        }
+        preferences.window.connect(.notify("is-active")) { [weak self, weak preferences] _ in
+            guard let self, let preferences, preferences.window.isActive else { return }
+            self.keysForPreferences.release(to: preferences.window)
+        }
         self.preferences = preferences
         preferences.present()
     }
 
+    /// A key typed for Preferences that came to this window: handed on at once once
+    /// Preferences has the keyboard, else kept until it has.
+    private func passToPreferences(_ event: KeyPress, _ preferences: PreferencesWindow) {
+        if preferences.window.isActive && keysForPreferences.isEmpty {
+            preferences.window.handle(event)
+            return
+        }
+        if keysForPreferences.isEmpty {
+            _ = lifetime.after(milliseconds: Self.keyboardWait) { [weak self, weak preferences] in
+                guard let self, let preferences else { return }
+                self.keysForPreferences.release(to: preferences.window)
+            }
+        }
+        keysForPreferences.hold(event)
+    }
+
     private func handBackTheKeyboard(from closed: PreferencesWindow) {
-        closedPreferences?.window.destroy()
+        dropClosedPreferences()
         closedPreferences = closed
         window.present()
-        // A window manager that never gives the keyboard back would leave it on screen.
-        _ = lifetime.after(milliseconds: 2000) { [weak self, weak closed] in
+        _ = lifetime.after(milliseconds: Self.keyboardWait) { [weak self, weak closed] in
             if let self, let closed, self.closedPreferences === closed { self.dropClosedPreferences() }
         }
     }
 
+    /// This window has the keyboard (or waited long enough): the keys Preferences got after
+    /// its Escape come here, in order, and Preferences goes.
     private func dropClosedPreferences() {
+        keysForThisWindow.release(to: window)
         closedPreferences?.window.destroy()
         closedPreferences = nil
     }
@@ -437,10 +471,12 @@ import StartupTrace
     /// has focus), and Escape, connected after the window's own handler, which gives the key
     /// to the focused widget (an input method, a popup) first.
     private func connectKeys() {
-        window.connect(.focusIn) { [weak self] in
-            self?.keysGoToPreferences = false
-            self?.dropClosedPreferences()
-            return false
+        window.connect(.notify("is-active")) { [weak self] _ in
+            guard let self, self.window.isActive else { return }
+            self.keysGoToPreferences = false
+            // Keys still kept for a Preferences that never had the keyboard go to it first.
+            if let preferences = self.preferences { self.keysForPreferences.release(to: preferences.window) }
+            self.dropClosedPreferences()
         }
         // Before any widget or input method sees a key, the view is made what the keys
         // before it left it: the form's photo words read (FormController.beforeKey), the
@@ -448,7 +484,7 @@ import StartupTrace
         window.connect(.keyPress, after: false) { [weak self] event in
             guard let self else { return false }
             if self.keysGoToPreferences, let preferences = self.preferences {
-                preferences.window.handle(event)
+                self.passToPreferences(event, preferences)
                 return true
             }
             if self.isShowingLibrary {

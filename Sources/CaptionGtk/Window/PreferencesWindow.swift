@@ -58,7 +58,7 @@ final class PreferencesWindow {
     /// Keys typed after Escape closed the window that the display server still gave it
     /// (before the main window had the keyboard back): they belong to the main window.
     var onKeyAfterClose: ((KeyPress) -> Bool)?
-    /// Closed, hidden until the main window has the keyboard again.
+    /// Closed, and on screen only until the main window has the keyboard again.
     private(set) var isClosed = false
     /// The two pages.
     let pages: Stack
@@ -254,15 +254,16 @@ final class PreferencesWindow {
         }
     }
 
-    /// Saves and hides the window; the owner destroys it once the keys typed after the
-    /// close have reached the main window (see `onKeyAfterClose`).
+    /// Saves, and hands the keys it still gets to the main window (`onKeyAfterClose`); the
+    /// owner destroys it once the main window has the keyboard. It stays on screen until
+    /// then: unmapped at once, it would leave the keyboard to no window until the window
+    /// manager gives it to the main one, and the keys typed meanwhile would go nowhere.
     func close() {
         guard !isClosed else { return }
         saveNow()
         saveCreditsNow()
         notification.finish()
         isClosed = true
-        window.hide()
         onClose?()
     }
 
