@@ -233,19 +233,29 @@ import Testing
 
     // MARK: Claims
 
+    /// Ben, another editor on another machine (a cache of its own), has `photo` on his
+    /// form; this editor's window opens on the same server.
+    func benHolds(
+        _ photo: String, address: String, cache: String, window name: String
+    ) throws -> (window: CaptionWindow, other: Library, ben: Editor, bens: LoadedPhoto) {
+        let ben = Editor(id: "ben", name: "Ben on desk-2")
+        let other = try Library(server: PostgresAddress(address), cache: folder + "/" + cache)
+        let bens = try PhotoInspector.load(photo)
+        #expect(try other.claim(sha256: bens.sha256, for: ben) == .yours)
+        let window = try Harness.makeWindow(
+            library: address, stateFile: folder + "/" + name + ".ini", creditsFile: folder + "/credits.ini")
+        return (window, other, ben, bens)
+    }
+
     /// Another editor has the first photo of the queue on their form: it is passed over,
     /// said once, and waits in the queue; once they have captioned it, it leaves the queue
     /// when the form comes to it. Each photo is captioned once.
     @Test func aPhotoAnotherEditorHasIsPassedOverAndLeavesOnceTheyCaptionIt() throws {
         let address = try TestServer.newDatabase()
-        let ben = Editor(id: "ben", name: "Ben on desk-2")
-        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-4")
         let first = Harness.makePhoto(width: 93, height: 60, in: folder, name: "c1.jpg")
         let second = Harness.makePhoto(width: 94, height: 60, in: folder, name: "c2.jpg")
-        let bens = try PhotoInspector.load(first)
-        #expect(try other.claim(sha256: bens.sha256, for: ben) == .yours)
-        let window = try Harness.makeWindow(
-            library: address, stateFile: folder + "/claim-window.ini", creditsFile: folder + "/credits.ini")
+        let (window, other, ben, bens) = try benHolds(
+            first, address: address, cache: "other-cache-4", window: "claim-window")
         defer { Harness.close(window) }
         window.form.enqueue([first, second])
         #expect(Harness.spin { window.form.photoPath == second }, "not passed over: \(window.form.photoPath ?? "")")
@@ -275,13 +285,9 @@ import Testing
     /// says why, and Done then leaves the words with the photo in the queue.
     @Test func aKeyBeforeTheClaimsAnswerKeepsTheFormOnThePhoto() throws {
         let address = try TestServer.newDatabase()
-        let ben = Editor(id: "ben", name: "Ben on desk-2")
-        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-6")
         let first = Harness.makePhoto(width: 96, height: 60, in: folder, name: "k1.jpg")
         let second = Harness.makePhoto(width: 97, height: 60, in: folder, name: "k2.jpg")
-        #expect(try other.claim(sha256: try PhotoInspector.load(first).sha256, for: ben) == .yours)
-        let window = try Harness.makeWindow(
-            library: address, stateFile: folder + "/claim-window-3.ini", creditsFile: folder + "/credits.ini")
+        let window = try benHolds(first, address: address, cache: "other-cache-6", window: "claim-window-3").window
         defer { Harness.close(window) }
         window.form.enqueue([first, second])
         #expect(window.form.photoPath == first)
@@ -303,13 +309,9 @@ import Testing
     /// leaves the queue within a second, told by the server.
     @Test func aQueueWhollyTakenWaitsAndIsToldWhenThePhotoIsCaptioned() throws {
         let address = try TestServer.newDatabase()
-        let ben = Editor(id: "ben", name: "Ben on desk-2")
-        let other = try Library(server: PostgresAddress(address), cache: folder + "/other-cache-5")
         let photo = Harness.makePhoto(width: 95, height: 60, in: folder, name: "c3.jpg")
-        let bens = try PhotoInspector.load(photo)
-        #expect(try other.claim(sha256: bens.sha256, for: ben) == .yours)
-        let window = try Harness.makeWindow(
-            library: address, stateFile: folder + "/claim-window-2.ini", creditsFile: folder + "/credits.ini")
+        let (window, other, ben, bens) = try benHolds(
+            photo, address: address, cache: "other-cache-5", window: "claim-window-2")
         defer { Harness.close(window) }
         #expect(Harness.spin { window.library.hearsOthers }, "the server's notices are not heard")
         Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
