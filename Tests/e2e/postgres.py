@@ -127,7 +127,7 @@ class SlowLink:
             due, data = pieces.get()
             wait = due - time.monotonic()
             if wait > 0:
-                time.sleep(wait)  # the line's delay itself
+                time.sleep(wait)  # the simulated line's delay, not a wait for the app
             try:
                 if not data:
                     sink.shutdown(socket.SHUT_WR)
