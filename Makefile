@@ -4,17 +4,18 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libgspell-1-dev \
-	libpq-dev pkg-config
+BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libtiff-dev \
+	libgspell-1-dev libpq-dev pkg-config
 # GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (docs/formats.md).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
-# cjpeg and ImageMagick; an sRGB ICC profile (icc-profiles-free) for the write-back tests.
+# cjpeg, ImageMagick, tiffcp (libtiff-tools) and Pillow; an sRGB ICC profile
+# (icc-profiles-free) for the write-back tests.
 # GExiv2 through Python (GObject introspection) reads captions as Shotwell and gThumb do.
 # The spell-checking scenario checks against the en_US dictionary.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
-	strace postgresql
+	strace postgresql libtiff-tools python3-pil
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin and Hangul engines (ibus with Anthy too) and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on

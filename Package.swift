@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, zlib, exempi, LibRaw, libheif, gspell)
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, zlib, exempi, LibRaw, libheif, libtiff, gspell)
 // are used, so every dependency is one a distribution already ships.
 import PackageDescription
 
@@ -17,10 +17,10 @@ let package = Package(
             name: "CPixbuf", path: "Sources/CPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
-        // SQLite, exempi, LibRaw, libheif and gspell are opened when first needed (dlopen),
+        // SQLite, exempi, LibRaw, libheif, libtiff and gspell are opened when first needed (dlopen),
         // not linked, so that they cost start-up nothing: their modules name no library to
         // link (and no pkg-config package, whose flags would link it), and gspell's types
-        // are declared in its shim. SQLite's, exempi's, LibRaw's and libheif's headers are
+        // are declared in its shim. SQLite's, exempi's, LibRaw's, libheif's and libtiff's headers are
         // read for their types and constants.
         // SQLite's and exempi's openers are compiled C, so that the program has one table of
         // each one's functions, filled by the one opener (CLibraryOpener).
@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "CExempi", dependencies: ["CLibraryOpener"]),
         .systemLibrary(name: "CLibRaw", path: "Sources/CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CTiff", path: "Sources/CTiff", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport", linkerSettings: [.linkedLibrary("z")]),
@@ -46,7 +47,7 @@ let package = Package(
         .target(name: "JPEGPreview", dependencies: ["Threads", "PhotoFormats", "POSIXFiles"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
         // Pictures in memory: an owning GdkPixbuf, shared by the library and the window.
-        .target(name: "Pixbufs", dependencies: ["CPixbuf", "POSIXFiles"]),
+        .target(name: "Pixbufs", dependencies: ["CPixbuf", "CTiff", "POSIXFiles"]),
         .target(
             name: "CaptionLibrary",
             dependencies: [
@@ -115,8 +116,9 @@ let package = Package(
         // encoders (heif-enc, avifenc, cwebp, cjpeg, ImageMagick), a DNG, the built binary run.
         .target(
             name: "CaptionTestSupport",
-            dependencies: ["CaptionLibrary", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles"],
+            dependencies: ["CaptionLibrary", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles", "Pixbufs"],
             path: "Tests/CaptionTestSupport"),
+        .testTarget(name: "PixbufsTests", dependencies: ["CaptionTestSupport", "CPixbuf", "Pixbufs"]),
         .testTarget(
             name: "CaptionLibraryTests",
             dependencies: [

@@ -62,12 +62,30 @@ public struct LoadedPhoto: Sendable {
 /// GdkPixbuf loader, and GdkPixbuf serialises the loaders that are not thread-safe.
 public enum PhotoInspector {
     public static let maximumBytes = POSIXFiles.maximumPhotoBytes
-    public static let maximumPixels = 100_000_000
+    /// The most memory one decode of a photo may take. GdkPixbuf's loaders hold the whole
+    /// picture (the PNG, GIF and BMP loaders decode it at full size even when asked for
+    /// less), and so does the view at 100 %: the limit is that picture's memory, so a long
+    /// thin picture of many pixels is taken when it fits (docs/decisions.md).
+    public static let maximumDecodedBytes = 1 << 30
+    /// The pixels of the largest photo whose decode fits, for decoders that count pixels.
+    public static let maximumPixels = maximumDecodedBytes / 4
+
+    /// The memory GdkPixbuf takes for a picture `width` × `height`: rows of at most four
+    /// bytes a pixel (RGBA), each a whole number of 32-bit words.
+    static func decodedBytes(width: Int, height: Int) -> Int {
+        let (row, over) = width.multipliedReportingOverflow(by: 4)
+        let (all, overAll) = ((row + 3) / 4 * 4).multipliedReportingOverflow(by: height)
+        return over || overAll ? Int.max : all
+    }
+
+    static func fitsInMemory(width: Int, height: Int) -> Bool {
+        decodedBytes(width: width, height: height) <= maximumDecodedBytes
+    }
 
     /// The quick check, for showing a message as soon as a photo is chosen: the file is a
     /// readable, non-empty regular file of at most 256 MiB, in an accepted format, whose
-    /// header gives at most 100 megapixels. Reads only as far as the header (all of a
-    /// TIFF, whose decoder reads the whole file first); decodes nothing.
+    /// header gives a picture that decodes in at most 1 GiB. Reads only as far as the header
+    /// (all of a TIFF, whose decoder reads the whole file first); decodes nothing.
     public static func inspect(_ path: String) throws(LibraryError) -> PhotoInfo {
         let file = try PhotoFile(opening: path)
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -92,6 +110,7 @@ public enum PhotoInspector {
             try checkPixels(size, path: path)
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
         }
+        let head = Array(chunk[..<min(filled, 32)])
         let decoder = Decoder(mode: .headerOnly, format: format)
         var count = filled
         while count > 0 && !decoder.knowsSize {
@@ -100,6 +119,23 @@ public enum PhotoInspector {
             count = try file.read(into: &chunk, from: 0)
         }
         _ = decoder.close()
+        if format == .tiff && !decoder.knowsSize && !decoder.refused {
+            // GdkPixbuf's TIFF loader says nothing of a TIFF it does not read (12-bit or
+            // floating-point samples); libtiff may read it, so its directory gives the size.
+            let bytes = try PhotoFile(opening: path).readAll()
+            if let size = bytes.withUnsafeBytes({ TIFFDirectory.first($0)?.shownSize }) {
+                try checkPixels(size, path: path)
+                return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
+            }
+        }
+        // A GIF with no colour table or a BMP stored top row first and run-length coded is
+        // refused by its loader at the header; the full check decodes it mended.
+        if (format == .gif || format == .bmp) && !decoder.knowsSize,
+            let size = head.withUnsafeBytes({ PhotoStructure.headerSize($0, format: format) })
+        {
+            try checkPixels(size, path: path)
+            return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
+        }
         return try decoder.result(format: format, byteCount: file.size, path: path)
     }
 
@@ -202,26 +238,35 @@ public enum PhotoInspector {
         {
             known = (width, height)
         }
-        guard let whole = WholeFileDecode.pixbuf(bytes, size: known) else {
-            // A TIFF whose samples GdkPixbuf's loader does not read is named, not damaged.
-            if format == .tiff, let directory = TIFFDirectory.first(bytes) {
+        if known == nil { known = PhotoStructure.headerSize(bytes, format: format) }
+        // A TIFF is decoded small: its size is its directory's, and libtiff (which reads the
+        // TIFFs GdkPixbuf's loader refuses) then never holds the whole picture.
+        let fitted = format == .tiff && known != nil
+        let whole: Pixbuf
+        switch WholeFileDecode.pixbuf(bytes, size: known, fitting: fitted ? (1024, 1024) : nil) {
+        case .success(let picture): whole = picture
+        case .failure(let failure):
+            // A TIFF whose samples no decoder here reads is named, not damaged.
+            if format == .tiff, failure.isUnsupported, let directory = TIFFDirectory.first(bytes) {
                 if directory.sampleLayout.format == 3 {
                     throw LibraryError.make(
                         .unsupportedFormat, "{bits}-bit floating-point TIFF is not supported: {path}",
                         ["bits": String(directory.sampleLayout.bits), "path": path])
                 }
-                if directory.integer(262) == 5 {
-                    throw LibraryError.make(.unsupportedFormat, "CMYK TIFF is not supported: {path}", ["path": path])
-                }
+                throw LibraryError.make(
+                    .unsupportedFormat, "This kind of TIFF is not supported ({reason}): {path}",
+                    ["reason": failure.message, "path": path])
             }
             throw damaged(path)
         }
         var width = whole.width
         var height = whole.height
-        guard width > 0 && height > 0 else { throw damaged(path) }
-        if let orientation = whole.option("orientation").flatMap({ Int($0) }), (5...8).contains(orientation) {
+        if fitted, let shown = TIFFDirectory.first(bytes)?.shownSize {
+            (width, height) = shown
+        } else if let orientation = whole.option("orientation").flatMap({ Int($0) }), (5...8).contains(orientation) {
             swap(&width, &height)
         }
+        guard width > 0 && height > 0 else { throw damaged(path) }
         return PhotoInfo(
             width: width, height: height, format: format, byteCount: bytes.count, isIncomplete: !complete)
     }
@@ -231,13 +276,19 @@ public enum PhotoInspector {
     }
 
     static func checkPixels(_ size: (width: Int, height: Int), path: String) throws(LibraryError) {
-        guard size.width * size.height > maximumPixels else { return }
-        throw LibraryError.make(
+        guard !fitsInMemory(width: size.width, height: size.height) else { return }
+        throw tooManyPixels(size, path: path)
+    }
+
+    static func tooManyPixels(_ size: (width: Int, height: Int), path: String) -> LibraryError {
+        let needed = decodedBytes(width: size.width, height: size.height)
+        return LibraryError.make(
             .photoTooManyPixels,
-            "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
+            "The photo is too large to decode ({width} × {height} pixels take {size} MiB; at most {limit} MiB): {path}",
             [
                 "width": String(size.width), "height": String(size.height),
-                "limit": String(maximumPixels / 1_000_000), "path": path,
+                "size": needed == Int.max ? "∞" : String((needed + (1 << 20) - 1) >> 20),
+                "limit": String(maximumDecodedBytes >> 20), "path": path,
             ])
     }
 
@@ -460,7 +511,7 @@ final class Decoder {
         onSizePrepared(loader) { [probe] loader, width, height in
             probe.pointee.width = width
             probe.pointee.height = height
-            if Int(width) * Int(height) > PhotoInspector.maximumPixels {
+            if !PhotoInspector.fitsInMemory(width: Int(width), height: Int(height)) {
                 probe.pointee.refused = true
                 gdk_pixbuf_loader_set_size(loader, 0, 0)
             } else if probe.pointee.mode == Decoder.Mode.headerOnly.rawValue {
@@ -508,13 +559,7 @@ final class Decoder {
     func result(format: PhotoFormat, byteCount: Int, path: String) throws(LibraryError) -> PhotoInfo {
         let probe = probe.pointee
         if probe.refused {
-            throw LibraryError.make(
-                .photoTooManyPixels,
-                "The photo is too large ({width} × {height} pixels; at most {limit} megapixels): {path}",
-                [
-                    "width": String(probe.width), "height": String(probe.height),
-                    "limit": String(PhotoInspector.maximumPixels / 1_000_000), "path": path,
-                ])
+            throw PhotoInspector.tooManyPixels((Int(probe.width), Int(probe.height)), path: path)
         }
         guard probe.width > 0 && probe.height > 0 else {
             throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])

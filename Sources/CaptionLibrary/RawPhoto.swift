@@ -111,26 +111,34 @@ public enum RawPhoto {
 }
 
 /// Decoding through GdkPixbuf's whole-file loaders (its `load` from a file, not the
-/// incremental one): some files decode only that way, arithmetic-coded JPEGs among them.
-/// The bytes are handed over in an anonymous memory file, so what is decoded is exactly
-/// what was checked, whatever the file on disk has become since.
+/// incremental one): some files decode only that way, arithmetic-coded JPEGs among them, and
+/// the TIFFs GdkPixbuf refuses go on to libtiff there. The bytes are handed over in an
+/// anonymous memory file, so what is decoded is exactly what was checked, whatever the file
+/// on disk has become since.
 enum WholeFileDecode {
-    /// The decoded picture, or nil when no loader can show it or its header (or `size`,
-    /// when the loader cannot tell it without decoding) gives more pixels than a photo may
-    /// have.
-    static func pixbuf(_ bytes: UnsafeRawBufferPointer, size: (width: Int, height: Int)?) -> Pixbuf? {
+    /// The decoded picture (fitted inside `area` when given), or why not: no loader can
+    /// show it, or its header (or `size`, when the loader cannot tell it without decoding)
+    /// gives more pixels than a photo may have.
+    static func pixbuf(
+        _ bytes: UnsafeRawBufferPointer, size: (width: Int, height: Int)?,
+        fitting area: (width: Int, height: Int)? = nil
+    ) -> Result<Pixbuf, Pixbuf.Failure> {
         let descriptor = caption_memory_file()
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0, POSIXFiles.writeAll(descriptor, bytes) == nil else {
+            if descriptor >= 0 { close(descriptor) }
+            return .failure(Pixbuf.Failure(message: "no memory file"))
+        }
         defer { close(descriptor) }
-        guard POSIXFiles.writeAll(descriptor, bytes) == nil else { return nil }
         let path = "/proc/self/fd/\(descriptor)"
         var width: Int32 = 0
         var height: Int32 = 0
-        var pixels = size.map { $0.width * $0.height }
+        var known = size
         if gdk_pixbuf_get_file_info(path.pathBytes, &width, &height) != nil, width > 0, height > 0 {
-            pixels = Int(width) * Int(height)
+            known = (Int(width), Int(height))
         }
-        guard let pixels, pixels <= PhotoInspector.maximumPixels else { return nil }
-        return try? Pixbuf.load(path: path).get()
+        guard let known, PhotoInspector.fitsInMemory(width: known.width, height: known.height) else {
+            return .failure(Pixbuf.Failure(message: "too large to decode, or of no known size"))
+        }
+        return Pixbuf.load(path: path, fitting: area, maximumPixels: PhotoInspector.maximumPixels)
     }
 }

@@ -20,6 +20,22 @@ public enum PhotoStructure {
         }
     }
 
+    /// A GIF's or BMP's picture size from its first 26 bytes, as its header gives it (a BMP
+    /// stored top row first gives a negative height); nil for other formats or a size of 0.
+    public static func headerSize(_ head: UnsafeRawBufferPointer, format: PhotoFormat) -> (width: Int, height: Int)? {
+        let size: (Int, Int)
+        switch format {
+        case .gif where head.count >= 10:
+            size = (littleEndian16(head, 6), littleEndian16(head, 8))
+        case .bmp where head.count >= 26 && littleEndian32(head, 14) >= 40:
+            let height = Int32(truncatingIfNeeded: littleEndian32(head, 22))
+            size = (Int(Int32(truncatingIfNeeded: littleEndian32(head, 18))), Int(height.magnitude))
+        default:
+            return nil
+        }
+        return size.0 > 0 && size.1 > 0 ? size : nil
+    }
+
     private static func littleEndian32(_ b: UnsafeRawBufferPointer, _ at: Int) -> Int {
         Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
     }

@@ -21,6 +21,8 @@ public struct TIFFDirectory {
 
     public static let dngVersionTag = 50706
     public static let makeTag = 271
+    public static let newSubfileTypeTag = 254
+    public static let subIFDsTag = 330
 
     /// IFD0 of `bytes`, or nil when they are no TIFF or the directory lies outside them.
     public static func first(_ bytes: UnsafeRawBufferPointer) -> TIFFDirectory? {
@@ -165,15 +167,25 @@ public struct TIFFDirectory {
     }
 
     /// The camera RAW this TIFF is, when it is one: DNG by its version tag, CR2 by Canon's
-    /// mark after the header, NEF and ARW by their maker (cameras of those makers write
-    /// TIFF only as RAW).
+    /// mark after the header, NEF and ARW by their maker and their shape: the sensor's data
+    /// in a SubIFD and, in IFD0, only a reduced-resolution preview (NewSubfileType 1). A
+    /// Nikon or Sony photo saved as TIFF by an editor keeps the camera's Make and may carry a
+    /// thumbnail in a SubIFD (GIMP writes one), but its IFD0 is the full picture.
     public var cameraRaw: PhotoFormat? {
         if entry(Self.dngVersionTag) != nil { return .dng }
         if !big, reader.matches([0x43, 0x52, 0x02], at: 8) { return .cr2 }
         let make = (text(Self.makeTag) ?? "").uppercased()
-        if make.hasPrefix("NIKON") && entry(330) != nil { return .nef }  // with SubIFDs: not a scan
-        if make.hasPrefix("SONY") && entry(330) != nil { return .arw }
+        let sensorElsewhere = entry(Self.subIFDsTag) != nil && (integer(Self.newSubfileTypeTag) ?? 0) & 1 == 1
+        if make.hasPrefix("NIKON") && sensorElsewhere { return .nef }
+        if make.hasPrefix("SONY") && sensorElsewhere { return .arw }
         return nil
+    }
+
+    /// The picture's size as a viewer shows it: turned a quarter when its orientation (5 to
+    /// 8) says so; nil when the directory gives none.
+    public var shownSize: (width: Int, height: Int)? {
+        guard let width = integer(256), let height = integer(257), width > 0, height > 0 else { return nil }
+        return (5...8).contains(integer(274) ?? 1) ? (height, width) : (width, height)
     }
 
     /// The bits of each sample and their kind (1 unsigned, 2 signed, 3 floating point).

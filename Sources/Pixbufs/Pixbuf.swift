@@ -38,14 +38,53 @@ public final class Pixbuf: @unchecked Sendable {
         gdk_pixbuf_get_option(pointer, key).map { String(cString: $0) }
     }
 
-    /// Why a picture could not be made: GdkPixbuf's own words.
+    /// Why a picture could not be made: GdkPixbuf's or libtiff's own words.
     public struct Failure: Error, Sendable {
         public let message: String
+        /// The file is whole as far as can be told, and stored in a way no decoder here reads
+        /// (a TIFF of 24-bit floating-point samples, say), rather than damaged.
+        public var isUnsupported = false
+
+        public init(message: String, isUnsupported: Bool = false) {
+            self.message = message
+            self.isUnsupported = isUnsupported
+        }
     }
 
     /// The picture in the file at `path`; with `area`, scaled inside the decoder to fit it
-    /// with its aspect kept (a JPEG then skips most of its work).
-    public static func load(path: String, fitting area: (width: Int, height: Int)? = nil) -> Result<Pixbuf, Failure> {
+    /// with its aspect kept (a JPEG then skips most of its work). Where GdkPixbuf's loader
+    /// refuses the file, a TIFF is decoded through libtiff (TIFFPicture), up to
+    /// `maximumPixels`, and a GIF or BMP that breaks a rule of form every viewer forgives is
+    /// mended for the loader (LenientPicture).
+    public static func load(
+        path: String, fitting area: (width: Int, height: Int)? = nil, maximumPixels: Int = 1 << 30
+    ) -> Result<Pixbuf, Failure> {
+        let loaded = loadWithGdkPixbuf(path: path, fitting: area)
+        guard case .failure = loaded else { return loaded }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return loaded }
+        defer { close(descriptor) }
+        let head = POSIXFiles.read(descriptor, at: 0, count: 4)
+        if head == [0x49, 0x49, 0x2A, 0] || head == [0x4D, 0x4D, 0, 0x2A] || head == [0x49, 0x49, 0x2B, 0]
+            || head == [0x4D, 0x4D, 0, 0x2B]
+        {
+            return TIFFPicture.load(path: path, fitting: area, maximumPixels: maximumPixels)
+        }
+        guard head.starts(with: Array("GIF8".utf8)) || head.starts(with: Array("BM".utf8)) else { return loaded }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            Int(info.st_size) <= POSIXFiles.maximumPhotoBytes,
+            let mended = LenientPicture.mend(POSIXFiles.read(descriptor, at: 0, count: Int(info.st_size))),
+            let picture = LenientPicture.load(mended, fitting: area)
+        else { return loaded }
+        return .success(picture)
+    }
+
+    private static func loadWithGdkPixbuf(
+        path: String, fitting area: (width: Int, height: Int)?
+    ) -> Result<
+        Pixbuf, Failure
+    > {
         var error: UnsafeMutablePointer<GError>?
         let loaded =
             if let area {

@@ -1,6 +1,7 @@
 // The window previews photos made by other encoders: HEIF, AVIF, WebP, a DNG's embedded
-// preview, arithmetic-coded and restart-marker JPEGs, 16-bit TIFF and BigTIFF; turned as
-// the camera was held; and a large HEIC or RAW never stalls the main loop.
+// preview, arithmetic-coded and restart-marker JPEGs, 16-bit, floating-point (through
+// libtiff) and Big TIFF; turned as the camera was held; and a large HEIC or RAW never
+// stalls the main loop.
 
 import CGtk
 import CaptionLibrary
@@ -19,7 +20,7 @@ import Testing
     nonisolated static let kinds: [(ExternalPhotos.Kind, PhotoDecoder.Source)] = [
         (.heic, .gdkPixbuf), (.avif, .gdkPixbuf), (.webp, .gdkPixbuf), (.dng, .rawPreview),
         (.arithmeticJPEG, .gdkPixbuf), (.restartJPEG, .gdkPixbuf), (.tiff16, .gdkPixbuf), (.bigTIFF, .gdkPixbuf),
-        (.jpegWithPictureAfterEnd, .gdkPixbuf), (.jpegWithStrayBytes, .gdkPixbuf),
+        (.floatTIFF, .gdkPixbuf), (.jpegWithPictureAfterEnd, .gdkPixbuf), (.jpegWithStrayBytes, .gdkPixbuf),
     ]
 
     func surfaceSize(_ photo: DecodedPhoto) -> PixelSize {

@@ -11,7 +11,8 @@ public enum ExternalPhotos {
     public enum Kind: String, CaseIterable, Sendable {
         case heic, avif, webp, dng
         case arithmeticJPEG, restartJPEG
-        /// 16-bit integer samples; 32-bit floating-point ones (GdkPixbuf cannot show them); BigTIFF.
+        /// 16-bit integer samples; 32-bit floating-point ones (GdkPixbuf's loader refuses them,
+        /// libtiff reads them); BigTIFF.
         case tiff16, floatTIFF, bigTIFF
         /// A JPEG with a second picture after its EOI and an MPF segment, as Ultra HDR
         /// (gain map) and portrait photos are.

@@ -89,6 +89,22 @@ private func heif(brand: String, width: Int, height: Int, rotation: UInt8? = nil
         #expect(PhotoFormat.sniff(Array("8BPS".utf8) + [0, 1]) == .unsupported(name: "Photoshop (PSD)"))
     }
 
+    @Test func anEditedCameraTIFFWithAThumbnailIsNoRAW() {
+        // IFD0: NewSubfileType, Make (6 bytes, after the directory: 8 + 2 + 3 × 12 + 4 = 50),
+        // SubIFDs. GIMP keeps a Nikon's Make and writes a thumbnail SubIFD; a NEF's IFD0 is
+        // the camera's reduced-resolution preview.
+        func file(make: String, subfileType: Int) -> [UInt8] {
+            tiff(
+                [(254, 4, 1, le32(subfileType)), (271, 2, make.utf8.count + 1, le32(50)), (330, 4, 1, le32(8))],
+                tail: Array(make.utf8) + [0])
+        }
+        #expect(PhotoFormat.of(file(make: "NIKON", subfileType: 0)) == .tiff, "an edited Nikon photo")
+        #expect(PhotoFormat.of(file(make: "NIKON", subfileType: 1)) == .nef)
+        #expect(PhotoFormat.of(file(make: "SONY", subfileType: 0)) == .tiff, "an edited Sony photo")
+        #expect(PhotoFormat.of(file(make: "SONY", subfileType: 1)) == .arw)
+        #expect(PhotoFormat.of(file(make: "Canon", subfileType: 1)) == .tiff)
+    }
+
     @Test func tellsAFloatingPointTIFFByItsSampleFormat() throws {
         let bytes = tiff([(258, 3, 1, le16(32)), (339, 3, 1, le16(3))])
         let directory = try #require(bytes.withUnsafeBytes { TIFFDirectory.first($0) })

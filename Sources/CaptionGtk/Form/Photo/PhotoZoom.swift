@@ -15,10 +15,21 @@ extension PhotoDecoder {
         return CaptureFactsReader.facts(at: path).subject?.upright(stored: (info.width, info.height))
     }
 
+    /// The longest side of a picture cairo paints.
+    static let widestSurface = 32767
+
     /// The photo at its full size, turned as its camera meant, in cairo's format at the
     /// window's `scale` (one photo pixel to one device pixel). A RAW gives its camera's
     /// full-size preview. Runs off the main thread: a 45-megapixel JPEG takes a second or two.
     static func decodeWhole(_ path: String, info: PhotoInfo, scale: Int) -> Result<Surface, LibraryError> {
+        // Cairo's image surfaces (and X pixmaps) end at 32767 pixels a side: a longer picture
+        // (a line scan, a panorama strip) stays at the preview's pixels, enlarged.
+        guard max(info.width, info.height) <= widestSurface else {
+            return .failure(
+                LibraryError(
+                    .photoTooManyPixels,
+                    tr("The photo is too long to show at 100 %: {path}").replacing("{path}", with: path)))
+        }
         let whole: Pixbuf?
         if info.format.isRaw {
             whole = RawPhoto.preview(path: path, fitting: (max(info.width, 1), max(info.height, 1)))
