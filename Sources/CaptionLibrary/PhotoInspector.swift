@@ -238,7 +238,12 @@ public enum PhotoInspector {
         {
             known = (width, height)
         }
-        if known == nil { known = PhotoStructure.headerSize(bytes, format: format) }
+        if format == .gif || format == .bmp {
+            // A header of no size is no picture; GdkPixbuf's size query would complain of it
+            // on standard error.
+            guard let size = PhotoStructure.headerSize(bytes, format: format) else { throw damaged(path) }
+            known = known ?? size
+        }
         // A TIFF is decoded small: its size is its directory's, and libtiff (which reads the
         // TIFFs GdkPixbuf's loader refuses) then never holds the whole picture.
         let fitted = format == .tiff && known != nil

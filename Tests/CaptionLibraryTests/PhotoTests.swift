@@ -231,6 +231,20 @@ struct PhotoTests {
         }
     }
 
+    @Test("a GIF whose header gives no size is damaged, said in one line (GdkPixbuf's size query is not asked)")
+    func gifOfNoSize() throws {
+        let scratch = Scratch()
+        // GdkPixbuf's own test file: a 0 × 0 screen, a global table of two, the trailer.
+        let bytes: [UInt8] = Array("GIF89a".utf8) + [0, 0, 0, 0, 0xF0, 1, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x3B]
+        let path = scratch.write("zero-size.gif", bytes)
+        _ = try refused(path, .photoDamaged, quick: false)
+        let added = try Caption.run([
+            "--library", scratch.file("cli"), "--add", path, "--title", "T", "--subtitle", "S",
+        ])
+        #expect(added.status != 0)
+        #expect(added.stderr == "caption: The photo is damaged or incomplete: \(path)\n")
+    }
+
     /// A whole photo of `type`, 200 × 150, from GdkPixbuf's own writers or (GIF, WebP,
     /// which it cannot write) ImageMagick and cwebp.
     func wholePhoto(_ type: String, in scratch: Scratch) throws -> [UInt8] {
