@@ -38,19 +38,27 @@ public enum CreditsFile {
     /// The credits in the file: none when there is no file; none and a problem when it is
     /// not a key file (it is left as it is, for the user to look at).
     public static func read(_ path: String = defaultPath) -> Reading {
-        guard access(path, F_OK) == 0 else { return Reading(credits: .none) }
-        // A key file only fails to be made when memory does.
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        var error: UnsafeMutablePointer<GError>?
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, &error) != 0 else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-            g_clear_error(&error)
-            return Reading(
+        func problem(_ reason: String) -> Reading {
+            Reading(
                 credits: .none,
                 problem: fill(
                     tr("The standing credits cannot be read ({reason}), so none are written: {path}"),
                     ["reason": reason, "path": path]))
+        }
+        let bytes: [UInt8]
+        switch SettingsFile.read(path) {
+        case .missing: return Reading(credits: .none)
+        case .notRegular: return problem(tr("not a regular file"))
+        case .failed(let code): return problem(POSIXFiles.reason(code))
+        case .contents(let contents): bytes = contents
+        }
+        // A key file only fails to be made when memory does.
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        // GLib's own reason quotes the line it stopped at: whatever the file is (a link to
+        // another file, say), none of it is shown.
+        guard SettingsFile.parseKeyFile(bytes, into: file, keepingComments: false) else {
+            return problem(tr("it is not a key file"))
         }
         var credits = Credits()
         for field in CreditField.allCases {
@@ -71,7 +79,9 @@ public enum CreditsFile {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
         // A file that does not parse is replaced: the user asked for these credits.
-        g_key_file_load_from_file(file, path, G_KEY_FILE_KEEP_COMMENTS, nil)
+        if let bytes = SettingsFile.contents(path) {
+            _ = SettingsFile.parseKeyFile(bytes, into: file, keepingComments: true)
+        }
         for field in CreditField.allCases {
             if credits.setFields.contains(field) {
                 g_key_file_set_string(file, group, field.rawValue, credits[field])
@@ -112,6 +122,21 @@ public enum CreditNames {
         case .city: tr("City")
         case .country: tr("Country")
         case .countryCode: tr("Country code")
+        }
+    }
+}
+
+extension SettingsFile {
+    /// Parses `bytes` into the GKeyFile `file`; false when they are no key file.
+    static func parseKeyFile(_ bytes: [UInt8], into file: OpaquePointer?, keepingComments: Bool) -> Bool {
+        // With a terminating zero, so the buffer is never empty and always has an address.
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                // A non-empty buffer's base address is never nil.
+                g_key_file_load_from_data(
+                    file, text.baseAddress!, gsize(bytes.count),
+                    keepingComments ? G_KEY_FILE_KEEP_COMMENTS : G_KEY_FILE_NONE, nil) != 0
+            }
         }
     }
 }

@@ -59,7 +59,9 @@ public struct DraftStore: Sendable {
         removeLeftovers()
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        guard let bytes = SettingsFile.contents(path),
+            SettingsFile.parseKeyFile(bytes, into: file, keepingComments: false)
+        else { return nil }
         var failed = false
         func string(_ group: String, _ key: String) -> String? {
             var error: UnsafeMutablePointer<GError>?

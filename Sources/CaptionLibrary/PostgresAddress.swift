@@ -22,28 +22,40 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         "connect_timeout", "options", "target_session_attrs", "password",
     ]
 
-    /// Whether `argument` names a library on a server rather than a folder.
+    /// Whether `argument` names a library on a server rather than a folder. A scheme is
+    /// told in any case (`POSTGRESQL://` too), as URI schemes are; so are the keywords.
     public static func isServer(_ argument: String) -> Bool {
-        if argument.hasPrefix("postgresql://") || argument.hasPrefix("postgres://") { return true }
+        if schemeLength(argument) != nil { return true }
         guard let equals = argument.firstIndex(of: "=") else { return false }
-        let keyword = argument[..<equals].filter { $0 != " " && $0 != "\t" }
+        let keyword = argument[..<equals].filter { $0 != " " && $0 != "\t" }.lowercased()
         return leadingKeywords.contains(keyword)
     }
 
-    public init(_ argument: String) throws(LibraryError) {
+    /// The length of `postgresql://` or `postgres://` at the start, in any case; nil without.
+    static func schemeLength(_ argument: String) -> Int? {
+        let lowered = argument.prefix(13).lowercased()
+        if lowered.hasPrefix("postgresql://") { return 13 }
+        if lowered.hasPrefix("postgres://") { return 11 }
+        return nil
+    }
+
+    public init(_ given: String) throws(LibraryError) {
         guard let libpq = caption_libpq() else { throw Self.noClient }
+        // libpq reads only a lower-case scheme.
+        let argument = Self.schemeLength(given).map { given.prefix($0).lowercased() + given.dropFirst($0) } ?? given
         var message: UnsafeMutablePointer<CChar>?
         // Both non-nil once `loaded` (the shim checks every symbol).
         let parse = libpq.pointee.conninfo_parse!
         let free = libpq.pointee.conninfo_free!
         guard let options = parse(argument, &message) else {
-            // libpq's own reason, one line; it may quote the whole address.
+            // libpq's own reason, one line; it may quote the whole address or a part of it
+            // (a password's percent-encoding it could not read).
             let shown = Self.withoutSecrets(argument)
             let reason = message.map { String(cString: $0) }?.split(separator: "\n").first.map(String.init) ?? ""
             if let message { libpq.pointee.freemem!(message) }
             throw LibraryError.make(
                 .badAddress, "This is not a PostgreSQL address ({reason}): {address}",
-                ["reason": reason.replacing(argument, with: shown), "address": shown])
+                ["reason": Self.quotingNoSecret(reason), "address": shown])
         }
         defer { free(options) }
         var given: [String: String] = [:]
@@ -81,20 +93,57 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An address libpq could not parse, told without what may be a password: a URI's
-    /// `user:password@` and any `password=` word.
+    /// `user:password@` and its query (`?password=…`, `?sslpassword=…`), and the value of any
+    /// keyword but the server's, the database's, the user's and the service's, however it
+    /// is spelt (`PASSWORD = 'x'`).
     static func withoutSecrets(_ argument: String) -> String {
-        var words: [String] = []
-        for word in argument.split(separator: " ", omittingEmptySubsequences: false) {
-            if word.hasPrefix("password=") {
-                words.append("password=…")
-            } else if let scheme = word.firstRange(of: "://"), let at = word.firstRange(of: "@"),
-                let colon = word[scheme.upperBound..<at.lowerBound].firstIndex(of: ":")
-            {
-                words.append(String(word[..<colon]) + ":…" + String(word[at.lowerBound...]))
-            } else {
-                words.append(String(word))
+        if let scheme = schemeLength(argument) {
+            var rest = argument.dropFirst(scheme)
+            var query = ""
+            if let mark = rest.firstIndex(of: "?") {
+                rest = rest[..<mark]
+                query = "?…"
             }
+            if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+                rest = rest[..<colon] + ":…" + rest[at...]
+            }
+            return String(argument.prefix(scheme)) + rest + query
         }
+        let shown: Set<String> = ["host", "hostaddr", "port", "dbname", "user", "service"]
+        var words: [String] = []
+        var rest = Substring(argument)
+        while let equals = rest.firstIndex(of: "=") {
+            let keyword = String(rest[..<equals].filter { $0 != " " && $0 != "\t" })
+            var value = rest[rest.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+            var end = value.firstIndex { $0 == " " || $0 == "\t" } ?? value.endIndex
+            if value.first == "'" {
+                // A quoted value ends at the next quote not escaped by a backslash.
+                var index = value.index(after: value.startIndex)
+                while index < value.endIndex && value[index] != "'" {
+                    if value[index] == "\\" && value.index(after: index) < value.endIndex {
+                        index = value.index(after: index)
+                    }
+                    index = value.index(after: index)
+                }
+                end = index < value.endIndex ? value.index(after: index) : index
+            }
+            let text = value[..<end]
+            words.append(keyword + "=" + (shown.contains(keyword.lowercased()) ? String(text) : "…"))
+            value = value[end...]
+            rest = value
+        }
+        if rest.contains(where: { $0 != " " && $0 != "\t" }) { words.append("…") }
         return words.joined(separator: " ")
+    }
+
+    /// libpq's reason with what it quotes kept only when it is a keyword's name
+    /// (`invalid connection option "PASSWORD"`); a quoted value may be a secret.
+    static func quotingNoSecret(_ reason: String) -> String {
+        var parts = reason.split(separator: "\"", omittingEmptySubsequences: false).map(String.init)
+        for index in stride(from: 1, to: parts.count, by: 2)
+        where !parts[index].allSatisfy({ $0.isLetter || $0 == "_" }) {
+            parts[index] = "…"
+        }
+        return parts.joined(separator: "\"")
     }
 }

@@ -41,9 +41,10 @@ enum DiskFile {
         return descriptor
     }
 
-    /// A regular file's bytes, or the error number.
-    static func read(_ path: String) -> Result<[UInt8], Errno> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    /// A regular file's bytes, or the error number. Unless `followingLinks`, a symbolic link
+    /// at `path` itself is not read (ELOOP).
+    static func read(_ path: String, followingLinks: Bool = true) -> Result<[UInt8], Errno> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { return .failure(Errno(code: errno)) }
         defer { close(descriptor) }
         var info = stat()

@@ -191,8 +191,20 @@ public enum Exporter {
         // A row naming a file outside the library has no photo to read.
         let source = library.photoPath(of: entry) ?? entry.photo
         let bytes: [UInt8]
-        switch library.photoPath(of: entry).map(DiskFile.read) ?? .failure(Errno(code: ENOENT)) {
+        // The copy is named after its SHA-256 and is never a link: a copy that is a link, or
+        // whose bytes are not that digest's, was put there by something else, and what it
+        // holds (another photo, /etc/shadow) is not exported.
+        let replaced = LibraryError(
+            .photoUnreadable,
+            fill(
+                tr("The library's copy of the photo of entry {id} was replaced by something else: {path}"),
+                ["id": String(entry.id), "path": source]))
+        switch library.photoPath(of: entry).map({ DiskFile.read($0, followingLinks: false) })
+            ?? .failure(Errno(code: ENOENT))
+        {
         case .success(let read): bytes = read
+        case .failure(let failure) where failure.code == ELOOP || failure.code == EINVAL:
+            throw replaced
         case .failure(let failure):
             throw LibraryError(
                 .photoUnreadable,
@@ -200,6 +212,8 @@ public enum Exporter {
                     tr("The library's copy of the photo of entry {id} cannot be read ({reason}): {path}"),
                     ["id": String(entry.id), "reason": POSIXFiles.reason(failure.code), "path": source]))
         }
+        let digest = entry.photo.split(separator: "/").last?.split(separator: ".").first.map(String.init)
+        guard bytes.withUnsafeBytes({ Hash.sha256($0) }) == digest else { throw replaced }
         let format = Containers.format(of: bytes)
         let ext = format?.fileExtension ?? extensionOf(entry.photo)
         let stem = ExportName.stem(from: entry.title, fallback: fill(tr("Photo {id}"), ["id": String(entry.id)]))

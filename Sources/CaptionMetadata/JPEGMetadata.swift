@@ -33,22 +33,27 @@ enum JPEGXMP {
     }
 
     /// The extended packet whose parts carry `guid`, put together; nil when a part is
-    /// missing or lies outside the length they announce.
+    /// missing or lies outside the length they announce. Nothing is allocated before the
+    /// parts are known to fill that length exactly, so a part announcing 4 GiB in a small
+    /// file costs nothing.
     static func extended(_ jpeg: JPEG, guid: String) -> [UInt8]? {
-        var whole: [UInt8]?
-        var filled = 0
+        var parts: [(offset: Int, bytes: ArraySlice<UInt8>)] = []
+        var announced: Int?
         for segment in jpeg.segments where isExtended(segment, jpeg.bytes) && self.guid(of: segment, jpeg.bytes) == guid
         {
             let at = segment.payload.lowerBound + JPEG.extendedXMP.count + 32
             let length = Int(TIFF.read32(jpeg.bytes, at, false))
-            let offset = Int(TIFF.read32(jpeg.bytes, at + 4, false))
-            let part = jpeg.bytes[(at + 8)..<segment.payload.upperBound]
-            if whole == nil { whole = [UInt8](repeating: 0, count: length) }
-            guard whole?.count == length, offset + part.count <= length else { return nil }
-            whole?.replaceSubrange(offset..<(offset + part.count), with: part)
-            filled += part.count
+            guard announced == nil || announced == length else { return nil }
+            announced = length
+            parts.append(
+                (Int(TIFF.read32(jpeg.bytes, at + 4, false)), jpeg.bytes[(at + 8)..<segment.payload.upperBound]))
         }
-        guard let whole, filled == whole.count else { return nil }
+        guard let length = announced, parts.reduce(0, { $0 + $1.bytes.count }) == length else { return nil }
+        var whole = [UInt8](repeating: 0, count: length)
+        for part in parts {
+            guard part.offset + part.bytes.count <= length else { return nil }
+            whole.replaceSubrange(part.offset..<(part.offset + part.bytes.count), with: part.bytes)
+        }
         return whole
     }
 

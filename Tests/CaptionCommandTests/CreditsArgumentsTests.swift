@@ -108,6 +108,41 @@ struct CreditsArgumentsTests {
         #expect(Photos.bytes(file) == Array("creator = no group\n\u{0}\u{1}".utf8), "left as it was")
     }
 
+    @Test(
+        "a credits file that is a FIFO is refused at once (nothing waits for a writer); one that is a link to a secret quotes none of it"
+    )
+    func specialAndLinkedFiles() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("config/caption")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(mkfifo(folder + "/credits.ini", 0o600) == 0)
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        // Under timeout(1): before, opening the FIFO waited for a writer for ever.
+        let photo = scratch.write("p.png", Photos.png())
+        for arguments in [
+            ["--credits"], ["--library", scratch.file("lib"), "--add", photo, "--title", "T", "--subtitle", "S"],
+        ] {
+            let outcome = try Tool.run("timeout", ["20", Caption.binary] + arguments, environment: config)
+            #expect(outcome.status != 124, "\(arguments): it waited on the FIFO")
+            #expect(
+                outcome.stderr.contains(
+                    "The standing credits cannot be read (not a regular file), so none are written: "
+                        + folder + "/credits.ini"),
+                "\(outcome.stderr)")
+        }
+        // A link to a file that is no key file (as /etc/shadow is not): named, nothing quoted.
+        let secret = scratch.write("secret", Array("root:$6$salt$hash:19000:0:99999:7:::\n".utf8))
+        #expect(unlink(folder + "/credits.ini") == 0)
+        #expect(symlink(secret, folder + "/credits.ini") == 0)
+        let shown = try Caption.run(["--credits"], environment: config)
+        #expect(shown.status == 1)
+        #expect(
+            shown.stderr
+                == "caption: The standing credits cannot be read (it is not a key file), so none are written: "
+                + folder + "/credits.ini\n", "\(shown.stderr)")
+        #expect(!shown.stderr.contains("root") && !shown.stdout.contains("root"))
+    }
+
     @Test("a credits folder that cannot be written is one line, exit 1")
     func unwritableFile() throws {
         let scratch = Scratch()

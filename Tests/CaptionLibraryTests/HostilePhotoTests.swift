@@ -263,4 +263,47 @@ struct HostilePhotoTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: The photo is damaged or incomplete: \(broken)\n", "\(outcome.stderr)")
     }
+
+    /// A 700-byte JPEG whose standard XMP points at extended XMP and whose one extended part
+    /// says the whole is 0xFFFFFFFF bytes.
+    static func extendedXMPBomb(_ scratch: Scratch) throws -> String {
+        let guid = Array("0123456789ABCDEF0123456789ABCDEF".utf8)
+        let packet =
+            "<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'>"
+            + "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description rdf:about=''"
+            + " xmlns:xmpNote='http://ns.adobe.com/xmp/note/' xmpNote:HasExtendedXMP='"
+            + String(decoding: guid, as: UTF8.self) + "'/></rdf:RDF></x:xmpmeta><?xpacket end='w'?>"
+        let standard = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(packet.utf8)
+        let extended =
+            Array("http://ns.adobe.com/xmp/extension/".utf8) + [0] + guid + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]
+            + Array("<x:xmpmeta/>".utf8)
+        func segment(_ payload: [UInt8]) -> [UInt8] {
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        let jpeg = Photos.jpeg(width: 16, height: 16)
+        return scratch.write(
+            "bomb.jpg", Array(jpeg.prefix(2)) + segment(standard) + segment(extended) + jpeg.dropFirst(2))
+    }
+
+    @Test("extended XMP announcing 4 GiB allocates nothing: --add reading the words and --export answer in 1 GiB")
+    func extendedXMPBombAllocatesNothing() throws {
+        let scratch = Scratch()
+        let bomb = try Self.extendedXMPBomb(scratch)
+        let library = scratch.file("lib")
+        // As the hostile photos run: 1 GiB of address space, or AddressSanitizer's cap.
+        let sanitized = ProcessInfo.processInfo.environment["CAPTION_SANITIZER"] != nil
+        func run(_ arguments: [String]) throws -> Outcome {
+            try Caption.run(
+                ["--library", library] + arguments,
+                environment: ["ASAN_OPTIONS": "max_allocation_size_mb=1024:detect_leaks=0"],
+                shellPrefix: sanitized ? "ulimit -t 20;" : "ulimit -v 1048576; ulimit -t 10;")
+        }
+        let untitled = try run(["--add", bomb, "--subtitle", "S"])
+        #expect(untitled.status == 1 && untitled.stderr == "caption: Title required\n", "\(untitled.stderr)")
+        let added = try run(["--add", bomb, "--title", "T", "--subtitle", "S"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let exported = try run(["--export", scratch.file("out")])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.file("out/T.jpg")))
+    }
 }

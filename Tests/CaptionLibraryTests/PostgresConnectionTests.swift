@@ -2,6 +2,7 @@
 // build-aux/with-postgres): text of every kind comes back as sent, failures keep nothing,
 // and addresses and messages never carry a password.
 
+import CaptionTestSupport
 import Foundation
 import Testing
 
@@ -155,10 +156,37 @@ struct PostgresConnectionTests {
         #expect(error.message.contains("nonsense"), "\(error.message)")
     }
 
+    @Test(
+        "no spelling of a password is shown: keyword in any case, spaced or quoted, percent-encoded, in a query",
+        arguments: [
+            "host=db PASSWORD=S3cretPW dbname=desk", "host=db passWord = 'S3cret PW' dbname=desk",
+            "host=db password=S3cretPW nonsense=1", "postgresql://ana:S3cret%zzPW@db/desk",
+            "postgresql://ana:S3cretPW@db/desk", "POSTGRESQL://ana:S3cretPW@db/desk",
+            "postgresql://db/desk?password=S3cretPW", "postgres://ana@db/desk?sslpassword=S3cretPW&nonsense=1",
+        ])
+    func passwordsAreNeverShown(_ address: String) throws {
+        #expect(PostgresAddress.isServer(address))
+        let error = try #require(throws: LibraryError.self) { try PostgresAddress(address) }
+        #expect(error.kind == .badAddress, "\(error.message)")
+        #expect(!error.message.contains("S3cret") && !error.message.contains("PW"), "\(error.message)")
+        #expect(!PostgresAddress.withoutSecrets(address).contains("S3cret"))
+    }
+
+    @Test("an address with an upper-case scheme is a server, never a folder named after it, password and all")
+    func upperCaseSchemeIsAServer() throws {
+        let scratch = Scratch()
+        let outcome = try Caption.run(
+            ["--library", "POSTGRESQL://ana:S3cretPW@db.invalid/desk", "--list"], in: scratch.path)
+        #expect(outcome.status == 1)
+        #expect(!outcome.stderr.contains("S3cret"), "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "nothing made here")
+    }
+
     @Test(arguments: [
         ("postgresql://db.example.org/desk", true), ("postgres:///desk", true), ("service=desk", true),
         ("host=/run/postgresql dbname=desk", true), (" dbname = desk", true), ("/home/ana/Captions", false),
         ("Captions", false), ("./host=db", false), ("photos=old", false), ("postgresql:desk", false),
+        ("Postgres://db/desk", true), ("HOST=db dbname=desk", true),
     ])
     func serversAreToldFromFolders(_ argument: String, _ isServer: Bool) {
         #expect(PostgresAddress.isServer(argument) == isServer)

@@ -120,6 +120,35 @@ struct ExportCommandTests {
         }
     }
 
+    @Test("a stored copy replaced by a link (to a secret) or by another file is not exported, and is named")
+    func replacedCopyIsNotExported() throws {
+        let scratch = Scratch()
+        let directory = try library(scratch, [(.jpeg, "First", "a"), (.png, "Second", "b"), (.jpeg, "Third", "c")])
+        let stored = try Library(directory: directory)
+        let second = try #require(try stored.entry(id: 2))
+        let third = try #require(try stored.entry(id: 3))
+        let secret = scratch.write("secret", Array("root:$6$hash:19000:0:99999:7:::\n".utf8))
+        #expect(unlink(directory + "/" + second.photo) == 0)
+        #expect(symlink(secret, directory + "/" + second.photo) == 0)
+        // Another photo's bytes under the third's name: a real JPEG, but not the one saved.
+        let first = try #require(try stored.entry(id: 1))
+        #expect(unlink(directory + "/" + third.photo) == 0)
+        try FileManager.default.copyItem(atPath: directory + "/" + first.photo, toPath: directory + "/" + third.photo)
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 1)
+        for (id, entry) in [(2, second), (3, third)] {
+            #expect(
+                outcome.stderr.contains(
+                    "The library's copy of the photo of entry \(id) was replaced by something else: "
+                        + directory + "/" + entry.photo),
+                "\(outcome.stderr)")
+        }
+        #expect(scratch.names(in: out) == ["First.jpg"])
+        let exported = try Data(contentsOf: URL(fileURLWithPath: out + "/First.jpg"))
+        #expect(!exported.contains(Data("root:".utf8)))
+    }
+
     @Test("names a device on Windows (CON, aux.jpg, COM1) get a _ in front; invisible-only titles take the fallback")
     func windowsDevicesAndInvisibleNames() {
         #expect(ExportName.stem(from: "CON", fallback: "Photo 1") == "_CON")

@@ -1,6 +1,7 @@
 // Key files (GLib's .ini): the window's remembered settings, read, or changed in place.
 
 import CGtk
+import POSIXFiles
 
 /// A GKeyFile, read from a file or open for `KeyFile.update`'s change.
 final class KeyFile {
@@ -16,8 +17,22 @@ final class KeyFile {
     /// The file at `path`; nil when it is missing or is not a key file.
     static func load(_ path: String) -> KeyFile? {
         let file = KeyFile()
-        guard g_key_file_load_from_file(file.pointer, path, G_KEY_FILE_NONE, nil) != 0 else { return nil }
+        guard let bytes = SettingsFile.contents(path), file.parse(bytes, keepingComments: false) else { return nil }
         return file
+    }
+
+    /// Reads `bytes` (read with SettingsFile, which never waits on a FIFO); false when they
+    /// are no key file.
+    private func parse(_ bytes: [UInt8], keepingComments: Bool) -> Bool {
+        // With a terminating zero, so the buffer is never empty and always has an address.
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                // A non-empty buffer's base address is never nil.
+                g_key_file_load_from_data(
+                    pointer, text.baseAddress!, gsize(bytes.count),
+                    keepingComments ? G_KEY_FILE_KEEP_COMMENTS : G_KEY_FILE_NONE, nil) != 0
+            }
+        }
     }
 
     /// The values of `key`, or nil when it is missing or not of the type asked for.
@@ -45,7 +60,7 @@ final class KeyFile {
     static func update(_ path: String, _ change: (KeyFile) -> Void) {
         if let slash = path.lastIndex(of: "/") { UserFiles.makeFolder(String(path[..<slash])) }
         let file = KeyFile()
-        g_key_file_load_from_file(file.pointer, path, G_KEY_FILE_KEEP_COMMENTS, nil)
+        if let bytes = SettingsFile.contents(path) { _ = file.parse(bytes, keepingComments: true) }
         change(file)
         g_key_file_save_to_file(file.pointer, path, nil)
     }

@@ -24,13 +24,10 @@ enum UserFiles {
     @discardableResult
     static func makeFolder(_ folder: String) -> Bool { g_mkdir_with_parents(folder.pathBytes, 0o700) == 0 }
 
-    /// A whole file's bytes; nil when it is missing or unreadable.
+    /// A whole settings file's bytes; nil when it is missing, unreadable or not a regular
+    /// file (a FIFO there is never waited on).
     static func contents(of path: String) -> [UInt8]? {
-        var contents: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path.pathBytes, &contents, &length, nil) != 0, let contents else { return nil }
-        defer { g_free(contents) }
-        return Array(UnsafeRawBufferPointer(start: contents, count: Int(length)))
+        SettingsFile.contents(path)
     }
 
     /// Adds the files to GTK's recently used files.
