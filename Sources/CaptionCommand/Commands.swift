@@ -235,7 +235,8 @@ public enum Commands {
 }
 
 /// JSON without Foundation: the entries as an array of objects, strings escaped per RFC 8259.
-/// An entry whose photo path is not one of the library's own files has "photo": null; one
+/// An entry whose photo path is not one of the library's own files, or whose photo on a
+/// server is not on this machine yet, has "photo": null; one
 /// that does not know the file it was captioned from (saved before version 3 of the
 /// schema) has "source": null.
 enum JSON {
@@ -248,7 +249,8 @@ enum JSON {
         try library.forEachEntry { entry in
             output.append(bytes: first ? "[\n" : ",\n")
             first = false
-            output.withBytes { object(entry, photo: library.photoPath(of: entry), into: &$0) }
+            // A listing fetches no photo from a server: "photo" is null for one not here yet.
+            output.withBytes { object(entry, photo: library.photoPathIfHere(of: entry), into: &$0) }
             return true
         }
         output.append(bytes: first ? "[]\n" : "\n]\n")

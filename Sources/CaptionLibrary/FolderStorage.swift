@@ -174,6 +174,8 @@ final class FolderStorage: LibraryStorage {
         FolderStorage.photoPath(of: entry, in: directory)
     }
 
+    func photoPathIfHere(of entry: Entry) -> String? { photoPath(of: entry) }
+
     /// The same, for a library folder not open here (the window asks before opening).
     static func photoPath(of entry: Entry, in directory: String) -> String? {
         guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }

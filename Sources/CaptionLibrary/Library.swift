@@ -156,6 +156,9 @@ public final class Library: Sendable {
     /// could point at "../../.bashrc", and nothing may read or delete that) or a server's
     /// photo cannot be had.
     public func photoPath(of entry: Entry) -> String? { storage.photoPath(of: entry) }
+    /// The photo's path when it is already on this machine (always, for a library in a
+    /// folder); nil for a desk's photo not yet fetched. Fetches nothing.
+    public func photoPathIfHere(of entry: Entry) -> String? { storage.photoPathIfHere(of: entry) }
 
     /// The same, for a library folder not open here (the window asks before opening).
     public static func photoPath(of entry: Entry, in directory: String) -> String? {

@@ -59,6 +59,9 @@ protocol LibraryStorage: AnyObject, Sendable {
     /// The absolute path of the entry's photo on this machine, or nil when the entry names
     /// no photo of the library's or its photo cannot be had.
     func photoPath(of entry: Entry) -> String?
+    /// The same when the photo is already on this machine, nil when it would have to be
+    /// fetched: what a listing shows, which fetches nothing.
+    func photoPathIfHere(of entry: Entry) -> String?
     func holdsPhoto(at path: String) -> Bool
     func holdsPhoto(sha256: String, format: PhotoFormat) -> Bool
 

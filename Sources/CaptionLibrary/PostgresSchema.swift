@@ -45,11 +45,25 @@ enum PostgresSchema {
         """,
         // Search: trigram indexes find any substring of three characters or more, as the
         // folder library's FTS5 trigram table does; pg_trgm is a trusted extension, which a
-        // database's owner may create.
+        // database's owner may create. It goes into Caption's own schema, not `public`,
+        // where its 31 functions and 10 operators would be another application's to trip
+        // over (and where a `similarity` function of that application's would stop it); a
+        // database that has it already is used where it is. (Libraries made before this
+        // step read so keep theirs in `public`: moving an extension another application may
+        // use is not Caption's to do.)
         """
-        CREATE EXTENSION IF NOT EXISTS pg_trgm;
-        CREATE INDEX entries_title_text ON caption.entries USING gin (lower(title) gin_trgm_ops);
-        CREATE INDEX entries_subtitle_text ON caption.entries USING gin (lower(subtitle) gin_trgm_ops);
+        DO $$
+        DECLARE place text;
+        BEGIN
+            IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+                CREATE EXTENSION pg_trgm SCHEMA caption;
+            END IF;
+            SELECT n.nspname INTO place FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                WHERE e.extname = 'pg_trgm';
+            EXECUTE format('CREATE INDEX entries_title_text ON caption.entries USING gin (lower(title) %I.gin_trgm_ops)', place);
+            EXECUTE format('CREATE INDEX entries_subtitle_text ON caption.entries USING gin (lower(subtitle) %I.gin_trgm_ops)', place);
+        END
+        $$;
         """,
         // Every commit counts one change, so an editor knows whether what it read (a search
         // index, the offers) is still current with one small read.

@@ -575,6 +575,12 @@ final class PostgresStorage: LibraryStorage {
 
     /// From the cache, or else fetched from the server, checked against its hash and
     /// cached: a photo changed on the server is not handed on as the one captioned.
+    func photoPathIfHere(of entry: Entry) -> String? {
+        guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
+        let path = directory + "/" + entry.photo
+        return access(path, F_OK) == 0 ? path : nil
+    }
+
     func photoPath(of entry: Entry) -> String? {
         guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
         let path = directory + "/" + entry.photo

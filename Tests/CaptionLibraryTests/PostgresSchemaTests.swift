@@ -2,6 +2,8 @@
 // once when two editors open it together, never over another program's schema or a newer
 // Caption's, and not by a user who may not write.
 
+import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -37,6 +39,46 @@ struct PostgresSchemaTests {
         #expect(tables.text(0, 0) == "entries leases library photos")
         #expect(
             try connection.execute("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'").integer(0, 0) == 1)
+    }
+
+    @Test func searchTrigramsGoIntoCaptionsSchemaNotPublic() throws {
+        let address = try Self.database()
+        let connection = try PostgresConnection(address)
+        // Another application's own `similarity` in public, which pg_trgm's would clash with.
+        try connection.execute(
+            "CREATE FUNCTION public.similarity(text, text) RETURNS real AS 'SELECT 0.5' LANGUAGE sql")
+        let before = try connection.execute(
+            "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'"
+        ).integer(0, 0)
+        try PostgresSchema.prepare(connection)
+        let place = try connection.execute(
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'"
+        )
+        #expect(place.text(0, 0) == "caption")
+        let after = try connection.execute(
+            "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'"
+        ).integer(0, 0)
+        #expect(after == before, "nothing added to public")
+        // Search still finds by any three characters, through the trigram index.
+        let library = try Library(server: address)
+        let scratch = Scratch()
+        let photo = scratch.write("harbour.png", Photos.png())
+        _ = try library.add(photoAt: photo, words: CaptionWords(title: "Harbour at dusk", subtitle: "Ferry"))
+        #expect(try library.entries(matching: "rbou").map(\.title) == ["Harbour at dusk"])
+    }
+
+    @Test func aDatabaseThatHasPgTrgmAlreadyUsesItWhereItIs() throws {
+        let address = try Self.database()
+        let connection = try PostgresConnection(address)
+        try connection.execute("CREATE EXTENSION pg_trgm")
+        try PostgresSchema.prepare(connection)
+        let place = try connection.execute(
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'"
+        )
+        #expect(place.text(0, 0) == "public")
+        let indexes = try connection.execute(
+            "SELECT count(*) FROM pg_indexes WHERE schemaname = 'caption' AND indexname LIKE 'entries_%_text'")
+        #expect(indexes.integer(0, 0) == 2)
     }
 
     @Test func twoEditorsOpeningANewLibraryAtOnceMakeItOnce() async throws {

@@ -53,21 +53,30 @@ struct ServerCommandTests {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout == "Saved entry 1\n")
 
-        // The other machine lists it, and its photo comes from the server into its own cache.
+        // The other machine lists it, and fetches nothing to list: its photo is not there yet.
         let listed = try rui.run(["--library", address, "--list"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("1  Harbour at dusk  The last ferry"))
-        let json = try rui.run(["--library", address, "--list", "--json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        let objects = try #require(
-            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        let cached = try #require(objects.first?["photo"] as? String)
-        #expect(cached.hasPrefix(scratch.file("rui/cache/caption/server-")), "\(cached)")
-        #expect(Photos.bytes(cached) == bytes, "the photo as it was saved")
+        func listedPhoto() throws -> Any? {
+            let json = try rui.run(["--library", address, "--list", "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let objects = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            return objects.first?["photo"]
+        }
+        #expect(try listedPhoto() is NSNull, "no photo fetched to list")
+        let cacheFolder = scratch.file("rui/cache")
+        let fetched = (FileManager.default.enumerator(atPath: cacheFolder)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".jpg") }
+        #expect(fetched.isEmpty, "\(fetched)")
 
-        // Exported on the other machine: the photo, captioned, from the server's bytes.
+        // Exported on the other machine: the photo, captioned, from the server's bytes; the
+        // copy it fetched is the listing's photo from then on.
         let exported = try rui.run(["--library", address, "--export", scratch.file("out")])
         #expect(exported.status == 0, "\(exported.stderr)")
+        let cached = try #require(try listedPhoto() as? String)
+        #expect(cached.hasPrefix(scratch.file("rui/cache/caption/server-")), "\(cached)")
+        #expect(Photos.bytes(cached) == bytes, "the photo as it was saved")
         let copy = Photos.bytes(scratch.file("out/Harbour at dusk.jpg"))
         #expect(copy.count > bytes.count)
         #expect(String(decoding: copy, as: UTF8.self).contains("Harbour at dusk"))
