@@ -2,6 +2,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionTestSupport
 import CaptionText
 import FocusEngine
 import Foundation
@@ -117,7 +118,9 @@ import Testing
         gtk_clipboard_set_text(clipboard, pasted, -1)
         gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
-        let started = Date()
+        // A freeze is the main thread at work: its processor time is what is bounded, which
+        // other processes sharing the processors (a CPU hog, a build) do not lengthen.
+        let started = ThreadTime.now
         caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
         #expect(
             Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.Item.text(.title).index].count > 20_000 },
@@ -125,8 +128,10 @@ import Testing
         Harness.settle()
         window.activateAction("save")
         Harness.settle()
-        let seconds = Date().timeIntervalSince(started)
-        print("hundredThousandPastedCharacters: paste, draw and submit took \(Int(seconds * 1000)) ms")
+        let worked = ThreadTime.now - started
+        let seconds = Double(worked.components.seconds) + Double(worked.components.attoseconds) / 1e18
+        print(
+            "hundredThousandPastedCharacters: paste, draw and submit took \(Int(seconds * 1000)) ms of the main thread")
         #expect(seconds < Harness.freezeLimit, "the window froze for \(seconds) s")
         #expect(window.messages.text == "Title is too long (at most 120 characters)")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
