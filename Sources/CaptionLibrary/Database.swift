@@ -144,11 +144,30 @@ final class Database {
         Database.error(code, handle: handle, path: path, folder: folder)
     }
 
+    /// EMFILE or ENFILE when this process can open no more files, else nil.
+    static func descriptorsExhausted() -> Int32? {
+        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard probe < 0 else {
+            close(probe)
+            return nil
+        }
+        let code = errno
+        return code == EMFILE || code == ENFILE ? code : nil
+    }
+
     /// One line naming the problem, from an extended result code and the OS error behind it.
     static func error(_ code: Int32, handle: OpaquePointer, path: String, folder: String) -> LibraryError {
         let primary = code & 0xFF
         let system = sqlite3_system_errno(handle)
         let detail = String(cString: sqlite3_errmsg(handle))
+        // Out of file descriptors, SQLite cannot open the database, its journal or its
+        // shared memory, and says so in ways that read as a lock ("busy", its errno not
+        // kept) or damage: whether one more file can be opened tells.
+        if let exhausted = system == EMFILE || system == ENFILE ? system : Database.descriptorsExhausted() {
+            return .make(
+                .io, "Too many files are open to use the library ({reason}); close some, or raise the limit: {file}",
+                ["reason": POSIXFiles.reason(exhausted), "file": path])
+        }
         switch primary {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .make(

@@ -96,7 +96,8 @@ public enum InPlaceWriter {
             path.split(separator: "/").last.flatMap { name in
                 name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) }
             } ?? format.fileExtension
-        removeLeftovers(in: folder)
+        let folderLock = claimFolder(folder)
+        defer { if folderLock >= 0 { close(folderLock) } }
         let temporary: String
         switch DiskFile.temporary(in: folder, extension: ext, holding: original, prefix: temporaryPrefix) {
         case .success(let made): temporary = made
@@ -158,9 +159,31 @@ public enum InPlaceWriter {
             path: path, sha256: bytes.withUnsafeBytes { Hash.sha256($0) }, sidecars: sidecars)
     }
 
+    /// Takes a shared lock on `folder` for this write, after removing what killed writes
+    /// left there: with the folder's exclusive lock no other write is running in it, so
+    /// every hidden temporary file of ours is a leftover; without it (another write holds
+    /// the folder) only those older than a day are. Returns the folder's descriptor, which
+    /// holds the lock until closed; -1 when the folder cannot be opened.
+    static func claimFolder(_ folder: String) -> Int32 {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            removeLeftovers(in: folder)
+            return -1
+        }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            removeLeftovers(in: folder, olderThan: -1)
+        } else {
+            removeLeftovers(in: folder)
+        }
+        // Shared from here: other writes in the folder may run beside this one; an export
+        // or a later write's clean-up waits for none of them and removes nothing of theirs.
+        _ = flock(descriptor, LOCK_SH | LOCK_NB)
+        return descriptor
+    }
+
     /// What a killed write left in the folder: our hidden temporary files (exempi's own
-    /// temporary file is named after ours) older than a day, which no write still running
-    /// can own. Anything else in the folder is never touched.
+    /// temporary file is named after ours) older than `seconds`, which no write still
+    /// running can own. Anything else in the folder is never touched.
     static func removeLeftovers(in folder: String, olderThan seconds: Int = 86_400) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }

@@ -48,6 +48,9 @@ public enum SidecarWriter {
         // The photo's own credits stand over a sidecar's: a reader that prefers the sidecar
         // would otherwise show the standing credit instead of the photo's.
         let credits = PhotoCredits.leavingOutOwn(credits, photoAt: photo)
+        // Its temporary files are a write's: the folder is held as a write in place holds it.
+        let folderLock = InPlaceWriter.claimFolder(folder)
+        defer { if folderLock >= 0 { close(folderLock) } }
         for target in targets { try write(caption, credits: credits, to: target, folder: folder) }
         return targets
     }

@@ -53,6 +53,31 @@ struct LibraryFaultTests {
         #expect(["T0", "T1", "T2"].allSatisfy { listed.stdout.contains($0) }, "\(listed.stdout)")
     }
 
+    @Test("out of file descriptors, the library says so: never locked by another program, never damaged")
+    func outOfFileDescriptors() throws {
+        let scratch = Scratch()
+        let library = scratch.file("lib")
+        let added = try Caption.run([
+            "--library", library, "--add", scratch.write("p.png", Photos.png()), "--title", "T", "--subtitle", "S",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        var said: [String] = []
+        // From too few to start at all to enough: each limit between fails somewhere else.
+        for limit in 3...12 {
+            for arguments in [["--list"], ["--add", scratch.file("p.png"), "--title", "T", "--subtitle", "S"]] {
+                let outcome = try Caption.run(["--library", library] + arguments, shellPrefix: "ulimit -n \(limit);")
+                guard outcome.status != 0, outcome.stderr.hasPrefix("caption: ") else { continue }
+                said.append(outcome.stderr)
+                #expect(!outcome.stderr.contains("in use by another program"), "\(limit): \(outcome.stderr)")
+                #expect(!outcome.stderr.contains("damaged"), "\(limit): \(outcome.stderr)")
+            }
+        }
+        #expect(
+            said.contains { $0.hasPrefix("caption: Too many files are open to use the library (Too many open files)") },
+            "\(said)")
+        #expect(try Library(directory: library).entries().count >= 1, "nothing lost")
+    }
+
     @Test("another library's database put in its place never cleans this library's photos")
     func strangersDatabase() throws {
         let scratch = Scratch()

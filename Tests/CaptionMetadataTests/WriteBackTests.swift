@@ -346,23 +346,39 @@ struct WriteBackTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("There is no entry 9 in the library"))
     }
 
-    @Test("what a killed write left behind goes with the next write there, once a day old; nothing else does")
+    @Test(
+        "what a killed write left goes with the next write there; while another write holds the folder, only a day-old one"
+    )
     func leftoversRemoved() throws {
         let scratch = Scratch()
         let photo = try Photos.file(.jpeg, in: scratch)
-        let old = scratch.write(".caption-write-old.jpg", [1, 2, 3])
-        let fresh = scratch.write(".caption-write-fresh.jpg", [1, 2, 3])
-        let other = scratch.write(".other-old.jpg", [1, 2, 3])
-        for path in [old, other] {
+        func leftover(_ name: String, daysOld: Int = 0) -> String {
+            let path = scratch.write(name, [1, 2, 3])
             var times = [
-                timespec(tv_sec: time(nil) - 2 * 86_400, tv_nsec: 0),
-                timespec(tv_sec: time(nil) - 2 * 86_400, tv_nsec: 0),
+                timespec(tv_sec: time(nil) - daysOld * 86_400, tv_nsec: 0),
+                timespec(tv_sec: time(nil) - daysOld * 86_400, tv_nsec: 0),
             ]
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            return path
         }
+        // Another write in the folder (its shared lock): its fresh file may be its own.
+        let other = leftover(".other-old.jpg", daysOld: 2)
+        var old = leftover(".caption-write-old.jpg", daysOld: 2)
+        var fresh = leftover(".caption-write-fresh.jpg")
+        let running = open(scratch.path, O_RDONLY | O_DIRECTORY)
+        #expect(flock(running, LOCK_SH) == 0)
         _ = try InPlaceWriter.write(CaptionWords(title: "T", subtitle: "S"), into: photo)
         #expect(!FileManager.default.fileExists(atPath: old))
         #expect(FileManager.default.fileExists(atPath: fresh), "a write running now may own it")
+        close(running)
+        // No other write: whatever is there was left by one that was killed (it was kept for
+        // a day before), and goes, with a sidecar write's too.
+        _ = try InPlaceWriter.write(CaptionWords(title: "T2", subtitle: "S2"), into: photo)
+        #expect(!FileManager.default.fileExists(atPath: fresh), "a killed write's, removed at once")
+        old = leftover(".caption-write-killed.jpg")
+        fresh = leftover(".caption-write-killed.xmp")
+        _ = try SidecarWriter.write(CaptionWords(title: "T3", subtitle: "S3"), besides: photo)
+        #expect(!FileManager.default.fileExists(atPath: old) && !FileManager.default.fileExists(atPath: fresh))
         #expect(FileManager.default.fileExists(atPath: other), "not ours")
     }
 
