@@ -45,6 +45,8 @@ struct caption_libpq {
     int (*consume_input)(PGconn *);
     PGnotify *(*notifies)(PGconn *);
     PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
+    int (*needs_password)(const PGconn *);
+    int (*used_password)(const PGconn *);
     int loaded;
 };
 
@@ -88,12 +90,14 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->consume_input = dlsym(library, "PQconsumeInput");
     *(void **)&t->notifies = dlsym(library, "PQnotifies");
     *(void **)&t->set_notice_processor = dlsym(library, "PQsetNoticeProcessor");
+    *(void **)&t->needs_password = dlsym(library, "PQconnectionNeedsPassword");
+    *(void **)&t->used_password = dlsym(library, "PQconnectionUsedPassword");
     t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
                 t->conninfo_parse && t->conninfo_free && t->freemem && t->db && t->host && t->port &&
                 t->user && t->transaction_status && t->server_version && t->socket && t->consume_input &&
-                t->notifies && t->set_notice_processor;
+                t->notifies && t->set_notice_processor && t->needs_password && t->used_password;
 }
 
 /* libpq's functions, or NULL when it cannot be opened; opened once, from any thread. */

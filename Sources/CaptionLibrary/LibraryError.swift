@@ -22,6 +22,8 @@ public enum LibraryErrorKind: Sendable, Hashable {
     case photoDamaged
     // The library.
     case readOnly
+    /// A desk's library this user has been given no access to.
+    case noAccess
     case corrupt
     case notALibrary
     case newerSchema

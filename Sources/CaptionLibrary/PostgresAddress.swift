@@ -64,6 +64,25 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             if let value = option.pointee.val { given[String(cString: keyword)] = String(cString: value) }
             option += 1
         }
+        // libpq checks these values only as it connects, and its refusal then read as a
+        // server not reached.
+        let choices: [String: [String]] = [
+            "sslmode": ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"],
+            "gssencmode": ["disable", "prefer", "require"],
+            "target_session_attrs": ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"],
+        ]
+        for (keyword, allowed) in choices.sorted(by: { $0.key < $1.key }) {
+            if let value = given[keyword], !value.isEmpty, !allowed.contains(value) {
+                throw LibraryError.make(
+                    .badAddress, "This is not a PostgreSQL address ({reason}): {address}",
+                    [
+                        "reason": fill(
+                            tr("{keyword} is {value}, which is none of {allowed}"),
+                            ["keyword": keyword, "value": value, "allowed": allowed.joined(separator: ", ")]),
+                        "address": Self.describe(given),
+                    ])
+            }
+        }
         if let password = given["password"], !password.isEmpty {
             throw LibraryError.make(
                 .badAddress,

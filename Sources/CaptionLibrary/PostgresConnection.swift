@@ -28,7 +28,25 @@ final class PostgresConnection {
         }
         guard libpq.pointee.status!(handle) == CONNECTION_OK else {
             let reason = Self.firstLine(libpq.pointee.error_message!(handle))
+            let user = libpq.pointee.user!(handle).map { String(cString: $0) } ?? ""
+            let needed = libpq.pointee.needs_password!(handle) != 0
+            let used = libpq.pointee.used_password!(handle) != 0
             libpq.pointee.finish!(handle)
+            // A password is the user's to fix, not the network: said apart from a server that
+            // is not there. (libpq tells a missing password; a refused one is told by the
+            // server's words, in English when libpq's messages are.)
+            if needed {
+                throw .make(
+                    .unreachable,
+                    "The server asks for {user}'s password and none was found; put it in ~/.pgpass or a service file: {server}",
+                    ["user": user, "server": address.description])
+            }
+            if used && reason.contains("password authentication failed") {
+                throw .make(
+                    .unreachable,
+                    "The server did not accept {user}'s password (from ~/.pgpass, a service file or PGPASSWORD); correct it there: {server}",
+                    ["user": user, "server": address.description])
+            }
             throw Self.unreachable(address, reason: reason)
         }
         caption_pg_quiet(libpq, handle)

@@ -118,14 +118,25 @@ enum PostgresSchema {
     /// yet. Throws for a `caption` schema of another program's, a schema no Caption wrote,
     /// and a newer Caption's.
     static func check(_ db: PostgresConnection) throws(LibraryError) -> (identity: String?, version: Int) {
+        // From the catalogues, which every user may read: a user given no access to the
+        // schema sees no table in it through to_regclass, and would take the library for
+        // one not made yet.
         let found = try db.execute(
             """
-            SELECT to_regclass('caption.library') IS NOT NULL,
+            SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                           WHERE n.nspname = 'caption' AND c.relname = 'library'),
                    EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'caption'),
                    EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                           WHERE n.nspname = 'caption')
+                           WHERE n.nspname = 'caption'),
+                   CASE WHEN EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'caption')
+                        THEN has_schema_privilege('caption', 'USAGE') ELSE true END
             """)
         let server = db.address.description
+        let noAccess = LibraryError.make(
+            .noAccess,
+            "This user may not read the library; its owner gives access with GRANT (the guide's “Caption together on a photo desk” says which): {server}",
+            ["server": server])
+        if found.text(0, 0) == "t" && found.text(0, 3) != "t" { throw noAccess }
         guard found.text(0, 0) == "t" else {
             if found.text(0, 2) == "t" {
                 throw .make(
@@ -133,7 +144,13 @@ enum PostgresSchema {
             }
             return (nil, 0)
         }
-        let library = try db.execute("SELECT id, version FROM caption.library")
+        let library: PostgresResult
+        do {
+            library = try db.execute("SELECT id, version FROM caption.library")
+        } catch  where error.kind == .readOnly {
+            // The library is there, and this user may not even read it: no grants yet.
+            throw noAccess
+        }
         guard library.rowCount == 1, let identity = library.text(0, 0), let version = library.integer(0, 1) else {
             throw .make(
                 .notALibrary, "Not a Caption library database; it was left as it is: {file}", ["file": server])

@@ -140,4 +140,51 @@ struct PostgresSchemaTests {
             "GRANT USAGE ON SCHEMA caption TO \(name); GRANT SELECT ON ALL TABLES IN SCHEMA caption TO \(name)")
         #expect(try PostgresSchema.prepare(PostgresConnection(editor)) == identity)
     }
+
+    @Test func anEditorGivenNoAccessIsToldSoNotThatTheLibraryIsOld() throws {
+        let address = try Self.database()
+        try PostgresSchema.prepare(PostgresConnection(address))
+        let (_, editor) = try Self.role(on: address)
+        let error = try #require(throws: LibraryError.self) { try PostgresSchema.prepare(PostgresConnection(editor)) }
+        #expect(error.kind == .noAccess)
+        #expect(
+            error.message
+                == "This user may not read the library; its owner gives access with GRANT (the guide's “Caption together on a photo desk” says which): \(editor.description)"
+        )
+    }
+
+    /// The grants the guide's desk page gives, word for word, to a role of the desk's.
+    static let guideGrants = """
+        CREATE ROLE desk_editors;
+        GRANT USAGE ON SCHEMA caption TO desk_editors;
+        GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA caption TO desk_editors;
+        GRANT USAGE ON ALL SEQUENCES IN SCHEMA caption TO desk_editors;
+        """
+
+    @Test func theGuidesGrantsLetAnEditorDoEverything() throws {
+        let address = try Self.database()
+        let admin = try PostgresConnection(address)
+        try PostgresSchema.prepare(admin)
+        let (name, editor) = try Self.role(on: address)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("help/C/desk.page"), encoding: .utf8)
+        for line in Self.guideGrants.split(separator: "\n") {
+            #expect(guide.contains(line), "the guide says \(line)")
+        }
+        // The role may already be on the shared server from another test's database.
+        try admin.run(
+            Self.guideGrants.replacingOccurrences(
+                of: "CREATE ROLE desk_editors;",
+                with: "DO $$ BEGIN CREATE ROLE desk_editors; EXCEPTION WHEN duplicate_object THEN NULL; END $$;"))
+        try admin.run("GRANT desk_editors TO \(name)")
+        let library = try Library(server: editor)
+        let scratch = Scratch()
+        let saved = try library.add(
+            photoAt: scratch.write("p.png", Photos.png()), words: CaptionWords(title: "Harbour", subtitle: "Dusk"))
+        #expect(try library.entries().map(\.title) == ["Harbour"])
+        _ = try library.update(id: saved.id, words: CaptionWords(title: "Harbour at dusk", subtitle: "Dusk"))
+        _ = try library.remove(id: saved.id)
+        #expect(try library.entries().isEmpty)
+    }
 }

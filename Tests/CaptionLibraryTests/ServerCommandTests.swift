@@ -120,4 +120,38 @@ struct ServerCommandTests {
             !FileManager.default.fileExists(atPath: scratch.file("ana/cache")), "no cache for a library never reached")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("ana/data")))
     }
+
+    @Test func aMissingOrRefusedPasswordAndABadSSLModeAreSaidAsSuch() throws {
+        let server = try PrivateServer()
+        try server.requirePasswords(user: "ana", password: "right-one")
+        let address = "host=\(server.socketFolder) user=ana dbname=desk"
+        let scratch = Scratch()
+        let described = "postgresql://ana@\(server.socketFolder)/desk"
+        let none = try Caption.run(
+            ["--library", address, "--list"], environment: ["PGPASSFILE": scratch.file("no-pgpass")])
+        #expect(none.status == 1)
+        #expect(
+            none.stderr
+                == "caption: The server asks for ana's password and none was found; put it in ~/.pgpass or a service file: \(described)\n"
+        )
+        let wrong = try Caption.run(
+            ["--library", address, "--list"],
+            environment: ["PGPASSFILE": scratch.file("no-pgpass"), "PGPASSWORD": "wrong-one"])
+        #expect(wrong.status == 1)
+        #expect(
+            wrong.stderr
+                == "caption: The server did not accept ana's password (from ~/.pgpass, a service file or PGPASSWORD); correct it there: \(described)\n"
+        )
+        #expect(!wrong.stderr.contains("wrong-one"))
+        let right = try Caption.run(
+            ["--library", address, "--list"],
+            environment: ["PGPASSFILE": scratch.file("no-pgpass"), "PGPASSWORD": "right-one"])
+        #expect(right.status == 0, "\(right.stderr)")
+        let ssl = try Caption.run(["--library", address + " sslmode=requier", "--list"])
+        #expect(ssl.status == 1)
+        #expect(
+            ssl.stderr
+                == "caption: This is not a PostgreSQL address (sslmode is requier, which is none of disable, allow, prefer, require, verify-ca, verify-full): \(described)\n"
+        )
+    }
 }

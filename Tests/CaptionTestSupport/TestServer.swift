@@ -63,6 +63,26 @@ public final class PrivateServer: @unchecked Sendable {
             ])
     }
 
+    /// Asks every user but the cluster's owner for a password (SCRAM), as a desk's server
+    /// does; `user` is made with `password`. The owner stays trusted, to set things up.
+    public func requirePasswords(user: String, password: String) throws {
+        let hba = "local all caption_admin trust\nlocal all all scram-sha-256\n"
+        let file = scratch.file("data/pg_hba.conf")
+        try Data(hba.utf8).write(to: URL(fileURLWithPath: file))
+        if getuid() == 0 { try Caption.giveToNobody(file) }
+        let made = try Tool.run(
+            "psql",
+            [
+                "-h", scratch.path, "-U", "caption_admin", "-d", "desk", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                "CREATE ROLE \(user) LOGIN PASSWORD '\(password)'; GRANT ALL ON DATABASE desk TO \(user)",
+            ])
+        guard made.status == 0 else { throw ToolFailure(description: "psql: \(made.stderr)") }
+        try run(bin + "/pg_ctl", ["-D", scratch.file("data"), "-w", "-s", "reload"])
+    }
+
+    /// The socket folder, for an address of another user's.
+    public var socketFolder: String { scratch.path }
+
     /// Stops it at once, as a crash or a pulled cable would: no connection is told.
     public func stop() throws {
         try run(bin + "/pg_ctl", ["-D", scratch.file("data"), "-m", "immediate", "-w", "-s", "stop"])
