@@ -231,6 +231,34 @@ import Testing
         #expect(Date().timeIntervalSince(began) < 2)
     }
 
+    /// The server restarts: the listener it ended is made again, and another editor's save
+    /// is heard as it commits once more, not found by asking once a second.
+    @Test func theServersNoticesAreHeardAgainAfterItRestarts() throws {
+        let server = try PrivateServer()
+        let window = try Harness.makeWindow(
+            library: server.address, stateFile: folder + "/relisten-window.ini", creditsFile: folder + "/credits.ini")
+        defer { Harness.close(window) }
+        var shown = false
+        window.onLibraryShown = { shown = true }
+        window.activateAction("library")
+        #expect(Harness.spin { shown }, "the library view never loaded")
+        #expect(Harness.spin { window.library.hearsOthers }, "the server's notices are not heard")
+        try server.stop()
+        #expect(Harness.spin { !window.library.hearsOthers }, "the lost listener is not noticed")
+        try server.start()
+        #expect(Harness.spin(seconds: 10) { window.library.hearsOthers }, "the listener is not made again")
+        let other = try Library(server: PostgresAddress(server.address), cache: folder + "/relisten-cache")
+        _ = try other.add(
+            photoAt: Harness.makePhoto(width: 93, height: 60, in: folder, name: "relisten.jpg"),
+            words: CaptionWords(title: "Breakwater", subtitle: "Storm"))
+        let began = Date()
+        #expect(Harness.spin(seconds: 2) { window.libraryController.view.entries.map(\.title) == ["Breakwater"] })
+        #expect(window.library.hearsOthers, "heard, not asked")
+        print(
+            "theServersNoticesAreHeardAgainAfterItRestarts: a save shown after \(Int(Date().timeIntervalSince(began) * 1000)) ms"
+        )
+    }
+
     // MARK: Claims
 
     /// Ben, another editor on another machine (a cache of its own), has `photo` on his

@@ -11,6 +11,8 @@ final class LibraryAccess: @unchecked Sendable {
     /// The window's: its answers are dropped once the window has ended.
     let lifetime: Lifetime
     private let queue = DispatchQueue(label: "io.github.caption_app.Caption.library")
+    /// Where a lost listener of a server's notices is made again.
+    private let listenerQueue = DispatchQueue(label: "io.github.caption_app.Caption.listener")
     /// Touched only on `queue`: that is what makes this class safe to share.
     private var opened: Library?
     /// The same library once open, for finding photos from other threads (a server's are
@@ -101,21 +103,42 @@ final class LibraryAccess: @unchecked Sendable {
         othersCommitted.append(body)
     }
 
-    /// On the library's queue, as it opens: a listener for a server library, its socket
-    /// then watched by the main loop. A listener that cannot be made, or is lost later,
-    /// leaves the followers asking, as for a folder.
+    /// On the library's queue as it opens (on the listener's queue after): a listener for
+    /// a server library, its socket
+    /// then watched by the main loop. While a listener cannot be made, or after it is lost
+    /// (the server restarted, the network went), the followers ask, as for a folder, and a
+    /// new listener is tried every `relistenSeconds` until one stands.
     private func listen(to library: Library) {
-        guard let notices = try? library.changeNotices() else { return }
+        guard isServer else { return }
+        guard let notices = try? library.changeNotices() else {
+            lifetime.post { [self] in relistenLater(library) }
+            return
+        }
         lifetime.post { [self] in
             hearsOthers = true
+            // What was committed while no one listened is news too.
+            othersCommitted.forEach { $0() }
             lifetime.whenReadable(notices.fileDescriptor) { [self] in
                 guard let news = notices.othersCommitted() else {
                     hearsOthers = false
+                    relistenLater(library)
                     return false
                 }
                 if news { othersCommitted.forEach { $0() } }
                 return true
             }
+        }
+    }
+
+    /// How long a lost listener waits before it is made again: the followers ask the
+    /// library meanwhile, so nothing is missed, only heard later.
+    static let relistenSeconds: UInt32 = 2
+
+    @MainActor private func relistenLater(_ library: Library) {
+        _ = lifetime.after(milliseconds: Self.relistenSeconds * 1000) { [self] in
+            // Not on the library's queue: a connection to a server that is away may take
+            // its time to fail, and saves must not wait behind it.
+            listenerQueue.async { [self] in listen(to: library) }
         }
     }
 
