@@ -176,6 +176,8 @@ final class FolderStorage: LibraryStorage {
 
     func photoPathIfHere(of entry: Entry) -> String? { photoPath(of: entry) }
 
+    func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String? { photoPath(of: entry) }
+
     /// The same, for a library folder not open here (the window asks before opening).
     static func photoPath(of entry: Entry, in directory: String) -> String? {
         guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }

@@ -160,6 +160,13 @@ public final class Library: Sendable {
     /// folder); nil for a desk's photo not yet fetched. Fetches nothing.
     public func photoPathIfHere(of entry: Entry) -> String? { storage.photoPathIfHere(of: entry) }
 
+    /// The photo's path, fetched from the server when it is not here yet: nil when the
+    /// library has no such photo; a server that cannot be reached throws, so that an
+    /// export stops once instead of naming every photo as missing.
+    public func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String? {
+        try storage.fetchedPhotoPath(of: entry)
+    }
+
     /// The same, for a library folder not open here (the window asks before opening).
     public static func photoPath(of entry: Entry, in directory: String) -> String? {
         FolderStorage.photoPath(of: entry, in: directory)

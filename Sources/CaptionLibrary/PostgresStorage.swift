@@ -582,11 +582,15 @@ final class PostgresStorage: LibraryStorage {
     }
 
     func photoPath(of entry: Entry) -> String? {
+        (try? fetchedPhotoPath(of: entry)) ?? nil
+    }
+
+    func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String? {
         guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
         let path = directory + "/" + entry.photo
         if access(path, F_OK) == 0 { return path }
         let sha256 = String(entry.photo.dropFirst("photos/".count).prefix(64))
-        guard let bytes = try? photoBytes(sha256: sha256),
+        guard let bytes = try photoBytes(sha256: sha256),
             bytes.withUnsafeBytes({ Hash.sha256($0) }) == sha256,
             (try? bytes.withBytes({ (data) throws(LibraryError) in _ = try photos.place(data, at: path) })) != nil
         else { return nil }

@@ -189,7 +189,9 @@ public enum Exporter {
         sidecar: Bool
     ) throws(LibraryError) -> ExportedPhoto {
         // A row naming a file outside the library has no photo to read.
-        let source = library.photoPath(of: entry) ?? entry.photo
+        // A desk's server gone mid-export stops the export here, once.
+        let fetched = try library.fetchedPhotoPath(of: entry)
+        let source = fetched ?? entry.photo
         let bytes: [UInt8]
         // The copy is named after its SHA-256 and is never a link: a copy that is a link, or
         // whose bytes are not that digest's, was put there by something else, and what it
@@ -199,7 +201,7 @@ public enum Exporter {
             fill(
                 tr("The library's copy of the photo of entry {id} was replaced by something else: {path}"),
                 ["id": String(entry.id), "path": source]))
-        switch library.photoPath(of: entry).map({ DiskFile.read($0, followingLinks: false) })
+        switch fetched.map({ DiskFile.read($0, followingLinks: false) })
             ?? .failure(Errno(code: ENOENT))
         {
         case .success(let read): bytes = read

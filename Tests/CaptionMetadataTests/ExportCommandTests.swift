@@ -149,6 +149,30 @@ struct ExportCommandTests {
         #expect(!exported.contains(Data("root:".utf8)))
     }
 
+    @Test("a desk's server gone mid-export stops it with one error, not one line for each photo not yet fetched")
+    func serverGoneMidExportStopsOnce() throws {
+        let server = try PrivateServer()
+        let scratch = Scratch()
+        let address = try PostgresAddress(server.address)
+        let ana = try Library(server: address, cache: scratch.file("ana-cache"))
+        for index in 1...5 {
+            _ = try ana.add(
+                photoAt: scratch.write("p\(index).jpg", Photos.jpeg(seed: UInt32(index), width: 40, height: 30)),
+                words: CaptionWords(title: "Photo \(index)", subtitle: "S"))
+        }
+        // Rui's machine has none of the photos: each would be fetched as it is exported.
+        let rui = try Library(server: address, cache: scratch.file("rui-cache"))
+        let entries = try rui.entries()
+        try server.stop()
+        var missing: [LibraryError] = []
+        let error = #expect(throws: LibraryError.self) {
+            try Exporter.export(
+                entries, from: rui, to: scratch.file("out"), into: .photo, missing: { missing.append($1) })
+        }
+        #expect(error?.kind == .unreachable, "\(String(describing: error))")
+        #expect(missing.isEmpty, "\(missing.map(\.message))")
+    }
+
     @Test("names a device on Windows (CON, aux.jpg, COM1) get a _ in front; invisible-only titles take the fallback")
     func windowsDevicesAndInvisibleNames() {
         #expect(ExportName.stem(from: "CON", fallback: "Photo 1") == "_CON")
