@@ -61,8 +61,9 @@ public enum CaptionFinder {
         // The toolkit parses whatever packet it opens, however large: such a photo's XMP
         // and IIM are not read (its Exif still is).
         let oversized = PhotoMetadata.hasOversizedXMP(path)
-        let stored = PhotoMetadata.read(path, oversized: oversized)
-        let reconciled = oversized ? .none : reconciledWords(path)
+        let unreadable = oversized || PhotoMetadata.claimsMoreXMPThanItHolds(path)
+        let stored = PhotoMetadata.read(path, oversized: unreadable)
+        let reconciled = unreadable ? .none : reconciledWords(path)
         let exif = exifDescription(path)
         // The toolkit's reading differs from the stored XMP where IIM won (the title can
         // come from nowhere else) or where it took Exif ImageDescription for the

@@ -57,6 +57,17 @@ enum JPEGXMP {
         return whole
     }
 
+    /// Whether a part of extended XMP announces a whole larger than the file that holds it:
+    /// no real packet does, and the XMP Toolkit would allocate what it announces (4 GiB)
+    /// before reading a byte of it.
+    static func announcesMoreThanTheFile(_ jpeg: JPEG) -> Bool {
+        jpeg.segments.contains { segment in
+            isExtended(segment, jpeg.bytes)
+                && Int(TIFF.read32(jpeg.bytes, segment.payload.lowerBound + JPEG.extendedXMP.count + 32, false))
+                    > jpeg.bytes.count
+        }
+    }
+
     /// APP1 segments holding `packet` as extended XMP under `guid`.
     static func extendedSegments(_ packet: [UInt8], guid: String) -> [JPEG.Segment] {
         stride(from: 0, to: packet.count, by: extendedChunk).map { offset in

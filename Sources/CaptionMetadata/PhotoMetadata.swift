@@ -74,7 +74,7 @@ public enum PhotoMetadata {
     /// IPTC. A photo that cannot be read, or whose XMP is damaged, has no words: its
     /// metadata must never stop it from being opened.
     public static func read(_ path: String) -> PhotoCaption {
-        read(path, oversized: hasOversizedXMP(path))
+        read(path, oversized: hasOversizedXMP(path) || claimsMoreXMPThanItHolds(path))
     }
 
     /// `read`, told whether the photo's XMP is too large to parse (then it has no words).
@@ -95,6 +95,16 @@ public enum PhotoMetadata {
             else { return .none }
             return PhotoCaption(parsed)
         }
+    }
+
+    /// Whether the photo's extended XMP claims more than the file holds (a JPEG's
+    /// `HasExtendedXMP` part announcing 4 GiB): the XMP Toolkit would allocate what it
+    /// claims, so such a photo's XMP is not opened with it, as an oversized one is not.
+    static func claimsMoreXMPThanItHolds(_ path: String) -> Bool {
+        guard case .success(let bytes) = DiskFile.read(path), Containers.format(of: bytes) == .jpeg,
+            let jpeg = JPEG(bytes)
+        else { return false }
+        return JPEGXMP.announcesMoreThanTheFile(jpeg)
     }
 
     /// Whether the photo stores an XMP packet too large to parse (`XMPPacket.maximumElements`),
