@@ -365,7 +365,9 @@ struct WriteBackTests {
         let other = leftover(".other-old.jpg", daysOld: 2)
         var old = leftover(".caption-write-old.jpg", daysOld: 2)
         var fresh = leftover(".caption-write-fresh.jpg")
-        let running = open(scratch.path, O_RDONLY | O_DIRECTORY)
+        // Close-on-exec: a program another test starts meanwhile must not inherit the
+        // descriptor, and with it the lock, past the close below.
+        let running = open(scratch.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         #expect(flock(running, LOCK_SH) == 0)
         _ = try InPlaceWriter.write(CaptionWords(title: "T", subtitle: "S"), into: photo)
         #expect(!FileManager.default.fileExists(atPath: old))
