@@ -128,7 +128,7 @@ public enum CreditNames {
 
 extension SettingsFile {
     /// Parses `bytes` into the GKeyFile `file`; false when they are no key file.
-    static func parseKeyFile(_ bytes: [UInt8], into file: OpaquePointer?, keepingComments: Bool) -> Bool {
+    package static func parseKeyFile(_ bytes: [UInt8], into file: OpaquePointer?, keepingComments: Bool) -> Bool {
         // With a terminating zero, so the buffer is never empty and always has an address.
         (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text in

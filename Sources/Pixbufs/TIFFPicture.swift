@@ -68,7 +68,7 @@ enum TIFFPicture {
         }
     }
 
-    private static func message(_ file: caption_tiff, or fallback: String) -> String {
+    static func message(_ file: caption_tiff, or fallback: String) -> String {
         var file = file
         let text = String(cString: caption_tiff_error(&file))
         return text.isEmpty ? fallback : text
@@ -320,9 +320,7 @@ private struct SampleLayout {
                     let rows = min(regionHeight, layout.height - top)
                     guard got >= 0, Int(got) >= rowBytes * (layout.tiled ? regionHeight : rows) else {
                         return .failure(
-                            Pixbuf.Failure(
-                                message: String(cString: caption_tiff_error(&file)).isEmpty
-                                    ? "a strip or tile does not decode" : String(cString: caption_tiff_error(&file))))
+                            Pixbuf.Failure(message: TIFFPicture.message(file, or: "a strip or tile does not decode")))
                     }
                     buffer.withUnsafeBytes {
                         body($0, rows, rowBytes, min(regionWidth, layout.width - left), left, top, plane)

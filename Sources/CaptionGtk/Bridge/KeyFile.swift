@@ -1,6 +1,7 @@
 // Key files (GLib's .ini): the window's remembered settings, read, or changed in place.
 
 import CGtk
+import CaptionLibrary
 import POSIXFiles
 
 /// A GKeyFile, read from a file or open for `KeyFile.update`'s change.
@@ -24,15 +25,7 @@ final class KeyFile {
     /// Reads `bytes` (read with SettingsFile, which never waits on a FIFO); false when they
     /// are no key file.
     private func parse(_ bytes: [UInt8], keepingComments: Bool) -> Bool {
-        // With a terminating zero, so the buffer is never empty and always has an address.
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { text in
-                // A non-empty buffer's base address is never nil.
-                g_key_file_load_from_data(
-                    pointer, text.baseAddress!, gsize(bytes.count),
-                    keepingComments ? G_KEY_FILE_KEEP_COMMENTS : G_KEY_FILE_NONE, nil) != 0
-            }
-        }
+        SettingsFile.parseKeyFile(bytes, into: pointer, keepingComments: keepingComments)
     }
 
     /// The values of `key`, or nil when it is missing or not of the type asked for.
