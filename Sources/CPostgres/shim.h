@@ -47,6 +47,14 @@ struct caption_libpq {
     PQnoticeProcessor (*set_notice_processor)(PGconn *, PQnoticeProcessor, void *);
     int (*needs_password)(const PGconn *);
     int (*used_password)(const PGconn *);
+    PGconn *(*connectdb_params)(const char *const *, const char *const *, int);
+    int (*send_query)(PGconn *, const char *);
+    int (*send_query_params)(PGconn *, const char *, int, const Oid *, const char *const *, const int *, const int *,
+                             int);
+    int (*set_nonblocking)(PGconn *, int);
+    int (*flush)(PGconn *);
+    int (*is_busy)(PGconn *);
+    PGresult *(*get_result)(PGconn *);
     int loaded;
 };
 
@@ -92,12 +100,21 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->set_notice_processor = dlsym(library, "PQsetNoticeProcessor");
     *(void **)&t->needs_password = dlsym(library, "PQconnectionNeedsPassword");
     *(void **)&t->used_password = dlsym(library, "PQconnectionUsedPassword");
+    *(void **)&t->connectdb_params = dlsym(library, "PQconnectdbParams");
+    *(void **)&t->send_query = dlsym(library, "PQsendQuery");
+    *(void **)&t->send_query_params = dlsym(library, "PQsendQueryParams");
+    *(void **)&t->set_nonblocking = dlsym(library, "PQsetnonblocking");
+    *(void **)&t->flush = dlsym(library, "PQflush");
+    *(void **)&t->is_busy = dlsym(library, "PQisBusy");
+    *(void **)&t->get_result = dlsym(library, "PQgetResult");
     t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
                 t->conninfo_parse && t->conninfo_free && t->freemem && t->db && t->host && t->port &&
                 t->user && t->transaction_status && t->server_version && t->socket && t->consume_input &&
-                t->notifies && t->set_notice_processor && t->needs_password && t->used_password;
+                t->notifies && t->set_notice_processor && t->needs_password && t->used_password &&
+                t->connectdb_params && t->send_query && t->send_query_params && t->set_nonblocking && t->flush &&
+                t->is_busy && t->get_result;
 }
 
 /* libpq's functions, or NULL when it cannot be opened; opened once, from any thread. */

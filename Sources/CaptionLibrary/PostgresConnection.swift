@@ -23,7 +23,7 @@ final class PostgresConnection {
     init(_ address: PostgresAddress) throws(LibraryError) {
         guard let libpq = caption_libpq() else { throw PostgresAddress.noClient }
         // Every function pointer below is non-nil: the shim sets `loaded` only when all are.
-        guard let handle = libpq.pointee.connectdb!(address.connectionString) else {
+        guard let handle = Self.connect(address, libpq) else {
             throw Self.unreachable(address, reason: tr("out of memory"))
         }
         guard libpq.pointee.status!(handle) == CONNECTION_OK else {
@@ -50,12 +50,113 @@ final class PostgresConnection {
             throw Self.unreachable(address, reason: reason)
         }
         caption_pg_quiet(libpq, handle)
+        // Statements are sent and waited for here, with a deadline, never inside libpq.
+        _ = libpq.pointee.set_nonblocking!(handle, 1)
         self.handle = handle
         self.libpq = libpq
         self.address = address
     }
 
     deinit { libpq.pointee.finish!(handle) }
+
+    /// How long a connection may take, and how long a statement may go without a byte from
+    /// the server, before the server is called unreachable: a server frozen or a link cut
+    /// without a word looks like a slow answer, and an editor must hear about it in seconds,
+    /// not after the system's TCP timeouts (minutes). Long work sends nothing while it
+    /// runs, so the schema's steps are given `patientSeconds`.
+    static let connectSeconds = 5
+    static let answerSeconds = 5
+    static let patientSeconds = 600
+    /// The deadline of the statements run now; see `patiently`.
+    private var answerSeconds = PostgresConnection.answerSeconds
+
+    /// Runs `body` with statements that may take up to `patientSeconds` to answer.
+    func patiently<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        answerSeconds = Self.patientSeconds
+        defer { answerSeconds = Self.answerSeconds }
+        return try body()
+    }
+
+    /// Connects with the address's own settings, after Caption's defaults: a connection that
+    /// gives up after `connectSeconds` (unless the address or PGCONNECT_TIMEOUT says), and
+    /// TCP keepalives and a user timeout that notice a link gone within seconds. A later
+    /// keyword wins in libpq, so the address comes last.
+    private static func connect(_ address: PostgresAddress, _ libpq: UnsafePointer<caption_libpq>) -> OpaquePointer? {
+        var settings: [(String, String)] = [
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", String(answerSeconds * 2000)),
+        ]
+        if getenv("PGCONNECT_TIMEOUT") == nil { settings.append(("connect_timeout", String(connectSeconds))) }
+        settings.append(("dbname", address.connectionString))
+        let keywords = settings.map { strdup($0.0) } + [nil]
+        let values = settings.map { strdup($0.1) } + [nil]
+        // strdup's, given back with free.
+        defer { (keywords + values).forEach { free($0) } }
+        return keywords.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { vals in
+                keys.withMemoryRebound(to: UnsafePointer<CChar>?.self) { k in
+                    vals.withMemoryRebound(to: UnsafePointer<CChar>?.self) { v in
+                        libpq.pointee.connectdb_params!(k.baseAddress, v.baseAddress, 1)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends what `send` queued and waits for the statement's results, giving up when the
+    /// server sends nothing for `answerSeconds`; returns the last result (the first that
+    /// failed, for a script), or nil when the connection failed or the server stayed
+    /// silent (then the connection is lost, and `silent` says why).
+    private func answer(sent: Bool) -> OpaquePointer? {
+        silent = false
+        guard sent else { return nil }
+        var watched = pollfd(fd: socket, events: 0, revents: 0)
+        while true {
+            let flushed = libpq.pointee.flush!(handle)
+            if flushed < 0 { return nil }
+            if flushed == 0 {
+                guard libpq.pointee.consume_input!(handle) == 1 else { return nil }
+                if libpq.pointee.is_busy!(handle) == 0 { break }
+            }
+            watched.events = Int16(POLLIN) | (flushed == 1 ? Int16(POLLOUT) : 0)
+            watched.revents = 0
+            let ready = poll(&watched, 1, Int32(answerSeconds * 1000))
+            if ready == 0 || (ready < 0 && errno != EINTR) {
+                silent = ready == 0
+                return nil
+            }
+        }
+        var last: OpaquePointer?
+        var failed: OpaquePointer?
+        while let result = libpq.pointee.get_result!(handle) {
+            let status = libpq.pointee.result_status!(result)
+            if failed == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
+                failed = result
+            } else {
+                if let last, last != failed { libpq.pointee.clear!(last) }
+                last = result
+            }
+            // A result is whole when libpq has it; the next may need more from the server.
+            while libpq.pointee.is_busy!(handle) != 0 {
+                watched.events = Int16(POLLIN)
+                watched.revents = 0
+                let ready = poll(&watched, 1, Int32(answerSeconds * 1000))
+                if ready == 0 || (ready < 0 && errno != EINTR) || libpq.pointee.consume_input!(handle) != 1 {
+                    silent = ready == 0
+                    [last, failed].forEach { $0.map { libpq.pointee.clear!($0) } }
+                    return nil
+                }
+            }
+        }
+        if let failed {
+            if let last { libpq.pointee.clear!(last) }
+            return failed
+        }
+        return last
+    }
+
+    /// The last statement ended because the server sent nothing for `answerSeconds`.
+    private var silent = false
 
     /// Whether the connection still stands: after the server ended it (a restart, the
     /// network gone) every statement fails, and a new connection is needed.
@@ -134,13 +235,13 @@ final class PostgresConnection {
         }
         // strdup's and malloc's, both given back with free.
         defer { pointers.forEach { free($0) } }
-        let result = pointers.withUnsafeBufferPointer { buffer in
+        let sent = pointers.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
-                libpq.pointee.exec_params!(
+                libpq.pointee.send_query_params!(
                     handle, sql, Int32(values.count), nil, constant.baseAddress, lengths, formats, binaryResult ? 1 : 0)
             }
         }
-        guard let result else { throw connectionFailure() }
+        guard let result = answer(sent: sent == 1) else { throw connectionFailure() }
         let status = libpq.pointee.result_status!(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             defer { libpq.pointee.clear!(result) }
@@ -153,7 +254,9 @@ final class PostgresConnection {
     /// `execute` cannot: libpq sends a statement with parameters alone.
     func run(_ script: String) throws(LibraryError) {
         lastFailure = ""
-        guard let result = libpq.pointee.exec!(handle, script) else { throw connectionFailure() }
+        guard let result = answer(sent: libpq.pointee.send_query!(handle, script) == 1) else {
+            throw connectionFailure()
+        }
         defer { libpq.pointee.clear!(result) }
         let status = libpq.pointee.result_status!(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
@@ -193,9 +296,17 @@ final class PostgresConnection {
         return Self.error(sqlState: code ?? "", reason: reason, address: address)
     }
 
-    /// No result at all: the connection is gone.
+    /// No result at all: the connection is gone, or the server went silent. A silent one is
+    /// closed here: whatever it was doing is rolled back by the server when it finds the
+    /// connection closed, and a save that waits asks again on a new connection.
     private func connectionFailure() -> LibraryError {
         lost = true
+        guard !silent else {
+            shutdown(socket, Int32(SHUT_RDWR))
+            return Self.unreachable(
+                address,
+                reason: tr("no answer for {seconds} seconds").replacing("{seconds}", with: String(answerSeconds)))
+        }
         return Self.unreachable(address, reason: Self.firstLine(libpq.pointee.error_message!(handle)))
     }
 

@@ -89,22 +89,11 @@ enum PostgresSchema {
     static func prepare(_ db: PostgresConnection) throws(LibraryError) -> String {
         do {
             return try db.write { () throws(LibraryError) -> String in
-                try db.execute("SELECT pg_advisory_xact_lock($1)", [String(migrationLock)])
-                var (identity, version) = try check(db)
-                if identity == nil {
-                    try db.run(
-                        """
-                        CREATE SCHEMA IF NOT EXISTS caption;
-                        CREATE TABLE caption.library (id text NOT NULL, version integer NOT NULL);
-                        INSERT INTO caption.library (id, version) VALUES (md5(random()::text || clock_timestamp()::text), 0);
-                        """)
-                    (identity, version) = try check(db)
-                }
-                if version < migrations.count {
-                    for step in migrations[version...] { try db.run(step) }
-                    try db.execute("UPDATE caption.library SET version = $1", [String(migrations.count)])
-                }
-                return identity ?? ""
+                // Nearly every opening finds the library as this Caption makes it, and is
+                // answered at once; making or upgrading it (and waiting for another editor
+                // doing so) may take minutes without a word from the server.
+                if case (let identity?, migrations.count) = try check(db) { return identity }
+                return try db.patiently { () throws(LibraryError) -> String in try make(db) }
             }
         } catch  where error.kind == .readOnly {
             throw .make(
@@ -112,6 +101,26 @@ enum PostgresSchema {
                 "The library was made by an older Caption or not at all, and making it needs a user who may write to the database: {server}",
                 ["server": db.address.description])
         }
+    }
+
+    /// Makes the library or brings it up to date, under the migration lock.
+    private static func make(_ db: PostgresConnection) throws(LibraryError) -> String {
+        try db.execute("SELECT pg_advisory_xact_lock($1)", [String(migrationLock)])
+        var (identity, version) = try check(db)
+        if identity == nil {
+            try db.run(
+                """
+                CREATE SCHEMA IF NOT EXISTS caption;
+                CREATE TABLE caption.library (id text NOT NULL, version integer NOT NULL);
+                INSERT INTO caption.library (id, version) VALUES (md5(random()::text || clock_timestamp()::text), 0);
+                """)
+            (identity, version) = try check(db)
+        }
+        if version < migrations.count {
+            for step in migrations[version...] { try db.run(step) }
+            try db.execute("UPDATE caption.library SET version = $1", [String(migrations.count)])
+        }
+        return identity ?? ""
     }
 
     /// The library's identity and schema version; nil for a database that holds no library

@@ -22,6 +22,7 @@ final class PostgresStorage: LibraryStorage {
     let directory: String
     private let photos: PhotoFolder
     private let state: Locked<Connection>
+    private let book = Locked(ClaimBook())
 
     /// The connection and what is known through it.
     private struct Connection {
@@ -216,7 +217,27 @@ final class PostgresStorage: LibraryStorage {
         let values = Self.entryValues(
             name: name, sha256: sha256, words: words, width: width, height: height, originalName: originalName,
             created: now, credits: credits)
-        let id = try state.withLock { (state) throws(LibraryError) -> Int64 in
+        let id: Int64
+        do throws(LibraryError) {
+            id = try saveEntry(
+                sha256: sha256, format: format, bytes: bytes, values: values, created: now, words: words, editor: editor
+            )
+            if let editor { book.withLock { $0.saved(sha256, editor) } }
+        } catch {
+            if let editor { book.withLock { $0.saveFailed(sha256, editor, error.kind) } }
+            throw error
+        }
+        return Entry(
+            id: id, words: words, photo: name, width: width, height: height, originalName: originalName, created: now,
+            updated: now, credits: credits)
+    }
+
+    /// The transaction of `add`: the claim, the photo's bytes and the entry.
+    private func saveEntry(
+        sha256: String, format: PhotoFormat, bytes: [UInt8], values: [PostgresValue], created now: Timestamp,
+        words: CaptionWords, editor: Editor?
+    ) throws(LibraryError) -> Int64 {
+        try state.withLock { (state) throws(LibraryError) -> Int64 in
             try reconnectIfLost(&state)
             var attempt = 0
             while true {
@@ -226,7 +247,11 @@ final class PostgresStorage: LibraryStorage {
                         // The claim is taken first, so that a save and another editor's
                         // claim of the same photo wait for each other: the claim that
                         // follows finds the photo captioned.
-                        if let editor, let holder = try Self.take(db, sha256: sha256, for: editor) {
+                        if let editor,
+                            let holder = try Self.take(
+                                db, sha256: sha256, for: editor,
+                                outliving: book.withLock { $0.isWaiting(sha256, editor) })
+                        {
                             throw Library.takenElsewhere(by: holder)
                         }
                         try db.execute(
@@ -241,11 +266,16 @@ final class PostgresStorage: LibraryStorage {
                 } catch  where error.kind == .unreachable {
                     // The connection went during the save: whether the commit was made is
                     // known only to the server. Asked again, it says, so that a save the
-                    // user repeats is never kept twice and one that went in is not lost.
+                    // user repeats is never kept twice and one that went in is not lost;
+                    // one that did not go in is made on the new connection (the old one
+                    // was ended by a restart the save was the first to find).
                     guard (try? reconnectIfLost(&state)) != nil,
-                        let saved = try? Self.savedEntry(state.db, sha256: sha256, created: now, words: words)
+                        case .success(let saved) = Result(catching: { () throws(LibraryError) in
+                            try Self.savedEntry(state.db, sha256: sha256, created: now, words: words)
+                        })
                     else { throw error }
-                    return saved
+                    if let saved { return saved }
+                    guard attempt < 3 else { throw error }
                 } catch  where error.kind != .takenElsewhere {
                     // Another editor removed the last entry of this photo, and with it the
                     // photo, between the two inserts: the photo goes in again.
@@ -253,9 +283,6 @@ final class PostgresStorage: LibraryStorage {
                 }
             }
         }
-        return Entry(
-            id: id, words: words, photo: name, width: width, height: height, originalName: originalName, created: now,
-            updated: now, credits: credits)
     }
 
     /// The number of the entry a save made, if it was committed: the same photo, words and
@@ -626,9 +653,12 @@ extension PostgresStorage {
     /// clocks of the editors' machines do not matter. Claims are not changes to the library:
     /// they neither count nor notify.
     func claim(sha256: String, for editor: Editor, releasing: [String]) throws(LibraryError) -> PhotoClaim {
-        try claims { (db) throws(LibraryError) -> PhotoClaim in
+        let outliving = book.withLock { $0.isWaiting(sha256, editor) }
+        let claim = try claims { (db) throws(LibraryError) -> PhotoClaim in
             try Self.release(db, releasing, of: editor)
-            if let holder = try Self.take(db, sha256: sha256, for: editor) { return .taken(by: holder) }
+            if let holder = try Self.take(db, sha256: sha256, for: editor, outliving: outliving) {
+                return .taken(by: holder)
+            }
             // Asked after the claim, which waits for a save of the photo in progress: that
             // save's entry is then seen here.
             let captioned = try db.execute(
@@ -637,14 +667,23 @@ extension PostgresStorage {
             try db.execute("DELETE FROM caption.leases WHERE photo_sha256 = $1 AND holder = $2", [sha256, editor.id])
             return .captioned
         }
+        book.withLock { book in
+            book.release(releasing, editor)
+            book.answered(claim, sha256, editor)
+        }
+        return claim
     }
 
+    /// Claims that did not renew (another editor took the photo once the claim ran out) are
+    /// no longer held, unless a save of the photo waits: that claim outlives the wait.
     func renewClaims(of editor: Editor) throws(LibraryError) {
-        try claims { (db) throws(LibraryError) in
-            try db.execute(
-                "UPDATE caption.leases SET until = now() + make_interval(secs => $2) WHERE holder = $1",
+        let renewed = try claims { (db) throws(LibraryError) -> [String] in
+            let rows = try db.execute(
+                "UPDATE caption.leases SET until = now() + make_interval(secs => $2) WHERE holder = $1 RETURNING photo_sha256",
                 [editor.id, String(ClaimTerms.seconds)])
+            return (0..<rows.rowCount).compactMap { rows.text($0, 0) }
         }
+        book.withLock { $0.renewed(Set(renewed), editor) }
     }
 
     /// Ending all of them also clears the claims that ran out long ago, of editors who
@@ -658,6 +697,9 @@ extension PostgresStorage {
                     "DELETE FROM caption.leases WHERE holder = $1 OR until < now() - interval '1 hour'", [editor.id])
             }
         }
+        book.withLock { book in
+            if let photos { book.release(photos, editor) } else { book.releaseAll(editor) }
+        }
     }
 
     private static func release(_ db: PostgresConnection, _ photos: [String], of editor: Editor) throws(LibraryError) {
@@ -668,8 +710,12 @@ extension PostgresStorage {
     }
 
     /// Takes or renews `editor`'s claim on a photo unless another editor's is alive; returns
-    /// that editor's name when it is.
-    static func take(_ db: PostgresConnection, sha256: String, for editor: Editor) throws(LibraryError) -> String? {
+    /// that editor's name when it is. A claim `outliving` its term (its editor pressed Enter
+    /// while holding it, and the save waits for the server) is taken back from whoever took
+    /// the photo meanwhile, as long as no one has captioned it: the save came first.
+    static func take(
+        _ db: PostgresConnection, sha256: String, for editor: Editor, outliving: Bool = false
+    ) throws(LibraryError) -> String? {
         let taken = try db.execute(
             """
             INSERT INTO caption.leases AS lease (photo_sha256, holder, holder_name, until)
@@ -677,10 +723,69 @@ extension PostgresStorage {
             ON CONFLICT (photo_sha256) DO UPDATE
                 SET holder = excluded.holder, holder_name = excluded.holder_name, until = excluded.until
                 WHERE lease.holder = excluded.holder OR lease.until < now()
+                    OR ($5::boolean AND NOT EXISTS (SELECT 1 FROM caption.entries WHERE photo_sha256 = $1))
             RETURNING holder
-            """, [sha256, editor.id, editor.name, String(ClaimTerms.seconds)])
+            """, [sha256, editor.id, editor.name, String(ClaimTerms.seconds), outliving ? "true" : "false"])
         guard taken.rowCount == 0 else { return nil }
         let holder = try db.execute("SELECT holder_name FROM caption.leases WHERE photo_sha256 = $1", [sha256])
         return holder.text(0, 0) ?? ""
+    }
+}
+
+/// What this process knows of its editors' claims: which it holds, and which of those a
+/// save is waiting on because the server could not be reached at Enter. Only the second
+/// outlive their term; a claim lost while nothing waited on it stays lost.
+struct ClaimBook {
+    private var held: Set<String> = []
+    private var waiting: Set<String> = []
+
+    private static func key(_ sha256: String, _ editor: Editor) -> String { editor.id + "/" + sha256 }
+
+    func isWaiting(_ sha256: String, _ editor: Editor) -> Bool { waiting.contains(Self.key(sha256, editor)) }
+
+    mutating func answered(_ claim: PhotoClaim, _ sha256: String, _ editor: Editor) {
+        let key = Self.key(sha256, editor)
+        if claim == .yours {
+            held.insert(key)
+        } else {
+            held.remove(key)
+            waiting.remove(key)
+        }
+    }
+
+    mutating func release(_ photos: [String], _ editor: Editor) {
+        for sha256 in photos {
+            held.remove(Self.key(sha256, editor))
+            waiting.remove(Self.key(sha256, editor))
+        }
+    }
+
+    mutating func releaseAll(_ editor: Editor) {
+        held = held.filter { !$0.hasPrefix(editor.id + "/") }
+        waiting = waiting.filter { !$0.hasPrefix(editor.id + "/") }
+    }
+
+    mutating func renewed(_ photos: Set<String>, _ editor: Editor) {
+        held = held.filter { key in
+            guard key.hasPrefix(editor.id + "/") else { return true }
+            return photos.contains(String(key.dropFirst(editor.id.utf8.count + 1))) || waiting.contains(key)
+        }
+    }
+
+    mutating func saved(_ sha256: String, _ editor: Editor) {
+        held.remove(Self.key(sha256, editor))
+        waiting.remove(Self.key(sha256, editor))
+    }
+
+    /// A save the server never answered keeps its claim's right, if the claim was held; one
+    /// refused because another editor has the photo ends it.
+    mutating func saveFailed(_ sha256: String, _ editor: Editor, _ kind: LibraryErrorKind) {
+        let key = Self.key(sha256, editor)
+        if kind == .unreachable && held.contains(key) {
+            waiting.insert(key)
+        } else if kind == .takenElsewhere {
+            held.remove(key)
+            waiting.remove(key)
+        }
     }
 }

@@ -4,13 +4,13 @@
 // entry opened on the form from there.
 
 import CGtk
-import CaptionLibrary
 import CaptionTestSupport
 import CaptionText
 import Foundation
 import Testing
 
 @_spi(Benchmarks) @testable import CaptionGtk
+@testable import CaptionLibrary
 
 @MainActor
 @Suite(.serialized) struct ServerWindowTests {
@@ -125,6 +125,58 @@ import Testing
         #expect(try library.entries().map(\.title) == ["Fans on the pier"], "saved once")
         _ = Harness.spin(seconds: 2.5) { false }
         #expect(saves == 1)
+    }
+
+    /// A server frozen (a link cut without a word): Enter is answered within seconds with
+    /// the message, the words stay on the form, and the save goes in once the server wakes.
+    @Test func aSaveToAFrozenServerIsToldWithinSecondsAndGoesInWhenItWakes() throws {
+        let server = try PrivateServer()
+        let (window, photo) = try windowWithWordsTyped(on: server, photoName: "frozen", width: 71)
+        defer { Harness.close(window) }
+        try server.freeze()
+        var saves = 0
+        window.form.onSaved = { _ in saves += 1 }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin(seconds: 20) { window.messages.text != nil && !window.form.isSaving }, "no message")
+        #expect(window.messages.text?.hasPrefix("The library's server could not be reached") == true)
+        #expect(Harness.text(window.form.view.titleEntry.pointer) == "Fans on the pier")
+        #expect(window.form.photoPath == photo)
+        try server.thaw()
+        #expect(Harness.spin(seconds: 20) { saves == 1 }, "the save never went through")
+        #expect(window.form.photoPath == nil, "the form moved on")
+        window.library.drain()
+        let library = try Library(server: PostgresAddress(server.address), cache: folder + "/frozen-cache")
+        #expect(try library.entries().map(\.title) == ["Fans on the pier"], "saved once")
+    }
+
+    /// Enter while the server is down; it is back only after the claim's minute, and
+    /// another editor's queue has taken the photo by then. The save that waited still goes
+    /// in: the claim outlives its own save, and the other editor is told the photo is
+    /// captioned.
+    @Test func aSaveHeldThroughAnOutageLongerThanTheClaimKeepsItsPhoto() throws {
+        let server = try PrivateServer()
+        let (window, photo) = try windowWithWordsTyped(on: server, photoName: "outlive", width: 72)
+        defer { Harness.close(window) }
+        let loaded = try PhotoInspector.load(photo)
+        #expect(Harness.spin { window.form.claims.holds(loaded.sha256) }, "the photo was never claimed")
+        try server.stop()
+        var saves = 0
+        window.form.onSaved = { _ in saves += 1 }
+        caption_signal_emit(window.form.view.titleEntry.pointer, "activate")
+        #expect(Harness.spin { window.messages.text != nil && !window.form.isSaving }, "no message")
+        try server.start()
+        // Before the window hears the server again: its claim ran out, and Ana took the photo.
+        let address = try PostgresAddress(server.address)
+        try PostgresConnection(address).execute("UPDATE caption.leases SET until = now() - interval '1 second'")
+        let ana = Editor(id: "ana", name: "Ana on desk-1")
+        let anas = try Library(server: address, cache: folder + "/outlive-cache")
+        #expect(try anas.claim(sha256: loaded.sha256, for: ana) == .yours)
+
+        #expect(Harness.spin(seconds: 10) { saves == 1 }, "the save never went through: \(window.messages.text ?? "")")
+        #expect(window.form.queuedPaths.isEmpty, "the photo was passed over: \(window.form.queuedPaths)")
+        window.library.drain()
+        #expect(try anas.entries().map(\.title) == ["Fans on the pier"])
+        #expect(try anas.claim(sha256: loaded.sha256, for: ana) == .captioned)
     }
 
     /// Words changed after a save the server could not take are the user's to save: the

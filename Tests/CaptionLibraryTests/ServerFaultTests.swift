@@ -26,6 +26,43 @@ struct ServerFaultTests {
         #expect(try library.entries() == [after, saved])
     }
 
+    /// A server frozen mid-session (SIGSTOP: connections open, nothing answers) is called
+    /// unreachable within seconds, for a save on an open connection and for a new one; the
+    /// save goes through once it wakes, once.
+    @Test func aFrozenServerIsToldWithinSecondsAndTheSaveGoesInOnceItWakes() throws {
+        let server = try PrivateServer()
+        let scratch = Scratch()
+        let address = try PostgresAddress(server.address)
+        let library = try Library(server: address, cache: scratch.file("cache"))
+        let photo = try PhotoInspector.load(scratch.write("p.jpg", Photos.jpeg()))
+        try server.freeze()
+        // Not a settle time: a build that waits on the server for ever is woken after 40 s,
+        // so that it fails on the figures below rather than hanging the run.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 40) { try? server.thaw() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = try #require(throws: LibraryError.self) { try library.add(photo, words: Self.words("Frozen")) }
+        let saveTook = clock.now - started
+        #expect(error.kind == .unreachable)
+        #expect(
+            error.message
+                == "The library's server could not be reached (no answer for 5 seconds): \(address.description)",
+            "\(error.message)")
+        let opening = clock.now
+        let refused = try #require(throws: LibraryError.self) {
+            try Library(server: address, cache: scratch.file("cache-2"))
+        }
+        let openTook = clock.now - opening
+        #expect(refused.kind == .unreachable, "\(refused.message)")
+        // The deadlines are 5 s of silence and 5 s to connect: a save finds the server
+        // silent, then tries one new connection.
+        #expect(saveTook < .seconds(20), "the save waited \(saveTook)")
+        #expect(openTook < .seconds(15), "the connection waited \(openTook)")
+        try server.thaw()
+        let saved = try library.add(photo, words: Self.words("Frozen"))
+        #expect(try library.entries() == [saved], "saved once")
+    }
+
     @Test func aSaveWhileTheServerIsDownIsRefusedOnceAndGoesThroughWhenItIsBack() throws {
         let server = try PrivateServer()
         let scratch = Scratch()

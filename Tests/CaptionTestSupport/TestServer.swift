@@ -52,7 +52,10 @@ public final class PrivateServer: @unchecked Sendable {
         guard made.status == 0 else { throw ToolFailure(description: "psql: \(made.stderr)") }
     }
 
-    deinit { try? stop() }
+    deinit {
+        try? thaw()
+        try? stop()
+    }
 
     public func start() throws {
         try run(
@@ -86,6 +89,25 @@ public final class PrivateServer: @unchecked Sendable {
     /// Stops it at once, as a crash or a pulled cable would: no connection is told.
     public func stop() throws {
         try run(bin + "/pg_ctl", ["-D", scratch.file("data"), "-m", "immediate", "-w", "-s", "stop"])
+    }
+
+    /// Freezes the server and every process of it (SIGSTOP), as a hung machine or a link
+    /// cut without a word looks to its clients: connections stay open, nothing answers.
+    public func freeze() throws { try signalAll("-STOP") }
+
+    /// Lets a frozen server go on.
+    public func thaw() throws { try signalAll("-CONT") }
+
+    private func signalAll(_ signal: String) throws {
+        let pidFile = try String(contentsOfFile: scratch.file("data/postmaster.pid"), encoding: .utf8)
+        guard let pid = pidFile.split(separator: "\n").first.map(String.init) else {
+            throw ToolFailure(description: "no postmaster.pid")
+        }
+        // The postmaster first, so that it forks no new process that would miss the signal.
+        for arguments in [[signal, pid], [signal, "-P", pid]] {
+            let outcome = try Tool.run(arguments.count == 2 ? "/bin/kill" : "/usr/bin/pkill", arguments)
+            guard outcome.status == 0 else { throw ToolFailure(description: "\(signal) \(pid): \(outcome.stderr)") }
+        }
     }
 
     /// Runs a PostgreSQL program as the cluster's owner: nobody, under root (initdb and the

@@ -48,7 +48,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// waits meanwhile, its words kept.
     private var editing: (entry: Entry, path: String)?
     /// The photo on the form, claimed from the other editors of a shared library.
-    private let claims: PhotoClaims
+    let claims: PhotoClaims
     /// Photos of the queue other editors had when last asked; forgotten at each renewal,
     /// so that a photo they moved on from comes round again.
     private var takenElsewhere: Set<String> = []
@@ -267,11 +267,13 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
     }
 
-    /// Another editor's commit, or a renewal: the photo waited on may be free now, and one
-    /// whose claim could not be asked may be asked now.
+    /// Another editor's commit, or a renewal: the photo waited on may be free now, one whose
+    /// claim could not be asked may be asked now, and the one held may have been taken back
+    /// by an editor whose Enter waited out an outage (their save came first, and this form
+    /// is told as when a photo is captioned elsewhere).
     private func askAgain() {
-        guard let path = waitingOn ?? unclaimed, editing == nil, queue.currentPhoto?.path == path,
-            let photo = photos.loadedPhoto, photo.path == path
+        guard let photo = photos.loadedPhoto, editing == nil, queue.currentPhoto?.path == photo.path,
+            [waitingOn, unclaimed].contains(photo.path) || claims.holds(photo.sha256)
         else { return }
         claim(photo)
     }

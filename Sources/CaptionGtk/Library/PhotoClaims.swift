@@ -43,6 +43,9 @@ final class PhotoClaims {
             })
     }
 
+    /// Whether the photo with this content is the form's, claimed.
+    func holds(_ sha256: String) -> Bool { held == sha256 }
+
     /// The photo on the form goes to a save, which ends its claim.
     func handToSave(_ sha256: String?) {
         guard let sha256, held == sha256 else { return }
