@@ -57,7 +57,7 @@ public enum CreditsFile {
         defer { g_key_file_free(file) }
         // GLib's own reason quotes the line it stopped at: whatever the file is (a link to
         // another file, say), none of it is shown.
-        guard SettingsFile.parseKeyFile(bytes, into: file, keepingComments: false) else {
+        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false) else {
             return problem(tr("it is not a key file"))
         }
         var credits = Credits()
@@ -80,7 +80,7 @@ public enum CreditsFile {
         defer { g_key_file_free(file) }
         // A file that does not parse is replaced: the user asked for these credits.
         if let bytes = SettingsFile.contents(path) {
-            _ = SettingsFile.parseKeyFile(bytes, into: file, keepingComments: true)
+            _ = SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: true)
         }
         for field in CreditField.allCases {
             if credits.setFields.contains(field) {
@@ -97,6 +97,17 @@ public enum CreditsFile {
             return failure(reason, path)
         }
         return nil
+    }
+
+    /// The file in UTF-8, each line that is not read as Windows-1252 (an older editor's
+    /// `©`): GLib would give no value for such a line, and the next save would drop the
+    /// credit. It is written back in UTF-8.
+    static func unicode(_ bytes: [UInt8]) -> [UInt8] {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            String(validating: line, as: UTF8.self) ?? LegacyText.windows1252(Array(line))
+        }
+        return Array(lines.joined(separator: "\n").utf8)
     }
 
     private static func failure(_ reason: String, _ path: String) -> String {

@@ -89,6 +89,30 @@ struct CreditsArgumentsTests {
         #expect(credits.count == 3)
     }
 
+    @Test("a credit written in Windows-1252 is read, and kept (in UTF-8) by the next --set-credits")
+    func windows1252CreditIsKept() throws {
+        let scratch = Scratch()
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let file = scratch.file("config") + "/caption/credits.ini"
+        try FileManager.default.createDirectory(
+            atPath: scratch.file("config") + "/caption", withIntermediateDirectories: true)
+        // "© 2006 Rui Costa" as an editor on Windows saved it, and a comment in UTF-8.
+        let legacy: [UInt8] =
+            Array("# Ana's desk — credits\n[credits]\ncopyright=".utf8) + [0xA9]
+            + Array(" 2006 Rui Costa\ncreator=Ana\n".utf8)
+        try Data(legacy).write(to: URL(fileURLWithPath: file))
+        let shown = try Caption.run(["--credits"], environment: config)
+        #expect(shown.stdout.hasPrefix("Creator: Ana\nCopyright notice: © 2006 Rui Costa\n"), "\(shown.stdout)")
+        let set = try Caption.run(["--set-credits", "--source", "Desk"], environment: config)
+        #expect(set.status == 0, "\(set.stderr)")
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.contains("copyright=© 2006 Rui Costa\n"), "\(written)")
+        #expect(written.contains("# Ana's desk — credits"), "the comment stays: \(written)")
+        #expect(
+            CreditsFile.read(file).credits
+                == Credits([.creator: "Ana", .copyright: "© 2006 Rui Costa", .source: "Desk"]))
+    }
+
     @Test("a credits file that is not a key file is said, left as it is, and no credits are written")
     func unreadableFile() throws {
         let scratch = Scratch()

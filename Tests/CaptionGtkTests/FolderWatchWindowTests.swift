@@ -204,6 +204,70 @@ import Testing
         #expect(WindowStateFile.watch(state) == nil, "a deleted folder is not watched again at the next start")
     }
 
+    /// A photo deleted from the watched folder soon after it joined leaves the queue, said
+    /// once, whether it is on the form or waiting; one with words typed for it stays.
+    @Test func aPhotoDeletedRightAfterItArrivesLeavesTheQueueSaidOnce() throws {
+        let watched = makeFolder("deleting")
+        let window = try Harness.makeWindow(library: folder + "/deleting", stateFile: folder + "/deleting.ini")
+        defer { Harness.close(window) }
+        #expect(window.startWatching(WatchSetting(folder: watched, subfolders: false)))
+        var told: [String] = []
+        window.notification.onShown = { told.append($0) }
+        func arrive(_ name: String) throws -> String {
+            let path = watched + "/" + name
+            #expect(rename(try makePhoto(name), path) == 0)
+            #expect(Harness.spin(seconds: 20) { window.form.queuedPaths.contains(path) }, "\(name) never joined")
+            return path
+        }
+        let first = try arrive("a.jpg")
+        let second = try arrive("b.jpg")
+        #expect(Harness.spin { window.form.photoPath == first })
+
+        unlink(second)
+        #expect(Harness.spin { !window.form.queuedPaths.contains(second) }, "the waiting photo stayed")
+        unlink(first)
+        #expect(Harness.spin { window.form.queuedPaths.isEmpty }, "the photo on the form stayed")
+        #expect(window.form.photoPath == nil)
+        #expect(
+            Harness.spin { told.filter { $0.contains("was deleted") }.count == 2 }
+                && told.filter { $0.contains("was deleted") }
+                    == ["“b.jpg” was deleted, so it left your queue", "“a.jpg” was deleted, so it left your queue"],
+            "\(told)")
+
+        let typed = try arrive("c.jpg")
+        #expect(Harness.spin { window.form.photoPath == typed })
+        let title = window.form.view.titleEntry
+        title.grabFocus()
+        Harness.type(title, "Keep me")
+        unlink(typed)
+        // The removal is heard, then nothing happens: the monitor's report reaches the form
+        // within this time in the cases above.
+        Harness.pump(milliseconds: 1500)
+        #expect(window.form.queuedPaths == [typed], "the words' photo left")
+        #expect(Harness.text(title.pointer) == "Keep me")
+        #expect(!window.messages.isShowing, "no “Photo not found”")
+    }
+
+    /// A folder this user may not list (no read permission, or no search permission) is
+    /// said at once: it was "Watching…" for ever, with nothing joining.
+    @Test func aFolderThatCannotBeReadIsSaidInsteadOfWatched() throws {
+        let state = folder + "/unreadable.ini"
+        let window = try Harness.makeWindow(library: folder + "/unreadable", stateFile: state)
+        defer { Harness.close(window) }
+        for mode: mode_t in [0o300, 0o600] {
+            let watched = makeFolder("unreadable-\(String(mode, radix: 8))")
+            chmod(watched, mode)
+            defer { chmod(watched, 0o700) }
+            let started = Caption.withFileAccessOfNobody {
+                window.startWatching(WatchSetting(folder: watched, subfolders: false))
+            }
+            #expect(!started, "mode \(String(mode, radix: 8))")
+            #expect(window.messages.text == "“\(watched)” cannot be watched: it cannot be read")
+            #expect(WindowStateFile.watch(state) == nil)
+            #expect(window.watch.setting == nil)
+        }
+    }
+
     @Test func aFolderThatCannotBeWatchedIsSaidAndNotRemembered() throws {
         let state = folder + "/gone.ini"
         let window = try Harness.makeWindow(library: folder + "/gone", stateFile: state)

@@ -121,6 +121,31 @@ import Testing
     }
 
     /// The window as large as the whole screen it runs on fits it.
+    /// A server's long message (an address or a path with no space to break at) and a claim notice longer than the notification's width: the
+    /// window keeps its width, and both are shown whole, on more lines, not cut.
+    @Test func longMessagesWrapAndNeverWidenTheWindow() throws {
+        let window = try sized(640, 480)
+        defer { gtk_widget_destroy(window.widget) }
+        // The allocation follows the resize a few frames later; measured once it has.
+        Harness.pump(milliseconds: 300)
+        let allocated = window.window.allocatedWidth
+        let address = "postgresql://caption_admin@" + String(repeating: "desk-server-", count: 30) + "example.org/desk"
+        window.messages.show(problem: "The library's server could not be reached (timeout expired): " + address)
+        let notice =
+            "Ben Carvalho on desk-2 is captioning “IMG_20261206_142233_long_name.jpg”; Ctrl+Page Down goes on, and your words wait with it"
+        window.notification.show(notice, seconds: nil)
+        #expect(Harness.spin(seconds: 3) { window.notification.isShowing })
+        // Resizes asked for by the new labels are made within this time.
+        Harness.pump(milliseconds: 300)
+        #expect(windowSize(window) == (640, 480), "the window grew to \(windowSize(window))")
+        #expect(window.window.allocatedWidth == allocated)
+        for label in [window.messages.labelWidget, window.notification.labelWidget].compactMap({ $0 }) {
+            let layout = gtk_label_get_layout(caption_label(label.pointer))
+            #expect(pango_layout_is_ellipsized(layout) == 0, "“\(label.text)” is cut")
+            #expect(pango_layout_get_line_count(layout) > 1, "“\(label.text)” is on one line")
+        }
+    }
+
     @Test func aWindowAsLargeAsTheScreenFits() throws {
         let (width, height) = try screen()
         try checkFits(width, height, scrolls: height < 640)

@@ -302,6 +302,28 @@ public enum Caption {
     }
 
     /// Makes a folder tree belong to user nobody, for a command run `unprivileged`.
+    /// Runs `body` with this thread's file access checked as nobody's: under root, which
+    /// reads every file, that is how a test meets a folder its user may not read. (Leaving
+    /// file-system user 0 drops the capabilities that override permissions; coming back
+    /// restores them.)
+    public static func withFileAccessOfNobody<T>(_ body: () throws -> T) rethrows -> T {
+        guard isRoot else { return try body() }
+        // glibc's setfsuid and setfsgid, which its Swift module does not bring (sys/fsuid.h).
+        typealias SetID = @convention(c) (UInt32) -> Int32
+        func function(_ name: String) -> SetID {
+            // RTLD_DEFAULT (a null handle): glibc, which every process has, defines both.
+            unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name), to: SetID.self)
+        }
+        let (setUser, setGroup) = (function("setfsuid"), function("setfsgid"))
+        _ = setGroup(65534)
+        _ = setUser(65534)
+        defer {
+            _ = setUser(0)
+            _ = setGroup(0)
+        }
+        return try body()
+    }
+
     public static func giveToNobody(_ path: String) throws {
         guard isRoot else { return }
         _ = try Tool.run("/bin/chown", ["-R", "65534:65534", path])

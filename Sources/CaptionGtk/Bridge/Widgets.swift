@@ -338,6 +338,15 @@ struct Label: WidgetHandle {
     /// Long text breaks into lines.
     func setWraps() { gtk_label_set_line_wrap(caption_label(pointer), 1) }
 
+    /// Long text breaks into lines, within a word where a word is longer than the line (an
+    /// address, a path): such a word would otherwise set the label's least width, and widen
+    /// the window. Lines are `maxWidthChars` at most when given.
+    func setWrapsAnywhere(maxWidthChars: Int? = nil) {
+        gtk_label_set_line_wrap(caption_label(pointer), 1)
+        gtk_label_set_line_wrap_mode(caption_label(pointer), PANGO_WRAP_WORD_CHAR)
+        if let maxWidthChars { gtk_label_set_max_width_chars(caption_label(pointer), Int32(maxWidthChars)) }
+    }
+
     /// The width it keeps, in characters, whatever it shows.
     func setWidthChars(_ count: Int) { gtk_label_set_width_chars(caption_label(pointer), Int32(count)) }
 

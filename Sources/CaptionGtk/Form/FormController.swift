@@ -401,6 +401,27 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
     }
 
+    /// A queued photo deleted from the watched folder leaves the queue, said once; one with
+    /// words typed for it stays (its bytes, read when it came, can still be saved to the
+    /// library), and so does an entry being edited.
+    func photoDeleted(_ path: String) {
+        guard let queued = queue.photos.first(where: { $0.path == path }) else { return }
+        let name = PhotoQueue.name(of: path)
+        let message = tr("“{name}” was deleted, so it left your queue")
+        guard editing == nil, queue.currentPhoto?.path == path else {
+            guard queued.words.isEmpty else { return }
+            queue.remove([path])
+            refreshHeader()
+            return tell(message, name)
+        }
+        keepWords()
+        guard queue.currentPhoto?.words.isEmpty == true, !keyedSinceArrival else { return }
+        settleInputMethod()
+        queue.remove([path])
+        tell(message, name)
+        binding.arrive(arrival) { showCurrentPhoto() }
+    }
+
     /// The photo now on the form, said with the field focused as it arrives.
     private var arrival: String? {
         queue.currentPhoto.flatMap {

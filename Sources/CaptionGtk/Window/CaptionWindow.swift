@@ -194,6 +194,7 @@ import StartupTrace
 
     private func connectWatch() {
         watch.onArrive = { [weak self] in self?.form.enqueueArrivals($0) }
+        watch.onDeleted = { [weak self] in self?.form.photoDeleted($0) }
         watch.onWaitingChange = { [weak self] in self?.form.refreshHeader() }
         // Said by the screen reader as a notification; it waits behind a save's Undo.
         watch.onAnnounce = { [weak self] text in self?.notification.showWhenFree(text, seconds: 3) { true } }

@@ -70,7 +70,10 @@ final class InAppNotification {
             frame.addStyleClass("app-notification")
             frame.setAccessibleRole(ATK_ROLE_NOTIFICATION)
             let row = Box(rowSpacing: 12)
-            label.ellipsize(PANGO_ELLIPSIZE_MIDDLE, maxWidthChars: 48)
+            // Whole, on as many lines as it takes: a notice cut in its middle says half of
+            // why the form moved.
+            label.setWrapsAnywhere(maxWidthChars: 48)
+            label.setTextAlignment(0)
             closeButton.setFlat()
             closeButton.accessibleName = tr("Close")
             closeButton.setTooltip(tr("Close"))
@@ -109,6 +112,11 @@ final class InAppNotification {
     var isShowing: Bool { widget.revealsChild }
 
     var text: String { content?.label.text ?? "" }
+    /// The label the text shows in (tests measure it).
+    var labelWidget: Label? { content?.label }
+
+    /// Each text as it shows (tests count what was said).
+    var onShown: ((String) -> Void)?
 
     /// What a screen reader says after the text: what comes next, the key for the button.
     var details: String { content?.frame.accessibleDescription ?? "" }
@@ -138,6 +146,7 @@ final class InAppNotification {
         }
         self.action = action
         widget.revealsChild = true
+        onShown?(text)
         timeout?.cancel()
         timeout = seconds.map { lifetime.after(milliseconds: $0 * 1000) { [weak self] in self?.hide() } }
     }

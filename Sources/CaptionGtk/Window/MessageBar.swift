@@ -9,6 +9,8 @@ import Localization
 final class MessageBar {
     let revealer: Revealer
     private let label: Label
+    /// The label the message shows in (tests measure it).
+    var labelWidget: Label? { label }
     /// A problem a controller reported; it outranks the form's summary until cleared.
     private(set) var problem: String?
     /// The form's summary of what is missing, set by the form on every change.
@@ -36,6 +38,7 @@ final class MessageBar {
     init(_ builder: Builder) {
         revealer = builder["summary_revealer"]
         label = builder["summary_label"]
+        label.setWrapsAnywhere()
         bar = builder["summary_bar"]
         bar.setAccessibleRole(ATK_ROLE_ALERT)
         // The bar's own close button has an icon and no name.

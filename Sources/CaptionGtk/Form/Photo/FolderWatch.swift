@@ -53,6 +53,8 @@ final class FolderWatch {
     var onAnnounce: ((String) -> Void)?
     /// Watching started or stopped.
     var onSettingChange: ((WatchSetting?) -> Void)?
+    /// A file in the watched folder was deleted: if it is queued, it leaves.
+    var onDeleted: ((String) -> Void)?
     /// The watched folder was deleted; watching has stopped.
     var onGone: ((WatchSetting) -> Void)?
     /// A file was settled (tests wait on it).
@@ -68,7 +70,8 @@ final class FolderWatch {
     @discardableResult
     func start(_ setting: WatchSetting, since: Int? = nil) -> Bool {
         stop()
-        guard UserFiles.isFolder(setting.folder) else { return false }
+        // A folder that cannot be listed would be watched for ever with nothing joining.
+        guard UserFiles.isFolder(setting.folder), IncomingFiles.canList(setting.folder) else { return false }
         self.setting = setting
         self.since = since ?? Self.now
         guard watch(setting.folder, depth: 0) else {
@@ -139,6 +142,13 @@ final class FolderWatch {
         }
         if change == .removed, monitors[path] != nil {
             monitors.removeValue(forKey: path)?.cancel()
+        }
+        if change == .removed {
+            // Deleted as soon as it came (a bad frame, a tethering program moving it on): it
+            // does not join, or leaves the queue, rather than wait there as "not found".
+            ready.removeAll { $0.path == path }
+            if waiting.remove(path) != nil { onWaitingChange?() }
+            onDeleted?(path)
         }
         if change != .removed, setting?.subfolders == true, depth < Self.deepest, UserFiles.isFolder(path) {
             // A folder made or moved in: its photos are new too.

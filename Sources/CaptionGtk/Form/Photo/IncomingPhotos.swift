@@ -38,6 +38,16 @@ enum IncomingFiles {
         return paths
     }
 
+    /// Whether this user may list `folder` and reach what it holds (read and search
+    /// permission). A lookup of a name that is not there fails as "permission denied" only
+    /// when searching the folder is not allowed.
+    static func canList(_ folder: String) -> Bool {
+        guard let directory = opendir(folder) else { return false }
+        defer { closedir(directory) }
+        var info = stat()
+        return fstatat(dirfd(directory), ".caption-no-such-name", &info, AT_SYMLINK_NOFOLLOW) == 0 || errno != EACCES
+    }
+
     /// The real path (links and `..` resolved), or the path itself when there is none.
     static func identity(_ path: String) -> String {
         realpath(path) ?? path
