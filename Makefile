@@ -17,14 +17,14 @@ TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimag
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
 	strace postgresql libtiff-tools python3-pil
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
-# ibus and fcitx5, each with pinyin and Hangul engines (ibus with Anthy too) and its GTK
+# ibus and fcitx5, each with pinyin, Hangul and Anthy engines and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on
 # the window; Orca with speech-dispatcher (its generic module writes what is said to a
 # log, libao's null driver plays it nowhere) and zenity, on which the Orca set-up is
 # proven; openbox, a window manager for the scenarios that need windows to take focus and
 # come forward.
 E2E_DEPS = python3-pyatspi at-spi2-core ibus ibus-gtk3 ibus-libpinyin ibus-anthy ibus-hangul \
-	fcitx5 fcitx5-chinese-addons fcitx5-hangul fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
+	fcitx5 fcitx5-chinese-addons fcitx5-hangul fcitx5-anthy fcitx5-frontend-gtk3 python3-gi gir1.2-gtk-3.0 \
 	orca speech-dispatcher libao4 zenity openbox
 # The core scenarios once more on Wayland: headless sway (run as an unprivileged uid through
 # setpriv) and a virtual keyboard built from Tests/wayland with wayland-scanner and gcc;

@@ -1,19 +1,15 @@
 // Where the installed program finds its own files: relative to its executable, so that
 // /usr, /usr/local and a staged DESTDIR all work with no build tree around.
 
+import POSIXFiles
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 public enum Installation {
-    /// The folder holding the running executable, from /proc/self/exe.
-    public static var executableDirectory: String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return parent(of: path)
-    }
+    /// The folder holding the running executable.
+    public static var executableDirectory: String? { POSIXFiles.executableDirectory }
 
     /// The translations for this executable:
     /// - installed as PREFIX/bin/caption: PREFIX/share/locale;

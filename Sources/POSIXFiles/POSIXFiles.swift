@@ -7,6 +7,15 @@
 #endif
 
 public enum POSIXFiles {
+    /// The folder holding the running program, from /proc/self/exe (links resolved).
+    public static var executableDirectory: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+
     /// A photo is at most this large: intake refuses larger files, and nothing larger is
     /// ever read into memory as a photo.
     public static let maximumPhotoBytes = 256 << 20

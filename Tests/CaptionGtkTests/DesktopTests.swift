@@ -219,7 +219,23 @@ import Testing
     @Test func f1IsHelpAndAboutHasNoKey() {
         #expect(WindowAction.help.accelerators == ["F1"])
         #expect(WindowAction.about.accelerators.isEmpty)
-        #expect(HelpWindows.guideURI == "help:caption")
+    }
+
+    /// Installed, F1 asks for `help:caption`; run from a build in a checkout (as `make run`
+    /// does), for the checkout's help/C, which the help browser opens as a Mallard guide.
+    @Test func theGuideIsTheInstalledOneOrTheCheckoutsFromABuild() throws {
+        #expect(HelpWindows.guideURI(runningFrom: "/usr/bin") == "help:caption")
+        #expect(HelpWindows.guideURI(runningFrom: "/opt/caption/bin") == "help:caption")
+        #expect(HelpWindows.guideURI(runningFrom: nil) == "help:caption")
+        let checkout = Harness.temporaryDirectory("caption-checkout")
+        let build = checkout + "/.build/x86_64-unknown-linux-gnu/debug"
+        try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+        #expect(HelpWindows.guideURI(runningFrom: build) == "help:caption", "no guide in the checkout yet")
+        try FileManager.default.createDirectory(atPath: checkout + "/help/C", withIntermediateDirectories: true)
+        try Data("<page/>".utf8).write(to: URL(fileURLWithPath: checkout + "/help/C/index.page"))
+        #expect(HelpWindows.guideURI(runningFrom: build) == "ghelp:" + checkout + "/help/C")
+        // This test runs from this checkout's build: F1 here opens its guide.
+        #expect(HelpWindows.guideURI.hasSuffix("/help/C") && HelpWindows.guideURI.hasPrefix("ghelp:/"))
     }
 
     @Test func f10OpensThePrimaryMenu() throws {

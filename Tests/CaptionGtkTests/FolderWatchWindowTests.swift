@@ -73,7 +73,7 @@ import Testing
         var taken: [(String, Date)] = []
         window.watch.onSettled = { path, verdict in if verdict == .taken { taken.append((path, Date())) } }
         var announced: [String] = []
-        window.watch.onAnnounce = { announced.append($0) }
+        window.notification.onShown = { announced.append($0) }
         let target = watched + "/IMG_0001.jpg"
         let closed = try writeSlowly(try makePhoto("IMG_0001.jpg", size: "3000x2000"), to: target)
         #expect(Harness.spin(seconds: 20) { window.form.queuedPaths.contains(target) }, "the photo never joined")
@@ -86,7 +86,8 @@ import Testing
         #expect(Harness.focusedWidget(window) == title.pointer, "focus stays in Title")
         #expect(
             String(cString: gtk_header_bar_get_subtitle(caption_header_bar(window.header.pointer))).hasSuffix("1 new"))
-        #expect(announced == ["1 new photo"])
+        // Named, with how many wait: a listener hears what came.
+        #expect(announced == ["“IMG_0001.jpg” is new: 2 photos in the queue"], "\(announced)")
         #expect(!window.messages.isShowing, "no message")
     }
 

@@ -148,13 +148,14 @@ import Testing
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         let accessible = gtk_widget_get_accessible(window.form.view.titleEntry.pointer)
         // The summary's alert says the message; the field it sent focus to says only what
-        // Enter does (the subtitle is there), not the message a second time…
-        #expect(String(cString: atk_object_get_description(accessible)) == "Enter saves")
+        // Enter does (saves once the title is there), not the message a second time…
+        #expect(String(cString: atk_object_get_description(accessible)) == "Enter saves once it is filled")
         // …until focus leaves and comes back: then the field says its message first.
         gtk_widget_grab_focus(window.form.view.subtitleEntry.pointer)
         gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
-        #expect(String(cString: atk_object_get_description(accessible)) == "Title required. Enter saves")
+        #expect(
+            String(cString: atk_object_get_description(accessible)) == "Title required. Enter saves once it is filled")
         // The message goes as soon as the title is there; what was typed stayed.
         type(window, window.form.view.titleEntry.pointer, "Now complete")
         #expect(window.messages.text == nil)
@@ -202,10 +203,10 @@ import Testing
         // it would read a change), and says its message once focus is back.
         gtk_widget_grab_focus(window.form.view.titleEntry.pointer)
         Harness.settle()
-        #expect(subtitle.accessibleDescription == "Enter saves")
+        #expect(subtitle.accessibleDescription == "Enter saves once it is filled")
         gtk_widget_grab_focus(subtitle.pointer)
         Harness.settle()
-        #expect(subtitle.accessibleDescription == "Subtitle required. Enter saves")
+        #expect(subtitle.accessibleDescription == "Subtitle required. Enter saves once it is filled")
     }
 
     @Test func missingPhotoIsNamedFirst() throws {

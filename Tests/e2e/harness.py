@@ -501,6 +501,14 @@ class Window:
     def find(self, description, **criteria):
         return wait_until(description, lambda: (self.all(**criteria) or [None])[0])
 
+    def click(self, accessible):
+        """A left click in the middle of `accessible`, where the screen shows it, as a
+        hand on the mouse makes it."""
+        self.refresh()
+        box = self.Atspi.Component.get_extents(accessible, self.Atspi.CoordType.SCREEN)
+        self.desktop.xdotool("mousemove", "--sync", str(box.x + box.width // 2), str(box.y + box.height // 2),
+                             "click", "1")
+
     # -- what a screen reader would announce ----------------------------------------
 
     def text(self, entry):

@@ -31,7 +31,7 @@ import harness  # noqa: E402
 SCENARIO_MODULES = ["scenarios_queue", "scenarios_messages", "scenarios_input_methods", "scenarios_compositions",
                     "scenarios_undo", "scenarios_shorthand", "scenarios_reuse", "scenarios_desktop", "scenarios_drops",
                     "scenarios_identity", "scenarios_dark", "scenarios_orca", "scenarios_wayland", "scenarios_zoom", "scenarios_watch",
-                    "scenarios_write_back", "scenarios_desk", "scenarios_type_ahead"]
+                    "scenarios_write_back", "scenarios_desk", "scenarios_type_ahead", "scenarios_press_room"]
 # A scenario that hangs is a failure, not a hung build.
 SCENARIO_TIMEOUT = float(os.environ.get("E2E_SCENARIO_TIMEOUT", "90"))
 

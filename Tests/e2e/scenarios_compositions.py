@@ -132,6 +132,19 @@ class IBusAnthy(IBusScriptEngine):
         desktop.key(*list(word), "space")
 
 
+class Fcitx5Anthy(Fcitx5):
+    """fcitx5 with Anthy (Japanese), as a user in Tokyo has it: romaji compose hiragana,
+    Space converts them to kanji, Enter commits."""
+    name = "fcitx5_anthy"
+    engine, package = "anthy", "fcitx5-anthy"
+    word, shown = "yama", "山"
+    other_word, other_shown = "nihon", "日本"
+    commit_key = "Return"
+
+    def compose(self, desktop, word):
+        desktop.key(*list(word), "space")
+
+
 class Fcitx5Hangul(Fcitx5):
     """fcitx5 with its Hangul engine, in the two-set layout Korean keyboards have: g k s
     compose 한, r m f compose 글. A syllable stays a composition until a key that is not
@@ -173,7 +186,7 @@ class Simple:
         desktop.key("ctrl+shift+u", *list(word))
 
 
-METHODS = [Fcitx5(), IBus(), IBusAnthy(), Fcitx5Hangul(), IBusHangul(), Simple()]
+METHODS = [Fcitx5(), IBus(), IBusAnthy(), Fcitx5Anthy(), Fcitx5Hangul(), IBusHangul(), Simple()]
 
 
 def open_form(desktop, method, *names):
@@ -505,6 +518,89 @@ def korean_enter_commits_the_syllable_and_acts(method):
     return scenario
 
 
+def split_word(method):
+    """The method's word in two: keys before a photo arrives, keys after, and the keys
+    that then commit it without acting (Space; Anthy converts with Space and commits with
+    Enter)."""
+    if method.name == "simple":
+        return ["ctrl+shift+u", "4", "e"], ["2", "d"], ["space"]
+    keys = list(method.word)
+    commit = ["space", "Return"] if method.name.endswith("anthy") else ["space"]
+    middle = len(keys) - 1 if "hangul" in method.name else len(keys) // 2
+    return keys[:middle], keys[middle:], commit
+
+
+def arrival_keeps_composition(method, empty=False):
+    def scenario(desktop):
+        """A photo joining the queue from a watched folder while a word is composed: the
+        form shows the same photo, so nothing is settled, and the word composes whole (한
+        from g·k, arrival, s; it was 하ㄴ). The same keys with no arrival give the reference."""
+        first, arriving = desktop.photos("a.jpg", "arriving.jpg")
+        watched = os.path.join(desktop.root, "incoming")
+        os.makedirs(watched)
+        method.start(desktop)
+        ui = desktop.launch("--watch", watched, *([] if empty else [first]))
+        if empty:
+            ui.wait_focus("Choose Photo…")
+            desktop.key("Tab")
+        ui.wait_focus("Title")
+        method.ready(desktop, ui)
+        before, after, commit = split_word(method)
+        desktop.key(*before, *after, *commit)
+        reference = wait_until("the word typed without an arrival",
+                               lambda: (lambda text: text if text and text.strip() == text.strip().strip(
+                                   "abcdefghijklmnopqrstuvwxyz") else None)(ui.text(ui.title)))
+        desktop.key("ctrl+a", "BackSpace")
+        ui.wait_text(ui.title, "")
+        # No barrier here (its keys would end the composition): the arrival is waited for
+        # by the header, and the keys after it queue behind the ones before.
+        desktop.key(*before)
+        os.rename(arriving, os.path.join(watched, "arriving.jpg"))
+        if empty:
+            ui.find("the photo arriving on the form", role="image", name="Photo: arriving.jpg")
+        else:
+            ui.find("the header counting the new photo", role="label", name=lambda name: name == "1 of 2 · 1 new")
+        desktop.key(*after, *commit)
+        ui.wait_text(ui.title, reference)
+        ui.handled()
+        expect(ui.focused_name() == "Title", f"focus moved to {ui.focused_name()!r}")
+    return scenario
+
+
+def tab_click_keeps_composition(method):
+    def scenario(desktop):
+        """By the mouse: a click on the Library tab during a composition in Title commits it
+        into Title (ibus-libpinyin threw it away), and a click on the Caption tab puts focus
+        back in Title (it was left on the tab), so typing goes on there."""
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        ui.click(ui.find("the Library tab", role="radio button", name="Library"))
+        ui.find("the library's search", role="text", name=lambda n: n not in ("Title", "Subtitle"), showing=True)
+        ui.click(ui.find("the Caption tab", role="radio button", name="Caption"))
+        ui.wait_focus("Title")
+        ui.wait_text(ui.title, method.other_shown)
+        # A key every input method passes on when nothing is composed reaches Title.
+        desktop.key("BackSpace")
+        ui.wait_text(ui.title, method.other_shown[:-1])
+    return scenario
+
+
+def menu_click_keeps_composition(method):
+    def scenario(desktop):
+        """By the mouse: the main menu, then Preferences, during a composition in Title;
+        Escape closes Preferences, and Title holds the composition, committed."""
+        desktop.start_window_manager()
+        ui = open_form(desktop, method, "a.jpg")
+        compose(desktop, ui, method, ui.title, method.other_word)
+        ui.click(ui.find("the main menu's button", role="toggle button", name="Main Menu"))
+        ui.click(ui.find("Preferences in the menu", role="menu item", name="Preferences", showing=True))
+        wait_until("Preferences to open", lambda: ui.desktop._xdotool_out("search", "--name", "Preferences") or None)
+        desktop.key("Escape")
+        ui.wait_focus("Title")
+        ui.wait_text(ui.title, method.other_shown)
+    return scenario
+
+
 def read_draft_words(desktop):
     """(path, title, subtitle) of each photo in the draft, [] when there is none yet."""
     import scenarios_desktop
@@ -536,6 +632,13 @@ CASES = [
     ("ctrl_l_keeps_composition_in_its_field", library_keeps_composition, ("fcitx5", "simple")),
     ("undo_keeps_composition_with_its_photo", undo_keeps_composition_with_its_photo, ("fcitx5", "simple")),
     ("ctrl_q_keeps_composition_in_draft", quit_keeps_composition_in_draft, ("fcitx5", "simple")),
+    ("a_photo_arriving_keeps_the_composition", arrival_keeps_composition, ("ibus", "ibus_hangul", "fcitx5_anthy")),
+    ("clicking_the_tabs_keeps_the_composition_and_focus", tab_click_keeps_composition,
+     ("ibus", "ibus_hangul", "fcitx5_anthy")),
+    ("clicking_preferences_in_the_menu_keeps_the_composition", menu_click_keeps_composition,
+     ("ibus", "ibus_hangul", "fcitx5_anthy")),
+    ("a_photo_arriving_on_an_empty_form_keeps_the_composition", lambda method: arrival_keeps_composition(method, True),
+     ("ibus", "ibus_hangul", "fcitx5_anthy", "fcitx5", "simple")),
 ]
 
 for _case, _make, _names in CASES:

@@ -16,7 +16,7 @@ def scenario_failed_submit_and_recovery(desktop):
     wait_until("the summary", lambda: ui.alert_text() == "Subtitle required" or None)
     ui.wait_focus("Subtitle")
     # What Enter does in the focused field; the summary says the message.
-    expect(ui.description(ui.subtitle) == "Enter saves",
+    expect(ui.description(ui.subtitle) == "Enter saves once it is filled",
            f"Subtitle's accessible description is {ui.description(ui.subtitle)!r}")
     expect(ui.text(ui.title) == "Harbour", "the failed submit lost the title")
     expect(desktop.entries() == [], "a failed submit saved something")

@@ -210,7 +210,8 @@ def scenario_orca_undo_still_works_once_the_notification_has_gone(desktop):
 
 def scenario_orca_library_search_counts_and_empty_library_says_so(desktop):
     """Ctrl+L on an empty library focuses the search and says the library is empty; with
-    entries, a search says how many match, or that nothing does."""
+    entries, a search says how many match, or that nothing does; Escape says the search is
+    cleared and how many entries show."""
     orca, ui = start(desktop)
     orca.settle()
     orca.start_listening()
@@ -229,6 +230,12 @@ def scenario_orca_library_search_counts_and_empty_library_says_so(desktop):
     orca.wait_heard("1 entry matches  Harb ")
     desktop.type("zz")
     orca.wait_heard("Nothing matches")
+    # Escape clears the search: said, with what shows again (it was silent).
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Escape")
+    orca.wait_heard("Search cleared")
+    orca.wait_heard("2 entries")
 
 
 def scenario_orca_opening_an_entry_says_editing(desktop):

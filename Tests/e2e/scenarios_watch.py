@@ -102,7 +102,7 @@ def scenario_orca_watched_folder_photos_arrive_while_typing(desktop):
     for entry, photo in zip(entries[1:], photos):
         expect(os.path.basename(entry["photo"]).startswith(sha256(photo)),
                f"{entry['originalName']} was taken before it was whole")
-    said = [line for line in orca.since_mark() if "new photo" in line]
+    said = [line for line in orca.since_mark() if "in the queue" in line]
     # Twenty arrivals over twenty seconds: said every few seconds, never once a photo.
     expect(1 <= len(said) <= 8, f"Orca said the count {len(said)} times: {said}")
 

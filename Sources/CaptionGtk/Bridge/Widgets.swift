@@ -232,6 +232,8 @@ struct TextEntry: WidgetHandle {
     init() { self.init(unchecked: gtk_entry_new()) }
 
     func setPlaceholder(_ text: String) { gtk_entry_set_placeholder_text(caption_entry(pointer), text) }
+    /// The grey text an empty field shows; GTK owns the string.
+    var placeholder: String { gtk_entry_get_placeholder_text(caption_entry(pointer)).map { String(cString: $0) } ?? "" }
 
     /// The caret, in characters from the start; -1 set puts it after the last one.
     var caret: Int {
@@ -714,6 +716,12 @@ struct Window: WidgetHandle {
     /// meanwhile.
     func whenActive(delay milliseconds: UInt32, in lifetime: Lifetime, _ body: @escaping @MainActor () -> Void) {
         guard !isActive, isVisible else { return body() }
+        afterActivation(delay: milliseconds, in: lifetime, body)
+    }
+
+    /// Runs `body` `delay` after the window next becomes active, shown or not yet: what
+    /// appeared before that, while it was opening, may be said then.
+    func afterActivation(delay milliseconds: UInt32, in lifetime: Lifetime, _ body: @escaping @MainActor () -> Void) {
         var done = false
         connect(.notify("is-active")) { _ in
             guard !done, isActive else { return }

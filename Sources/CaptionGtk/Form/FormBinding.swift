@@ -62,6 +62,10 @@ final class FormBinding {
         lifetime.onEnd { [weak self] in self?.caretHold?.release() }
     }
 
+    /// The form's item that last had focus, kept while focus is outside the form (the
+    /// library, the header), for focus to come back to.
+    private(set) var lastFocused: CaptionForm.Item?
+
     // MARK: Engine decisions -> widgets
 
     private func handle(_ input: FormInput) -> Bool {
@@ -72,9 +76,11 @@ final class FormBinding {
         case .event(let event):
             if case .focus(let index) = event {
                 let item = index.flatMap(CaptionForm.Item.init(index:))
+                if let item { lastFocused = item }
                 arrival = DescribedArrival()
                 if item != saidBySummary { saidBySummary = nil }
                 if !arriving { arrivedPhoto = nil }
+                if creditsSaid { (creditsNews, creditsSaid) = (nil, false) }
                 aids.focusMoved(to: item)
             }
             send(event)
@@ -99,6 +105,7 @@ final class FormBinding {
             settleInputMethod()
             // The user acted on the photo that arrived: it has been named.
             if !arriving { arrivedPhoto = nil }
+            if creditsSaid { (creditsNews, creditsSaid) = (nil, false) }
         }
         // Enter (or a save) right after a code replaces it, as a space would.
         if [.submit, .activate, .enter].contains(event), let entry = focusedEntry {
@@ -193,6 +200,10 @@ final class FormBinding {
     /// focused field until focus moves or the user acts (Enter, a save): nothing else says
     /// which photo came.
     private var arrivedPhoto: String?
+    /// The credits line, said once in the focused field as the form is reached after the
+    /// credits were set (at start, or back from Preferences); `creditsSaid` once it was.
+    var creditsNews: String?
+    private var creditsSaid = false
     private var arriving = false
 
     /// Runs `body`, which puts a photo on the form; `photo` ("b.jpg, 2 of 3") is said with
@@ -204,6 +215,14 @@ final class FormBinding {
         arriving = false
     }
 
+    /// What the focused field says first as the form is reached: the photo that arrived,
+    /// and the credits line when it is news.
+    private var arrivalNews: String? {
+        if creditsNews != nil, view.entries.values.contains(where: \.isFocus) { creditsSaid = true }
+        let news = [arrivedPhoto, creditsNews].compactMap { $0 }
+        return news.isEmpty ? nil : news.joined(separator: ". ")
+    }
+
     /// Shows the engine's state; runs on every keystroke and focus change.
     func refresh() {
         guard !lifetime.isOver, !holdingRender else { return }
@@ -213,7 +232,8 @@ final class FormBinding {
     /// `describing`: the widget whose accessible description is set, when not the focused one.
     private func render(_ engine: FocusEngine, describing: Widget? = nil) {
         let editing = owner?.isEditing ?? false
-        let enter = FormSpeech.enterHint(engine.label, editing: editing)
+        let empty = engine.focus.map { engine.items[$0].isText && engine.problem($0) == .required } ?? false
+        let enter = FormSpeech.enterHint(engine.label, editing: editing, isEmpty: empty)
         // The place in the queue, not the whole header: a count of new photos changing
         // would make the field's description change under the user's typing.
         let photo = FormSpeech.photoDescription(name: view.photoName.text, position: owner?.photoPosition)
@@ -221,7 +241,7 @@ final class FormBinding {
         // Besides the engine's words, a field says its offers and what its variables become.
         let facts = owner?.photoFacts
         let details = view.render(
-            engine, enterHint: enter, photoDescription: photo, quiet: quiet, arrived: arrivedPhoto,
+            engine, enterHint: enter, photoDescription: photo, quiet: quiet, arrived: arrivalNews,
             describing: describing, arrival: &arrival
         ) { [aids] item in
             aids.notes(for: item, facts: facts)
@@ -292,4 +312,7 @@ final class FormBinding {
     func settleInputMethod() {
         inputMethods.settle(focus: window.focus)
     }
+
+    /// Whether a field shows a composition not yet committed.
+    var isComposing: Bool { view.entries.values.contains { inputMethods.composition(in: $0) != nil } }
 }

@@ -145,6 +145,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Feeds one event to the engine and applies what it decides.
     func send(_ event: FormEvent) { binding.send(event) }
     func focus(_ item: CaptionForm.Item?) { binding.focus(item) }
+    /// The form shows again (its tab clicked, or Escape in the library): focus goes back to
+    /// the engine's field, its words not selected, so that typing goes on where it was.
+    func resumeFocus() {
+        let item = engine.focusedItem ?? binding.lastFocused
+        guard case .text(let field)? = item else { return focus(item) }
+        let entry = view.entry(field)
+        if !entry.hasFocus { entry.grabFocusWithoutSelecting() }
+    }
     /// The engine's focus moves are not made while `body` changes the form wholesale.
     func withoutFocusMoves(_ body: () -> Void) { binding.withoutFocusMoves(body) }
     /// Ctrl+Z right after a code was replaced puts the code back; returns whether it did.
@@ -164,6 +172,12 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     var standingCredits = StandingCredits.none {
         didSet {
             saves.credits = standingCredits.problem == nil ? standingCredits.template : .none
+            // New credits are said once, as the form is reached (at start, or back from
+            // Preferences), and with the first save they go into.
+            let line = standingCredits.line(facts: nil)
+            if standingCredits != oldValue { binding.creditsNews = line.isEmpty ? nil : line }
+            // The credits the window started with are no news to a save.
+            if creditsLastSaved == nil { creditsLastSaved = line }
             binding.refresh()
         }
     }
@@ -221,7 +235,17 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         guard !paths.isEmpty else { return }
         settleInputMethod()
         let incoming = queue.sortIncoming(paths, kind: IncomingFiles.kind, identity: IncomingFiles.identity)
-        if let message = incoming.message { messages.show(problem: message) }
+        if let message = incoming.message {
+            messages.show(problem: message)
+            // Named on the command line: the window is still opening, and the alert would
+            // go unsaid. It is said once the window is active and its field has been read.
+            if !window.isActive {
+                window.afterActivation(delay: 600, in: lifetime) { [weak self] in
+                    guard self?.messages.text == message else { return }
+                    self?.messages.announceAgain()
+                }
+            }
+        }
         let paths = incoming.photos
         guard !paths.isEmpty else { return }
         if queue.append(paths) {
@@ -390,6 +414,17 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         let incoming = queue.sortIncoming(paths, kind: { _ in .photo }, identity: IncomingFiles.identity)
         let photos = incoming.photos
         guard !photos.isEmpty else { return }
+        if editing == nil, queue.currentPhoto == nil, !words.isEmpty || binding.isComposing,
+            queue.append(photos), let path = queue.currentPhoto?.path
+        {
+            // Words typed (or being composed) on the empty form go with the photo that
+            // arrives, as with Choose Photo…: the fields do not change, so a word being
+            // composed goes on being composed.
+            return binding.arrive(arrival) {
+                load(path)
+                refreshPosition()
+            }
+        }
         if queue.append(photos) {
             // Only a photo that comes onto the form changes it: one that joins the queue
             // behind the photo being captioned leaves a composition open as it is.
@@ -651,6 +686,18 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     var nextPhoto: String? { FormSpeech.nextPhoto(queue) }
+
+    /// The credits line the last save went with, to say it with a save only when it changed.
+    private var creditsLastSaved: String?
+
+    /// The credits a save went with, when they differ from the save before's (the first save
+    /// after the credits were changed): said in the save's notification.
+    func creditsOfSave() -> String? {
+        let line = standingCredits.line(facts: nil)
+        defer { creditsLastSaved = line }
+        guard let last = creditsLastSaved else { return nil }
+        return line != last && !line.isEmpty ? line : nil
+    }
 
     // MARK: Editing a saved entry
 

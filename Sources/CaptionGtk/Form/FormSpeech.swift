@@ -7,8 +7,13 @@ import Localization
 
 enum FormSpeech {
     /// What Enter does now, in words: said with the focused field.
-    static func enterHint(_ label: ActivateLabel, editing: Bool) -> String {
-        label == .done
+    /// `isEmpty`: the focused field is empty; Enter there says it is required and stays,
+    /// so the hint says when Enter saves, not «Enter saves».
+    static func enterHint(_ label: ActivateLabel, editing: Bool, isEmpty: Bool = false) -> String {
+        if label == .done, isEmpty {
+            return editing ? tr("Enter updates the entry once it is filled") : tr("Enter saves once it is filled")
+        }
+        return label == .done
             ? (editing ? tr("Enter updates the entry") : tr("Enter saves"))
             : tr("Enter goes to the next empty field")
     }

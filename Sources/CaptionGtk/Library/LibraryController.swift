@@ -230,6 +230,9 @@ final class LibraryController {
             })
     }
 
+    /// The search whose results the list shows.
+    private var shownQuery = ""
+
     private func show(_ entries: [CaptionLibrary.Entry], query: String, listing: Listing) {
         let hidden = Set(pendingDeletions.map(\.id))
         let shown = entries.filter { !hidden.contains($0.id) }
@@ -243,11 +246,17 @@ final class LibraryController {
         // While the user types, only once typing pauses, and with the words it is for: a
         // count said at each key lags behind the keys and names no query.
         let matches = listing.matchCount ?? shown.count
+        // A search cleared (Escape, or its words deleted) says so, and what shows again.
+        let cleared = query.isEmpty && !shownQuery.isEmpty
+        shownQuery = query
         let said =
             shown.isEmpty
             ? empty
             : query.isEmpty
-                ? ""
+                ? cleared
+                    ? fill(
+                        trn("Search cleared, {count} entry", "Search cleared, {count} entries", matches),
+                        ["count": String(matches)]) : ""
                 : fill(
                     trn("{count} entry matches “{query}”", "{count} entries match “{query}”", matches),
                     ["count": String(matches), "query": query])

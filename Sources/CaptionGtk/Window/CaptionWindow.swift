@@ -105,6 +105,9 @@ import StartupTrace
             guard let self else { return }
             self.messages.formIsShowing = !self.isShowingLibrary
             self.libraryController.setShowing(self.isShowingLibrary)
+            // By the Caption tab too (a click leaves focus on the tab): typing goes into
+            // the form's field, not nowhere.
+            if !self.isShowingLibrary { self.form.resumeFocus() }
         }
         libraryController.onEdit = { [weak self] entry, path in self?.openForEditing(entry, photo: path) }
         form.onEditAgain = { [weak self] entry, path, words in self?.openForEditing(entry, photo: path, words: words) }
@@ -183,6 +186,13 @@ import StartupTrace
         form.zoom.onChange = { [weak self] zoomed in
             for action in self?.moveActions ?? [] { action.isEnabled = zoomed }
         }
+        // Said briefly, and only while it is still true (a notification with Undo goes first).
+        form.zoom.onSay = { [weak self] text in
+            self?.notification.showWhenFree(text, seconds: 2) { [weak self] in
+                guard let zoom = self?.form.zoom else { return false }
+                return zoom.isZoomed == (text != tr("Whole photo"))
+            }
+        }
     }
 
     /// The actions that move the view at 100 %.
@@ -197,7 +207,12 @@ import StartupTrace
         watch.onDeleted = { [weak self] in self?.form.photoDeleted($0) }
         watch.onWaitingChange = { [weak self] in self?.form.refreshHeader() }
         // Said by the screen reader as a notification; it waits behind a save's Undo.
-        watch.onAnnounce = { [weak self] text in self?.notification.showWhenFree(text, seconds: 3) { true } }
+        watch.onAnnounce = { [weak self] names in
+            guard let self else { return }
+            self.notification.showWhenFree(Self.arrivals(names, queued: self.form.queuedPaths.count), seconds: 3) {
+                true
+            }
+        }
         watch.onSettingChange = { [weak self] setting in
             guard let self else { return }
             self.stopWatchingAction?.isEnabled = setting != nil
@@ -215,6 +230,23 @@ import StartupTrace
         // The watch of the last run goes on once the first frame is drawn: start-up opens
         // no folder.
         window.afterFirstDraw { [weak self] in self?.resumeWatching() }
+    }
+
+    /// «“a.jpg” is new: 4 photos in the queue», or «3 new photos, the last “c.jpg”: 6 photos
+    /// in the queue»: what came and how much waits, as a listener needs it.
+    static func arrivals(_ names: [String], queued: Int) -> String {
+        let queue = trn("{count} photo in the queue", "{count} photos in the queue", queued)
+            .replacing("{count}", with: String(queued))
+        guard names.count > 1, let last = names.last else {
+            return tr("“{name}” is new: {queue}").replacing("{name}", with: names.first ?? "")
+                .replacing("{queue}", with: queue)
+        }
+        return trn(
+            "{count} new photo, the last “{name}”: {queue}", "{count} new photos, the last “{name}”: {queue}",
+            names.count
+        )
+        .replacing("{count}", with: String(names.count)).replacing("{name}", with: last)
+        .replacing("{queue}", with: queue)
     }
 
     private func resumeWatching() {
@@ -507,7 +539,7 @@ import StartupTrace
                 self.libraryController.escape()
             } else if self.form.zoom.isZoomed {
                 // What the user last asked for goes first.
-                self.form.zoom.zoomOut()
+                self.form.zoom.zoomOut(saying: true)
             } else if self.messages.isShowing {
                 self.messages.dismiss()
             } else if self.notification.isShowing {

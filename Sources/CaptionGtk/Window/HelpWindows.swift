@@ -3,12 +3,30 @@
 
 import CGtk
 import Localization
+import POSIXFiles
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @MainActor
 enum HelpWindows {
-    /// The user's guide as installed under share/help/LANG/caption (the help browser picks
-    /// the language).
-    static let guideURI = "help:caption"
+    /// The user's guide: as installed under share/help/LANG/caption (`help:caption`; the
+    /// help browser picks the language); run from a build, before installing, the source
+    /// tree's help/C, so that F1 opens the guide there too, not "Document Not Found".
+    static var guideURI: String { guideURI(runningFrom: POSIXFiles.executableDirectory) }
+
+    /// The guide for a program in `folder`: installed (`…/bin`), or in a build inside a
+    /// checkout, whose help/C is up to four folders above (`.build/TRIPLE/debug`).
+    static func guideURI(runningFrom folder: String?) -> String {
+        guard var folder, !folder.hasSuffix("/bin") else { return "help:caption" }
+        for _ in 0..<4 {
+            guard let slash = folder.lastIndex(of: "/"), slash != folder.startIndex else { break }
+            folder = String(folder[..<slash])
+            if access(folder + "/help/C/index.page", R_OK) == 0 { return "ghelp:" + folder + "/help/C" }
+        }
+        return "help:caption"
+    }
 
     /// Every shortcut, from the table of actions, in the groups of shortcuts.ui.
     @discardableResult

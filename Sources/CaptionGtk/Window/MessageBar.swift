@@ -90,6 +90,14 @@ final class MessageBar {
         refresh()
     }
 
+    /// The bar appears again, for a screen reader to announce what it says: it showed while
+    /// the window was opening, when nothing of it was said.
+    func announceAgain() {
+        guard text != nil, formIsShowing else { return }
+        bar.isVisible = false
+        bar.isVisible = true
+    }
+
     func clearProblem() {
         guard problem != nil else { return }
         problem = nil

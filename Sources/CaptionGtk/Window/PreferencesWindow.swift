@@ -104,11 +104,18 @@ final class PreferencesWindow {
         status = builder["status"]
         codeField.accessibleName = tr("Code")
         textField.accessibleName = tr("Text for the code")
+        for field in [codeField, textField] {
+            field.setPlaceholder(fill(tr("for example {example}"), ["example": field.placeholder]))
+        }
         var fields: [CreditField: TextEntry] = [:]
         for field in CreditField.allCases {
             let entry: TextEntry = builder["credit_" + field.rawValue]
             entry.text = credits.template[field]
             entry.accessibleName = CreditNames.name(field)
+            // A screen reader reads an empty field's grey text as if it were its value: it
+            // is said as an example, and the field as not set.
+            entry.setPlaceholder(fill(tr("for example {example}"), ["example": entry.placeholder]))
+            Self.describeEmptiness(entry)
             fields[field] = entry
         }
         creditFields = fields
@@ -384,6 +391,8 @@ final class PreferencesWindow {
         list.select(row: shown.count - 1)
         sayWhatThePageIs()
         codeField.grabFocus()
+        // Said whichever way it came (its mnemonic moved focus without a word).
+        say(tr("New code: type it, then Tab to its text"))
     }
 
     /// Removes the selected row, says which, and offers it back (Ctrl+Z or Undo). Focus
@@ -448,10 +457,24 @@ final class PreferencesWindow {
         let order = CreditField.allCases
         for (index, field) in order.enumerated() {
             guard let entry = creditFields[field] else { continue }
-            entry.connect(.changed) { [weak self] in self?.creditsEdited() }
+            entry.connect(.changed) { [weak self] in
+                Self.describeEmptiness(entry)
+                self?.creditsEdited()
+            }
+            confirmed[field] = entry.text
             // Enter goes on to the next credit, as in the form; after the last, to the choice.
+            // A credit changed is confirmed as it is left, and saved at once.
             entry.connect(.activate) { [weak self] in
                 guard let self else { return }
+                if self.confirmed[field] != entry.text {
+                    self.confirmed[field] = entry.text
+                    self.saveCreditsNow()
+                    let name = CreditNames.name(field)
+                    self.say(
+                        entry.text.isEmpty
+                            ? fill(tr("{credit} cleared"), ["credit": name])
+                            : fill(tr("{credit} set to {value}"), ["credit": name, "value": entry.text]))
+                }
                 if index + 1 < order.count, let next = self.creditFields[order[index + 1]] {
                     next.grabFocus()
                 } else {
@@ -465,6 +488,14 @@ final class PreferencesWindow {
             self.creditsUnsaved = true
             self.saveCreditsNow()
         }
+    }
+
+    /// Each credit as last confirmed by Enter (or as the page opened).
+    private var confirmed: [CreditField: String] = [:]
+
+    /// "Not set" after an empty credit's name, nothing once it holds words.
+    private static func describeEmptiness(_ entry: TextEntry) {
+        entry.accessibleDescription = entry.text.isEmpty ? tr("Not set") : ""
     }
 
     /// The credits as the fields and the choice say them.

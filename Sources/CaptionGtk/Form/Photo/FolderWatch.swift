@@ -41,7 +41,7 @@ final class FolderWatch {
     private let lifetime: Lifetime
     /// Said at most this often, counting everything that arrived meanwhile.
     static let announcementSeconds = 4
-    private var unannounced = 0
+    private var unannounced: [String] = []
     private var lastAnnouncement = -Double.infinity
     private var announcement: SourceHandle?
 
@@ -49,8 +49,9 @@ final class FolderWatch {
     var onArrive: (([String]) -> Void)?
     /// The number waiting changed (the header shows it).
     var onWaitingChange: (() -> Void)?
-    /// «3 new photos», for the screen reader and the eye.
-    var onAnnounce: ((String) -> Void)?
+    /// The names of the photos that joined since the last announcement, in order: said for
+    /// the screen reader and the eye (the window adds the queue's size).
+    var onAnnounce: (([String]) -> Void)?
     /// Watching started or stopped.
     var onSettingChange: ((WatchSetting?) -> Void)?
     /// A file in the watched folder was deleted: if it is queued, it leaves.
@@ -249,21 +250,19 @@ final class FolderWatch {
         waiting.formUnion(photos)
         onArrive?(photos)
         onWaitingChange?()
-        announce(photos.count)
+        announce(photos)
     }
 
-    /// «3 new photos»: said at once, or when the last announcement is old enough, for all
-    /// that came meanwhile.
-    private func announce(_ count: Int) {
-        unannounced += count
+    /// Said at once, or when the last announcement is old enough, for all that came
+    /// meanwhile.
+    private func announce(_ photos: [String]) {
+        unannounced += photos.map(PhotoQueue.name(of:))
         guard announcement?.isActive != true else { return }
         let wait = lastAnnouncement + Double(Self.announcementSeconds) - Self.clock
         let say = { [weak self] in
-            guard let self, self.unannounced > 0 else { return }
-            self.onAnnounce?(
-                trn("{count} new photo", "{count} new photos", self.unannounced)
-                    .replacing("{count}", with: String(self.unannounced)))
-            self.unannounced = 0
+            guard let self, !self.unannounced.isEmpty else { return }
+            self.onAnnounce?(self.unannounced)
+            self.unannounced = []
             self.lastAnnouncement = Self.clock
         }
         if wait <= 0 {

@@ -274,6 +274,11 @@ final class PhotoPreview {
         return moved
     }
 
+    /// Where the view at 100 % is in the photo, as a listener is told it («top left»).
+    var zoomPlace: String? {
+        zoom.map { ZoomView.place(of: $0.shownCentre(photo: logicalPhotoSize, view: viewSize)) }
+    }
+
     /// The photo at 100 % in logical pixels: one photo pixel to a device pixel.
     private var logicalPhotoSize: (width: Double, height: Double) {
         let scale = Double(max(scaleFactor, 1))
@@ -385,15 +390,34 @@ struct ZoomView {
         return min(0, max(view - photo, view / 2 - centre * photo))
     }
 
+    /// The point of the photo shown at the view's centre (a centre asked for near an edge
+    /// shows as if at the edge), as fractions of its width and height.
+    func shownCentre(
+        photo: (width: Double, height: Double), view: (width: Double, height: Double)
+    ) -> (x: Double, y: Double) {
+        let shown = origin(photo: photo, view: view)
+        return ((view.width / 2 - shown.x) / photo.width, (view.height / 2 - shown.y) / photo.height)
+    }
+
+    /// Which of the photo's nine parts (thirds across and down) a point is in, in words.
+    static func place(of point: (x: Double, y: Double)) -> String {
+        let column = point.x < 1 / 3 ? 0 : point.x < 2 / 3 ? 1 : 2
+        let row = point.y < 1 / 3 ? 0 : point.y < 2 / 3 ? 1 : 2
+        let names = [
+            [tr("top left"), tr("top"), tr("top right")],
+            [tr("left"), tr("centre"), tr("right")],
+            [tr("bottom left"), tr("bottom"), tr("bottom right")],
+        ]
+        return names[row][column]
+    }
+
     /// Moves a third of the view in `direction`, as far as the photo's edge; false when the
     /// view already was at that edge.
     mutating func move(
         _ direction: Direction, photo: (width: Double, height: Double), view: (width: Double, height: Double)
     ) -> Bool {
         let before = origin(photo: photo, view: view)
-        // From where the view is now (a centre near an edge shows as if at the edge).
-        var x = (view.width / 2 - before.x) / photo.width
-        var y = (view.height / 2 - before.y) / photo.height
+        var (x, y) = shownCentre(photo: photo, view: view)
         switch direction {
         case .left: x -= view.width / 3 / photo.width
         case .right: x += view.width / 3 / photo.width

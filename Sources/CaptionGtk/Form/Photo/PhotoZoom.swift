@@ -56,6 +56,9 @@ final class PhotoZoom {
     var onChange: ((Bool) -> Void)?
     /// The whole photo arrived and is painted (tests and the benchmark wait on it).
     var onSharp: (() -> Void)?
+    /// What to say of a zoom the user asked for («Photo at 100 %, top left», «Whole
+    /// photo»): the image is not focused, so a screen reader hears nothing of its name.
+    var onSay: ((String) -> Void)?
 
     init(loader: PhotoLoader) {
         self.loader = loader
@@ -70,7 +73,7 @@ final class PhotoZoom {
     @discardableResult
     func toggle() -> Bool {
         if isZoomed {
-            zoomOut()
+            zoomOut(saying: true)
             return true
         }
         return zoomIn()
@@ -89,11 +92,12 @@ final class PhotoZoom {
         DispatchQueue.global(qos: .userInitiated).async {
             guard let info = try? PhotoInspector.inspect(path) else { return }
             // The focus point first: a few milliseconds of reading, then the long decode.
-            if let subject = PhotoDecoder.subject(of: path, info: info) {
-                lifetime.post(to: self) { zoom in
-                    guard zoom.request == request else { return }
-                    zoom.preview.centreZoom(on: subject)
-                }
+            // Where the view is, said once it is there.
+            let subject = PhotoDecoder.subject(of: path, info: info)
+            lifetime.post(to: self) { zoom in
+                guard zoom.request == request else { return }
+                if let subject { zoom.preview.centreZoom(on: subject) }
+                zoom.sayWhere()
             }
             let whole = PhotoDecoder.decodeWhole(path, info: info, scale: scale)
             lifetime.post(to: self) { zoom in
@@ -107,15 +111,28 @@ final class PhotoZoom {
     }
 
     /// Back to the photo fitted; the full-size pixels are let go (some 180 MB for 45 MP).
-    func zoomOut() {
+    /// `saying`: the user asked for it, and hears «Whole photo».
+    func zoomOut(saying: Bool = false) {
         guard isZoomed else { return }
         preview.zoomOut()
         closed()
+        if saying { onSay?(tr("Whole photo")) }
     }
 
-    /// Moves the view a third of its size; false at the photo's edge or when not zoomed.
+    /// Moves the view a third of its size, and says where it is; false at the photo's
+    /// edge or when not zoomed.
     func move(_ direction: ZoomView.Direction) -> Bool {
-        preview.move(direction)
+        guard preview.move(direction) else {
+            if isZoomed { onSay?(tr("Edge of the photo")) }
+            return false
+        }
+        sayWhere()
+        return true
+    }
+
+    private func sayWhere() {
+        guard let place = preview.zoomPlace else { return }
+        onSay?(tr("Photo at 100 %, {place}").replacing("{place}", with: place))
     }
 
     private func closed() {

@@ -23,6 +23,8 @@ protocol QueueHolder: AnyObject {
     func putBack(_ photo: QueuedPhoto) -> Bool
     /// "Next photo: b.jpg, 1 of 2.": said with the outcome, since the form changed.
     var nextPhoto: String? { get }
+    /// The credits the save went with, when they changed since the save before.
+    func creditsOfSave() -> String?
     func settleInputMethod()
     /// The queue changed: the draft follows.
     func formChanged()
@@ -81,9 +83,10 @@ final class QueueSaving {
                 break
             case .success(let entry):
                 // The photo left the queue when Done was pressed; the form shows the next one.
+                let details = [self.holder?.nextPhoto, self.holder?.creditsOfSave()].compactMap { $0 }
                 self.notification.show(
                     tr("Saved “{title}”").replacing("{title}", with: entry.title), button: .undo,
-                    details: self.holder?.nextPhoto
+                    details: details.isEmpty ? nil : details.joined(separator: " ")
                 ) { [weak self] in self?.undo(entry, ticket: save.ticket, from: photo.path) }
                 self.onSaved?(entry)
             case .failure where save.undone:

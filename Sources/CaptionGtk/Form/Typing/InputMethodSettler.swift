@@ -1,5 +1,5 @@
 // Settling the input method: before the form is read or changes what it shows (a save,
-// another photo, the library, Undo, closing), an open composition in a field is committed
+// another photo, the library, Undo, closing), or focus leaves a field, an open composition in a field is committed
 // into that field, as it shows, the way a focus change commits it. So what the user sees in
 // a field is what is saved, and it stays with its photo.
 //
@@ -49,6 +49,13 @@ final class InputMethodSettler {
             guard let self, !self.formSetsText, let late = self.lateCommit, late.entry == key else { return false }
             self.lateCommit = nil
             return text == late.text  // already committed by settle(_:)
+        }
+        // Focus leaving by the mouse (the Library tab, the main menu, another window):
+        // the composition is committed into its field before the entry tells the input
+        // method, which some methods (ibus-libpinyin) answer by throwing it away.
+        entry.connect(.focusOut) { [weak self] in
+            if let self, self.composition(in: entry) != nil { self.settle(entry) }
+            return false
         }
         // A key in the field: what the input method commits from now on is the user's.
         entry.connect(.keyPress, after: false) { [weak self] _ in
