@@ -296,6 +296,34 @@ class Runner:
                                             zip(samples["caption_100000"], samples["caption_empty"])])
         return result
 
+    def startup_queue(self):
+        """`caption` on one photo, and on 1,000 and 10,000 on the command line (hard links of
+        the sample, each a path of its own), interleaved: spawn to the first paint. Start-up
+        must not grow with the queue."""
+        photo = self.args.sample
+        folder = os.path.join(self.args.fixtures, "queue-of-10000")
+        if not os.path.isdir(folder) or len(os.listdir(folder)) != 10000:
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+            for index in range(10000):
+                os.link(photo, os.path.join(folder, f"q{index:05d}.jpg"))
+        paths = sorted(os.path.join(folder, name) for name in os.listdir(folder))
+
+        def start(count):
+            data_home = self.fresh_data_home(f"queue-{count}")
+            self.forget_app_state(data_home)
+            return [self.args.caption] + paths[:count], {"XDG_DATA_HOME": data_home}
+        programs = {"caption_1": lambda: start(1), "caption_1000": lambda: start(1000),
+                    "caption_10000": lambda: start(10000)}
+        samples = self.start_rounds(programs)
+        result = {"rounds": self.args.rounds, "warm_up": self.args.warm_up, "programs": {}}
+        for name, own in samples.items():
+            result["programs"][name] = {"first_paint_ms": summary([s["paint_ms"] for s in own])}
+        for count in ("1000", "10000"):
+            result[f"paint_{count}_over_1"] = summary([a["paint_ms"] / b["paint_ms"] for a, b in
+                                                       zip(samples[f"caption_{count}"], samples["caption_1"])])
+        return result
+
     def caption_start(self, data_home, photo, binary=None):
         self.forget_app_state(data_home)
         return [binary or self.args.caption, photo], {"XDG_DATA_HOME": data_home}
@@ -490,6 +518,16 @@ def print_report(report):
             shown = f"{entry['first_frames_final']}/{paint['n']}" if name.startswith(("caption", "floor")) else "–"
             line += f"{shown:>14}"
             print(line)
+    queue_start = report.get("startup_queue")
+    if queue_start:
+        print(f"\nStart-up with a queue on the command line: first paint, median of {queue_start['rounds']} "
+              "interleaved rounds")
+        for name, entry in queue_start["programs"].items():
+            paint = entry["first_paint_ms"]
+            print(f"  {name:16}{paint['median']:8.1f} ms ({paint['p25']:.1f}–{paint['p75']:.1f})")
+        for count in ("1000", "10000"):
+            ratio = queue_start[f"paint_{count}_over_1"]
+            print(f"  {count} photos / 1, round by round {ratio['median']:.3f} ({ratio['p25']:.3f}–{ratio['p75']:.3f})")
     large = report.get("startup_large")
     if large:
         print(f"\nStart-up with 100,000 entries against an empty library: {large['rounds']} interleaved rounds")
@@ -559,6 +597,9 @@ def print_report(report):
                          entry["rss_over_floor"]["median"], TARGETS["rss_over_floor"]))
     if large:
         rows.append(("start-up 100,000 entries / empty ≤ 1.05", large["paint_over_empty"]["median"], 1.05))
+    if queue_start:
+        for count in ("1000", "10000"):
+            rows.append((f"start-up {count} photos / 1 ≤ 1.05", queue_start[f"paint_{count}_over_1"]["median"], 1.05))
     if enter:
         caption = enter["programs"]["caption"]
         rows.append((f"Enter p50 ≤ {TARGETS['enter_p50_ms']} ms", caption["p50_ms"], TARGETS["enter_p50_ms"]))
@@ -616,7 +657,7 @@ def main():
     parser.add_argument("--dwell-ms", type=int, default=1500,
                         help="time spent on each photo of the queue before Done")
     parser.add_argument("--baseline", help="another release build of caption, measured beside this one")
-    parser.add_argument("--only", default="timeline,photo_start,startup,startup_large,enter,preview,preview_smooth,preview_heic,preview_raw,queue",
+    parser.add_argument("--only", default="timeline,photo_start,startup,startup_large,startup_queue,enter,preview,preview_smooth,preview_heic,preview_raw,queue",
                         help="comma-separated sections")
     args = parser.parse_args()
     args.out = os.path.abspath(args.out)
@@ -630,7 +671,7 @@ def main():
     runner = Runner(args, build_tools(args.out))
     report = {"machine": machine(), "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     sections = args.only.split(",")
-    for section in ("timeline", "photo_start", "startup", "startup_large", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw", "queue"):
+    for section in ("timeline", "photo_start", "startup", "startup_large", "startup_queue", "enter", "preview", "preview_smooth", "preview_heic", "preview_raw", "queue"):
         if section in sections:
             began = time.monotonic()
             report[section] = getattr(runner, section)()

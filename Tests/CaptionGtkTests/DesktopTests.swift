@@ -124,6 +124,28 @@ import Testing
         #expect(window.form.photoPath == paths[0], "the photo on the form stays")
     }
 
+    /// A launch naming a thousand photos sorts only the first before the window is drawn:
+    /// start-up does not grow with the queue. The rest join, in order, once it is.
+    @Test func aLaunchsQueueIsReadAfterTheFirstFrame() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let first = photos(1)[0]
+        let paths =
+            [first]
+            + (1..<1000).map { index in
+                let path = folder + "/launch-\(index).jpg"
+                unlink(path)
+                link(first, path)
+                return path
+            }
+        window.form.enqueueAtLaunch(paths)
+        #expect(window.form.queuedPaths == [first], "more than the first photo was read before the first frame")
+        gtk_widget_queue_draw(window.widget)
+        #expect(Harness.spin(seconds: 10) { window.form.queuedPaths.count == 1000 }, "the rest never joined")
+        #expect(window.form.queuedPaths == paths)
+        #expect(position(window) == "1 of 1000")
+    }
+
     @Test func pastedImageDataBecomesThePhoto() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -256,6 +256,19 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
     }
 
+    /// The photos a launch names: the first now, for the first frame; the rest once the
+    /// window is drawn and its photo shown. Each path is looked at as it joins (a folder
+    /// listed, a file's first bytes read), and a thousand of them before the first frame
+    /// would make start-up grow with the queue.
+    func enqueueAtLaunch(_ paths: [String]) {
+        guard paths.count > 1, let first = paths.first, IncomingFiles.kind(first) == .photo else {
+            return enqueue(paths)
+        }
+        enqueue([first])
+        let rest = Array(paths.dropFirst())
+        window.afterFirstDraw { [weak self] in self?.enqueue(rest) }
+    }
+
     /// Puts a photo on the form in place of the current one, keeping the words typed.
     func openPhoto(_ path: String) {
         settleInputMethod()

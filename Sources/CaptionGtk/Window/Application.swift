@@ -57,6 +57,7 @@ public enum CaptionApplication {
             let window: CaptionWindow
             if let captionWindow {
                 window = captionWindow
+                window.form.enqueue(paths)
             } else {
                 window = CaptionWindow(application: running, libraryLocation: library)
                 captionWindow = window
@@ -67,8 +68,8 @@ public enum CaptionApplication {
                     // As a resumed watch: start-up opens no folder before the first frame.
                     window.window.afterFirstDraw { [weak window] in window?.startWatching(watch) }
                 }
+                window.form.enqueueAtLaunch(paths)
             }
-            window.form.enqueue(paths)
             // GtkApplication has taken the launcher's startup id or activation token from
             // the call's platform data: presenting now brings the window forward with it.
             window.window.present()
