@@ -137,10 +137,12 @@ struct ClaimTests {
         #expect(try library.claim(sha256: photo.sha256, for: ana) == .yours)
     }
 
-    /// Ben pressed Enter while the server was down; it came back after his claim's minute,
-    /// and Ana's queue took the photo first. His save, and his claim asked again, still go
-    /// through: his Enter came first. A claim lost while no save waited stays lost.
-    @Test func aClaimOutlivesItsOwnSaveHeldThroughAnOutage() throws {
+    /// Ana's and Ben's libraries on a server of their own, and two photos, x and y, that Ben
+    /// has claimed. Ben presses Enter on x while the server is down; it is back after the
+    /// claims' minute (in the server's time, both of Ben's claims ran out).
+    func benSavedThroughAnOutage() throws -> (
+        server: PrivateServer, anas: Library, bens: Library, x: LoadedPhoto, y: LoadedPhoto
+    ) {
         let server = try PrivateServer()
         let scratch = Scratch()
         let address = try PostgresAddress(server.address)
@@ -154,9 +156,16 @@ struct ClaimTests {
         let down = try #require(throws: LibraryError.self) { try bens.add(x, words: Self.words, editor: ben) }
         #expect(down.kind == .unreachable)
         try server.start()
-        // The minute of the outage, in the server's time: both of Ben's claims ran out.
-        let admin = try PostgresConnection(address)
-        try admin.execute("UPDATE caption.leases SET until = now() - interval '1 second'")
+        try PostgresConnection(address).execute("UPDATE caption.leases SET until = now() - interval '1 second'")
+        return (server, anas, bens, x, y)
+    }
+
+    /// Ana's queue took Ben's photo first after the outage. His save, and his claim asked
+    /// again, still go through: his Enter came first. A claim lost while no save waited on
+    /// it (y) stays lost.
+    @Test func aClaimOutlivesItsOwnSaveHeldThroughAnOutage() throws {
+        let (server, anas, bens, x, y) = try benSavedThroughAnOutage()
+        defer { withExtendedLifetime(server) {} }
         #expect(try anas.claim(sha256: x.sha256, for: ana) == .yours)
         #expect(try anas.claim(sha256: y.sha256, for: ana) == .yours)
         #expect(try bens.claim(sha256: x.sha256, for: ben) == .yours, "the claim outlives its waiting save")
@@ -165,30 +174,19 @@ struct ClaimTests {
         let saved = try bens.add(x, words: Self.words, editor: ben)
         #expect(try anas.entries() == [saved])
         #expect(try anas.claim(sha256: x.sha256, for: ana) == .captioned, "Ana is told, and moves on")
-        // Once saved, the right is spent: a claim of Ben's that runs out again is Ana's.
-        #expect(try bens.claim(sha256: x.sha256, for: ben) == .captioned)
+        #expect(try bens.claim(sha256: x.sha256, for: ben) == .captioned, "the right was spent by the save")
     }
 
-    /// The save waiting on a claim taken back comes after someone captioned the photo: it
-    /// is a second caption, not a claim over theirs.
+    /// The save waiting on a claim comes after Ana captioned the photo: it is a second
+    /// caption, not a claim over hers.
     @Test func aClaimThatOutlivedItsTermDoesNotTakeACaptionedPhoto() throws {
-        let server = try PrivateServer()
-        let scratch = Scratch()
-        let address = try PostgresAddress(server.address)
-        let anas = try Library(server: address, cache: scratch.file("cache-1"))
-        let bens = try Library(server: address, cache: scratch.file("cache-2"))
-        let x = try PhotoInspector.load(scratch.write("x.jpg", Photos.jpeg(seed: 1)))
-        let y = try PhotoInspector.load(scratch.write("y.jpg", Photos.jpeg(seed: 2)))
-        #expect(try bens.claim(sha256: x.sha256, for: ben) == .yours)
-        try server.stop()
-        #expect(throws: LibraryError.self) { try bens.add(x, words: Self.words, editor: ben) }
-        try server.start()
-        try PostgresConnection(address).execute("UPDATE caption.leases SET until = now() - interval '1 second'")
+        let (server, anas, bens, x, _) = try benSavedThroughAnOutage()
+        defer { withExtendedLifetime(server) {} }
+        // Ana's first save after the restart: it finds its connection ended, and goes in.
         _ = try anas.add(x, words: CaptionWords(title: "Quay", subtitle: ""), editor: ana)
-        // Ana's next photo is the same picture under another name; she has it now.
-        #expect(try anas.claim(sha256: y.sha256, for: ana) == .yours)
         #expect(try bens.claim(sha256: x.sha256, for: ben) == .captioned)
-        #expect(try bens.claim(sha256: y.sha256, for: ben) == .taken(by: "Ana on desk-1"))
+        let second = try bens.add(x, words: Self.words, editor: ben)
+        #expect(try anas.entries().first == second, "Ben's words are kept, as a second caption")
     }
 
     @Test func aFolderLibrarysPhotosAreAlwaysItsOneEditors() throws {

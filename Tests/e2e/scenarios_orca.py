@@ -25,6 +25,20 @@ def start(desktop, *photos):
     return orca, ui
 
 
+def heard_on_the_form(desktop, photo=None, window_manager=False):
+    """The window on a photo (harbour.jpg unless given) with Orca listening, Title read and
+    speech settled; returns Orca, the window and a journey's step. With `window_manager`,
+    one gives focus back to the main window when Preferences closes."""
+    if photo is None:
+        photo, = desktop.photos("harbour.jpg")
+    if window_manager:
+        desktop.start_window_manager()
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    return orca, ui, stepper(desktop, orca)
+
+
 def scenario_orca_harness_hears_zenity(desktop):
     """The set-up itself, proven on another program: zenity's entry says «Name text.»."""
     orca = Orca(desktop)
@@ -814,14 +828,7 @@ def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
     import scenarios_shorthand
     scenarios_shorthand.codes(desktop, "=bb\tBrooklyn Bridge\n=gap\tGrand Army Plaza\n")
     table = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "replacements.tsv")
-    photo, = desktop.photos("harbour.jpg")
-    # A window manager gives focus back to the main window when Preferences closes.
-    desktop.start_window_manager()
-    orca, ui = start(desktop, photo)
-    orca.wait_heard("Title text.")
-    orca.settle()
-
-    step = stepper(desktop, orca)
+    orca, ui, step = heard_on_the_form(desktop, window_manager=True)
 
     step(["ctrl+comma"], "Preferences", "Search codes text.", "Type a code, then a space")
     step(["Down"], "Code Replacements, 2 codes.", "equals bb.", "Brooklyn Bridge.")

@@ -57,19 +57,26 @@ def sha256(path):
         return hashlib.sha256(photo.read()).hexdigest()
 
 
+def heard_watching(desktop, photo):
+    """The window on `photo`, watching a new folder, with Orca listening, Title read and
+    speech settled; returns Orca, the window and the folder."""
+    watched = os.path.join(desktop.root, "incoming")
+    os.makedirs(watched)
+    orca = Orca(desktop)
+    orca.start_listening()
+    ui = desktop.launch("--watch", watched, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    return orca, ui, watched
+
+
 def scenario_orca_watched_folder_photos_arrive_while_typing(desktop):
     """Every photo arrives once, whole, in the order it was taken; the words typed meanwhile
     stay as typed with focus in their field; Orca hears how many came, now and then, not
     once a photo."""
     first, = desktop.photos("first.jpg")
     photos = large_photos(desktop)
-    watched = os.path.join(desktop.root, "incoming")
-    os.makedirs(watched)
-    orca = Orca(desktop)
-    orca.start_listening()
-    ui = desktop.launch("--watch", watched, first)
-    orca.wait_heard("Title text.")
-    orca.settle()
+    orca, ui, watched = heard_watching(desktop, first)
     failures = []
     writer = threading.Thread(target=copy_slowly, args=(photos, watched, failures))
     writer.start()
