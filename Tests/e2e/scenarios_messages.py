@@ -53,7 +53,7 @@ def scenario_failed_submit_of_empty_form(desktop):
     ui.wait_focus("Subtitle")
     # Subtitle says its own message as focus comes to it (a field is described as it gets
     # focus: only the focused one's description changes).
-    expect(ui.description(ui.subtitle) == "Subtitle required. Enter saves",
+    expect(ui.description(ui.subtitle) == "Subtitle required. Enter saves once it is filled",
            f"Subtitle's description is {ui.description(ui.subtitle)!r}")
     desktop.type("Ferry")
     ui.wait_text(ui.subtitle, "Ferry")
