@@ -88,71 +88,66 @@ final class PostgresConnection {
         ]
         if getenv("PGCONNECT_TIMEOUT") == nil { settings.append(("connect_timeout", String(connectSeconds))) }
         settings.append(("dbname", address.connectionString))
-        let keywords = settings.map { strdup($0.0) } + [nil]
-        let values = settings.map { strdup($0.1) } + [nil]
+        let keywords = settings.map { strdup($0.0) }
+        let values = settings.map { strdup($0.1) }
         // strdup's, given back with free.
         defer { (keywords + values).forEach { free($0) } }
-        return keywords.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { vals in
-                keys.withMemoryRebound(to: UnsafePointer<CChar>?.self) { k in
-                    vals.withMemoryRebound(to: UnsafePointer<CChar>?.self) { v in
-                        libpq.pointee.connectdb_params!(k.baseAddress, v.baseAddress, 1)
-                    }
-                }
-            }
-        }
+        // Both lists end in a null, as libpq reads them.
+        return libpq.pointee.connectdb_params!(
+            keywords.map { $0.map { UnsafePointer($0) } } + [nil], values.map { $0.map { UnsafePointer($0) } } + [nil],
+            1)
     }
 
     /// Sends what `send` queued and waits for the statement's results, giving up when the
-    /// server sends nothing for `answerSeconds`; returns the last result (the first that
-    /// failed, for a script), or nil when the connection failed or the server stayed
-    /// silent (then the connection is lost, and `silent` says why).
+    /// server sends nothing for `answerSeconds`; returns the first result that failed (of a
+    /// script), else the last, or nil when the connection failed or the server stayed silent
+    /// (then `silent` says so).
     private func answer(sent: Bool) -> OpaquePointer? {
         silent = false
         guard sent else { return nil }
-        var watched = pollfd(fd: socket, events: 0, revents: 0)
+        // Sent whole first; the server's answers are read meanwhile, as libpq asks.
+        var flushed = libpq.pointee.flush!(handle)
+        while flushed == 1 {
+            guard waitForServer(POLLIN | POLLOUT), libpq.pointee.consume_input!(handle) == 1 else { return nil }
+            flushed = libpq.pointee.flush!(handle)
+        }
+        guard flushed == 0 else { return nil }
+        var kept: OpaquePointer?
         while true {
-            let flushed = libpq.pointee.flush!(handle)
-            if flushed < 0 { return nil }
-            if flushed == 0 {
-                guard libpq.pointee.consume_input!(handle) == 1 else { return nil }
-                if libpq.pointee.is_busy!(handle) == 0 { break }
+            guard libpq.pointee.consume_input!(handle) == 1 else { break }
+            // A result is whole when libpq has it; until then, the server has more to send.
+            if libpq.pointee.is_busy!(handle) != 0 {
+                guard waitForServer(POLLIN) else { break }
+                continue
             }
-            watched.events = Int16(POLLIN) | (flushed == 1 ? Int16(POLLOUT) : 0)
-            watched.revents = 0
-            let ready = poll(&watched, 1, Int32(answerSeconds * 1000))
-            if ready == 0 || (ready < 0 && errno != EINTR) {
-                silent = ready == 0
-                return nil
-            }
-        }
-        var last: OpaquePointer?
-        var failed: OpaquePointer?
-        while let result = libpq.pointee.get_result!(handle) {
-            let status = libpq.pointee.result_status!(result)
-            if failed == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
-                failed = result
+            guard let result = libpq.pointee.get_result!(handle) else { return kept }
+            if let kept, !isSuccess(kept) {
+                libpq.pointee.clear!(result)
             } else {
-                if let last, last != failed { libpq.pointee.clear!(last) }
-                last = result
-            }
-            // A result is whole when libpq has it; the next may need more from the server.
-            while libpq.pointee.is_busy!(handle) != 0 {
-                watched.events = Int16(POLLIN)
-                watched.revents = 0
-                let ready = poll(&watched, 1, Int32(answerSeconds * 1000))
-                if ready == 0 || (ready < 0 && errno != EINTR) || libpq.pointee.consume_input!(handle) != 1 {
-                    silent = ready == 0
-                    [last, failed].forEach { $0.map { libpq.pointee.clear!($0) } }
-                    return nil
-                }
+                kept.map { libpq.pointee.clear!($0) }
+                kept = result
             }
         }
-        if let failed {
-            if let last { libpq.pointee.clear!(last) }
-            return failed
+        kept.map { libpq.pointee.clear!($0) }
+        return nil
+    }
+
+    private func isSuccess(_ result: OpaquePointer) -> Bool {
+        let status = libpq.pointee.result_status!(result)
+        return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
+    }
+
+    /// Waits until the socket is ready for `events`; false when the server sent nothing for
+    /// `answerSeconds` (then `silent`) or the wait failed.
+    private func waitForServer(_ events: Int32) -> Bool {
+        var watched = pollfd(fd: socket, events: Int16(events), revents: 0)
+        while true {
+            let ready = poll(&watched, 1, Int32(answerSeconds * 1000))
+            if ready > 0 { return true }
+            if ready < 0 && errno == EINTR { continue }
+            silent = ready == 0
+            return false
         }
-        return last
     }
 
     /// The last statement ended because the server sent nothing for `answerSeconds`.
@@ -242,8 +237,7 @@ final class PostgresConnection {
             }
         }
         guard let result = answer(sent: sent == 1) else { throw connectionFailure() }
-        let status = libpq.pointee.result_status!(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+        guard isSuccess(result) else {
             defer { libpq.pointee.clear!(result) }
             throw failure(result)
         }
@@ -258,8 +252,7 @@ final class PostgresConnection {
             throw connectionFailure()
         }
         defer { libpq.pointee.clear!(result) }
-        let status = libpq.pointee.result_status!(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result) }
+        guard isSuccess(result) else { throw failure(result) }
     }
 
     /// Runs `body` in one transaction: all of it is kept, or none.

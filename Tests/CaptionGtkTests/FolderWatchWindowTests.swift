@@ -240,10 +240,15 @@ import Testing
         let title = window.form.view.titleEntry
         title.grabFocus()
         Harness.type(title, "Keep me")
+        // The removal reaches the form, which keeps the photo with its words.
+        let toForm = window.watch.onDeleted
+        var heard = false
+        window.watch.onDeleted = { path in
+            toForm?(path)
+            if path == typed { heard = true }
+        }
         unlink(typed)
-        // The removal is heard, then nothing happens: the monitor's report reaches the form
-        // within this time in the cases above.
-        Harness.pump(milliseconds: 1500)
+        #expect(Harness.spin { heard }, "the removal was never heard")
         #expect(window.form.queuedPaths == [typed], "the words' photo left")
         #expect(Harness.text(title.pointer) == "Keep me")
         #expect(!window.messages.isShowing, "no “Photo not found”")

@@ -120,14 +120,25 @@ import Testing
         return (Int(area.width), Int(area.height))
     }
 
-    /// The window as large as the whole screen it runs on fits it.
-    /// A server's long message (an address or a path with no space to break at) and a claim notice longer than the notification's width: the
-    /// window keeps its width, and both are shown whole, on more lines, not cut.
+    /// Turns the main loop until the window has drawn `count` more frames: each lays out what
+    /// changed before it paints, so a resize a change asks for is made by then.
+    func drawFrames(_ window: CaptionWindow, _ count: Int = 2) {
+        guard let clock = gtk_widget_get_frame_clock(window.widget) else { return }
+        let target = gdk_frame_clock_get_frame_counter(clock) + count
+        let drawn = Harness.spin(seconds: 5) {
+            gtk_widget_queue_draw(window.widget)
+            return gdk_frame_clock_get_frame_counter(clock) >= target
+        }
+        #expect(drawn, "the window drew no frame")
+    }
+
+    /// A server's long message (an address or a path with no space to break at) and a claim
+    /// notice longer than the notification's width: the window keeps its width, and both are
+    /// shown whole, on more lines, not cut.
     @Test func longMessagesWrapAndNeverWidenTheWindow() throws {
         let window = try sized(640, 480)
         defer { gtk_widget_destroy(window.widget) }
-        // The allocation follows the resize a few frames later; measured once it has.
-        Harness.pump(milliseconds: 300)
+        drawFrames(window)
         let allocated = window.window.allocatedWidth
         let address = "postgresql://caption_admin@" + String(repeating: "desk-server-", count: 30) + "example.org/desk"
         window.messages.show(problem: "The library's server could not be reached (timeout expired): " + address)
@@ -135,8 +146,7 @@ import Testing
             "Ben Carvalho on desk-2 is captioning “IMG_20261206_142233_long_name.jpg”; Ctrl+Page Down goes on, and your words wait with it"
         window.notification.show(notice, seconds: nil)
         #expect(Harness.spin(seconds: 3) { window.notification.isShowing })
-        // Resizes asked for by the new labels are made within this time.
-        Harness.pump(milliseconds: 300)
+        drawFrames(window)
         #expect(windowSize(window) == (640, 480), "the window grew to \(windowSize(window))")
         #expect(window.window.allocatedWidth == allocated)
         for label in [window.messages.labelWidget, window.notification.labelWidget].compactMap({ $0 }) {
@@ -146,6 +156,7 @@ import Testing
         }
     }
 
+    /// The window as large as the whole screen it runs on fits it.
     @Test func aWindowAsLargeAsTheScreenFits() throws {
         let (width, height) = try screen()
         try checkFits(width, height, scrolls: height < 640)

@@ -331,10 +331,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
                 return tell(
                     tr("Another editor has captioned “{name}”; Enter saves your words as a second caption"), name)
             }
-            settleInputMethod()
-            queue.remove([path])
-            tell(tr("Another editor has captioned “{name}”, so it left your queue"), name)
-            binding.arrive(arrival) { showCurrentPhoto() }
+            leaveForm(path, telling: tr("Another editor has captioned “{name}”, so it left your queue"))
         case .taken(let editor)?:
             keepWords()
             takenElsewhere.insert(path)
@@ -464,9 +461,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         keepWords()
         guard queue.currentPhoto?.words.isEmpty == true, !keyedSinceArrival else { return }
+        leaveForm(path, telling: message)
+    }
+
+    /// The photo on the form leaves the queue, and the next one shows, said with why.
+    private func leaveForm(_ path: String, telling why: String) {
         settleInputMethod()
         queue.remove([path])
-        tell(message, name)
+        tell(why, PhotoQueue.name(of: path))
         binding.arrive(arrival) { showCurrentPhoto() }
     }
 

@@ -188,10 +188,9 @@ import StartupTrace
         }
         // Said briefly, and only while it is still true (a notification with Undo goes first).
         form.zoom.onSay = { [weak self] text in
-            self?.notification.showWhenFree(text, seconds: 2) { [weak self] in
-                guard let zoom = self?.form.zoom else { return false }
-                return zoom.isZoomed == (text != tr("Whole photo"))
-            }
+            guard let zoom = self?.form.zoom else { return }
+            let zoomed = zoom.isZoomed
+            self?.notification.showWhenFree(text, seconds: 2) { [weak zoom] in zoom?.isZoomed == zoomed }
         }
     }
 
