@@ -42,16 +42,21 @@ func benchServer(fixtures: String, photo: String, rounds: Int = 9, warmUp: Int =
     }
 
     // --list --json, each a process of its own, the two storages alternating.
-    let executable = realpath("/proc/self/exe", nil).map { String(cString: $0) } ?? ""
+    let executable = executablePath()
     let caption = String(executable[..<(executable.lastIndex(of: "/") ?? executable.endIndex)]) + "/caption"
+    // psql's COPY of the same rows, every column, in the list's order: the server's pace.
     let lists: [[String]] = [
         [caption, "--library", folder, "--list", "--json"], [caption, "--library", server, "--list", "--json"],
+        [
+            "/usr/bin/psql", server, "-X", "-q", "-c",
+            "COPY (SELECT * FROM caption.entries ORDER BY created DESC, id DESC) TO STDOUT",
+        ],
     ]
-    var listTimes: [[Double]] = [[], []]
-    var listPeaks: [[Double]] = [[], []]
+    var listTimes: [[Double]] = [[], [], []]
+    var listPeaks: [[Double]] = [[], [], []]
     for round in 0..<(warmUp + rounds) {
-        for step in 0..<2 {
-            let which = (round + step) % 2
+        for step in 0..<3 {
+            let which = (round + step) % 3
             let figures = timed(lists[which], environment: ["XDG_CACHE_HOME=" + cache])
             if round >= warmUp {
                 listTimes[which].append(figures.milliseconds)
@@ -60,6 +65,7 @@ func benchServer(fixtures: String, photo: String, rounds: Int = 9, warmUp: Int =
         }
     }
     let listRatio = median(zip(listTimes[1], listTimes[0]).map { $0 / $1 })
+    let overPsql = median(zip(listTimes[1], listTimes[2]).map { $0 / $1 })
 
     // The search index, read whole from each (what the library view's first search after
     // a change costs), and the offers' values.
@@ -121,6 +127,9 @@ func benchServer(fixtures: String, photo: String, rounds: Int = 9, warmUp: Int =
     }
     row("caption --list --json", listTimes, listRatio)
     row("  its peak RSS", listPeaks, median(listPeaks[1]) / median(listPeaks[0]), unit: "MiB")
+    print(
+        "  --list --json on PostgreSQL / psql's COPY of the same rows (\(fixed(median(listTimes[2]), 1)) ms, peak RSS \(fixed(median(listPeaks[2]), 1)) MiB): \(fixed(overPsql, 2))× (target ≤ 1.5)"
+    )
     row("search, matches + first page", searchTimes, searchRatio)
     print(
         "  \(pad("  p99", 30))\(pad(fixed(p99(searchTimes[0]), 1), 10, right: true)) ms"
@@ -131,6 +140,7 @@ func benchServer(fixtures: String, photo: String, rounds: Int = 9, warmUp: Int =
         "{\"entries\": \(largeCount), \"rounds\": \(rounds), "
         + "\"list_json_ms\": {\"folder\": \(median(listTimes[0])), \"server\": \(median(listTimes[1]))}, "
         + "\"list_json_peak_mib\": {\"folder\": \(median(listPeaks[0])), \"server\": \(median(listPeaks[1]))}, "
+        + "\"psql_copy_ms\": \(median(listTimes[2])), \"list_json_over_psql\": \(overPsql), "
         + "\"search_ms\": {\"folder\": \(median(searchTimes[0])), \"server\": \(median(searchTimes[1])), "
         + "\"folder_p99\": \(p99(searchTimes[0])), \"server_p99\": \(p99(searchTimes[1]))}, "
         + "\"search_index_ms\": {\"folder\": \(median(indexTimes[0])), \"server\": \(median(indexTimes[1]))}, "

@@ -5,16 +5,31 @@
     import Glibc
 #endif
 
+if CommandLine.arguments.dropFirst().first == "make-large" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 3, let count = Int(arguments[1]) else {
+        fail("usage: caption-bench make-large DATA-HOME COUNT SAMPLE-PHOTO")
+    }
+    makeLargeLibraryHere(dataHome: arguments[0], count: count, photo: arguments[2])
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "fixtures" {
     makeFixtures(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
-// `caption-bench large FIXTURES SAMPLE`: the 100,000-entry figures alone.
+// `caption-bench large FIXTURES SAMPLE`: the 100,000- and 1,000,000-entry figures alone
+// (`--million` alone: only the 1,000,000).
 if CommandLine.arguments.dropFirst().first == "large" {
-    let arguments = Array(CommandLine.arguments.dropFirst(2))
-    guard arguments.count == 2 else { fail("usage: caption-bench large FIXTURES SAMPLE-PHOTO") }
-    benchLargeList(fixtures: arguments[0], photo: arguments[1])
-    benchLargeCompletion(fixtures: arguments[0])
+    var arguments = Array(CommandLine.arguments.dropFirst(2))
+    let millionOnly = arguments.first == "--million"
+    if millionOnly { arguments.removeFirst() }
+    guard arguments.count == 2 else { fail("usage: caption-bench large [--million] FIXTURES SAMPLE-PHOTO") }
+    if !millionOnly {
+        benchLargeList(fixtures: arguments[0], photo: arguments[1])
+        benchLargeCompletion(fixtures: arguments[0])
+    }
+    benchLargeList(fixtures: arguments[0], photo: arguments[1], count: millionCount, rounds: 5, warmUp: 1)
+    benchLargeSearch(fixtures: arguments[0], photo: arguments[1], count: millionCount)
     exit(0)
 }
 

@@ -4,6 +4,8 @@
 //   caption-view-bench               the figures, against a library of 10,000 entries
 //   caption-view-bench --large DIR   the same and more against DIR, a library of 100,000
 //                                    (Large.swift), side by side with an empty library
+//   caption-view-bench --large --search DIR
+//                                    opening and searching alone (a library of 1,000,000)
 //   caption-view-bench --rss MODE    (internal) one process's RSS: MODE is "empty" or "full"
 //   caption-view-bench --preferences the Preferences window with 100,000 codes (Preferences.swift)
 //   caption-view-bench --zoom PHOTO  the view at 100 % of a large photo (Zoom.swift)
@@ -248,6 +250,10 @@ func run() {
 
     if arguments.count == 3 && arguments[1] == "--large" {
         benchLarge(library: arguments[2])
+    }
+    // A library too large to scroll through in a benchmark's time: opening and searching.
+    if arguments.count == 4 && arguments[1] == "--large" && arguments[2] == "--search" {
+        benchLarge(library: arguments[3], searchOnly: true)
     }
 
     let bench = Bench(library: makeLibrary(count: 10_000))

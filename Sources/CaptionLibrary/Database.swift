@@ -25,6 +25,16 @@ final class Database {
     /// The search index of the library as of `searchIndexKey`, built on demand.
     var searchIndex: SearchIndex?
     var searchIndexKey: ContentVersion?
+    /// The entries this connection's commits changed since `searchIndexKey`: the index
+    /// follows them by reading those rows alone. Nil when a commit changed more than the
+    /// update hook keeps (a bulk insert): the index is read whole again.
+    var entriesChangedSinceIndex: Set<Int64>? = []
+    /// A search index being made a step at a time: what was read so far, where the next
+    /// step starts, and the other connections' commits it was read under.
+    var partialSearchIndex: (builder: SearchIndex.Builder, after: (created: Int64, id: Int64)?, others: Int64)?
+    /// Where SQLite's update hook notes the rows of `entries` the transaction under way
+    /// changes. Allocated here, since SQLite keeps its address for the connection's life.
+    private let changedRows = UnsafeMutablePointer<caption_changed_rows>.allocate(capacity: 1)
 
     /// How a connection reads the database: to write; to read only (the folder or the
     /// file system takes no writes, so SQLite's shared-memory file may not be made); or as
@@ -60,6 +70,8 @@ final class Database {
             throw error
         }
         self.handle = handle
+        changedRows.initialize(to: caption_changed_rows())
+        caption_note_entry_changes(handle, changedRows)
         StartupTrace.mark("library-opened")
         sqlite3_busy_timeout(handle, busyTimeout)
         if access == .readWrite && sqlite3_db_readonly(handle, "main") == 1 {
@@ -69,7 +81,10 @@ final class Database {
         }
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        sqlite3_close_v2(handle)
+        changedRows.deallocate()
+    }
 
     /// Opens SQLite, the first time (see its shim). Without it no library in a folder can be
     /// read, and nothing else would name what is missing; a library is checked for it before
@@ -129,15 +144,30 @@ final class Database {
     /// wait for each other through the busy timeout instead of failing on an upgrade.
     func write<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
         try execute("BEGIN IMMEDIATE")
+        changedRows.pointee.count = 0
+        changedRows.pointee.overflowed = 0
         do {
             let result = try body()
             try execute("COMMIT")
             commitCount.add(1, ordering: .relaxed)
+            noteCommittedChanges()
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    private func noteCommittedChanges() {
+        let rows = changedRows.pointee
+        guard rows.overflowed == 0, var changed = entriesChangedSinceIndex else {
+            entriesChangedSinceIndex = nil
+            return
+        }
+        withUnsafeBytes(of: rows.ids) { ids in
+            for row in ids.bindMemory(to: Int64.self).prefix(Int(rows.count)) { changed.insert(row) }
+        }
+        entriesChangedSinceIndex = changed
     }
 
     func failure(_ code: Int32) -> LibraryError {

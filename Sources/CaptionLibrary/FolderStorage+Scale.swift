@@ -79,23 +79,91 @@ extension FolderStorage {
         ContentVersion(others: try db.integer("PRAGMA data_version"), own: db.commits)
     }
 
+    /// Made once, then kept current: after this connection's own commits only the
+    /// entries they changed are read (the update hook names them); after another
+    /// connection's (another process) the whole library is read again.
     func searchIndex() throws(LibraryError) -> SearchIndex {
         try database.withLock { (db) throws(LibraryError) -> SearchIndex in
-            let key = try FolderStorage.contentVersion(db)
-            if let index = db.searchIndex, let known = db.searchIndexKey, known == key { return index }
-            let statement = try db.prepare(
-                "SELECT id, \(Library.fieldColumns) FROM entries ORDER BY created DESC, id DESC")
-            let fields = Int32(CaptionField.allCases.count)
-            var builder = SearchIndex.Builder()
-            while try statement.step() {
-                builder.start(id: statement.integer(0))
-                for column in 1...fields { builder.add(field: statement.bytes(column), last: column == fields) }
+            while true {
+                if let index = try FolderStorage.searchIndexStep(db, rows: .max) { return index }
             }
-            let index = builder.finish()
-            db.searchIndex = index
-            db.searchIndexKey = key
-            return index
         }
+    }
+
+    func prepareSearchIndex(step rows: Int) throws(LibraryError) -> Bool {
+        try database.withLock { (db) throws(LibraryError) -> Bool in
+            try FolderStorage.searchIndexStep(db, rows: rows) != nil
+        }
+    }
+
+    /// The index when it is current or can be brought up to date at once; else reads up to
+    /// `rows` more entries into the one being made and returns nil until it is complete.
+    /// Entries this connection changes between steps are read again at the end, as after
+    /// any commit; another connection's commit starts the reading again.
+    private static func searchIndexStep(_ db: Database, rows: Int) throws(LibraryError) -> SearchIndex? {
+        let key = try contentVersion(db)
+        if let index = db.searchIndex, let known = db.searchIndexKey, known.others == key.others {
+            if known == key { return index }
+            if let changed = db.entriesChangedSinceIndex {
+                return remember(index.updating(changed, with: try searchIndex(db, of: changed)), in: db, as: key)
+            }
+        }
+        if db.partialSearchIndex?.others != key.others || db.entriesChangedSinceIndex == nil {
+            db.searchIndex = nil
+            db.partialSearchIndex = (SearchIndex.Builder(), nil, key.others)
+            db.entriesChangedSinceIndex = []
+        }
+        guard var partial = db.partialSearchIndex else { return nil }  // made just above
+        // Let go of the stored copy first, so that the arrays grow in place.
+        db.partialSearchIndex = nil
+        let statement = try db.prepare(
+            "SELECT id, created, \(Library.fieldColumns) FROM entries"
+                + (partial.after == nil ? "" : " WHERE (created, id) < (?2, ?3)")
+                + " ORDER BY created DESC, id DESC LIMIT ?1")
+        statement.bind(1, Int64(clamping: rows))
+        if let after = partial.after {
+            statement.bind(2, after.created)
+            statement.bind(3, after.id)
+        }
+        var read = 0
+        while try statement.step() {
+            add(statement, to: &partial.builder)
+            read += 1
+        }
+        if read == rows, let id = partial.builder.ids.last, let created = partial.builder.created.last {
+            partial.after = (created, id)
+            db.partialSearchIndex = partial
+            return nil
+        }
+        let index = partial.builder.finish()
+        guard let changed = db.entriesChangedSinceIndex, !changed.isEmpty else {
+            return remember(index, in: db, as: key)
+        }
+        return remember(index.updating(changed, with: try searchIndex(db, of: changed)), in: db, as: key)
+    }
+
+    private static func remember(_ index: SearchIndex, in db: Database, as key: ContentVersion) -> SearchIndex {
+        db.searchIndex = index
+        db.searchIndexKey = key
+        db.entriesChangedSinceIndex = []
+        return index
+    }
+
+    /// The index of these entries, those still in the library.
+    private static func searchIndex(_ db: Database, of ids: Set<Int64>) throws(LibraryError) -> SearchIndex {
+        let statement = try db.prepare(
+            "SELECT id, created, \(Library.fieldColumns) FROM entries WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"
+                + " ORDER BY created DESC, id DESC")
+        var builder = SearchIndex.Builder()
+        while try statement.step() { add(statement, to: &builder) }
+        return builder.finish()
+    }
+
+    /// One row of `id, created,` and the caption's fields.
+    private static func add(_ statement: Statement, to builder: inout SearchIndex.Builder) {
+        let fields = Int32(CaptionField.allCases.count)
+        builder.start(id: statement.integer(0), created: statement.integer(1))
+        for column in 2...(fields + 1) { builder.add(field: statement.bytes(column), last: column == fields + 1) }
     }
 
     func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage] {

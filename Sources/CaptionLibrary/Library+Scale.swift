@@ -4,6 +4,7 @@
 
 import CSQLite
 import CaptionText
+import Threads
 
 /// Where a page of entries ends, in the list's order (created time, then number).
 public struct EntryCursor: Sendable, Hashable {
@@ -81,13 +82,21 @@ extension Library {
     /// (this connection's commits or another's).
     public func searchIndex() throws(LibraryError) -> SearchIndex { try storage.searchIndex() }
 
+    /// Goes on making the search index, some `rows` entries at a time, and says whether it
+    /// is ready: a caller that has other work queued (a save, a page of the list) lets it
+    /// run between steps.
+    public func prepareSearchIndex(step rows: Int = 20_000) throws(LibraryError) -> Bool {
+        try storage.prepareSearchIndex(step: rows)
+    }
+
     /// The list the library view shows for `text`: every entry for empty text, else the
-    /// entries whose title or subtitle contains it (case aside), newest first. Nothing is
-    /// read yet: `Listing.nextPage` reads a page at a time.
+    /// entries whose title or subtitle contains it (case aside), newest first. Only the
+    /// first page's matches are looked for yet: `Listing.nextPage` reads a page at a time,
+    /// and `Listing.countMatches` finds the rest.
     public func listing(matching text: String) throws(LibraryError) -> Listing {
         let query = text.trimmingWhiteSpace
-        if query.isEmpty { return Listing(query: query, ids: nil) }
-        return Listing(query: query, ids: try searchIndex().matches(query))
+        if query.isEmpty { return Listing(query: query, search: nil) }
+        return Listing(query: query, search: SearchScan(try searchIndex(), query: query))
     }
 }
 
@@ -105,31 +114,43 @@ public struct ContentVersion: Equatable, Sendable {
 public struct Listing: Sendable {
     /// The search, white space trimmed; empty for the whole library.
     public let query: String
-    /// A search's matches, newest first; nil for the whole library.
-    public let ids: [Int64]?
+    /// A search's matches, found as far as the pages need them; nil for the whole library.
+    private let search: SearchScan?
     /// How many entries the pages so far held.
     public private(set) var loaded = 0
     public private(set) var isComplete = false
     private var cursor: EntryCursor?
 
-    init(query: String, ids: [Int64]?) {
+    init(query: String, search: SearchScan?) {
         self.query = query
-        self.ids = ids
-        if ids?.isEmpty == true { isComplete = true }
+        self.search = search
+        if let search, search.ids(from: 0, limit: 1).isEmpty { isComplete = true }
     }
 
-    /// The number of matches of a search (nil for the whole library, which is not counted).
-    public var matchCount: Int? { ids?.count }
+    /// The number of matches of a search once they have all been found (by
+    /// `countMatches`, or by paging to the end); nil before, and for the whole library,
+    /// which is not counted.
+    public var matchCount: Int? { search?.knownCount }
+
+    /// Finds every match of a search and says how many (nil for the whole library, or
+    /// once `goOn` returns false): the rest of one pass over the index, tens of
+    /// milliseconds at 1,000,000 entries, so neither on the main thread nor on the queue
+    /// the next search waits on. Copies of this listing share what it found.
+    public func countMatches(while goOn: () -> Bool = { true }) -> Int? { search?.count(while: goOn) }
+
+    /// False only when the entry is sure not to be in the list: a search whose matches
+    /// have all been found without it.
+    public func mayHold(_ id: Int64) -> Bool { search?.mayHold(id) ?? true }
 
     /// The next `limit` entries, or fewer at the end (then `isComplete`).
     public mutating func nextPage(from library: Library, limit: Int) throws(LibraryError) -> [Entry] {
         guard !isComplete else { return [] }
         let page: [Entry]
-        if let ids {
-            let end = min(ids.count, loaded + limit)
-            page = try library.entries(ids: ids[loaded..<end])
-            loaded = end
-            isComplete = end == ids.count
+        if let search {
+            let ids = search.ids(from: loaded, limit: limit)
+            page = try library.entries(ids: ids)
+            loaded += ids.count
+            isComplete = ids.count < limit || search.knownCount == loaded
         } else {
             page = try library.entries(after: cursor, limit: limit)
             loaded += page.count
@@ -140,23 +161,113 @@ public struct Listing: Sendable {
     }
 }
 
+/// One search's matches in a `SearchIndex`, found as far as they are asked for: a first
+/// page's worth of a common word is a few entries into the index, where finding them all
+/// means a pass over all of it. Shared by the copies of a `Listing` (the view's, and the
+/// library queue's while it reads a page or counts).
+final class SearchScan: Sendable {
+    private let index: SearchIndex
+    private let needle: [UInt8]
+    private let progress = Locked(SearchIndex.Scan())
+
+    init(_ index: SearchIndex, query: String) {
+        self.index = index
+        needle = SearchIndex.fold(Array(query.trimmingWhiteSpace.utf8)[...])
+    }
+
+    /// Up to `limit` matches from the `start`th on, newest first.
+    func ids(from start: Int, limit: Int) -> [Int64] {
+        progress.withLock { scan in
+            index.find(needle, in: &scan, until: start + limit)
+            let end = min(scan.found.count, start + limit)
+            return start < end ? Array(scan.found[start..<end]) : []
+        }
+    }
+
+    func mayHold(_ id: Int64) -> Bool { progress.withLock { !$0.isComplete || $0.found.contains(id) } }
+
+    var knownCount: Int? { progress.withLock { $0.isComplete ? $0.found.count : nil } }
+
+    /// Every match found, some thousands at a time, so that a page read meanwhile waits
+    /// for one stretch and not the whole pass; nil once `goOn` says the count is no longer
+    /// wanted (a newer search).
+    func count(while goOn: () -> Bool) -> Int? {
+        while true {
+            let counted: Int? = progress.withLock { scan in
+                index.find(needle, in: &scan, until: scan.found.count + 4_096)
+                return scan.isComplete ? scan.found.count : nil
+            }
+            if let counted { return counted }
+            guard goOn() else { return nil }
+        }
+    }
+}
+
 /// Every title and subtitle, case-folded, in one block of UTF-8 in list order (newest
 /// first): a search of any length, in any script, is one pass of `memmem` over it — some
 /// 5 MB for 100,000 entries, a few milliseconds — with no n-gram table to keep up to date
 /// and nothing for one- and two-character queries to scan row by row in SQLite.
 public final class SearchIndex: Sendable {
-    /// Entry numbers, newest first; the text of entry `n` starts at `starts[n]`.
+    /// Entry numbers, newest first (created time, then number); the text of entry `n`
+    /// starts at `starts[n]`.
     let ids: [Int64]
+    let created: [Int64]
     let starts: [Int32]
     /// Each field's words and a line break, the last field's and a NUL, per entry, case-folded. A search has no line break or NUL (the
     /// entry normalises them away and the query is one line), so no match spans two fields
     /// or two entries.
     let text: [UInt8]
 
-    init(ids: [Int64], starts: [Int32], text: [UInt8]) {
+    init(ids: [Int64], created: [Int64], starts: [Int32], text: [UInt8]) {
         self.ids = ids
+        self.created = created
         self.starts = starts
         self.text = text
+    }
+
+    /// This index with `changed` entries' text taken out, and `fresh` (an index of those
+    /// still in the library, as they are now) put in their places: one pass that copies
+    /// the text in runs, some milliseconds at 1,000,000 entries, where reading every entry
+    /// again takes about a second.
+    func updating(_ changed: Set<Int64>, with fresh: SearchIndex) -> SearchIndex {
+        var merged = Builder()
+        merged.ids.reserveCapacity(ids.count + fresh.ids.count)
+        merged.created.reserveCapacity(ids.count + fresh.ids.count)
+        merged.starts.reserveCapacity(ids.count + fresh.ids.count)
+        merged.text.reserveCapacity(text.count + fresh.text.count)
+        var next = 0
+        /// Old entries from `runStart` up to (not including) `entry` are kept unchanged.
+        var runStart = 0
+        func keepRun(upTo entry: Int) {
+            guard runStart < entry else { return }
+            let from = Int(starts[runStart])
+            let to = entry < starts.count ? Int(starts[entry]) : text.count
+            let shift = Int32(merged.text.count - from)
+            merged.ids.append(contentsOf: ids[runStart..<entry])
+            merged.created.append(contentsOf: created[runStart..<entry])
+            merged.starts.append(contentsOf: starts[runStart..<entry].lazy.map { $0 + shift })
+            merged.text.append(contentsOf: text[from..<to])
+        }
+        func comesFirst(_ a: (Int64, Int64), _ b: (Int64, Int64)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 > b.1 }
+        for entry in 0..<ids.count {
+            let here = (created[entry], ids[entry])
+            var freshFirst = next < fresh.ids.count && comesFirst((fresh.created[next], fresh.ids[next]), here)
+            let dropped = changed.contains(ids[entry])
+            guard freshFirst || dropped else { continue }
+            keepRun(upTo: entry)
+            runStart = dropped ? entry + 1 : entry
+            while freshFirst {
+                merged.append(fresh, entry: next)
+                next += 1
+                freshFirst = next < fresh.ids.count && comesFirst((fresh.created[next], fresh.ids[next]), here)
+            }
+        }
+        keepRun(upTo: ids.count)
+        while next < fresh.ids.count {
+            merged.append(fresh, entry: next)
+            next += 1
+        }
+        return merged.finish()
     }
 
     public var count: Int { ids.count }
@@ -166,26 +277,51 @@ public final class SearchIndex: Sendable {
     public func matches(_ query: String) -> [Int64] {
         let needle = SearchIndex.fold(Array(query.trimmingWhiteSpace.utf8)[...])
         guard !needle.isEmpty else { return ids }
+        var scan = Scan()
+        find(needle, in: &scan, until: .max)
+        return scan.found
+    }
+
+    /// How far a search has gone through the text, and what it found.
+    struct Scan {
         var found: [Int64] = []
+        var offset = 0
+        var entry = 0
+        var isComplete = false
+    }
+
+    /// Goes on with `scan` until it has found `wanted` entries, or to the end. `needle` is
+    /// case-folded; an empty one matches every entry.
+    func find(_ needle: [UInt8], in scan: inout Scan, until wanted: Int) {
+        guard !scan.isComplete, scan.found.count < wanted else { return }
+        guard !needle.isEmpty else {
+            scan.found = ids
+            scan.isComplete = true
+            return
+        }
         text.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { pattern in
-                guard let base = haystack.baseAddress, let patternBase = pattern.baseAddress else { return }
-                var offset = 0
-                var entry = 0
-                while offset < haystack.count {
-                    guard let hit = caption_memmem(base + offset, haystack.count - offset, patternBase, pattern.count)
-                    else { break }
+                guard let base = haystack.baseAddress, let patternBase = pattern.baseAddress else {
+                    scan.isComplete = true
+                    return
+                }
+                while scan.found.count < wanted {
+                    guard scan.offset < haystack.count, scan.entry < starts.count,
+                        let hit = caption_memmem(
+                            base + scan.offset, haystack.count - scan.offset, patternBase, pattern.count)
+                    else {
+                        scan.isComplete = true
+                        return
+                    }
                     let position = Int32(base.distance(to: UnsafeRawPointer(hit)))
                     // Entries are in text order: walk forward (or leap, for a rare hit).
-                    entry = SearchIndex.entry(containing: position, starts: starts, from: entry)
-                    found.append(ids[entry])
-                    entry += 1
-                    guard entry < starts.count else { break }
-                    offset = Int(starts[entry])
+                    let entry = SearchIndex.entry(containing: position, starts: starts, from: scan.entry)
+                    scan.found.append(ids[entry])
+                    scan.entry = entry + 1
+                    scan.offset = scan.entry < starts.count ? Int(starts[scan.entry]) : haystack.count
                 }
             }
         }
-        return found
     }
 
     /// The last entry starting at or before `position`, searching from `from` on.
@@ -209,12 +345,23 @@ public final class SearchIndex: Sendable {
 
     struct Builder {
         var ids: [Int64] = []
+        var created: [Int64] = []
         var starts: [Int32] = []
         var text: [UInt8] = []
 
-        mutating func start(id: Int64) {
+        /// Entries come newest first.
+        mutating func start(id: Int64, created time: Int64) {
             ids.append(id)
+            created.append(time)
             starts.append(Int32(text.count))
+        }
+
+        /// Entry `entry` of `index`, text and all.
+        mutating func append(_ index: SearchIndex, entry: Int) {
+            start(id: index.ids[entry], created: index.created[entry])
+            let from = Int(index.starts[entry])
+            let to = entry + 1 < index.starts.count ? Int(index.starts[entry + 1]) : index.text.count
+            text.append(contentsOf: index.text[from..<to])
         }
 
         /// One field of the entry started last; a line break follows it, or a NUL after
@@ -225,8 +372,8 @@ public final class SearchIndex: Sendable {
         }
 
         private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if bytes.allSatisfy({ $0 < 0x80 }) {
-                for byte in bytes { text.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            if Self.foldsByBytes(bytes) {
+                for byte in bytes { text.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte == 0 ? 0x20 : byte) }
             } else {
                 text.append(
                     contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8.lazy.map {
@@ -235,6 +382,34 @@ public final class SearchIndex: Sendable {
             }
         }
 
-        func finish() -> SearchIndex { SearchIndex(ids: ids, starts: starts, text: text) }
+        /// Whether lowering ASCII's capitals is all the case folding `bytes` need: ASCII,
+        /// and characters from U+3000 to U+9FFF (CJK punctuation, kana, ideographs) and from
+        /// U+F000 on but the full-width capitals, none of which has case. Half a library in
+        /// Chinese is then folded byte by byte; Swift's full mapping made the index twice as
+        /// slow to make.
+        static func foldsByBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                guard index + 2 < bytes.count else { return false }
+                switch lead {
+                case 0xE3...0xE9:
+                    index += 3
+                case 0xEF:
+                    // U+FF21–U+FF3A, Ａ to Ｚ: EF BC A1 to EF BC BA.
+                    if bytes[index + 1] == 0xBC && (0xA1...0xBA).contains(bytes[index + 2]) { return false }
+                    index += 3
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+
+        func finish() -> SearchIndex { SearchIndex(ids: ids, created: created, starts: starts, text: text) }
     }
 }

@@ -53,6 +53,9 @@ protocol LibraryStorage: AnyObject, Sendable {
     func contentVersion() throws(LibraryError) -> ContentVersion
     func changeCounter() throws(LibraryError) -> Int64
     func searchIndex() throws(LibraryError) -> SearchIndex
+    /// Goes on making the search index, reading some `rows` entries, and says whether it is
+    /// ready; each step is short, so other work waits for a step and not the whole index.
+    func prepareSearchIndex(step rows: Int) throws(LibraryError) -> Bool
 
     // MARK: Photos
 

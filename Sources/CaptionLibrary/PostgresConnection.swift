@@ -104,14 +104,7 @@ final class PostgresConnection {
     /// (then `silent` says so).
     private func answer(sent: Bool) -> OpaquePointer? {
         silent = false
-        guard sent else { return nil }
-        // Sent whole first; the server's answers are read meanwhile, as libpq asks.
-        var flushed = libpq.pointee.flush!(handle)
-        while flushed == 1 {
-            guard waitForServer(POLLIN | POLLOUT), libpq.pointee.consume_input!(handle) == 1 else { return nil }
-            flushed = libpq.pointee.flush!(handle)
-        }
-        guard flushed == 0 else { return nil }
+        guard sent, flushSent() else { return nil }
         var kept: OpaquePointer?
         while true {
             guard libpq.pointee.consume_input!(handle) == 1 else { break }
@@ -130,6 +123,54 @@ final class PostgresConnection {
         }
         kept.map { libpq.pointee.clear!($0) }
         return nil
+    }
+
+    /// Sends whole what was queued; the server's answers are read meanwhile, as libpq asks.
+    private func flushSent() -> Bool {
+        var flushed = libpq.pointee.flush!(handle)
+        while flushed == 1 {
+            guard waitForServer(POLLIN | POLLOUT), libpq.pointee.consume_input!(handle) == 1 else { return false }
+            flushed = libpq.pointee.flush!(handle)
+        }
+        return flushed == 0
+    }
+
+    /// Runs `sql` and hands `row` each row as it comes from the server, one at a time
+    /// (libpq's single-row mode): memory stays flat for a million rows, and each is worked
+    /// on while the server sends the next. Once `row` returns false the rest is read and
+    /// dropped, leaving the connection free. Gives up, as `execute` does, when the server
+    /// sends nothing for `answerSeconds`.
+    func stream(_ sql: String, _ parameters: [String?], row: (PostgresResult) -> Bool) throws(LibraryError) {
+        lastFailure = ""
+        silent = false
+        let sent = send(sql, values: parameters.map { $0.map(PostgresValue.text) ?? .null }, binaryResult: false)
+        guard sent, libpq.pointee.set_single_row_mode!(handle) == 1, flushSent() else { throw connectionFailure() }
+        var wanted = true
+        var failed: OpaquePointer?
+        while true {
+            // Read from the socket only when libpq has no whole row left: each read moves
+            // what is buffered to the front, and a read per row of a buffer grown to
+            // megabytes made a listing quadratic.
+            if libpq.pointee.is_busy!(handle) != 0 {
+                guard waitForServer(POLLIN), libpq.pointee.consume_input!(handle) == 1 else {
+                    throw connectionFailure()
+                }
+                continue
+            }
+            guard let result = libpq.pointee.get_result!(handle) else { break }
+            switch libpq.pointee.result_status!(result) {
+            case PGRES_SINGLE_TUPLE where wanted && failed == nil:
+                wanted = row(PostgresResult(result, libpq: libpq))
+            case PGRES_SINGLE_TUPLE, PGRES_TUPLES_OK:
+                libpq.pointee.clear!(result)
+            default:
+                if failed == nil { failed = result } else { libpq.pointee.clear!(result) }
+            }
+        }
+        if let failed {
+            defer { libpq.pointee.clear!(failed) }
+            throw failure(failed)
+        }
     }
 
     private func isSuccess(_ result: OpaquePointer) -> Bool {
@@ -205,6 +246,18 @@ final class PostgresConnection {
                 "The text holds a NUL character, which a PostgreSQL library cannot keep; nothing was saved: {server}",
                 ["server": address.description])
         }
+        guard let result = answer(sent: send(sql, values: values, binaryResult: binaryResult)) else {
+            throw connectionFailure()
+        }
+        guard isSuccess(result) else {
+            defer { libpq.pointee.clear!(result) }
+            throw failure(result)
+        }
+        return PostgresResult(result, libpq: libpq)
+    }
+
+    /// Queues `sql` with `values` as $1, $2, …; false when libpq could not.
+    private func send(_ sql: String, values: [PostgresValue], binaryResult: Bool) -> Bool {
         var pointers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -236,12 +289,7 @@ final class PostgresConnection {
                     handle, sql, Int32(values.count), nil, constant.baseAddress, lengths, formats, binaryResult ? 1 : 0)
             }
         }
-        guard let result = answer(sent: sent == 1) else { throw connectionFailure() }
-        guard isSuccess(result) else {
-            defer { libpq.pointee.clear!(result) }
-            throw failure(result)
-        }
-        return PostgresResult(result, libpq: libpq)
+        return sent == 1
     }
 
     /// Runs a script of several statements that take no values (a schema step), which

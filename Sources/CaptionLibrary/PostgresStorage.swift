@@ -444,13 +444,45 @@ final class PostgresStorage: LibraryStorage {
         return rows.rowCount == 1 ? Self.entry(rows, 0) : nil
     }
 
-    /// A page at a time by the (created, id) index, the connection free between pages, so
-    /// `body` may use the library.
+    /// The whole list in one statement, its rows handed on as they come (the library is
+    /// locked meanwhile, as a folder's is); a page or a span a page at a time by the
+    /// (created, id) index, the connection free between pages.
     func forEachEntry(
         _ order: Library.Order, after cursor: EntryCursor?, through last: EntryCursor?, limit: Int?,
         _ body: (Entry) -> Bool
     ) throws(LibraryError) {
         let newest = order == .newestFirst
+        if limit == nil && last == nil {
+            // The whole list (`--list`): one statement whose rows are handed on as they come.
+            var parameters: [String?] = []
+            var filter = ""
+            if let cursor {
+                parameters = [String(cursor.created), String(cursor.id)]
+                filter = "WHERE (created, id) \(newest ? "<" : ">") ($1, $2)"
+            }
+            let direction = newest ? "DESC" : "ASC"
+            let sql =
+                "SELECT \(Self.columns) FROM caption.entries \(filter) ORDER BY created \(direction), id \(direction)"
+            try state.withLock { (state) throws(LibraryError) in
+                try reconnectIfLost(&state)
+                var handedOn = false
+                func stream(_ db: PostgresConnection) throws(LibraryError) {
+                    try db.stream(sql, parameters) { rows in
+                        handedOn = true
+                        return body(Self.entry(rows, 0))
+                    }
+                }
+                do throws(LibraryError) {
+                    try stream(state.db)
+                } catch  where error.kind == .unreachable && !state.db.isOpen && !handedOn {
+                    // As a read is, on a new connection when the server ended the old one
+                    // (a restart), unless rows were handed on: they would come twice.
+                    try reconnectIfLost(&state)
+                    try stream(state.db)
+                }
+            }
+            return
+        }
         var cursor = cursor
         var left = limit ?? Int.max
         while left > 0 {
@@ -573,6 +605,12 @@ final class PostgresStorage: LibraryStorage {
 
     func changeCounter() throws(LibraryError) -> Int64 { try contentVersion().others }
 
+    /// In one step: the index is read in one snapshot (below).
+    func prepareSearchIndex(step rows: Int) throws(LibraryError) -> Bool {
+        _ = try searchIndex()
+        return true
+    }
+
     /// Read in one snapshot with the count of changes it holds, so the index is never
     /// taken for newer than it is.
     func searchIndex() throws(LibraryError) -> SearchIndex {
@@ -583,13 +621,13 @@ final class PostgresStorage: LibraryStorage {
             defer { _ = try? state.db.execute("COMMIT") }
             let version = try Self.version(state)
             let rows = try state.db.execute(
-                "SELECT id, \(Library.fieldColumns) FROM caption.entries ORDER BY created DESC, id DESC")
+                "SELECT id, created, \(Library.fieldColumns) FROM caption.entries ORDER BY created DESC, id DESC")
             let fields = CaptionField.allCases.count
             var builder = SearchIndex.Builder()
             for row in 0..<rows.rowCount {
-                builder.start(id: rows.integer(row, 0) ?? 0)
-                for column in 1...fields {
-                    rows.withBytes(row, column) { builder.add(field: $0, last: column == fields) }
+                builder.start(id: rows.integer(row, 0) ?? 0, created: rows.integer(row, 1) ?? 0)
+                for column in 2...(fields + 1) {
+                    rows.withBytes(row, column) { builder.add(field: $0, last: column == fields + 1) }
                 }
             }
             let index = builder.finish()

@@ -79,11 +79,141 @@ struct ScaleTests {
         #expect(paged == all)
 
         var fish = try library.listing(matching: "FISH")
-        #expect(fish.matchCount == 412)
         var found: [Entry] = []
         while !fish.isComplete { found += try fish.nextPage(from: library, limit: 50) }
         #expect(found == all.filter { $0.title.hasPrefix("Fish") })
+        #expect(fish.matchCount == 412, "every match found by paging to the end is counted")
+        #expect(try library.listing(matching: "FISH").countMatches() == 412)
         #expect(try library.listing(matching: "nothing like it").isComplete)
+    }
+
+    @Test("a search finds its first page without looking for every match, and counts them after")
+    func searchFindsTheFirstPageFirst() throws {
+        let (library, _, _) = try library([("seed", "s")], on: .folder)
+        let seed = try #require(try library.entries().first)
+        try library.insertCopies(of: seed, count: 5_000) { index in CaptionWords(title: "Boat \(index)") }
+        var boats = try library.listing(matching: "boat")
+        let first = try boats.nextPage(from: library, limit: 100)
+        #expect(first.map(\.title) == (4_900...4_999).reversed().map { "Boat \($0)" })
+        #expect(boats.matchCount == nil, "the rest is not looked for before the page is shown")
+        let copy = boats
+        #expect(copy.countMatches(while: { false }) == nil, "a count no longer wanted stops")
+        #expect(copy.countMatches() == 5_000)
+        #expect(boats.matchCount == 5_000, "copies of a listing share what was found")
+        #expect(!boats.mayHold(seed.id), "the seed is known not to match once all are found")
+        let second = try boats.nextPage(from: library, limit: 100)
+        #expect(second.map(\.title) == (4_800...4_899).reversed().map { "Boat \($0)" })
+    }
+
+    /// The index's contents, for comparing one kept current with one made afresh.
+    func contents(_ index: SearchIndex) -> [String] {
+        index.ids.indices.map { entry in
+            let from = Int(index.starts[entry])
+            let to = entry + 1 < index.starts.count ? Int(index.starts[entry + 1]) : index.text.count
+            return "\(index.ids[entry]) \(index.created[entry]) "
+                + String(decoding: index.text[from..<to], as: UTF8.self)
+        }
+    }
+
+    @Test("an index updated with changed entries is the index made afresh")
+    func updatingAnIndexEqualsMakingItAgain() {
+        var random = SplitMix(seed: 7)
+        func make(_ entries: [Int64: (created: Int64, title: String)]) -> SearchIndex {
+            var builder = SearchIndex.Builder()
+            for (id, entry) in entries.sorted(by: { ($0.value.created, $0.key) > ($1.value.created, $1.key) }) {
+                builder.start(id: id, created: entry.created)
+                for (field, last) in [(entry.title, false), ("", true)] {
+                    Array(field.utf8).withUnsafeBufferPointer { builder.add(field: $0, last: last) }
+                }
+            }
+            return builder.finish()
+        }
+        for round in 0..<200 {
+            var entries: [Int64: (created: Int64, title: String)] = [:]
+            for id in Int64(1)...Int64(random.next() % 40 + 1) {
+                entries[id] = (Int64(random.next() % 20), "Title \(id) 港")
+            }
+            let before = make(entries)
+            var changed = Set<Int64>()
+            for _ in 0..<(random.next() % 8) {
+                let id = Int64(random.next() % 50) + 1
+                changed.insert(id)
+                switch random.next() % 3 {
+                case 0: entries[id] = nil
+                case 1: entries[id] = (Int64(random.next() % 25), "New \(id)")
+                default: entries[id].map { entries[id] = ($0.created, "Edited \(id) ÉTÉ") }
+                }
+            }
+            let fresh = make(entries.filter { changed.contains($0.key) })
+            #expect(contents(before.updating(changed, with: fresh)) == contents(make(entries)), "round \(round)")
+        }
+    }
+
+    @Test("the index folds case as Swift does, in every script it holds")
+    func indexFoldsAsSwiftDoes() {
+        for text in [
+            "Harbour 港口，Ａ市", "ÉTÉ à Paris", "ＨＡＲＢＯＵＲ", "黄昏的市场 11", "Straße İstanbul", "ΑΘΗΝΑ", "ｶﾀｶﾅ ＡＢＣ", "Ｚ",
+        ] {
+            var builder = SearchIndex.Builder()
+            builder.start(id: 1, created: 0)
+            Array(text.utf8).withUnsafeBufferPointer { builder.add(field: $0, last: true) }
+            #expect(builder.text == Array(text.lowercased().utf8) + [0], "\(text)")
+        }
+    }
+
+    @Test("this connection's commits are followed by reading the entries they changed, not every entry")
+    func ownCommitsUpdateTheIndex() throws {
+        let (library, scratch, added) = try library([("Harbour", "Boats"), ("Market", "Fish")], on: .folder)
+        let database = try #require((library.storage as? FolderStorage)?.database)
+        func changed() -> Set<Int64>? { database.withLock { $0.entriesChangedSinceIndex } }
+        _ = try library.searchIndex()
+        #expect(changed() == [])
+        let quay = try library.add(
+            photoAt: scratch.write("q.png", Photos.png(seed: 9)), words: CaptionWords(title: "Quay", subtitle: ""))
+        _ = try library.update(id: added[0].id, words: CaptionWords(title: "Harbour wall", subtitle: "Boats"))
+        _ = try library.remove(id: added[1].id)
+        #expect(changed() == [quay.id, added[0].id, added[1].id])
+        let kept = try library.searchIndex()
+        #expect(changed() == [], "the index took the changes in")
+        let afresh = try storageOpenedAgain(scratch).searchIndex()
+        #expect(contents(kept) == contents(afresh))
+        #expect(kept.matches("wall") == [added[0].id])
+        #expect(kept.matches("fish").isEmpty)
+
+        // A bulk change is more than the hook keeps: the index is read whole again.
+        try library.insertCopies(of: quay, count: 300) { CaptionWords(title: "Copy \($0)") }
+        #expect(changed() == nil)
+        #expect(try library.searchIndex().matches("copy").count == 300)
+        #expect(changed() == [])
+    }
+
+    func storageOpenedAgain(_ scratch: Scratch) throws -> Library { try Storage.folder.open(scratch) }
+
+    @Test("the index made a step at a time takes in what this connection and another commit meanwhile")
+    func indexMadeInStepsFollowsCommitsMeanwhile() throws {
+        let (library, scratch, added) = try library([("Harbour", "Boats"), ("Market", "Fish")], on: .folder)
+        try library.insertCopies(of: added[0], count: 50) { CaptionWords(title: "Copy \($0)") }
+        #expect(try !library.prepareSearchIndex(step: 20), "52 entries take three steps of 20")
+        _ = try library.update(id: added[0].id, words: CaptionWords(title: "Harbour wall", subtitle: ""))
+        let quay = try library.add(
+            photoAt: scratch.write("q.png", Photos.png(seed: 9)), words: CaptionWords(title: "Quay", subtitle: ""))
+        #expect(try !library.prepareSearchIndex(step: 20))
+        #expect(try library.prepareSearchIndex(step: 20))
+        let made = try library.searchIndex()
+        #expect(made.matches("wall") == [added[0].id])
+        #expect(made.matches("quay") == [quay.id])
+        #expect(contents(made) == contents(try storageOpenedAgain(scratch).searchIndex()))
+
+        // Another process's commits: the index is read again, and one in the middle of the
+        // reading starts it over.
+        let other = try storageOpenedAgain(scratch)
+        _ = try other.update(id: added[1].id, words: CaptionWords(title: "Market hall", subtitle: ""))
+        #expect(try !library.prepareSearchIndex(step: 30))
+        _ = try other.remove(id: quay.id)
+        while try !library.prepareSearchIndex(step: 30) {}
+        #expect(try library.searchIndex().matches("quay").isEmpty)
+        #expect(try library.searchIndex().matches("hall") == [added[1].id])
+        #expect(contents(try library.searchIndex()) == contents(try other.searchIndex()))
     }
 
     @Test("entries are streamed in either order and the stream stops when asked", arguments: Storage.allCases)

@@ -32,6 +32,7 @@
 #define sqlite3_free caption_declared_sqlite3_free
 #define sqlite3_db_readonly caption_declared_sqlite3_db_readonly
 #define sqlite3_busy_timeout caption_declared_sqlite3_busy_timeout
+#define sqlite3_update_hook caption_declared_sqlite3_update_hook
 #include <sqlite3.h>
 #undef sqlite3_open
 #undef sqlite3_open_v2
@@ -57,6 +58,7 @@
 #undef sqlite3_free
 #undef sqlite3_db_readonly
 #undef sqlite3_busy_timeout
+#undef sqlite3_update_hook
 
 /* SQLite's soname; its header names none. The packages' dependency on it is written from
  * this string (build-aux/opened-depends, the RPM spec). */
@@ -86,7 +88,8 @@
     X(sqlite3_get_autocommit) \
     X(sqlite3_free) \
     X(sqlite3_db_readonly) \
-    X(sqlite3_busy_timeout)
+    X(sqlite3_busy_timeout) \
+    X(sqlite3_update_hook)
 
 /* Each function's pointer, typed from the header's (renamed) declaration. */
 struct caption_sqlite {
@@ -175,6 +178,17 @@ static inline int sqlite3_db_readonly(sqlite3 *db, const char *name) {
 static inline int sqlite3_busy_timeout(sqlite3 *db, int milliseconds) {
     return CAPTION_SQLITE->sqlite3_busy_timeout(db, milliseconds);
 }
+
+/* The rows of the `entries` table a connection changed, as SQLite's update hook names
+ * them, so that the search index can follow a commit instead of reading every entry again.
+ * Past the first 256 only `overflowed` is set (a bulk change: the index is made again). */
+struct caption_changed_rows {
+    sqlite3_int64 ids[256];
+    int count;
+    int overflowed;
+};
+/* Starts noting into `rows` the changes made through `db` (sqlite.c). */
+void caption_note_entry_changes(sqlite3 *db, struct caption_changed_rows *rows);
 
 /* SQLITE_TRANSIENT is a cast macro: tells SQLite to copy bound text before returning. */
 static inline sqlite3_destructor_type caption_sqlite_transient(void) { return SQLITE_TRANSIENT; }

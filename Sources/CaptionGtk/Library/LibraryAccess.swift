@@ -72,6 +72,21 @@ final class LibraryAccess: @unchecked Sendable {
         }
     }
 
+    /// Runs `step` on the library queue again and again, each time behind whatever was
+    /// queued meanwhile, until it returns true or fails: long work (the search index) that
+    /// a save or a page of the list waits on for one step only. The steps follow each
+    /// other on the queue itself, not through the main thread, so a busy main loop does
+    /// not hold them up.
+    func performInSteps(_ step: @escaping @Sendable (Library) throws(LibraryError) -> Bool) {
+        queue.async { [self] in
+            do throws(LibraryError) {
+                if try !step(try openedLibrary()) { performInSteps(step) }
+            } catch {
+                return
+            }
+        }
+    }
+
     /// The library, opened on first use. Called on the library queue only.
     private func openedLibrary() throws(LibraryError) -> Library {
         if let opened { return opened }

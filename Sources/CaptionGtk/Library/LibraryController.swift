@@ -5,6 +5,7 @@
 import CGtk
 import CaptionLibrary
 import Localization
+import Threads
 
 @MainActor
 final class LibraryController {
@@ -32,6 +33,8 @@ final class LibraryController {
     /// The count of a search as typed, said once typing pauses (see `show`).
     private var countWhenPaused: SourceHandle?
     private var searchTyped = false
+    /// Where a search's matches are counted (`count(_:afterTyping:)`).
+    private let counting = LowPriorityQueue()
     static let typingPause: UInt32 = 600
 
     /// Enter on an entry: open it in the form (with its photo's path).
@@ -197,11 +200,23 @@ final class LibraryController {
         show(result.map { Optional($0) }, query: query, ticket: ticket)
     }
 
-    /// Makes the search index (about 0.1 s for 100,000 entries; only after a change) while
-    /// the user looks at the list, so that the first key typed into the search finds it
-    /// ready.
+    /// Makes the search index (about 0.1 s for 100,000 entries, 1 s for 1,000,000) or
+    /// brings it up to date (the entries this window saved since: milliseconds) while the
+    /// user looks at the list, so that the first key typed into the search finds it ready.
+    /// A step at a time (some 20 ms each at most): a save or a page of the list queued
+    /// meanwhile waits for one step, not for the whole index.
     private func prepareSearch() {
-        library.perform({ library throws(LibraryError) in _ = try library.searchIndex() }, completion: { _ in })
+        library.performInSteps { library throws(LibraryError) in try library.prepareSearchIndex() }
+    }
+
+    /// A library in a folder has its search index made once the window has started, so
+    /// that even the first search, typed as soon as the library shows, finds it ready; the
+    /// window's own saves then keep it current. A server's is made when the library is
+    /// first shown: reading every entry over the network at start would hold up the first
+    /// save, and other editors' saves change it anyway.
+    func prepareSearchAtStart() {
+        guard !library.isServer else { return }
+        prepareSearch()
     }
 
     /// The next page of the list, appended when it arrives (unless a newer search has
@@ -245,31 +260,62 @@ final class LibraryController {
         // search found (all of them, not the page on screen), or why the list is empty.
         // While the user types, only once typing pauses, and with the words it is for: a
         // count said at each key lags behind the keys and names no query.
-        let matches = listing.matchCount ?? shown.count
         // A search cleared (Escape, or its words deleted) says so, and what shows again.
         let cleared = query.isEmpty && !shownQuery.isEmpty
         shownQuery = query
-        let said =
-            shown.isEmpty
-            ? empty
-            : query.isEmpty
-                ? cleared
-                    ? fill(
-                        trn("Search cleared, {count} entry", "Search cleared, {count} entries", matches),
-                        ["count": String(matches)]) : ""
-                : fill(
-                    trn("{count} entry matches “{query}”", "{count} entries match “{query}”", matches),
-                    ["count": String(matches), "query": query])
+        let typed = searchTyped
+        searchTyped = false
         countWhenPaused?.cancel()
-        if searchTyped {
-            searchTyped = false
+        if shown.isEmpty {
+            say(empty, afterTyping: typed)
+        } else if query.isEmpty {
+            let count = shown.count
+            say(
+                cleared
+                    ? fill(
+                        trn("Search cleared, {count} entry", "Search cleared, {count} entries", count),
+                        ["count": String(count)]) : "", afterTyping: typed)
+        } else if let count = listing.matchCount {
+            say(matchesSaid(count, query: query), afterTyping: typed)
+        } else {
+            count(listing, afterTyping: typed)
+        }
+        settle()
+    }
+
+    private func matchesSaid(_ count: Int, query: String) -> String {
+        fill(
+            trn("{count} entry matches “{query}”", "{count} entries match “{query}”", count),
+            ["count": String(count), "query": query])
+    }
+
+    /// The first page was found without finding every match: they are counted now, after
+    /// it was painted, away from the library queue (the next key's search must not wait
+    /// for it) and given up when a newer search comes.
+    private func count(_ listing: Listing, afterTyping typed: Bool) {
+        let searches = view.searches
+        let ticket = searches.current
+        let lifetime = library.lifetime
+        counting.async {
+            guard let count = listing.countMatches(while: { searches.isCurrent(ticket) }) else { return }
+            lifetime.post { [weak self] in
+                guard let self, searches.isCurrent(ticket) else { return }
+                self.say(self.matchesSaid(count, query: listing.query), afterTyping: typed)
+            }
+        }
+    }
+
+    /// `said` becomes the search field's description: while the user types, only once
+    /// typing pauses.
+    private func say(_ said: String, afterTyping typed: Bool) {
+        countWhenPaused?.cancel()
+        if typed {
             countWhenPaused = library.lifetime.after(milliseconds: Self.typingPause) { [weak self] in
                 self?.view.searchDescription = said
             }
         } else {
             view.searchDescription = said
         }
-        settle()
     }
 
     /// What waits for the list: an entry to select, the focus.

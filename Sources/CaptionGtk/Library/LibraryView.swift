@@ -300,11 +300,11 @@ final class LibraryView {
     func select(row: Int) { treeView.moveCursor(to: row) }
 
     /// Selects the entry, loading pages until it is in when it is further down the list
-    /// than what is loaded (a search's matches tell whether it is there at all).
+    /// than what is loaded (a search's matches, once found, tell whether it is there at all).
     func select(id: Int64) {
         if let row = rows[id] {
             select(row: row)
-        } else if hasMore, listing?.ids.map({ $0.contains(id) }) ?? true {
+        } else if hasMore, listing?.mayHold(id) ?? true {
             wantedID = id
             onNeedMore?()
         }

@@ -228,7 +228,10 @@ import StartupTrace
         form.onShowing = { [weak self] path in self?.watch.shown(path) }
         // The watch of the last run goes on once the first frame is drawn: start-up opens
         // no folder.
-        window.afterFirstDraw { [weak self] in self?.resumeWatching() }
+        window.afterFirstDraw { [weak self] in
+            self?.resumeWatching()
+            self?.libraryController.prepareSearchAtStart()
+        }
     }
 
     /// «“a.jpg” is new: 4 photos in the queue», or «3 new photos, the last “c.jpg”: 6 photos
