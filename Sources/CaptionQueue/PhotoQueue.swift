@@ -238,6 +238,17 @@ extension PhotoQueue {
     /// File names as a file manager orders them: runs of digits by their value, the rest
     /// by character, ignoring case; `IMG_9` before `IMG_10`.
     public static func nameOrder(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in asciiNameOrder(left, right) }
+        }
+        switch fast {
+        case .some(.some(.some(let order))): return order == 0 ? a < b : order < 0
+        default: return unicodeNameOrder(a, b)
+        }
+    }
+
+    /// `nameOrder` for any names, character by character after lowering their case.
+    static func unicodeNameOrder(_ a: String, _ b: String) -> Bool {
         var left = Array(a.lowercased().unicodeScalars)[...]
         var right = Array(b.lowercased().unicodeScalars)[...]
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
@@ -259,5 +270,43 @@ extension PhotoQueue {
         }
         if left.isEmpty != right.isEmpty { return left.isEmpty }
         return a < b  // equal but for case or leading zeros: a stable, total order
+    }
+
+    /// `nameOrder` read in place while both names are ASCII (a camera's always are), with
+    /// no arrays made per comparison: sorting a folder of 10,000 made 40,000 of them.
+    /// Negative, zero (equal but for case or leading zeros) or positive; nil once a byte
+    /// outside ASCII is reached before the names differ.
+    static func asciiNameOrder(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int? {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        var i = 0
+        var j = 0
+        while i < left.count && j < right.count {
+            let l = left[i]
+            let r = right[j]
+            guard l < 0x80 && r < 0x80 else { return nil }
+            if isDigit(l) && isDigit(r) {
+                var leftEnd = i
+                while leftEnd < left.count && isDigit(left[leftEnd]) { leftEnd += 1 }
+                var rightEnd = j
+                while rightEnd < right.count && isDigit(right[rightEnd]) { rightEnd += 1 }
+                while i < leftEnd && left[i] == 0x30 { i += 1 }
+                while j < rightEnd && right[j] == 0x30 { j += 1 }
+                if leftEnd - i != rightEnd - j { return leftEnd - i < rightEnd - j ? -1 : 1 }
+                while i < leftEnd {
+                    if left[i] != right[j] { return left[i] < right[j] ? -1 : 1 }
+                    i += 1
+                    j += 1
+                }
+            } else {
+                if lowered(l) != lowered(r) { return lowered(l) < lowered(r) ? -1 : 1 }
+                i += 1
+                j += 1
+            }
+        }
+        let leftDone = i >= left.count
+        let rightDone = j >= right.count
+        if leftDone != rightDone { return leftDone ? -1 : 1 }
+        return 0
     }
 }

@@ -146,6 +146,32 @@ import Testing
         #expect(position(window) == "1 of 1000")
     }
 
+    /// A folder named at launch: its first photo by name is on the form before the first
+    /// frame, the rest of the folder is read after it, and the photo queued early is not
+    /// reported as already queued.
+    @Test func aLaunchedFoldersPhotosAreReadAfterTheFirstFrame() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let first = photos(1)[0]
+        let launched = folder + "/launched"
+        mkdir(launched, 0o755)
+        try "not a photo\n".write(toFile: launched + "/a-notes.txt", atomically: true, encoding: .utf8)
+        try "hidden\n".write(toFile: launched + "/.hidden.jpg", atomically: true, encoding: .utf8)
+        let paths = (1...500).map { index in
+            let path = launched + "/IMG_\(index).jpg"
+            unlink(path)
+            link(first, path)
+            return path
+        }
+        window.form.enqueueAtLaunch([launched])
+        #expect(window.form.queuedPaths == [paths[0]], "the folder was read whole before the first frame")
+        gtk_widget_queue_draw(window.widget)
+        #expect(Harness.spin(seconds: 10) { window.form.queuedPaths.count == 500 }, "the rest never joined")
+        #expect(window.form.queuedPaths == paths, "in name order, IMG_2 before IMG_10")
+        #expect(position(window) == "1 of 500")
+        #expect(window.messages.text == nil, "nothing said of the photo queued first")
+    }
+
     @Test func pastedImageDataBecomesThePhoto() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

@@ -1,6 +1,6 @@
 // The queue's rules, without a display.
 
-import CaptionQueue
+@testable import CaptionQueue
 import CaptionText
 import Testing
 
@@ -193,6 +193,22 @@ import Testing
         #expect(
             names.sorted(by: PhotoQueue.nameOrder)
                 == ["2024-01-09.jpg", "2024-01-10.jpg", "a.jpg", "b1.jpg", "B2.jpg", "b02.jpg", "b10.jpg"])
+    }
+
+    /// The byte-wise reading of ASCII names orders every pair as the character-wise one.
+    @Test func nameOrderReadsASCIINamesAsItReadsAnyName() {
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["IMG_", "img_", "0", "00", "7", "10", "9", "_", "-", ".jpg", "a", "B", "é", "Z", "DSC", " "]
+        let names = (0..<400).map { _ in (0..<(1 + next(5))).map { _ in pieces[next(pieces.count)] }.joined() }
+        for a in names {
+            for b in names.prefix(60) {
+                #expect(PhotoQueue.nameOrder(a, b) == PhotoQueue.unicodeNameOrder(a, b), "\(a) against \(b)")
+            }
+        }
     }
 
     @Test func passingOverGoesOnTheWayTheFormMovedThenTheOtherWay() {

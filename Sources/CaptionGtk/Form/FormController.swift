@@ -231,10 +231,12 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// Adds photos to the queue: the first goes on the form if it has none, the rest wait
     /// their turn. Folders give their photos; what is left out is named (IncomingPhotos).
-    func enqueue(_ paths: [String]) {
+    func enqueue(_ paths: [String], alreadyShown shown: String? = nil) {
         guard !paths.isEmpty else { return }
         settleInputMethod()
-        let incoming = queue.sortIncoming(paths, kind: IncomingFiles.kind, identity: IncomingFiles.identity)
+        var incoming = queue.sortIncoming(paths, kind: IncomingFiles.kind, identity: IncomingFiles.identity)
+        // The launch's first photo, queued ahead of its folder: no news to the user.
+        if let shown { incoming.alreadyQueued.removeAll { $0 == shown } }
         if let message = incoming.message {
             messages.show(problem: message)
             // Named on the command line: the window is still opening, and the alert would
@@ -257,13 +259,18 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     }
 
     /// The photos a launch names: the first now, for the first frame; the rest once the
-    /// window is drawn and its photo shown. Each path is looked at as it joins (a folder
-    /// listed, a file's first bytes read), and a thousand of them before the first frame
-    /// would make start-up grow with the queue.
+    /// window is drawn and its photo shown. Each path is looked at as it joins (a file's
+    /// first bytes read, a folder's names put in order), and a thousand of them before the
+    /// first frame would make start-up grow with the queue. A folder named first gives its
+    /// first photo by name now; the folder itself joins after the first frame.
     func enqueueAtLaunch(_ paths: [String]) {
-        guard paths.count > 1, let first = paths.first, IncomingFiles.kind(first) == .photo else {
-            return enqueue(paths)
+        guard let first = paths.first else { return }
+        if let photo = IncomingFiles.firstPhoto(inFolder: first) {
+            enqueue([photo])
+            window.afterFirstDraw { [weak self] in self?.enqueue(paths, alreadyShown: photo) }
+            return
         }
+        guard paths.count > 1, IncomingFiles.kind(first) == .photo else { return enqueue(paths) }
         enqueue([first])
         let rest = Array(paths.dropFirst())
         window.afterFirstDraw { [weak self] in self?.enqueue(rest) }

@@ -25,6 +25,31 @@ enum IncomingFiles {
         return PhotoInspector.startsLikePhoto(path) == false ? .notPhoto : .photo
     }
 
+    /// The photo a folder's queue starts with (the first photo by name), found without
+    /// looking into the others: nil when `path` is not a folder or holds no photo.
+    static func firstPhoto(inFolder path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, let directory = opendir(path) else {
+            return nil
+        }
+        defer { closedir(directory) }
+        // Names alone (hidden ones left out, as the queue leaves them): a path each, for
+        // 10,000 names, cost more than finding the first.
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = entryName(entry)
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        while let index = names.indices.min(by: { PhotoQueue.nameOrder(names[$0], names[$1]) }) {
+            let candidate = prefix + names[index]
+            if kind(candidate) == .photo { return candidate }
+            names.swapAt(index, names.count - 1)
+            names.removeLast()
+        }
+        return nil
+    }
+
     /// The paths of what a folder holds, unsorted; none when it cannot be read.
     static func entries(of folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
