@@ -1,8 +1,9 @@
 // The queue's rules, without a display.
 
-@testable import CaptionQueue
 import CaptionText
 import Testing
+
+@testable import CaptionQueue
 
 @Suite struct PhotoQueueTests {
     @Test func firstPhotosBecomeCurrentAndTheRestWait() {
