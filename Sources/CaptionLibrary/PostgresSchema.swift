@@ -82,6 +82,76 @@ enum PostgresSchema {
         """,
     ]
 
+    /// Which commit last changed each entry, and which entries were removed by which
+    /// commit: an editor brings its search index up to date by reading what changed since
+    /// it read it, where every other editor's save had it read whole again (seconds at a
+    /// million entries). A commit's number is the counter every commit raises last, plus
+    /// one; the counter's row is locked from the first entry changed to the commit, so
+    /// commits take their numbers in the order they end, and a reader that saw number N
+    /// has seen every commit up to N and none after. The function runs as the library's
+    /// owner (SECURITY DEFINER), so editors need no grant on `caption.removed`.
+    ///
+    /// Not a step of `migrations`: an older Caption at the same desk names its columns in
+    /// every statement and never meets these, and a schema version it does not know would
+    /// shut it out. Added when missing, by a user who may (`prepare`).
+    static let changeStamps = """
+        ALTER TABLE caption.entries ADD COLUMN IF NOT EXISTS changed_at bigint;
+        CREATE INDEX IF NOT EXISTS entries_changed_at ON caption.entries (changed_at);
+        CREATE TABLE IF NOT EXISTS caption.removed (id bigint PRIMARY KEY, changed_at bigint NOT NULL);
+        CREATE INDEX IF NOT EXISTS removed_changed_at ON caption.removed (changed_at);
+        CREATE OR REPLACE FUNCTION caption.stamp_change() RETURNS trigger
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE
+            commit_number bigint;
+        BEGIN
+            SELECT changes + 1 INTO commit_number FROM caption.library FOR UPDATE;
+            IF TG_OP = 'DELETE' THEN
+                INSERT INTO caption.removed (id, changed_at) VALUES (OLD.id, commit_number)
+                    ON CONFLICT (id) DO UPDATE SET changed_at = EXCLUDED.changed_at;
+                RETURN OLD;
+            END IF;
+            NEW.changed_at := commit_number;
+            RETURN NEW;
+        END
+        $$;
+        DROP TRIGGER IF EXISTS entries_stamp ON caption.entries;
+        CREATE TRIGGER entries_stamp BEFORE INSERT OR UPDATE OR DELETE ON caption.entries
+            FOR EACH ROW EXECUTE FUNCTION caption.stamp_change();
+        """
+
+    /// Whether the library's entries carry their commit's number (`changeStamps`).
+    static func hasChangeStamps(_ db: PostgresConnection) throws(LibraryError) -> Bool {
+        try db.execute(
+            """
+            SELECT EXISTS (SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+                           JOIN pg_namespace n ON n.oid = c.relnamespace
+                           WHERE n.nspname = 'caption' AND c.relname = 'entries' AND t.tgname = 'entries_stamp')
+            """
+        ).text(0, 0) == "t"
+    }
+
+    /// Whether this user can bring a search index up to date by the commits' numbers: the
+    /// library has them, and the user may read which entries were removed (a grant made
+    /// before they were added does not reach `caption.removed`).
+    static func readsChangeStamps(_ db: PostgresConnection) throws(LibraryError) -> Bool {
+        guard try hasChangeStamps(db) else { return false }
+        return try db.execute("SELECT has_table_privilege('caption.removed', 'SELECT')").text(0, 0) == "t"
+    }
+
+    /// Adds `changeStamps` under the migration lock, unless another editor just did; a user
+    /// who may not is left without them (its searches read the index whole after others'
+    /// saves, as before). Inside `prepare`'s transaction, behind a savepoint.
+    private static func addChangeStamps(_ db: PostgresConnection) throws(LibraryError) {
+        try db.execute("SAVEPOINT change_stamps")
+        do throws(LibraryError) {
+            try db.execute("SELECT pg_advisory_xact_lock($1)", [String(migrationLock)])
+            if try !hasChangeStamps(db) { try db.patiently { () throws(LibraryError) in try db.run(changeStamps) } }
+            try db.execute("RELEASE SAVEPOINT change_stamps")
+        } catch  where error.kind == .readOnly || error.kind == .noAccess {
+            try db.execute("ROLLBACK TO SAVEPOINT change_stamps")
+        }
+    }
+
     /// Checks whose database this is, then brings it up to date, in one transaction under
     /// the migration lock: two editors opening a new library at once make it once. Returns
     /// the library's identity.
@@ -92,8 +162,13 @@ enum PostgresSchema {
                 // Nearly every opening finds the library as this Caption makes it, and is
                 // answered at once; making or upgrading it (and waiting for another editor
                 // doing so) may take minutes without a word from the server.
-                if case (let identity?, migrations.count) = try check(db) { return identity }
-                return try db.patiently { () throws(LibraryError) -> String in try make(db) }
+                if case (let identity?, migrations.count) = try check(db) {
+                    if try !hasChangeStamps(db) { try addChangeStamps(db) }
+                    return identity
+                }
+                let identity = try db.patiently { () throws(LibraryError) -> String in try make(db) }
+                try addChangeStamps(db)
+                return identity
             }
         } catch  where error.kind == .readOnly {
             throw .make(

@@ -22,6 +22,9 @@ final class PostgresStorage: LibraryStorage {
     let directory: String
     private let photos: PhotoFolder
     private let state: Locked<Connection>
+    /// Whether each entry carries the number of the commit that last changed it, so that
+    /// the search index can be brought up to date with what changed.
+    let numbersChanges: Bool
     private let book = Locked(ClaimBook())
 
     /// The connection and what is known through it.
@@ -30,7 +33,12 @@ final class PostgresStorage: LibraryStorage {
         /// Commits made through this connection, so that `changeCounter` counts only
         /// others', as a folder library's does.
         var commits: Int64 = 0
-        var searchIndex: (version: ContentVersion, index: SearchIndex)?
+        /// The search index, the version it was read at, and the commit number it holds
+        /// every change up to (see `PostgresSchema.changeStamps`).
+        var searchIndex: (version: ContentVersion, index: SearchIndex, through: Int64)?
+        /// How many times the index was read whole: once, where the server numbers
+        /// commits; after every other editor's save where it does not.
+        var indexReadsWhole = 0
         var losesAnswerToCommit = false
         let noticeToken: String
     }
@@ -65,6 +73,7 @@ final class PostgresStorage: LibraryStorage {
         if let code = POSIXFiles.makeFolders(photos.path, mode: 0o700) {
             throw PhotoFolder.folderError(code, directory)
         }
+        numbersChanges = try PostgresSchema.readsChangeStamps(connection)
         state = Locked(Connection(db: connection, noticeToken: noticeToken))
         try forgetRemovedPhotos(connection)
     }
@@ -612,28 +621,53 @@ final class PostgresStorage: LibraryStorage {
     }
 
     /// Read in one snapshot with the count of changes it holds, so the index is never
-    /// taken for newer than it is.
+    /// taken for newer than it is: whole the first time, then (where the server numbers
+    /// commits) only the entries changed and removed by commits after the one it holds.
     func searchIndex() throws(LibraryError) -> SearchIndex {
         try state.withLock { (state) throws(LibraryError) -> SearchIndex in
             try reconnectIfLost(&state)
             if let cached = state.searchIndex, cached.version == (try Self.version(state)) { return cached.index }
-            try state.db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            defer { _ = try? state.db.execute("COMMIT") }
+            let db = state.db
+            try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            defer { _ = try? db.execute("COMMIT") }
             let version = try Self.version(state)
-            let rows = try state.db.execute(
-                "SELECT id, created, \(Library.fieldColumns) FROM caption.entries ORDER BY created DESC, id DESC")
-            let fields = CaptionField.allCases.count
-            var builder = SearchIndex.Builder()
-            for row in 0..<rows.rowCount {
-                builder.start(id: rows.integer(row, 0) ?? 0, created: rows.integer(row, 1) ?? 0)
-                for column in 2...(fields + 1) {
-                    rows.withBytes(row, column) { builder.add(field: $0, last: column == fields + 1) }
-                }
+            let through = version.others + version.own
+            let columns = "id, created, \(Library.fieldColumns)"
+            let index: SearchIndex
+            if numbersChanges, let cached = state.searchIndex {
+                let since = [String(cached.through)]
+                let fresh = Self.searchIndex(
+                    try db.execute(
+                        "SELECT \(columns) FROM caption.entries WHERE changed_at > $1 ORDER BY created DESC, id DESC",
+                        since))
+                let removed = try db.execute("SELECT id FROM caption.removed WHERE changed_at > $1", since)
+                var changed = Set(fresh.ids)
+                for row in 0..<removed.rowCount { changed.insert(removed.integer(row, 0) ?? 0) }
+                index = cached.index.updating(changed, with: fresh)
+            } else {
+                index = Self.searchIndex(
+                    try db.execute("SELECT \(columns) FROM caption.entries ORDER BY created DESC, id DESC"))
+                state.indexReadsWhole += 1
             }
-            let index = builder.finish()
-            state.searchIndex = (version, index)
+            state.searchIndex = (version, index, through)
             return index
         }
+    }
+
+    /// For tests: how many times the search index was read whole.
+    var searchIndexReadsWhole: Int { state.withLock { $0.indexReadsWhole } }
+
+    /// The index of rows of `id, created,` and the caption's fields, newest first.
+    private static func searchIndex(_ rows: PostgresResult) -> SearchIndex {
+        let fields = CaptionField.allCases.count
+        var builder = SearchIndex.Builder()
+        for row in 0..<rows.rowCount {
+            builder.start(id: rows.integer(row, 0) ?? 0, created: rows.integer(row, 1) ?? 0)
+            for column in 2...(fields + 1) {
+                rows.withBytes(row, column) { builder.add(field: $0, last: column == fields + 1) }
+            }
+        }
+        return builder.finish()
     }
 
     // MARK: Photos

@@ -36,7 +36,7 @@ struct PostgresSchemaTests {
         #expect(check.version == PostgresSchema.migrations.count)
         let tables = try connection.execute(
             "SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'caption'")
-        #expect(tables.text(0, 0) == "entries leases library photos")
+        #expect(tables.text(0, 0) == "entries leases library photos removed")
         #expect(
             try connection.execute("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'").integer(0, 0) == 1)
     }

@@ -189,6 +189,74 @@ struct ScaleTests {
 
     func storageOpenedAgain(_ scratch: Scratch) throws -> Library { try Storage.folder.open(scratch) }
 
+    @Test("other editors' saves, edits and deletions reach a desk's search index without reading it whole")
+    func othersCommitsReachTheServersIndex() throws {
+        let (library, scratch, added) = try library([("Harbour", "Boats"), ("Market", "Fish")], on: .server)
+        let storage = try #require(library.storage as? PostgresStorage)
+        #expect(storage.numbersChanges)
+        _ = try library.searchIndex()
+        let other = try Storage.server.open(scratch)
+        let quay = try other.add(
+            photoAt: scratch.write("q.png", Photos.png(seed: 9)), words: CaptionWords(title: "Quay", subtitle: ""))
+        _ = try other.update(id: added[0].id, words: CaptionWords(title: "Harbour wall", subtitle: ""))
+        _ = try other.remove(id: added[1].id)
+        let own = try library.add(
+            photoAt: scratch.write("r.png", Photos.png(seed: 8)), words: CaptionWords(title: "Rope", subtitle: ""))
+        let kept = try library.searchIndex()
+        #expect(kept.matches("wall") == [added[0].id])
+        #expect(kept.matches("quay") == [quay.id])
+        #expect(kept.matches("rope") == [own.id])
+        #expect(kept.matches("fish").isEmpty)
+        #expect(contents(kept) == contents(try Storage.server.open(scratch).searchIndex()))
+        #expect(storage.searchIndexReadsWhole == 1, "read whole once, then only what changed")
+    }
+
+    @Test("a desk library made before commits were numbered gains the numbers when its owner opens it")
+    func anOlderDeskLibraryGainsChangeNumbers() throws {
+        let scratch = Scratch()
+        let address = try Storage.database(for: scratch)
+        _ = try Storage.server.open(scratch)
+        let admin = try PostgresConnection(address)
+        try admin.run(
+            """
+            DROP TRIGGER entries_stamp ON caption.entries; DROP FUNCTION caption.stamp_change();
+            DROP TABLE caption.removed; ALTER TABLE caption.entries DROP COLUMN changed_at;
+            """)
+        #expect(try !PostgresSchema.hasChangeStamps(admin))
+        let library = try Storage.server.open(scratch)
+        #expect(try PostgresSchema.hasChangeStamps(admin))
+        #expect((library.storage as? PostgresStorage)?.numbersChanges == true)
+    }
+
+    @Test("an editor who may not read the removed entries searches as before, reading the index whole")
+    func anEditorWithoutTheNewGrantReadsTheIndexWhole() throws {
+        let scratch = Scratch()
+        let address = try Storage.database(for: scratch)
+        let owner = try Storage.server.open(scratch)
+        let first = try owner.add(
+            photoAt: scratch.write("p.png", Photos.png(seed: 3)), words: CaptionWords(title: "Harbour", subtitle: ""))
+        let admin = try PostgresConnection(address)
+        let (role, editorAddress) = try PostgresSchemaTests.role(on: address)
+        try admin.run(
+            """
+            GRANT USAGE ON SCHEMA caption TO \(role);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON caption.entries, caption.photos, caption.library, caption.leases TO \(role);
+            GRANT USAGE ON ALL SEQUENCES IN SCHEMA caption TO \(role);
+            """)
+        let editor = try Library(server: editorAddress, cache: scratch.file("editor-cache"))
+        let storage = try #require(editor.storage as? PostgresStorage)
+        #expect(!storage.numbersChanges)
+        #expect(try editor.searchIndex().matches("harbour") == [first.id])
+        _ = try owner.remove(id: first.id)
+        let second = try owner.add(
+            photoAt: scratch.write("q.png", Photos.png(seed: 4)), words: CaptionWords(title: "Quay", subtitle: ""))
+        #expect(try editor.searchIndex().matches("harbour").isEmpty)
+        #expect(try editor.searchIndex().matches("quay") == [second.id])
+        #expect(storage.searchIndexReadsWhole == 2)
+        _ = try editor.remove(id: second.id)
+        #expect(try owner.entries().isEmpty, "the editor's deletion went through the owner's trigger")
+    }
+
     @Test("the index made a step at a time takes in what this connection and another commit meanwhile")
     func indexMadeInStepsFollowsCommitsMeanwhile() throws {
         let (library, scratch, added) = try library([("Harbour", "Boats"), ("Market", "Fish")], on: .folder)
