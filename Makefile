@@ -209,7 +209,8 @@ bench: test-deps
 	.build/release/caption-bench large .build/bench/fixtures $(SAMPLE)
 	build-aux/with-postgres sh -c '.build/release/caption-bench server .build/bench/fixtures $(SAMPLE) && \
 		build-aux/with-display .build/release/caption-view-bench --server-search "$$CAPTION_TEST_POSTGRES" \
-		.build/bench/fixtures/data-100000/caption'
+		.build/bench/fixtures/data-100000/caption && \
+		.build/release/caption-bench editors .build/bench/fixtures $(SAMPLE)'
 	build-aux/with-display .build/release/caption-view-bench
 	build-aux/with-display .build/release/caption-view-bench --large .build/bench/fixtures/data-100000/caption
 	build-aux/with-display .build/release/caption-view-bench --large --search .build/bench/fixtures/data-1000000/caption

@@ -89,7 +89,7 @@ let package = Package(
             name: "caption-bench",
             dependencies: [
                 "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "CPixbuf", "CaptionTestSupport",
-                "Shorthand",
+                "Shorthand", "Threads",
             ],
             path: "Benchmarks/caption-bench"),
         .executableTarget(

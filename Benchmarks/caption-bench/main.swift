@@ -42,6 +42,19 @@ if CommandLine.arguments.dropFirst().first == "server" {
     exit(0)
 }
 
+// `caption-bench editors FIXTURES SAMPLE [COUNT]`: ten editors at one desk of COUNT
+// entries (1,000,000 unless given), under build-aux/with-postgres.
+if CommandLine.arguments.dropFirst().first == "editors" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 2 || arguments.count == 3 else {
+        fail("usage: caption-bench editors FIXTURES SAMPLE-PHOTO [ENTRIES]")
+    }
+    benchEditors(
+        fixtures: arguments[0], photo: arguments[1],
+        count: arguments.count == 3 ? Int(arguments[2]) ?? millionCount : millionCount)
+    exit(0)
+}
+
 // `caption-bench completion FIXTURES`: completion at 100,000 entries alone.
 if CommandLine.arguments.dropFirst().first == "completion" {
     guard let fixtures = CommandLine.arguments.dropFirst(2).first else {
