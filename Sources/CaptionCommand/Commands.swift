@@ -316,7 +316,6 @@ enum JSON {
         text.withUTF8 { bytes in
             var start = 0
             var index = 0
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
             while index < bytes.count {
                 let byte = bytes[index]
                 let separator =
@@ -341,8 +340,8 @@ enum JSON {
                     index += 2
                 default:
                     out.append(contentsOf: "\\u00".utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
+                    // Lower-case hexadecimal digits: 0x30 is "0", 0x57 + 10 is "a".
+                    for digit in [byte >> 4, byte & 0xF] { out.append(digit < 10 ? 0x30 + digit : 0x57 + digit) }
                 }
                 index += 1
                 start = index
