@@ -83,8 +83,10 @@ public final class Library: Sendable {
         for (offset, field) in CaptionField.allCases.enumerated() { words[field] = row.text(Int32(1 + offset)) }
         let next = Int32(1 + CaptionField.allCases.count)
         var credits = Credits()
+        // Only the credits set: most entries have none, and setting an empty one is a
+        // lookup in the credits' table, ten an entry, a million entries listed.
         for (offset, field) in CreditField.allCases.enumerated() {
-            credits[field] = row.optionalText(next + 8 + Int32(offset)) ?? ""
+            if let text = row.optionalText(next + 8 + Int32(offset)), !text.isEmpty { credits[field] = text }
         }
         credits.replacesPhotos = row.integer(next + 8 + Int32(CreditField.allCases.count)) != 0
         return Entry(

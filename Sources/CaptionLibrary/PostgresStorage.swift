@@ -108,8 +108,9 @@ final class PostgresStorage: LibraryStorage {
         for (offset, field) in CaptionField.allCases.enumerated() { words[field] = rows.text(row, 1 + offset) ?? "" }
         let next = 1 + CaptionField.allCases.count
         var credits = Credits()
+        // Only the credits set, as a folder library's rows are read.
         for (offset, field) in CreditField.allCases.enumerated() {
-            credits[field] = rows.text(row, next + 8 + offset) ?? ""
+            if let text = rows.text(row, next + 8 + offset), !text.isEmpty { credits[field] = text }
         }
         credits.replacesPhotos = rows.text(row, next + 8 + CreditField.allCases.count) == "t"
         return Entry(
