@@ -105,7 +105,7 @@ extension FolderStorage {
         if let index = db.searchIndex, let known = db.searchIndexKey, known.others == key.others {
             if known == key { return index }
             if let changed = db.entriesChangedSinceIndex {
-                return remember(index.updating(changed, with: try searchIndex(db, of: changed)), in: db, as: key)
+                return remember(try updated(index, by: changed, db), in: db, as: key)
             }
         }
         if db.partialSearchIndex?.others != key.others || db.entriesChangedSinceIndex == nil {
@@ -135,11 +135,16 @@ extension FolderStorage {
             db.partialSearchIndex = partial
             return nil
         }
-        let index = partial.builder.finish()
-        guard let changed = db.entriesChangedSinceIndex, !changed.isEmpty else {
-            return remember(index, in: db, as: key)
-        }
-        return remember(index.updating(changed, with: try searchIndex(db, of: changed)), in: db, as: key)
+        // Made under this connection's other commits: `entriesChangedSinceIndex` is not nil.
+        return remember(
+            try updated(partial.builder.finish(), by: db.entriesChangedSinceIndex ?? [], db), in: db, as: key)
+    }
+
+    /// `index` with these entries read again (those still in the library) in their places.
+    private static func updated(
+        _ index: SearchIndex, by changed: Set<Int64>, _ db: Database
+    ) throws(LibraryError) -> SearchIndex {
+        changed.isEmpty ? index : index.updating(changed, with: try searchIndex(db, of: changed))
     }
 
     private static func remember(_ index: SearchIndex, in db: Database, as key: ContentVersion) -> SearchIndex {
