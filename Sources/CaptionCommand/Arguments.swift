@@ -314,7 +314,7 @@ public enum Arguments {
                 "  --id ID           with --export or --write-back: only the entry numbered ID;\n                    repeat for more"
             ),
             tr(
-                "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.xmp beside NAME.jpg; with --add or --write-back: the\n                    caption into PHOTO.EXT.xmp beside the photo, which stays as it is"
+                "  --sidecar         with --export: the photos untouched, each caption in\n                    NAME.jpg.xmp beside NAME.jpg; with --add or --write-back: the\n                    caption into PHOTO.EXT.xmp beside the photo, which stays as it is"
             ),
             tr(
                 "  --set-credits     set the standing credits written with every caption from now\n                    on, with --creator, --credit-line, --copyright, --source,\n                    --city, --country and --country-code (an empty one clears it;\n                    variables such as {year} work); credits not given stay"

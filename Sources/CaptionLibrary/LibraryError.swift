@@ -48,6 +48,9 @@ public enum LibraryErrorKind: Sendable, Hashable {
     /// Another editor of a shared library has the photo on their form (a claim), so a
     /// save of it here waits until they move on.
     case takenElsewhere
+    /// The photo holds an older caption that the new one cannot replace inside it: sent
+    /// out as it is, it would carry the old words.
+    case oldCaptionInside
 }
 
 extension CodedError where Kind == LibraryErrorKind {

@@ -67,11 +67,12 @@ public enum CaptionFinder {
         let exif = exifDescription(path)
         // The toolkit's reading differs from the stored XMP where IIM won (the title can
         // come from nowhere else) or where it took Exif ImageDescription for the
-        // description. Exif alone never overrides words the XMP has.
+        // description, without the spaces cameras pad it with. Exif alone never overrides
+        // words the XMP has.
+        let fromExif = reconciled[.subtitle].map { Self.unpadded($0) == exif.map(Self.unpadded) } ?? false
         let fromIIM =
             reconciled != .none
-            && (reconciled[.title] != stored[.title]
-                || (reconciled[.subtitle] != stored[.subtitle] && reconciled[.subtitle] != exif))
+            && (reconciled[.title] != stored[.title] || (reconciled[.subtitle] != stored[.subtitle] && !fromExif))
         if fromIIM { return FoundCaption(caption: reconciled, origin: .iptc) }
         if stored != .none { return FoundCaption(caption: stored, origin: .xmp) }
         if let exif, !isStockText(exif) {
@@ -119,6 +120,14 @@ public enum CaptionFinder {
         else { return nil }
         let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
         return PhotoMetadata.meaningful(text)
+    }
+
+    /// Exif text as exempi gives it: without the spaces or NULs a camera fills the field with.
+    static func unpadded(_ text: String) -> Substring {
+        let padding: (Character) -> Bool = { $0 == " " || $0 == "\0" }
+        guard let first = text.firstIndex(where: { !padding($0) }), let last = text.lastIndex(where: { !padding($0) })
+        else { return "" }
+        return text[first...last]
     }
 
     /// What cameras write into ImageDescription by themselves: upper-case ASCII naming

@@ -1,5 +1,5 @@
 // Exporting entries: each library photo written into a folder with its caption inside it
-// (or beside it, in NAME.xmp), named after its title, through a synced temporary file.
+// (or beside it, in NAME.EXT.xmp), named after its title, through a synced temporary file.
 
 import CaptionLibrary
 import CaptionText
@@ -15,7 +15,7 @@ public struct ExportedPhoto: Sendable, Equatable {
     public var entryID: Int64
     /// The photo, in the export folder.
     public var photoPath: String
-    /// `NAME.xmp` beside it, when the caption went there.
+    /// `NAME.EXT.xmp` beside it, when the caption went there.
     public var sidecarPath: String?
     /// The caption was to go inside the photo but went into the sidecar: the format has no
     /// place exempi can write it (BMP, HEIF, AVIF, camera RAW), or exempi could not write it even into the photo stripped of its
@@ -33,7 +33,7 @@ public struct ExportedPhoto: Sendable, Equatable {
 public enum Exporter {
     /// Writes each entry's photo into `folder` (created if missing), in the order given:
     /// into `.photo`, with the caption embedded (see `Embedder`); into `.sidecar`, the photo
-    /// exactly as the library holds it plus `NAME.xmp`. NAME comes from the title (`ExportName`) and
+    /// exactly as the library holds it plus `NAME.EXT.xmp`. NAME comes from the title (`ExportName`) and
     /// is never one already taken: " (2)", " (3)"… follow. The library's copies are only
     /// read; nothing in the folder is ever replaced.
     ///
@@ -81,8 +81,9 @@ public enum Exporter {
         public var total: Int
         /// It stopped at a cancel, before `total`.
         public var cancelled: Bool
-        /// Entries whose photo the library could not give (gone or unreadable), and why;
-        /// the export went on without them.
+        /// Entries whose photo the library could not give (gone or unreadable), or that
+        /// would have gone out with an old caption inside, and why; the export went on
+        /// without them.
         public var missing: [(id: Int64, problem: LibraryError)]
 
         public init(exported: Int, total: Int, cancelled: Bool, missing: [(id: Int64, problem: LibraryError)] = []) {
@@ -167,8 +168,9 @@ public enum Exporter {
                 let result: ExportedPhoto
                 do throws(LibraryError) {
                     result = try export(entry, from: library, to: folder, sidecar: destination == .sidecar)
-                } catch  where error.kind == .photoUnreadable {
-                    // One photo the library cannot give stops none of the others.
+                } catch  where error.kind == .photoUnreadable || error.kind == .oldCaptionInside {
+                    // One photo the library cannot give, or that would carry old words,
+                    // stops none of the others.
                     progress?.advance()
                     missing(entry.id, error)
                     continue
@@ -234,7 +236,20 @@ public enum Exporter {
             try Embedder.embed(caption, credits: credits, into: temporary, holding: bytes)
         } catch {
             if case .io(let code) = error { throw folderError(code, folder) }
-            // The photo still goes out whole, its caption beside it.
+            // Words of its own that the new ones could not replace would go out with the
+            // photo, and an agency's system reads those, not a sidecar: it stays behind.
+            let inside = CaptionFinder.find(temporary)
+            if inside.origin != nil, inside.caption != PhotoCaption(caption) {
+                var reason = tr("its metadata cannot be written")
+                if case .refused(let why) = error { reason = why }
+                throw LibraryError(
+                    .oldCaptionInside,
+                    fill(
+                        tr(
+                            "The photo of entry {id} still holds its old caption, which Caption cannot replace ({reason}); it was not exported"
+                        ), ["id": String(entry.id), "reason": reason]))
+            }
+            // Nothing of its own to mislead: the photo goes out whole, its caption beside it.
             return try placeWithSidecar(
                 bytes, caption, credits: credits, entry: entry, stem: stem, ext: ext, folder: folder,
                 couldNotEmbed: true)
@@ -245,7 +260,7 @@ public enum Exporter {
         return ExportedPhoto(entryID: entry.id, photoPath: path, sidecarPath: nil, couldNotEmbed: false)
     }
 
-    /// The photo as it is and `NAME.xmp`, placed under one free NAME.
+    /// The photo as it is and `NAME.EXT.xmp`, placed under one free NAME.
     private static func placeWithSidecar(
         _ bytes: [UInt8], _ caption: CaptionWords, credits: Credits, entry: Entry, stem: String,
         ext: String, folder: String, couldNotEmbed: Bool
@@ -262,7 +277,9 @@ public enum Exporter {
         }
         for attempt in 1...maximumAttempts {
             let photoPath = folder + "/" + ExportName.name(stem, attempt: attempt, extension: ext)
-            let sidecarPath = folder + "/" + ExportName.name(stem, attempt: attempt, extension: "xmp")
+            // NAME.EXT.xmp, the name darktable and digiKam look for (and Caption reads first):
+            // NAME.xmp would be found by neither beside a HEIC or a camera RAW.
+            let sidecarPath = SidecarWriter.path(for: photoPath)
             if DiskFile.exists(photoPath) || DiskFile.exists(sidecarPath) { continue }
             if let code = DiskFile.placeWithoutReplacing(photo, at: photoPath) {
                 if code == EEXIST { continue }

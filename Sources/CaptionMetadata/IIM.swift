@@ -99,6 +99,11 @@ struct IIM {
     static let utf8Marker: [UInt8] = [0x1B, 0x25, 0x47]
     /// ISO 8859-1 designated as G1, as some writers mark Latin-1.
     static let latin1Marker: [UInt8] = [0x1B, 0x2D, 0x41]
+    /// Every way 1:90 says Latin-1 (ISO 8859-1 designated as G0, G1, G2 or G3: older
+    /// newsroom systems write ESC . A), and ASCII (ISO 646 as G0), which Latin-1 reads the same.
+    static let latin1Markers: Set<[UInt8]> = [
+        [0x1B, 0x2C, 0x41], latin1Marker, [0x1B, 0x2E, 0x41], [0x1B, 0x2F, 0x41], [0x1B, 0x28, 0x42],
+    ]
 
     static let objectName: UInt8 = 5
     static let headline: UInt8 = 105
@@ -162,7 +167,7 @@ struct IIM {
     var charset: Charset? {
         if let marker = value(1, 90) {
             if marker == Self.utf8Marker { return .utf8 }
-            if marker == Self.latin1Marker { return .latin1 }
+            if Self.latin1Markers.contains(marker) { return .latin1 }
             return nil
         }
         let texts = dataSets.filter { $0.record == 2 && !Self.binaryDataSets.contains($0.number) }

@@ -138,7 +138,7 @@ public enum InPlaceWriter {
                 "The captioned copy did not read back correctly ({reason}); the photo is untouched: {path}", path: path,
                 reason: problem)
         }
-        try keepAttributes(of: path, info: info, on: temporary)
+        try keepAttributes(of: path, info: info, on: temporary, caption: caption)
         if let code = DiskFile.sync(temporary) { throw .fromErrno(code, path: path) }
 
         // The last look before the rename: the file must still be the one read, else the
@@ -235,14 +235,23 @@ public enum InPlaceWriter {
     }
 
     /// Mode, owner and group, and the extended attributes (user.*, and security.* where
-    /// the kernel lets them be set) of `path`, onto the temporary copy.
-    private static func keepAttributes(of path: String, info: stat, on temporary: String) throws(WriteBackError) {
+    /// the kernel lets them be set) of `path`, onto the temporary copy. The comment KDE's
+    /// Dolphin and Baloo show (`user.xdg.comment`) is a caption too: one already there
+    /// takes the new words, as the JPEG comment does; none is made.
+    private static func keepAttributes(
+        of path: String, info: stat, on temporary: String, caption: CaptionWords
+    ) throws(WriteBackError) {
         if chown(temporary, info.st_uid, info.st_gid) != 0 && geteuid() == 0 {
             throw .make(.otherOwner, "The photo's owner could not be kept: {path}", path: path)
         }
         guard chmod(temporary, info.st_mode & 0o7777) == 0 else { throw .fromErrno(errno, path: path) }
         for name in ExtendedAttributes.names(path) {
-            guard let value = ExtendedAttributes.value(path, name) else { continue }
+            guard var value = ExtendedAttributes.value(path, name) else { continue }
+            if name == ExtendedAttributes.comment {
+                let words = caption.subtitle.isEmpty ? caption.title : caption.subtitle
+                if words.isEmpty { continue }
+                value = Array(words.utf8)
+            }
             if !ExtendedAttributes.set(temporary, name, value) && name.hasPrefix("user.") {
                 throw .make(.io, "The photo's extended attributes could not be kept: {path}", path: path)
             }
@@ -252,6 +261,9 @@ public enum InPlaceWriter {
 
 /// Extended attributes of a file (never following a link).
 enum ExtendedAttributes {
+    /// The freedesktop.org comment, in UTF-8 without a terminating NUL.
+    static let comment = "user.xdg.comment"
+
     static func names(_ path: String) -> [String] {
         let size = llistxattr(path, nil, 0)
         guard size > 0 else { return [] }

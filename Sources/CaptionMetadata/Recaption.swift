@@ -134,14 +134,14 @@ enum Recaption {
         var out: [JPEG.Segment] = []
         var placedXMP = false
         var placedExtended = false
-        // A new packet goes after JFIF and Exif, where the XMP specification and every
-        // writer put it.
-        let leading = jpeg.segments.prefix {
-            $0.marker == 0xE0 || ($0.marker == 0xE1 && Containers.hasPrefix(bytes, $0.payload, JPEG.exif))
-        }.count
+        // A new packet goes right after Exif, wherever Exif is (a comment may come first),
+        // so that Exif stays the first APP1, as the XMP specification and every writer have
+        // it; with no Exif, after JFIF.
+        let exifIndex = exifSegment.flatMap { exif in jpeg.segments.firstIndex { $0.range == exif.range } }
+        let xmpAfter = exifIndex ?? (jpeg.segments.prefix { $0.marker == 0xE0 }.count - 1)
         var xmpPlace = 0
         for (index, segment) in jpeg.segments.enumerated() {
-            defer { if index == leading - 1 { xmpPlace = out.count } }
+            defer { if index == xmpAfter { xmpPlace = out.count } }
             if JPEGXMP.isStandard(segment, bytes) {
                 if !placedXMP { out.append(JPEG.Segment(marker: 0xE1, bytes: JPEG.xmp + edit.standard)) }
                 placedXMP = true  // a second standard packet is invalid, and would keep old words

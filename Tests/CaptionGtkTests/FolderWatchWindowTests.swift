@@ -130,13 +130,20 @@ import Testing
         let tagging = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Title=Pier", tagged])
         try #require(tagging.status == 0, "exiftool: \(tagging.stderr)")
         let fresh = try makePhoto("fresh.jpg")
-        for (source, name) in [(saved, "a.jpg"), (tagged, "b.jpg"), (fresh, "c.jpg")] {
+        // Straight from an Olympus: its stock text, padded to 32 bytes, is no caption.
+        let olympus = try makePhoto("olympus.jpg")
+        let stock = try Tool.run(
+            "exiftool",
+            ["-q", "-overwrite_original", "-EXIF:ImageDescription=OLYMPUS DIGITAL CAMERA         ", olympus])
+        try #require(stock.status == 0, "exiftool: \(stock.stderr)")
+        for (source, name) in [(saved, "a.jpg"), (tagged, "b.jpg"), (fresh, "c.jpg"), (olympus, "d.jpg")] {
             #expect(rename(source, watched + "/" + name) == 0)
         }
-        #expect(Harness.spin(seconds: 15) { settled.count == 3 }, "settled: \(settled)")
+        #expect(Harness.spin(seconds: 15) { settled.count == 4 }, "settled: \(settled)")
         #expect(settled[watched + "/a.jpg"] == .passedOver, "in the library")
         #expect(settled[watched + "/b.jpg"] == .passedOver, "carries a caption")
         #expect(settled[watched + "/c.jpg"] == .taken)
+        #expect(settled[watched + "/d.jpg"] == .taken, "a camera's stock text is no caption")
     }
 
     @Test func aBurstJoinsInTheOrderThePhotosWereTaken() throws {

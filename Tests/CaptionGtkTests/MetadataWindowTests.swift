@@ -4,6 +4,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionMetadata
+import CaptionTestSupport
 import CaptionText
 import FocusEngine
 import Foundation
@@ -200,6 +201,33 @@ import Testing
         #expect(
             window.notification.text
                 == "Exported to “exported”: 1 of 2 photos; 1 could not be read from the library (entries \(lost.id))")
+    }
+
+    @Test func exportLeavesOutAPhotoThatWouldCarryItsOldCaptionAndSaysSo() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let opened = try Library(directory: library)
+        // IIM in JIS (ESC $ B), which Caption does not convert: its old title cannot be replaced.
+        let jis = Harness.makePhoto(in: folder, name: "jis.jpg")
+        let tagging = try Tool.run(
+            "exiftool",
+            ["-q", "-overwrite_original", "-IPTC:CodedCharacterSet=ESC $ B", "-IPTC:ObjectName=OLD TITLE", jis])
+        try #require(tagging.status == 0, "exiftool: \(tagging.stderr)")
+        let refused = try opened.add(photoAt: jis, words: CaptionWords(title: "New", subtitle: "x"))
+        _ = try opened.add(
+            photoAt: Harness.makePhoto(in: folder, name: "k.jpg", noise: true),
+            words: CaptionWords(title: "Kept", subtitle: "y"))
+        let out = folder + "/exported"
+        var outcome: Result<Exporter.Summary, LibraryError>?
+        window.export.exportAll(to: out) { outcome = $0 }
+        #expect(Harness.spin { outcome != nil })
+        let summary = try #require(try outcome?.get())
+        #expect(summary.missing.map(\.id) == [refused.id] && summary.missing.first?.problem.kind == .oldCaptionInside)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["Kept.jpg"])
+        #expect(
+            window.notification.text
+                == "Exported to “exported”: 1 of 2 photos; 1 left out, holding an old caption Caption cannot replace (entries \(refused.id))"
+        )
     }
 
     @Test func exportIntoAFolderThatCannotBeUsedSaysSoInTheMessageBar() throws {

@@ -35,13 +35,16 @@ enum CameraPhotos {
 
     /// The photos, each with what makes it hard: maker notes with absolute offsets, a gain
     /// map behind an MPF index, XMP past 64 KB (the caption in its standard part, and in its
-    /// extended part), Latin-1 IIM, Exif in a PNG text chunk, CMYK,
-    /// a comment holding the caption, no Exif at all, bytes between segments, sidecars.
+    /// extended part), Latin-1 IIM (undeclared, and declared ESC . A), Exif in a PNG text chunk, CMYK,
+    /// a comment holding the caption, a comment before Exif, no Exif at all, bytes between
+    /// segments, sidecars.
     static let names = [
         "camera.jpg", "phone-ultrahdr.jpg", "extended-xmp.jpg", "caption-in-extended-xmp.jpg", "latin1-iim.jpg",
-        "exiv2-exif.png", "cmyk-adobe.jpg",
-        "comment.jpg", "jfif-only.jpg", "junk-between.jpg", "IMG_0001.JPG",
+        "latin1-declared-iim.jpg", "exiv2-exif.png", "cmyk-adobe.jpg",
+        "comment.jpg", "comment-before-exif.jpg", "jfif-only.jpg", "junk-between.jpg", "IMG_0001.JPG",
     ]
+
+    static let jpegs = names.filter { !$0.hasSuffix(".png") }
 
     /// The tags that are the caption's own, and so may change: the words, the fields that
     /// repeat them, IIM's character set and digest, the XMP toolkit's stamp, and the
@@ -79,6 +82,29 @@ enum CameraPhotos {
     static func warnings(_ path: String) throws -> Set<String> {
         let outcome = try Tool.run("exiftool", ["-validate", "-warning", "-a", "-s3", path])
         return Set(outcome.stdout.split(separator: "\n").dropFirst().map(String.init))
+    }
+
+    /// A JPEG's segments up to its first scan as exiv2 lists them: the marker's name, or for
+    /// an APP1 what it holds ("Exif", "XMP", "ExtendedXMP").
+    static func structure(_ path: String) throws -> [String] {
+        let outcome = try Tool.run("exiv2", ["-pS", path])
+        try #require(outcome.status == 0, "exiv2 -pS: \(outcome.stderr)")
+        var kinds: [String] = []
+        for line in outcome.stdout.split(separator: "\n") {
+            let columns = line.split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard columns.count >= 2, columns[1].hasPrefix("0xff") else { continue }
+            let marker = String(columns[1].split(separator: " ").last ?? "")
+            if marker == "SOS" { break }
+            let data = columns.count > 3 ? columns[3] : ""
+            let held = [
+                ("Exif", "Exif"), ("http://ns.adobe.com/xap/1.0/", "XMP"),
+                ("http://ns.adobe.com/xmp/ext", "ExtendedXMP"),
+            ]
+            .first { marker == "APP1" && data.hasPrefix($0.0) }?.1
+            kinds.append(held ?? marker)
+        }
+        return kinds
     }
 
     /// The further pictures of an MPF file, as exiftool extracts them.
@@ -184,6 +210,29 @@ struct CameraPhotoTests {
         #expect(seen.exifDescription == (hadExif ? Self.subtitle : nil), "\(name): Exif ImageDescription where Exif is")
     }
 
+    /// Readers that find Exif by position, and offsets some tools keep from the file's
+    /// start, need Exif to stay the first APP1; the XMP specification puts XMP after it.
+    @Test(
+        "Exif stays the first APP1 and a new XMP packet goes right after it; no other segment moves (exiv2 -pS)",
+        arguments: CameraPhotos.jpegs, Mode.intoPhotos)
+    func exifStaysFirstAndXMPFollowsIt(name: String, mode: Mode) throws {
+        let scratch = Scratch()
+        let photo = try CameraPhotos.make(in: scratch) + "/" + name
+        let before = try CameraPhotos.structure(photo)
+        let captioned = try Self.caption(photo, mode, scratch: scratch)
+        let after = try CameraPhotos.structure(captioned)
+        let packets: Set = ["XMP", "ExtendedXMP"]
+        #expect(
+            after.filter { !packets.contains($0) } == before.filter { !packets.contains($0) },
+            "\(name): \(before) → \(after)")
+        let firstAPP1 = after.first { ["APP1", "Exif"].contains($0) || packets.contains($0) }
+        if before.contains("Exif") { #expect(firstAPP1 == "Exif", "\(name): \(after)") }
+        if !before.contains("XMP"), let exif = after.firstIndex(of: "Exif") {
+            #expect(after.dropFirst(exif + 1).first == "XMP", "\(name): \(after)")
+        }
+        #expect(after.contains("XMP"), "\(name): \(after)")
+    }
+
     @Test(
         "Shotwell, gThumb, digiKam and darktable each find the new title and caption by their own reading order",
         arguments: CameraPhotos.names, Mode.intoPhotos)
@@ -245,11 +294,12 @@ struct CameraPhotoTests {
         #expect(Photos.sha256(ofFile: photo) == before, "the photo is untouched")
     }
 
-    @Test("Latin-1 IIM becomes UTF-8 with 1:90: its other datasets read the same, the digest matches")
-    func latinIIMBecomesUTF8() throws {
+    @Test(
+        "Latin-1 IIM, declared in 1:90 or not, becomes UTF-8 with 1:90: its other datasets read the same, the digest matches",
+        arguments: ["latin1-iim.jpg", "latin1-declared-iim.jpg"], Mode.intoPhotos)
+    func latinIIMBecomesUTF8(name: String, mode: Mode) throws {
         let scratch = Scratch()
-        let photo = try CameraPhotos.make(in: scratch) + "/latin1-iim.jpg"
-        _ = try Self.caption(photo, .inPlace, scratch: scratch)
+        let photo = try Self.caption(try CameraPhotos.make(in: scratch) + "/" + name, mode, scratch: scratch)
         let read = try #require(
             try Readers.firstObject(
                 try Tool.run("exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]).stdout)

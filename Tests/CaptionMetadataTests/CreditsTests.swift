@@ -182,7 +182,7 @@ struct CreditsTests {
     }
 
     @Test(
-        "An export writes each entry's own credits, embedded or in NAME.xmp",
+        "An export writes each entry's own credits, embedded or in NAME.EXT.xmp",
         arguments: [CaptionDestination.photo, .sidecar])
     func export(into destination: CaptionDestination) throws {
         let scratch = Scratch()
@@ -209,9 +209,9 @@ struct CreditsTests {
             // An entry saved without credits goes out without them.
             try CreditReaders.expect(out + "/Three.tif", [:])
         } else {
-            try CreditReaders.expect(out + "/One.xmp", Self.xmp(), sidecar: true)
-            try CreditReaders.expect(out + "/Two.xmp", Self.xmp(other), sidecar: true)
-            try CreditReaders.expect(out + "/Three.xmp", [:], sidecar: true)
+            try CreditReaders.expect(out + "/One.jpg.xmp", Self.xmp(), sidecar: true)
+            try CreditReaders.expect(out + "/Two.png.xmp", Self.xmp(other), sidecar: true)
+            try CreditReaders.expect(out + "/Three.tif.xmp", [:], sidecar: true)
         }
     }
 

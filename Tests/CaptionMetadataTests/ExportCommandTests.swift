@@ -200,7 +200,7 @@ struct ExportCommandTests {
         #expect(lstat(out + "/.caption-export-link.jpg", &info) == 0, "a link is not Caption's to remove")
     }
 
-    @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.xmp beside it")
+    @Test("--export --sidecar writes each photo exactly as the library holds it, and NAME.EXT.xmp beside it")
     func sidecars() throws {
         let scratch = Scratch()
         let directory = try library(
@@ -209,10 +209,11 @@ struct ExportCommandTests {
         let outcome = try Caption.run(["--library", directory, "--export", out, "--sidecar"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let stem = "港口 _b_&amp;"
-        // Each photo needs its own NAME.xmp: the PNG with the same title moves on to " (2)".
-        let names = [stem + ".jpg", stem + ".xmp", stem + " (2).png", stem + " (2).xmp", "W.webp", "W.xmp"]
+        // Each sidecar is named after its photo's whole name, so a PNG with the same title
+        // takes the same stem.
+        let names = [stem + ".jpg", stem + ".jpg.xmp", stem + ".png", stem + ".png.xmp", "W.webp", "W.webp.xmp"]
         #expect(scratch.names(in: out) == names.sorted())
-        #expect(outcome.stdout.contains("Exported entry 1: \(out)/\(stem).jpg and \(out)/\(stem).xmp\n"))
+        #expect(outcome.stdout.contains("Exported entry 1: \(out)/\(stem).jpg and \(out)/\(stem).jpg.xmp\n"))
         let opened = try Library(directory: directory)
         for (id, name) in [(Int64(1), names[0]), (2, names[2]), (3, names[4])] {
             let entry = try #require(try opened.entry(id: id))
@@ -221,12 +222,14 @@ struct ExportCommandTests {
                 Photos.sha256(ofFile: out + "/" + name) == Photos.sha256(ofFile: copy),
                 "\(name) is the library's copy, untouched")
         }
-        try Readers.expect(out + "/" + stem + ".xmp", title: "港口 <b>&amp;", description: "🌅")
-        try Readers.expect(out + "/" + stem + " (2).xmp", title: "港口 <b>&amp;", description: "second")
-        try Readers.expect(out + "/W.xmp", title: "W", description: "webp")
+        try Readers.expect(out + "/" + stem + ".jpg.xmp", title: "港口 <b>&amp;", description: "🌅")
+        try Readers.expect(out + "/" + stem + ".png.xmp", title: "港口 <b>&amp;", description: "second")
+        try Readers.expect(out + "/W.webp.xmp", title: "W", description: "webp")
     }
 
-    @Test("HEIF, AVIF and RAW photos go out exactly as they are with NAME.xmp beside them, and the export says so")
+    @Test(
+        "HEIF, AVIF and RAW photos go out exactly as they are with NAME.EXT.xmp beside them (darktable's and digiKam's name), and the export says so"
+    )
     func sidecarForFormatsExempiCannotWrite() throws {
         let scratch = Scratch()
         let formats: [PhotoFormat] = [.heif, .avif, .dng]
@@ -242,11 +245,45 @@ struct ExportCommandTests {
             #expect(
                 Photos.sha256(ofFile: photo) == Photos.sha256(ofFile: try #require(opened.photoPath(of: entry))),
                 "\(format): untouched")
-            try Readers.expect(stem + ".xmp", title: "Harbour \(format.rawValue)", description: "S")
+            try Readers.expect(photo + ".xmp", title: "Harbour \(format.rawValue)", description: "S")
+            #expect(CaptionFinder.find(photo).origin == .sidecar(photo + ".xmp"), "\(format): found beside the photo")
             #expect(
                 outcome.stderr.contains(
-                    "the caption of entry \(index + 1) could not be written into the photo; it is in \(stem).xmp"))
+                    "the caption of entry \(index + 1) could not be written into the photo; it is in \(photo).xmp"))
         }
+    }
+
+    /// IIM in a character set Caption does not convert (JIS, ESC $ B) cannot take the new
+    /// words; the old title would go out inside the photo, a sidecar or not. Such a photo is
+    /// left out and named, the others go, and the exit status says so.
+    @Test("an export never ships a photo whose old caption it could not replace: it is named and left out, exit 1")
+    func photoKeepingItsOldCaptionIsLeftOut() throws {
+        let scratch = Scratch()
+        let directory = scratch.file("library")
+        let library = try Library(directory: directory)
+        let old = try Photos.file(.jpeg, in: scratch, name: "jis.jpg", seed: 1)
+        let tagging = try Tool.run(
+            "exiftool",
+            ["-q", "-overwrite_original", "-IPTC:CodedCharacterSet=ESC $ B", "-IPTC:ObjectName=OLD TITLE", old])
+        try #require(tagging.status == 0, "exiftool: \(tagging.stderr)")
+        let kept = try library.add(photoAt: old, words: CaptionWords(title: "Harbour", subtitle: "Dusk"))
+        _ = try library.add(
+            photoAt: try Photos.file(.jpeg, in: scratch, name: "fine.jpg", seed: 2),
+            words: CaptionWords(title: "Pier", subtitle: "Dawn"))
+        let out = scratch.file("out")
+        let outcome = try Caption.run(["--library", directory, "--export", out])
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "The photo of entry \(kept.id) still holds its old caption, which Caption cannot replace (its IPTC block uses a character set Caption cannot convert); it was not exported"
+            ), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("1 of 2 photos could not be exported; the others are in \(out)"))
+        #expect(scratch.names(in: out) == ["Pier.jpg"], "nothing of the refused photo is in the folder")
+        // Asked for beside the photo, it goes out as the library holds it: the user chose that.
+        let beside = scratch.file("beside")
+        let sidecars = try Caption.run(["--library", directory, "--export", beside, "--sidecar"])
+        #expect(sidecars.status == 0, "\(sidecars.stderr)")
+        #expect(scratch.names(in: beside) == ["Harbour.jpg", "Harbour.jpg.xmp", "Pier.jpg", "Pier.jpg.xmp"])
     }
 
     @Test("16-bit TIFF and arithmetic-coded JPEG photos from other encoders get their caption inside")
@@ -350,8 +387,8 @@ struct ExportCommandTests {
             shellPrefix: "ulimit -f 64;")  // 32 KiB in 512-byte blocks
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "caption: Not enough disk space in the export folder (File too large): \(out)\n")
-        #expect(scratch.names(in: out) == (sidecar ? ["Small.png", "Small.xmp"] : ["Small.png"]))
-        let check = sidecar ? out + "/Small.xmp" : out + "/Small.png"
+        #expect(scratch.names(in: out) == (sidecar ? ["Small.png", "Small.png.xmp"] : ["Small.png"]))
+        let check = sidecar ? out + "/Small.png.xmp" : out + "/Small.png"
         try Readers.expect(check, title: "Small", description: "fits")
         _ = try PixelReader.pixels(out + "/Small.png")
     }

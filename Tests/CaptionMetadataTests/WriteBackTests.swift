@@ -133,6 +133,35 @@ struct WriteBackTests {
         #expect(CaptionFinder.find(photo).origin == .xmp)
     }
 
+    /// Dolphin shows a file's `user.xdg.comment` (set there, or by Baloo's tools): after an
+    /// in-place write it says the new words, not the old caption; a photo without one gets
+    /// none, and the other attributes (Dolphin's tags) stay.
+    @Test("an in-place write gives KDE's user.xdg.comment the new words where the photo has one")
+    func kdeCommentFollowsTheCaption() throws {
+        let scratch = Scratch()
+        let commented = try OldPhoto.make(.jpeg, in: scratch)
+        let plain = try OldPhoto.make(.jpeg, in: scratch, name: "plain.jpg")
+        func set(_ path: String, _ name: String, _ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return setxattr(path, name, bytes, bytes.count, 0) == 0
+        }
+        func value(_ path: String, _ name: String) -> String? {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let size = getxattr(path, name, &buffer, buffer.count)
+            return size < 0 ? nil : String(decoding: buffer.prefix(size), as: UTF8.self)
+        }
+        try #require(
+            set(commented, "user.xdg.comment", "OLD CAPTION") && set(commented, "user.xdg.tags", "harbour,boats"),
+            "the scratch folder's file system takes user attributes")
+        for (index, photo) in [commented, plain].enumerated() {
+            let outcome = try Self.add(photo, library: scratch.file("lib\(index)"), ["--in-place"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        #expect(value(commented, "user.xdg.comment") == Self.subtitle)
+        #expect(value(commented, "user.xdg.tags") == "harbour,boats", "Dolphin's tags stay")
+        #expect(value(plain, "user.xdg.comment") == nil, "no comment is made")
+    }
+
     @Test(
         "--add --sidecar: PHOTO.EXT.xmp holds the words for both readers; the photo is not touched",
         arguments: [PhotoFormat.jpeg, .png, .tiff, .webp])
@@ -490,6 +519,19 @@ struct WriteBackTests {
         let exported = try Caption.run(["--library", library, "--export", scratch.file("out")])
         #expect(exported.status == 0)
         #expect(exported.stderr.contains("could not be written into the photo; it is in"), "\(exported.stderr)")
+    }
+
+    /// Cameras pad their stock text to the field's length with spaces (Olympus to 32
+    /// bytes); exempi's reconciling keeps the padding, and padded or not it is no caption.
+    @Test(arguments: ["OLYMPUS DIGITAL CAMERA         ", "SONY DSC               ", "  MINOLTA DIGITAL CAMERA"])
+    func stockCameraTextIsNoCaptionHoweverPadded(stock: String) throws {
+        let scratch = Scratch()
+        let camera = try Photos.file(.jpeg, in: scratch, name: "camera.jpg")
+        let tagging = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-EXIF:ImageDescription=" + stock, camera])
+        try #require(tagging.status == 0, "exiftool: \(tagging.stderr)")
+        #expect(
+            CaptionFinder.find(camera) == FoundCaption(caption: .none, origin: nil), "\(CaptionFinder.find(camera))")
     }
 
     @Test("reading follows the MWG order and says where the words came from")

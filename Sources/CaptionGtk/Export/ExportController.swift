@@ -100,13 +100,24 @@ final class ExportController {
         let name = PhotoQueue.name(of: folder)
         if !summary.missing.isEmpty && !summary.cancelled {
             let ids = summary.missing.prefix(5).map { String($0.id) }.joined(separator: ", ")
-            return tr(
-                "Exported to “{folder}”: {count} of {total} photos; {missing} could not be read from the library (entries {ids})"
-            )
-            .replacing("{count}", with: String(summary.exported)).replacing("{folder}", with: name)
-            .replacing("{total}", with: String(summary.total))
-            .replacing("{missing}", with: String(summary.missing.count))
-            .replacing("{ids}", with: ids + (summary.missing.count > 5 ? "…" : ""))
+            let unreadable = summary.missing.allSatisfy { $0.problem.kind == .photoUnreadable }
+            let oldWords = summary.missing.allSatisfy { $0.problem.kind == .oldCaptionInside }
+            let text =
+                unreadable
+                ? tr(
+                    "Exported to “{folder}”: {count} of {total} photos; {missing} could not be read from the library (entries {ids})"
+                )
+                : oldWords
+                    ? tr(
+                        "Exported to “{folder}”: {count} of {total} photos; {missing} left out, holding an old caption Caption cannot replace (entries {ids})"
+                    )
+                    : tr("Exported to “{folder}”: {count} of {total} photos; {missing} left out (entries {ids})")
+            return
+                text
+                .replacing("{count}", with: String(summary.exported)).replacing("{folder}", with: name)
+                .replacing("{total}", with: String(summary.total))
+                .replacing("{missing}", with: String(summary.missing.count))
+                .replacing("{ids}", with: ids + (summary.missing.count > 5 ? "…" : ""))
         }
         if summary.cancelled {
             return tr("Export stopped: {progress} photos exported to “{folder}”")
