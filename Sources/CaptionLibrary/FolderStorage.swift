@@ -325,7 +325,7 @@ final class FolderStorage: LibraryStorage {
             let uses = try? database.withLock { (db) throws(LibraryError) -> Int64 in
                 try FolderStorage.uses(db, entry.photo)
             }
-            if uses == 0, let path = photoPath(of: entry) { unlink(path) }
+            if uses == 0, let path = photoPath(of: entry) { _ = unlink(path) }
         }
         return entry
     }

@@ -73,8 +73,10 @@ extension XMPPacket {
         }
     }
 
-    /// The credits this packet has a value for.
-    var ownCredits: Set<CreditField> { Set(CreditField.allCases.filter { credit($0) != nil }) }
+    /// The credits this packet has a value for, with their text.
+    var ownCredits: [CreditField: String] {
+        Dictionary(uniqueKeysWithValues: CreditField.allCases.compactMap { field in credit(field).map { (field, $0) } })
+    }
 
     /// Puts each credit that is set into its property, replacing what it held; credits
     /// that are not set leave their property alone. False when the toolkit refuses one.
@@ -99,9 +101,12 @@ extension XMPPacket {
 }
 
 extension IIM {
-    /// The credits this block has a value for.
-    var ownCredits: Set<CreditField> {
-        Set(CreditField.allCases.filter { PhotoMetadata.meaningful(text($0.iimDataSet.number)) != nil })
+    /// The credits this block has a value for, with their text.
+    var ownCredits: [CreditField: String] {
+        Dictionary(
+            uniqueKeysWithValues: CreditField.allCases.compactMap { field in
+                PhotoMetadata.meaningful(text(field.iimDataSet.number)).map { (field, $0) }
+            })
     }
 
     /// The block with each credit that is set in its dataset, cut to IIM's length; called
@@ -122,7 +127,7 @@ extension IIM {
 
 /// Which credits a photo already says something for, in any of the places a reader may
 /// take them from: its XMP (standard and extended), Exif Artist and Copyright, its IIM.
-enum PhotoCredits {
+public enum PhotoCredits {
     /// `credits` less those the photo at `path` says itself (unless they replace the
     /// photo's). A photo that cannot be read says nothing.
     static func leavingOutOwn(_ credits: Credits, photoAt path: String) -> Credits {
@@ -132,20 +137,32 @@ enum PhotoCredits {
         return leavingOutOwn(credits, photo: bytes, at: path)
     }
 
+    /// The creator the photo at `path` names itself (XMP, Exif Artist, IIM By-line); nil
+    /// when it names none or cannot be read. Safe from any thread.
+    public static func creator(ofPhotoAt path: String) -> String? {
+        guard case .success(let bytes) = DiskFile.read(path), let format = Containers.format(of: bytes) else {
+            return nil
+        }
+        return own(bytes, format: format, path: path)[.creator]
+    }
+
     /// The same for a photo already read: `bytes` are the file at `path`.
     static func leavingOutOwn(_ credits: Credits, photo bytes: [UInt8], at path: String) -> Credits {
         guard !credits.isEmpty, !credits.replacesPhotos, let format = Containers.format(of: bytes) else {
             return credits
         }
-        return credits.leavingOut(own(bytes, format: format, path: path))
+        return credits.leavingOut(own: own(bytes, format: format, path: path))
     }
 
-    static func own(_ bytes: [UInt8], format: PhotoFormat, path: String) -> Set<CreditField> {
-        var own = Set<CreditField>()
+    /// The credits the photo says itself, each with the first text found for it: XMP
+    /// first, then Exif, then IIM (the Metadata Working Group's order).
+    static func own(_ bytes: [UInt8], format: PhotoFormat, path: String) -> [CreditField: String] {
+        var own: [CreditField: String] = [:]
+        func take(_ found: [CreditField: String]) { own.merge(found) { first, _ in first } }
         let packets = ReadBack.storedPackets(bytes, path: path, format: format)
         Exempi.locked {
             for packet in packets {
-                if let parsed = packet.withUnsafeBytes({ XMPPacket(parsing: $0) }) { own.formUnion(parsed.ownCredits) }
+                if let parsed = packet.withUnsafeBytes({ XMPPacket(parsing: $0) }) { take(parsed.ownCredits) }
             }
         }
         if let blob = Containers.exifBlob(bytes, format: format), let tiff = TIFF(blob) {
@@ -154,11 +171,11 @@ enum PhotoCredits {
                     let value = tiff.value(of: entry)
                 else { continue }
                 let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
-                if PhotoMetadata.meaningful(text) != nil { own.insert(field) }
+                if let meaningful = PhotoMetadata.meaningful(text) { take([field: meaningful]) }
             }
         }
         for block in iimBlocks(bytes, format: format) {
-            if let parsed = IIM(block) { own.formUnion(parsed.ownCredits) }
+            if let parsed = IIM(block) { take(parsed.ownCredits) }
         }
         return own
     }

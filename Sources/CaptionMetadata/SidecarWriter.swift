@@ -129,7 +129,7 @@ public enum SidecarWriter {
             }
             guard
                 packet.setCaption(caption.map(PhotoMetadata.xmlSafe)),
-                packet.setCredits(credits.leavingOut(packet.ownCredits))
+                packet.setCredits(credits.leavingOut(own: packet.ownCredits))
             else { return nil }
             return packet.serializedForSidecar()
         }

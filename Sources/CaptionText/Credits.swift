@@ -57,4 +57,33 @@ public struct Credits: Sendable, Hashable {
         guard !replacesPhotos else { return self }
         return compactMap { field, text in own.contains(field) ? nil : text }
     }
+
+    /// The credits that speak for whoever made the photo: written into a photo another
+    /// creator made, they would claim it for someone else.
+    public static let authorship: Set<CreditField> = [.creditLine, .copyright, .source]
+
+    /// What goes into a photo whose own credits are `own` (each one's text there): as
+    /// `leavingOut(_:)`, and where the photo names a creator these credits do not (another
+    /// photographer's picture on the desk), the credits of authorship go too, so that it
+    /// never gets this desk's copyright notice under its own creator's name.
+    public func leavingOut(own: [CreditField: String]) -> Credits {
+        guard !replacesPhotos else { return self }
+        return leavingOut(Set(own.keys).union(namesAnotherCreator(own) ? Self.authorship : []))
+    }
+
+    /// Whether a photo whose own credits are `own` names a creator other than these
+    /// credits' (compared without case or surrounding space).
+    public func namesAnotherCreator(_ own: [CreditField: String]) -> Bool {
+        guard let theirs = own[.creator] else { return false }
+        func plain(_ text: String) -> String { text.trimmingWhitespace().lowercased() }
+        return plain(theirs) != plain(self[.creator])
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
+        return self[start..<end]
+    }
 }

@@ -106,8 +106,9 @@ import Testing
             caption_action_group(window.actionGroup), DestinationChoice.actionName,
             g_variant_new_string(DestinationChoice.word(.photo)))
         let path = try photo("save.jpg")
-        // The photo names its own creator: kept.
-        let own = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=Own Name", path])
+        // The photo names its own creator, the same person as the credits: kept as it is
+        // written there, and her copyright goes in.
+        let own = try Tool.run("exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=ANA LIMA", path])
         try #require(own.status == 0)
         Harness.waitForPhoto(window) { window.openPhoto(path) }
         #expect(window.form.view.credits.text == "Credits: Ana Lima · © 2019 Ana Lima · PT")
@@ -125,9 +126,50 @@ import Testing
         #expect(entry.credits == expected, "the library keeps the credits as they went in, {year} expanded")
         let seen = try Tool.run("exiftool", ["-j", "-XMP-dc:Creator", "-XMP-dc:Rights", "-IFD0:Copyright", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [[String: Any]])
-        #expect(object.first?["Creator"] as? String == "Own Name")
+        #expect(object.first?["Creator"] as? String == "ANA LIMA")
         #expect(object.first?["Rights"] as? String == "© 2019 Ana Lima")
         #expect(object.first?["Copyright"] as? String == "© 2019 Ana Lima")
+    }
+
+    /// Another photographer's picture on the desk: its creator stays, the desk's copyright
+    /// does not go under their name, and the form says so once, as the photo arrives.
+    @Test func anotherCreatorsPhotoIsToldAndKeepsItsAuthorship() throws {
+        let creditsFile = folder + "/other.ini"
+        #expect(
+            CreditsFile.save(
+                Credits([.creator: "Ana Lima", .copyright: "© {year} Ana Lima", .city: "Porto"]), to: creditsFile)
+                == nil)
+        let window = try Harness.makeWindow(library: folder + "/other", creditsFile: creditsFile)
+        defer { gtk_widget_destroy(window.widget) }
+        g_action_group_activate_action(
+            caption_action_group(window.actionGroup), DestinationChoice.actionName,
+            g_variant_new_string(DestinationChoice.word(.photo)))
+        let path = try photo("rui.jpg")
+        let theirs = try Tool.run(
+            "exiftool", ["-q", "-overwrite_original", "-XMP-dc:Creator=Rui Costa", "-IPTC:By-line=Rui Costa", path])
+        try #require(theirs.status == 0)
+        var told: [String] = []
+        window.notification.onShown = { told.append($0) }
+        Harness.waitForPhoto(window) { window.openPhoto(path) }
+        let note = "This photo is Rui Costa's: your credits of authorship (Copyright notice) are not written into it"
+        #expect(Harness.spin { told.contains(note) }, "told: \(told)")
+        #expect(
+            window.form.view.credits.text
+                == "Credits: Ana Lima · © 2019 Ana Lima · Porto (Copyright notice left out: this photo is Rui Costa's)")
+        for field in CaptionField.allCases {
+            gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
+        }
+        Harness.settle()
+        #expect(told.filter { $0 == note }.count == 1, "said once: \(told)")
+        var written: Result<WriteBackResult, WriteBackError>?
+        window.form.writer.onWritten = { written = $0 }
+        window.activateAction("save")
+        #expect(Harness.spin { written != nil }, "the write-back never finished")
+        let seen = try Tool.run("exiftool", ["-j", "-XMP-dc:Creator", "-XMP-dc:Rights", "-XMP-photoshop:City", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [[String: Any]])
+        #expect(object.first?["Creator"] as? String == "Rui Costa")
+        #expect(object.first?["Rights"] == nil, "no copyright notice under another creator's name")
+        #expect(object.first?["City"] as? String == "Porto", "the place is the desk's to give")
     }
 
     @Test func creditsThatCannotBeReadAreSaidAndNotWritten() throws {

@@ -215,16 +215,22 @@ struct CreditsTests {
         }
     }
 
-    @Test("A camera photo's own Creator and City are kept, a blank Artist and Copyright filled, nothing else changed")
+    /// camera.jpg names its creator, Ana Lima, in XMP and IIM (its Artist and Copyright
+    /// are blank): taken by this desk's Ana Lima, it gets the desk's copyright notice,
+    /// credit and source; taken by someone else, none of them.
+    @Test(
+        "A camera photo's own Creator and City are kept, blank Artist and Copyright filled by its own creator's desk, nothing else changed"
+    )
     func ownCreditsKept() throws {
         let scratch = Scratch()
         let folder = try CameraPhotos.make(in: scratch)
         let path = folder + "/camera.jpg"
         let before = try CameraPhotos.otherTags(path)
-        _ = try WriteBack.write(Self.words, credits: Self.credits, source: path, expectedSHA256: nil, to: .photo)
+        var credits = Self.credits
+        credits[.creator] = " ana lima"
+        _ = try WriteBack.write(Self.words, credits: credits, source: path, expectedSHA256: nil, to: .photo)
         // The camera's blank Artist is no Creator: the photo's own is in XMP and IIM, and stays.
-        var expected = Self.expected(.jpeg)
-        for key in ["Xmp.dc.creator", "Exif.Image.Artist", "Iptc.Application2.Byline"] { expected[key] = nil }
+        var expected = Self.expected(.jpeg, credits)
         expected["Xmp.dc.creator"] = "Ana Lima"
         expected["Iptc.Application2.Byline"] = "Ana Lima"
         expected["Exif.Image.Artist"] = ""
@@ -238,6 +244,32 @@ struct CreditsTests {
             "IPTC:Country-PrimaryLocationName", "IPTC:Country-PrimaryLocationCode",
         ])
         #expect(before.filter { !credited.contains($0.key) } == after.filter { !credited.contains($0.key) })
+    }
+
+    /// The issue's case: another photographer's picture (dc:creator, By-line and Artist
+    /// say Rui Costa) keeps its creator and gets none of this desk's authorship.
+    @Test("A photo by another creator gets none of the desk's copyright, credit line or source; the place is filled")
+    func anotherCreatorsPhotoKeepsItsAuthorship() throws {
+        let scratch = Scratch()
+        let path = try Self.photo(.jpeg, in: scratch)
+        let tagged = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Creator=Rui Costa", "-IPTC:By-line=Rui Costa",
+                "-IFD0:Artist=Rui Costa", path,
+            ])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        _ = try WriteBack.write(Self.words, credits: Self.credits, source: path, expectedSHA256: nil, to: .photo)
+        var expected = Self.expected(.jpeg, Self.credits.leavingOut([.creditLine, .copyright, .source]))
+        expected["Xmp.dc.creator"] = "Rui Costa"
+        expected["Iptc.Application2.Byline"] = "Rui Costa"
+        expected["Exif.Image.Artist"] = "Rui Costa"
+        try CreditReaders.expect(path, expected)
+        // Chosen to, the desk's credits go over the photo's, authorship and all.
+        var replacing = Self.credits
+        replacing.replacesPhotos = true
+        _ = try WriteBack.write(Self.words, credits: replacing, source: path, expectedSHA256: nil, to: .photo)
+        try CreditReaders.expect(path, Self.expected(.jpeg, replacing))
     }
 
     @Test(
@@ -261,7 +293,9 @@ struct CreditsTests {
         let scratch = Scratch()
         let folder = try CameraPhotos.make(in: scratch)
         let path = folder + "/latin1-iim.jpg"
-        _ = try WriteBack.write(Self.words, credits: Self.credits, source: path, expectedSHA256: nil, to: .photo)
+        var credits = Self.credits
+        credits[.creator] = "José Núñez"
+        _ = try WriteBack.write(Self.words, credits: credits, source: path, expectedSHA256: nil, to: .photo)
         let seen = try CreditReaders.gexiv2(path)
         #expect(seen["Iptc.Application2.Byline"] == "José Núñez")
         #expect(seen["Iptc.Application2.City"] == "Zürich")
@@ -280,7 +314,8 @@ struct CreditsTests {
         let made = try Tool.run("exiftool", ["-q", "-o", path + ".xmp", "-XMP-photoshop:Credit=Own Agency", path])
         try #require(made.status == 0, "\(made.stderr)")
         _ = try WriteBack.write(Self.words, credits: Self.credits, source: path, expectedSHA256: nil, to: .sidecar)
-        var expected = Self.xmp()
+        // Own Name is not this desk's creator: the desk's copyright and source stay out too.
+        var expected = Self.xmp(Self.credits.leavingOut([.copyright, .source]))
         expected["Xmp.dc.creator"] = "Own Name"
         expected["Xmp.photoshop.Credit"] = "Own Agency"
         try CreditReaders.expect(path + ".xmp", expected, sidecar: true)
@@ -360,10 +395,16 @@ struct CreditsTests {
         #expect(try CameraPhotos.pictures(captioned) == pictures, "\(name): the pictures after the first")
         let added = try CameraPhotos.warnings(captioned).subtracting(warnings)
         #expect(added.isEmpty, "\(name): new exiftool -validate warnings \(added)")
-        // The photo's own creator stands; else the standing one is in XMP at least.
+        // The photo's own creator stands, and a photo by someone other than Bea Costa gets
+        // none of her authorship; else the standing credits are in XMP at least.
         let seen = try CreditReaders.exiftool(captioned)
-        let ownCreator = own["Xmp.dc.creator"] ?? own["Iptc.Application2.Byline"]
+        let ownCreator = own["Xmp.dc.creator"] ?? own["Iptc.Application2.Byline"] ?? own["Exif.Image.Artist"]
         #expect(seen["Xmp.dc.creator"] == (ownCreator == nil ? "Bea Costa" : own["Xmp.dc.creator"]), "\(name)")
+        guard ownCreator == nil else {
+            #expect(seen["Xmp.photoshop.Credit"] == own["Xmp.photoshop.Credit"], "\(name): \(ownCreator ?? "")'s photo")
+            #expect(seen["Xmp.dc.rights"] == own["Xmp.dc.rights"], "\(name): \(ownCreator ?? "")'s photo")
+            return
+        }
         #expect(seen["Xmp.photoshop.Credit"] == "Agência Lusa", "\(name)")
         let year = try #require(seen["Xmp.dc.rights"], "\(name)")
         #expect(year.hasPrefix("© ") && year.hasSuffix(" Bea Costa") && year.count == "© 2024 Bea Costa".count)

@@ -18,6 +18,8 @@ protocol FormBindingOwner: AnyObject {
     var photoPosition: String? { get }
     /// What the variables stand for on the photo now on the form.
     var photoFacts: PhotoFacts? { get }
+    /// The creator the photo now on the form names itself, once read.
+    var photoCreator: String? { get }
     /// The standing credits, for the line under the fields.
     var standingCredits: StandingCredits { get }
     func choosePhoto()
@@ -249,7 +251,7 @@ final class FormBinding {
         messages.details = details
         messages.summary = engine.summary
         if let credits = owner?.standingCredits {
-            view.showCredits(credits.line(facts: facts), details: credits.details)
+            view.showCredits(credits.line(facts: facts, photoCreator: owner?.photoCreator), details: credits.details)
         }
     }
 

@@ -52,6 +52,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Photos of the queue other editors had when last asked; forgotten at each renewal,
     /// so that a photo they moved on from comes round again.
     private var takenElsewhere: Set<String> = []
+    /// The photo whose creator was last said (once per arrival on the form).
+    private var toldOfCreator: String?
     /// The photo on the form when another editor has it and every other photo of the
     /// queue is taken too: asked about again when the library changes.
     private var waitingOn: String?
@@ -126,7 +128,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             self?.askAgain()
         }
         library.whenOthersCommit { [weak self] in self?.askAgain() }
-        aids.onChange = { [weak self] in self?.binding.refresh() }
+        aids.onChange = { [weak self] in
+            self?.binding.refresh()
+            self?.tellOfAnotherCreator()
+        }
         aids.loadCompletions(from: library)
         writer.show(for: nil, format: nil)
         binding.refresh()
@@ -186,6 +191,23 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     var photoFacts: PhotoFacts? {
         guard let path = photoPath else { return nil }
         return aids.variables.facts(path: path, position: factsPosition)
+    }
+
+    /// The creator the photo on the form names itself, once read.
+    var photoCreator: String? { photoPath.flatMap { aids.variables.creator(path: $0) } }
+
+    /// Says once, as another creator's photo arrives, which standing credits stay out of
+    /// it; the line under the fields keeps saying it while the photo is on the form.
+    private func tellOfAnotherCreator() {
+        guard let path = photoPath, path != toldOfCreator, let creator = photoCreator else { return }
+        let leftOut = standingCredits.authorshipLeftOut(photoCreator: creator)
+        guard !leftOut.isEmpty else { return }
+        toldOfCreator = path
+        notification.showWhenFree(
+            fill(
+                tr("This photo is {creator}'s: your credits of authorship ({credits}) are not written into it"),
+                ["creator": creator, "credits": leftOut.map(CreditNames.name).joined(separator: ", ")])
+        ) { [weak self] in self?.photoPath == path }
     }
 
     /// {n}: the photo's place in the queue; an entry being edited has none.

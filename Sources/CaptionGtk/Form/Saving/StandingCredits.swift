@@ -33,9 +33,18 @@ struct StandingCredits: Equatable {
                 captured: facts.captured, camera: facts.camera, lens: facts.lens, fileName: PhotoQueue.name(of: path)))
     }
 
+    /// The credits of authorship that are set and would not go into a photo whose own
+    /// creator is `creator`: another creator's photo keeps its authorship unless the credits
+    /// replace the photo's own.
+    func authorshipLeftOut(photoCreator creator: String?) -> [CreditField] {
+        guard problem == nil, let creator, template.namesAnotherCreator([.creator: creator]), !template.replacesPhotos
+        else { return [] }
+        return template.setFields.filter { Credits.authorship.contains($0) }
+    }
+
     /// The line under the fields: the credits each caption gets (expanded for this photo
     /// once its facts are known), and what is left out; "" when none are set.
-    func line(facts: PhotoFacts?) -> String {
+    func line(facts: PhotoFacts?, photoCreator: String? = nil) -> String {
         if let problem { return problem }
         guard !template.isEmpty else { return "" }
         var credits = template
@@ -50,6 +59,14 @@ struct StandingCredits: Equatable {
                 + fill(
                     tr("({credits} left out: this photo has no value for a variable in them)"),
                     ["credits": leftOut.map(CreditNames.name).joined(separator: ", ")])
+        }
+        let authorship = authorshipLeftOut(photoCreator: photoCreator)
+        if let photoCreator, !authorship.isEmpty {
+            line +=
+                " "
+                + fill(
+                    tr("({credits} left out: this photo is {creator}'s)"),
+                    ["credits": authorship.map(CreditNames.name).joined(separator: ", "), "creator": photoCreator])
         }
         return line
     }

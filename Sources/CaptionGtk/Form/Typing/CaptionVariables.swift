@@ -4,6 +4,7 @@
 // saved (Shorthand.Variables expands).
 
 import CaptionLibrary
+import CaptionMetadata
 import CaptionQueue
 import Dispatch
 import Localization
@@ -21,6 +22,9 @@ final class CaptionVariables {
 
     /// The Exif of the photo on the form, once read; nil while it is being read.
     private(set) var capture: (path: String, facts: CaptureFacts)?
+    /// The creator the photo on the form names itself, read with its Exif: the standing
+    /// credits of authorship are not written into another creator's photo.
+    private(set) var creator: (path: String, name: String?)?
     /// The facts arrived: the form shows the expansion again.
     var onFacts: (() -> Void)?
 
@@ -28,14 +32,23 @@ final class CaptionVariables {
     /// the photo on the form when the answer comes.
     func read(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
         capture = nil
+        creator = nil
         DispatchQueue.global(qos: .userInitiated).async {
             let facts = Self.facts(at: path)
+            let creator = PhotoCredits.creator(ofPhotoAt: path)
             self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.capture = (path, facts)
+                self.creator = (path, creator)
                 self.onFacts?()
             }
         }
+    }
+
+    /// The creator the photo at `path` names, once read.
+    func creator(path: String) -> String? {
+        guard let creator, creator.path == path else { return nil }
+        return creator.name
     }
 
     /// What the variables of the photo at `path` stand for, read now if the read on its way
