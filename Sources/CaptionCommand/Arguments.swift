@@ -25,7 +25,7 @@ public enum Request: Equatable, Sendable {
     case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
     /// The standing credits given (`--creator`…; "" clears one), and whether they replace
     /// a photo's own (nil: as before); the others stay as they are.
-    case setCredits(changes: [CreditField: String], replacesPhotos: Bool?)
+    case setCredits(changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil)
     /// Prints the standing credits.
     case showCredits
     case help
@@ -57,6 +57,7 @@ public enum Arguments {
         var showCredits = false
         var credits: [CreditField: String] = [:]
         var replaceOwn: Bool?
+        var addsIIM: Bool?
         var help = false
         var version = false
         var index = 0
@@ -106,6 +107,8 @@ public enum Arguments {
             case "--credits": showCredits = true
             case "--replace-own": replaceOwn = true
             case "--keep-own": replaceOwn = false
+            case "--iim": addsIIM = true
+            case "--no-iim": addsIIM = false
             // A standing credit by its name: --creator, --credit-line, --country-code…
             case let option where option.hasPrefix("--") && creditField(option) != nil:
                 // The case's condition just found the credit.
@@ -123,7 +126,8 @@ public enum Arguments {
             if inline != nil,
                 [
                     "--list", "--json", "--sidecar", "--in-place", "--write-back", "--subfolders", "--help",
-                    "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own",
+                    "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own", "--iim",
+                    "--no-iim",
                 ]
                 .contains(
                     name)
@@ -135,9 +139,9 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
-        if !credits.isEmpty || replaceOwn != nil || setCredits || showCredits {
+        if !credits.isEmpty || replaceOwn != nil || addsIIM != nil || setCredits || showCredits {
             return try creditsRequest(
-                set: setCredits, show: showCredits, credits: credits, replaceOwn: replaceOwn,
+                set: setCredits, show: showCredits, credits: credits, replaceOwn: replaceOwn, addsIIM: addsIIM,
                 others: !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty
                     || [
                         add != nil, list, remove != nil, export != nil, writeBack, sidecar, inPlace, json, !ids.isEmpty,
@@ -234,7 +238,7 @@ public enum Arguments {
     }
 
     private static func creditsRequest(
-        set: Bool, show: Bool, credits: [CreditField: String], replaceOwn: Bool?, others: Bool
+        set: Bool, show: Bool, credits: [CreditField: String], replaceOwn: Bool?, addsIIM: Bool?, others: Bool
     ) throws(UsageError) -> Request {
         if set && show { throw UsageError(message: tr("use either --set-credits or --credits")) }
         if others {
@@ -244,10 +248,10 @@ public enum Arguments {
         guard set else {
             throw UsageError(message: tr("--creator, --credit-line and the other credits go with --set-credits"))
         }
-        if credits.isEmpty && replaceOwn == nil {
+        if credits.isEmpty && replaceOwn == nil && addsIIM == nil {
             throw UsageError(
                 message: tr(
-                    "--set-credits needs a credit to set: --creator, --credit-line, --copyright, --source, --city, --country, --country-code, --replace-own or --keep-own"
+                    "--set-credits needs a credit to set: --creator, --credit-line, --copyright, --source, --city, --country, --country-code, --replace-own, --keep-own, --iim or --no-iim"
                 ))
         }
         for field in CreditField.allCases {
@@ -260,7 +264,7 @@ public enum Arguments {
                     ["option": field.rawValue.replacing("_", with: "-")]
                 ).replacing("{{name}}", with: "{" + name + "}"))
         }
-        return .setCredits(changes: credits, replacesPhotos: replaceOwn)
+        return .setCredits(changes: credits, replacesPhotos: replaceOwn, addsIIM: addsIIM)
     }
 
     /// One message per paragraph or option, each a single-line literal: xgettext reads
@@ -321,6 +325,9 @@ public enum Arguments {
             ),
             tr(
                 "  --replace-own     with --set-credits: the credits replace those a photo\n                    already carries; --keep-own (the default) keeps the photo's"
+            ),
+            tr(
+                "  --no-iim          with --set-credits: IPTC-IIM only where a photo has it;\n                    --iim (the default) adds it to JPEG and TIFF photos without it,\n                    for systems that read nothing else"
             ),
             tr("  --credits         print the standing credits"),
             tr("  -h, --help        show this help"),

@@ -17,6 +17,8 @@ public enum Commands {
     /// Runs a windowless request; returns the exit status: 0 done, 1 the input or the
     /// library is at fault (one line each on standard error), 2 not a windowless request.
     public static func run(_ request: Request) -> Int32 {
+        // What Preferences chose about writing into photos holds here too.
+        WritingChoices.current = CreditsFile.writingChoices()
         switch request {
         case .add(let library, let photo, let given, let into):
             // What is not given comes from the photo's metadata or its sidecar, as the
@@ -40,8 +42,8 @@ public enum Commands {
             return export(library: library, folder: folder, ids: ids, into: into)
         case .writeBack(let library, let ids, let into):
             return writeBack(library: library, ids: ids, into: into)
-        case .setCredits(let changes, let replacesPhotos):
-            return setCredits(changes, replacesPhotos: replacesPhotos)
+        case .setCredits(let changes, let replacesPhotos, let addsIIM):
+            return setCredits(changes, replacesPhotos: replacesPhotos, addsIIM: addsIIM)
         case .showCredits:
             return showCredits()
         case .window, .help, .version:
@@ -122,12 +124,16 @@ public enum Commands {
         return credits
     }
 
-    static func setCredits(_ changes: [CreditField: String], replacesPhotos: Bool?) -> Int32 {
+    static func setCredits(_ changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil) -> Int32 {
         let reading = CreditsFile.read()
         var credits = reading.problem == nil ? reading.credits : Credits.none
         for (field, text) in changes { credits[field] = text }
         if let replacesPhotos { credits.replacesPhotos = replacesPhotos }
         if let problem = CreditsFile.save(credits) {
+            Console.error(problem)
+            return 1
+        }
+        if let addsIIM, let problem = CreditsFile.save(WritingChoices(addsIIM: addsIIM)) {
             Console.error(problem)
             return 1
         }
@@ -147,6 +153,7 @@ public enum Commands {
             output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"
         }
         output += CreditNames.rule(replacesPhotos: reading.credits.replacesPhotos) + "\n"
+        output += CreditNames.iimRule(addsIIM: CreditsFile.writingChoices().addsIIM) + "\n"
         Console.out(output)
         return 0
     }

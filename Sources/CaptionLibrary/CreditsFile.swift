@@ -73,23 +73,51 @@ public enum CreditsFile {
     /// Writes `credits` (atomically: GLib writes a copy and renames it), keeping anything
     /// else the file holds; nil when done, else what went wrong, to be said.
     public static func save(_ credits: Credits, to path: String = defaultPath) -> String? {
+        update(path) { file in
+            for field in CreditField.allCases {
+                if credits.setFields.contains(field) {
+                    g_key_file_set_string(file, group, field.rawValue, credits[field])
+                } else {
+                    g_key_file_remove_key(file, group, field.rawValue, nil)
+                }
+            }
+            g_key_file_set_boolean(file, group, replaceKey, credits.replacesPhotos ? 1 : 0)
+        }
+    }
+
+    static let writingGroup = "writing"
+    static let iimKey = "iim_for_older_systems"
+
+    /// The choices about writing the file holds; each one missing, or a file that cannot
+    /// be read, gives its default (the credits' reading says what is wrong with the file).
+    public static func writingChoices(_ path: String = defaultPath) -> WritingChoices {
+        guard case .contents(let bytes) = SettingsFile.read(path) else { return WritingChoices() }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false),
+            g_key_file_has_key(file, writingGroup, iimKey, nil) != 0
+        else { return WritingChoices() }
+        return WritingChoices(addsIIM: g_key_file_get_boolean(file, writingGroup, iimKey, nil) != 0)
+    }
+
+    /// Writes the choices into the same file, keeping everything else; nil when done, else
+    /// what went wrong, to be said.
+    public static func save(_ choices: WritingChoices, to path: String = defaultPath) -> String? {
+        update(path) { file in g_key_file_set_boolean(file, writingGroup, iimKey, choices.addsIIM ? 1 : 0) }
+    }
+
+    /// The file read (or a new one, when it is missing or does not parse: the user asked for
+    /// what is saved), changed by `change`, and written atomically.
+    private static func update(_ path: String, _ change: (OpaquePointer?) -> Void) -> String? {
         if let slash = path.lastIndex(of: "/"), let code = POSIXFiles.makeFolders(String(path[..<slash]), mode: 0o700) {
             return failure(POSIXFiles.reason(code), path)
         }
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
-        // A file that does not parse is replaced: the user asked for these credits.
         if let bytes = SettingsFile.contents(path) {
             _ = SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: true)
         }
-        for field in CreditField.allCases {
-            if credits.setFields.contains(field) {
-                g_key_file_set_string(file, group, field.rawValue, credits[field])
-            } else {
-                g_key_file_remove_key(file, group, field.rawValue, nil)
-            }
-        }
-        g_key_file_set_boolean(file, group, replaceKey, credits.replacesPhotos ? 1 : 0)
+        change(file)
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_save_to_file(file, path, &error) != 0 else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? ""
@@ -122,6 +150,13 @@ public enum CreditNames {
         replacesPhotos
             ? tr("They replace the credits a photo already carries.")
             : tr("A photo's own credits are kept; these fill the ones it lacks.")
+    }
+
+    /// Where IPTC-IIM goes, as Preferences and `--credits` say it.
+    public static func iimRule(addsIIM: Bool) -> String {
+        addsIIM
+            ? tr("IPTC-IIM is added to JPEG and TIFF photos that have none.")
+            : tr("IPTC-IIM is written only where a photo already has it.")
     }
 
     public static func name(_ field: CreditField) -> String {

@@ -109,6 +109,19 @@ struct IIM {
     static let headline: UInt8 = 105
     static let captionAbstract: UInt8 = 120
 
+    init(dataSets: [DataSet]) {
+        self.dataSets = dataSets
+    }
+
+    /// A block for a photo that has none: the envelope and application records' version
+    /// (4, IIM 4.2, as exiftool and Photoshop write it) and 1:90 saying UTF-8.
+    static var fresh: IIM {
+        IIM(dataSets: [
+            DataSet(record: 1, number: 0, value: [0, 4]), DataSet(record: 1, number: 90, value: utf8Marker),
+            DataSet(record: 2, number: 0, value: [0, 4]),
+        ])
+    }
+
     /// nil when a dataset runs past the end or the block holds something else.
     init?(_ bytes: [UInt8]) {
         var found: [DataSet] = []

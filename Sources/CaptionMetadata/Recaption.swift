@@ -17,8 +17,9 @@ import Localization
 /// - Exif ImageDescription (added where the photo has Exif), UserComment and the XP tags
 ///   where present (`ExifText`): values appended after the existing ones, so no offset in
 ///   the Exif block moves (maker notes often hold absolute offsets);
-/// - IIM ObjectName, Caption-Abstract, and Headline where it held the old title, where the
-///   photo has IIM, made UTF-8 (1:90) and its digest updated (`IIM`);
+/// - IIM ObjectName, Caption-Abstract, and Headline where it held the old title, made
+///   UTF-8 (1:90) and its digest updated (`IIM`); a JPEG or TIFF without IIM gets a block
+///   of its own when `WritingChoices.addsIIM` says so (older agency systems read only IIM);
 /// - a JPEG comment (COM) or PNG text that held the old words, and PNG's own Title and
 ///   Description text (removed);
 /// - in a JPEG with more pictures (MPF), the index's offsets, when the segments in front of
@@ -187,12 +188,44 @@ enum Recaption {
             out.append(segment)
         }
         if !placedXMP { out.insert(JPEG.Segment(marker: 0xE1, bytes: JPEG.xmp + edit.standard), at: xmpPlace) }
+        let hasIIM = photoshop.contains { segment in
+            ImageResources(bytes[(segment.payload.lowerBound + JPEG.photoshop.count)..<segment.payload.upperBound])?
+                .iimBlock != nil
+        }
+        if !hasIIM && WritingChoices.current.addsIIM {
+            try addIIM(to: &out, bytes: bytes, words: words, credits: credits)
+        }
         let rebuilt = jpeg.assembled(out)
         let rebuiltTail = rebuilt.count - (bytes.count - jpeg.tail)
         switch MultiPicture.adjusted(rebuilt, original: bytes, originalTail: jpeg.tail, rebuiltTail: rebuiltTail) {
         case .success(let adjusted): return adjusted ?? rebuilt
         case .failure(let failure): throw failure
         }
+    }
+
+    /// A fresh IIM block with the caption and the credits, and its digest, for a JPEG that
+    /// has none: into its Photoshop segment when it has one (holding other resources), else
+    /// into a new one after the APP1 segments, where exiftool and Photoshop put it.
+    private static func addIIM(
+        to out: inout [JPEG.Segment], bytes: [UInt8], words: CaptionWords, credits: Credits
+    ) throws(EmbeddingError) {
+        let block = try iim(IIM.fresh.encoded, words: words, credits: credits, oldTitles: [])
+        let resource = ImageResources.Resource(id: ImageResources.iim, name: [0, 0], data: block)
+        var resources = ImageResources(resources: [resource])
+        var at = (out.lastIndex { $0.marker == 0xE1 }).map { $0 + 1 } ?? 0
+        // A Photoshop segment found in the file (not one made here) keeps its resources.
+        if let index = out.firstIndex(where: { $0.data == nil && JPEG.isPhotoshop($0, in: bytes) }),
+            let stored = ImageResources(
+                bytes[(out[index].payload.lowerBound + JPEG.photoshop.count)..<out[index].payload.upperBound])
+        {
+            resources = stored
+            resources.resources.append(resource)
+            out.remove(at: index)
+            at = index
+        }
+        let data = JPEG.photoshop + resources.withIIM(block).encoded
+        guard data.count <= 65_533 else { throw .refused(tr("its IPTC block would not fit in its segment")) }
+        out.insert(JPEG.Segment(marker: 0xED, bytes: data), at: at)
     }
 
     // MARK: PNG
@@ -319,9 +352,29 @@ enum Recaption {
                 TIFF.Entry(tag: TIFF.xmpTag, type: xmpType, count: UInt32(edit.standard.count), field: [0, 0, 0, 0]),
                 data: edit.standard))
         var iimBlock: [UInt8]?
+        let hasIIM = entries.contains { entry in
+            entry.entry.tag == TIFF.iptcTag
+                || (entry.entry.tag == TIFF.photoshopTag
+                    && tiff.value(of: entry.entry).flatMap { ImageResources($0[...])?.iimBlock } != nil)
+        }
+        if !hasIIM && WritingChoices.current.addsIIM {
+            // In the IPTC tag, typed LONG as libtiff knows it, padded to whole units; the
+            // Photoshop resources below take its digest.
+            var data = try iim(IIM.fresh.encoded, words: words, credits: credits, oldTitles: [])
+            while data.count % 4 != 0 { data.append(0) }
+            iimBlock = data
+            entries.append(
+                TIFF.NewEntry(
+                    TIFF.Entry(tag: TIFF.iptcTag, type: 4, count: UInt32(data.count / 4), field: [0, 0, 0, 0]),
+                    data: data))
+        }
+        let added = iimBlock != nil
         for index in entries.indices {
             let entry = entries[index].entry
-            guard entry.tag == TIFF.iptcTag || entry.tag == TIFF.photoshopTag, let value = tiff.value(of: entry) else {
+            // Entries made here (the XMP, a new IIM) have no value in the file to edit.
+            guard entries[index].data == nil, entry.tag == TIFF.iptcTag || entry.tag == TIFF.photoshopTag,
+                let value = tiff.value(of: entry)
+            else {
                 continue
             }
             var data: [UInt8]
@@ -333,7 +386,7 @@ enum Recaption {
             {
                 data = resources
             } else if let iimBlock, let stored = ImageResources(value[...]),
-                stored.resources.contains(where: { $0.id == ImageResources.digest })
+                added || stored.resources.contains(where: { $0.id == ImageResources.digest })
             {
                 // Its digest is of the IPTC tag's IIM (exiftool writes it so): kept true.
                 data = stored.withDigest(of: iimBlock).encoded

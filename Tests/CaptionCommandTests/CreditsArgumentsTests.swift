@@ -25,6 +25,8 @@ struct CreditsArgumentsTests {
                 .setCredits(changes: [.creditLine: ""], replacesPhotos: true)
             ),
             (["--set-credits", "--keep-own"], .setCredits(changes: [:], replacesPhotos: false)),
+            (["--set-credits", "--no-iim"], .setCredits(changes: [:], replacesPhotos: nil, addsIIM: false)),
+            (["--set-credits", "--iim"], .setCredits(changes: [:], replacesPhotos: nil, addsIIM: true)),
             (["--credits"], .showCredits),
         ])
     func parses(arguments: [String], expected: Request) throws {
@@ -45,6 +47,8 @@ struct CreditsArgumentsTests {
             (["--set-credits", "--copyright", "© {yaer}"], "Unknown variable {yaer} in --copyright"),
             (["--set-credits", "--creator"], "option --creator needs a value"),
             (["--credits=x"], "option --credits takes no value"),
+            (["--no-iim=yes"], "option --no-iim takes no value"),
+            (["--iim", "photo.jpg"], "--set-credits and --credits go with"),
         ])
     func refuses(arguments: [String], message: String) {
         expectRefused(arguments, message)
@@ -66,6 +70,7 @@ struct CreditsArgumentsTests {
         #expect(
             shown.stdout
                 == "Copyright notice: © {year} Ana Lima\nSource: Desk\nThey replace the credits a photo already carries.\n"
+                + "IPTC-IIM is added to JPEG and TIFF photos that have none.\n"
         )
         let reading = CreditsFile.read(scratch.file("config") + "/caption/credits.ini")
         var expected = Credits([.copyright: "© {year} Ana Lima", .source: "Desk"])

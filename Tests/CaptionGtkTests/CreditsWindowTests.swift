@@ -95,6 +95,32 @@ import Testing
         preferences.close()
     }
 
+    /// The choice is kept in the credits' file, beside them, so the command line follows it
+    /// too; the window's writes follow it from the next one on.
+    @Test func theIIMChoiceIsOnByDefaultAndSavedWhenTurnedOff() throws {
+        let credits = folder + "/iim.ini"
+        let window = try Harness.makeWindow(library: folder + "/iim", creditsFile: credits)
+        defer { gtk_widget_destroy(window.widget) }
+        let preferences = try preferences(window)
+        // Another test's writes must not see this one's choice: it is taken here instead.
+        var chosen: [WritingChoices] = []
+        preferences.onWritingChoicesChange = { chosen.append($0) }
+        press(preferences, GDK_KEY_Page_Down, GDK_CONTROL_MASK)
+        #expect(preferences.iimButton.isActive, "on by default")
+        #expect(
+            preferences.iimButton.accessibleDescription == "IPTC-IIM is added to JPEG and TIFF photos that have none.")
+        // Its mnemonic reaches it from the keyboard, and turns it off.
+        press(preferences, GDK_KEY_i, GDK_MOD1_MASK)
+        #expect(preferences.window.focus?.id == preferences.iimButton.id)
+        #expect(!preferences.iimButton.isActive)
+        #expect(chosen == [WritingChoices(addsIIM: false)])
+        #expect(CreditsFile.writingChoices(credits) == WritingChoices(addsIIM: false))
+        #expect(
+            preferences.iimButton.accessibleDescription == "IPTC-IIM is written only where a photo already has it.")
+        #expect(try String(contentsOfFile: credits, encoding: .utf8).contains("[writing]\niim_for_older_systems=false"))
+        preferences.close()
+    }
+
     @Test func aSavedCaptionCarriesTheCreditsIntoTheLibraryAndThePhoto() throws {
         let creditsFile = folder + "/save.ini"
         var standing = Credits([.creator: "Ana Lima", .copyright: "© {year} Ana Lima", .countryCode: "PT"])

@@ -47,14 +47,15 @@ enum CameraPhotos {
     static let jpegs = names.filter { !$0.hasSuffix(".png") }
 
     /// The tags that are the caption's own, and so may change: the words, the fields that
-    /// repeat them, IIM's character set and digest, the XMP toolkit's stamp, and the
-    /// extended XMP's GUID (its checksum). Language variants of dc:title and
-    /// dc:description go too.
+    /// repeat them, IIM's character set, record versions and digest (a photo without IIM
+    /// gets a block), the XMP toolkit's stamp, and the extended XMP's GUID (its checksum).
+    /// Language variants of dc:title and dc:description go too.
     static let captionTags: Set<String> = [
         "XMP-dc:Title", "XMP-dc:Description", "XMP-photoshop:Headline", "XMP-exif:UserComment", "XMP-x:XMPToolkit",
         "XMP-xmpNote:HasExtendedXMP", "IFD0:ImageDescription", "IFD0:XPTitle", "IFD0:XPSubject", "IFD0:XPComment",
         "ExifIFD:UserComment", "IPTC:ObjectName", "IPTC:Caption-Abstract", "IPTC:Headline", "IPTC:CodedCharacterSet",
-        "Photoshop:IPTCDigest", "File:CurrentIPTCDigest", "File:Comment",
+        "IPTC:EnvelopeRecordVersion", "IPTC:ApplicationRecordVersion", "Photoshop:IPTCDigest",
+        "File:CurrentIPTCDigest", "File:Comment",
     ]
 
     /// Every tag exiftool reads (`-n -G1 -a`, binary values as such) other than the
@@ -222,9 +223,16 @@ struct CameraPhotoTests {
         let captioned = try Self.caption(photo, mode, scratch: scratch)
         let after = try CameraPhotos.structure(captioned)
         let packets: Set = ["XMP", "ExtendedXMP"]
+        // A photo without Photoshop resources gets a segment of them for its new IIM, right
+        // after the APP1 segments.
+        let made = packets.union(before.contains("APP13") ? [] : ["APP13"])
         #expect(
-            after.filter { !packets.contains($0) } == before.filter { !packets.contains($0) },
+            after.filter { !made.contains($0) } == before.filter { !made.contains($0) },
             "\(name): \(before) → \(after)")
+        if let added = after.firstIndex(of: "APP13"), !before.contains("APP13") {
+            let lastAPP1 = after.lastIndex { ["APP1", "Exif"].contains($0) || packets.contains($0) }
+            #expect(lastAPP1.map { $0 + 1 } == added, "\(name): \(after)")
+        }
         let firstAPP1 = after.first { ["APP1", "Exif"].contains($0) || packets.contains($0) }
         if before.contains("Exif") { #expect(firstAPP1 == "Exif", "\(name): \(after)") }
         if !before.contains("XMP"), let exif = after.firstIndex(of: "Exif") {
@@ -292,6 +300,56 @@ struct CameraPhotoTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("The sidecar is read-only: " + folder + "/IMG_0001.xmp"), "\(outcome.stderr)")
         #expect(Photos.sha256(ofFile: photo) == before, "the photo is untouched")
+    }
+
+    /// Agencies' older systems read IIM alone: a JPEG or TIFF without it gets a block
+    /// holding the caption and the credits, as exiftool, exiv2 and GExiv2 read it; with
+    /// `--no-iim` none is made.
+    @Test(
+        "a JPEG or TIFF without IIM gets one: UTF-8, the title cut at a character to 64 bytes, credits, a true digest",
+        arguments: ["jfif-only.jpg", "phone-ultrahdr.jpg", "comment-before-exif.jpg", "scan.tif"])
+    func photoWithoutIIMGetsOne(name: String) throws {
+        let scratch = Scratch()
+        let folder = try CameraPhotos.make(in: scratch)
+        if name == "scan.tif" {
+            let made = try Tool.run("convert", ["-size", "64x48", "gradient:navy-orange", folder + "/scan.tif"])
+            try #require(made.status == 0, "convert: \(made.stderr)")
+        }
+        let photo = folder + "/" + name
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let set = try Caption.run(["--set-credits", "--creator", "Bea Costa", "--city", "Zürich"], environment: config)
+        try #require(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("IPTC-IIM is added to JPEG and TIFF photos that have none."), "\(set.stdout)")
+        let title = String(repeating: "港", count: 30)
+        let added = try Caption.run(
+            ["--library", scratch.file("lib"), "--add", photo, "--title", title, "--subtitle", "Boats", "--in-place"],
+            environment: config)
+        try #require(added.status == 0, "\(added.stderr)")
+        let read = try #require(
+            try Readers.firstObject(
+                try Tool.run("exiftool", ["-j", "-G1", "-IPTC:all", "-IPTCDigest", "-CurrentIPTCDigest", photo]).stdout)
+        )
+        #expect(read["IPTC:CodedCharacterSet"] as? String == "UTF8")
+        #expect(read["IPTC:ObjectName"] as? String == String(repeating: "港", count: 21), "64 bytes: 21 characters")
+        #expect(read["IPTC:Caption-Abstract"] as? String == "Boats")
+        #expect(read["IPTC:By-line"] as? String == "Bea Costa")
+        #expect(read["IPTC:City"] as? String == "Zürich")
+        #expect(read["Photoshop:IPTCDigest"] as? String == read["File:CurrentIPTCDigest"] as? String)
+        let exiv2 = try Tool.run("exiv2", ["-Pkt", "-g", "Iptc.Application2.Caption", photo])
+        #expect(exiv2.stdout.contains("Boats"), "exiv2: \(exiv2.stdout)\(exiv2.stderr)")
+        let gexiv2 = try CreditReaders.gexiv2(photo)
+        #expect(gexiv2["Iptc.Application2.Byline"] == "Bea Costa" && gexiv2["Iptc.Application2.City"] == "Zürich")
+
+        // Turned off, a photo without IIM gets none.
+        let off = try Caption.run(["--set-credits", "--no-iim"], environment: config)
+        #expect(off.stdout.contains("IPTC-IIM is written only where a photo already has it."), "\(off.stdout)")
+        let other = Scratch()
+        let fresh = try CameraPhotos.make(in: other) + "/jfif-only.jpg"
+        let plain = try Caption.run(
+            ["--library", scratch.file("lib2"), "--add", fresh, "--title", "T", "--subtitle", "S", "--in-place"],
+            environment: config)
+        try #require(plain.status == 0, "\(plain.stderr)")
+        #expect(try Readers.exiftool(fresh).iptc.isEmpty)
     }
 
     @Test(

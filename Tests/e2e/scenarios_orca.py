@@ -773,8 +773,9 @@ def stepper(desktop, orca):
 def scenario_orca_credits_journey_set_by_ear_and_saved_into_the_photo(desktop):
     """The standing credits by ear, in one session: in Preferences, Ctrl+Page Down goes to the
     Credits page on Creator; each Enter goes on to the next credit, each named as it is
-    reached; after the last, the choice says what it does. Escape closes, the caption is
-    typed and saved, and the photo carries the credits, {year} as the year it was taken."""
+    reached; after the last, the choice says what it does, and Tab reaches the IIM choice,
+    said checked. Escape closes, the caption is typed and saved, and the photo carries the
+    credits, {year} as the year it was taken, in XMP and in the IIM block it gets."""
     import scenarios_shorthand
     config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
     os.makedirs(config, exist_ok=True)
@@ -801,6 +802,9 @@ def scenario_orca_credits_journey_set_by_ear_and_saved_into_the_photo(desktop):
     step(["Return", "Return", "Return"], "Country code text.")
     step(["Return"], "Replace the credits a photo already carries check box not checked",
          "A photo that already names its Creator")
+    # Orca speaks the hyphen.
+    step(["Tab"], "Add IPTC dash IIM to JPEG and TIFF photos that have none check box checked",
+         "IPTC dash IIM is added to JPEG and TIFF photos that have none.")
     credits = os.path.join(config, "credits.ini")
     wait_until("the credits saved as typed",
                lambda: "copyright=(c) {year} Ana Lima" in open(credits).read() if os.path.exists(credits) else None)
@@ -812,9 +816,11 @@ def scenario_orca_credits_journey_set_by_ear_and_saved_into_the_photo(desktop):
 
     def written():
         result = subprocess.run(["exiftool", "-s3", "-XMP-dc:Creator", "-XMP-dc:Rights", "-XMP-photoshop:Credit",
-                                 photo], env=desktop.env, capture_output=True, timeout=TIMEOUT)
+                                 "-IPTC:By-line", "-IPTC:ObjectName", photo],
+                                env=desktop.env, capture_output=True, timeout=TIMEOUT)
         lines = result.stdout.decode().splitlines()
-        return lines if lines == ["Ana Lima", "(c) 2024 Ana Lima", "Lusa"] else None
+        # The photo had no IIM: it gets a block, for older systems, with the caption too.
+        return lines if lines == ["Ana Lima", "(c) 2024 Ana Lima", "Lusa", "Ana Lima", "Harbour"] else None
 
     wait_until("the credits in the photo", written)
 

@@ -75,6 +75,7 @@ import StartupTrace
         // Read before the first frame, which shows them under the fields: a small file,
         // and a missing one is not opened.
         form.standingCredits = StandingCredits(CreditsFile.read(self.creditsFile))
+        WritingChoices.current = CreditsFile.writingChoices(self.creditsFile)
         libraryController = LibraryController(
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
@@ -373,6 +374,7 @@ import StartupTrace
             over: window, table: form.replacementTable, credits: form.standingCredits, creditsPath: creditsFile)
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
+        preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
         preferences.onClose = { [weak self, weak preferences] in
             guard let self else { return }
             self.preferences = nil

@@ -65,6 +65,8 @@ final class PreferencesWindow {
     /// A field per standing credit, and whether they replace a photo's own.
     let creditFields: [CreditField: TextEntry]
     let replaceButton: CheckButton
+    /// Whether a photo without IPTC-IIM gets a block for older systems.
+    let iimButton: CheckButton
     /// Says a variable in the credits that Caption does not know, or that the file could
     /// not be written.
     let creditsStatus: Label
@@ -74,6 +76,8 @@ final class PreferencesWindow {
     private var creditsUnsaved = false
     /// The credits were saved: the form writes them from its next save on.
     var onCreditsChange: ((StandingCredits) -> Void)?
+    /// The choices about writing were saved: writes follow them from now on.
+    var onWritingChoicesChange: ((WritingChoices) -> Void)?
 
     init(
         over parent: Window, table: ReplacementTable, credits: StandingCredits = .none,
@@ -121,6 +125,9 @@ final class PreferencesWindow {
         creditFields = fields
         replaceButton = builder["credits_replace"]
         replaceButton.isActive = credits.template.replacesPhotos
+        iimButton = builder["credits_iim"]
+        iimButton.isActive = CreditsFile.writingChoices(creditsPath).addsIIM
+        iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: iimButton.isActive)
         creditsStatus = builder["credits_status"]
         creditsRule = builder["credits_rule"]
         creditsStatus.text = credits.problem ?? ""
@@ -488,6 +495,15 @@ final class PreferencesWindow {
             self.creditsUnsaved = true
             self.saveCreditsNow()
         }
+        iimButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
+    }
+
+    /// Applies from the next write on, in this window and the command line alike.
+    private func saveWritingChoices() {
+        let choices = WritingChoices(addsIIM: iimButton.isActive)
+        iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: choices.addsIIM)
+        onWritingChoicesChange?(choices)
+        if let problem = CreditsFile.save(choices, to: creditsPath) { creditsStatus.text = problem }
     }
 
     /// Each credit as last confirmed by Enter (or as the page opened).
