@@ -63,17 +63,20 @@ let package = Package(
         .target(
             name: "CaptionCommand",
             dependencies: [
-                "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization", "POSIXFiles",
-                "PhotoFormats", "Shorthand",
+                "CaptionChecks", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization",
+                "POSIXFiles", "PhotoFormats", "Shorthand",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
         .target(name: "Shorthand", dependencies: ["CaptionText"]),
+        // What an editor would send back: placeholders, codes and variables left in, a word
+        // twice, a bracket not closed. Pure Swift.
+        .target(name: "CaptionChecks", dependencies: ["CaptionText", "Localization"]),
         .target(
             name: "CaptionGtk",
             dependencies: [
-                "CGtk", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary", "CaptionMetadata",
-                "CaptionQueue",
+                "CGtk", "CaptionChecks", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary",
+                "CaptionMetadata", "CaptionQueue",
                 "Localization", "PhotoFormats", "Pixbufs", "Shorthand", "CGspell", "POSIXFiles",
                 "StartupTrace",
                 "Threads",
@@ -108,6 +111,7 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         .testTarget(name: "ShorthandTests", dependencies: ["CaptionText", "Shorthand"]),
+        .testTarget(name: "CaptionChecksTests", dependencies: ["CaptionChecks", "CaptionText"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(
             name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),

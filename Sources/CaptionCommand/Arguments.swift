@@ -23,6 +23,9 @@ public enum Request: Equatable, Sendable {
     /// The saved captions of `ids` (all with a source when empty) into the photo files
     /// they came from, or into sidecars beside them.
     case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
+    /// The caption checks over `photos`' own words, or over every entry of the library
+    /// when none is given.
+    case check(library: String?, photos: [String])
     /// The standing credits given (`--creator`…; "" clears one), and whether they replace
     /// a photo's own (nil: as before); the others stay as they are.
     case setCredits(changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil)
@@ -51,6 +54,7 @@ public enum Arguments {
         var sidecar = false
         var inPlace = false
         var writeBack = false
+        var check = false
         var watch: String?
         var subfolders = false
         var setCredits = false
@@ -101,6 +105,7 @@ public enum Arguments {
             case "--sidecar": sidecar = true
             case "--in-place": inPlace = true
             case "--write-back": writeBack = true
+            case "--check": check = true
             case "--watch": watch = try take()
             case "--subfolders": subfolders = true
             case "--set-credits": setCredits = true
@@ -125,7 +130,7 @@ public enum Arguments {
             }
             if inline != nil,
                 [
-                    "--list", "--json", "--sidecar", "--in-place", "--write-back", "--subfolders", "--help",
+                    "--list", "--json", "--sidecar", "--in-place", "--write-back", "--check", "--subfolders", "--help",
                     "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own", "--iim",
                     "--no-iim",
                 ]
@@ -144,13 +149,14 @@ public enum Arguments {
                 set: setCredits, show: showCredits, credits: credits, replaceOwn: replaceOwn, addsIIM: addsIIM,
                 others: !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty
                     || [
-                        add != nil, list, remove != nil, export != nil, writeBack, sidecar, inPlace, json, !ids.isEmpty,
+                        add != nil, list, remove != nil, export != nil, writeBack, check, sidecar, inPlace, json,
+                        !ids.isEmpty,
                     ]
                     .contains(true))
         }
-        let modes = [add != nil, list, remove != nil, export != nil, writeBack].filter { $0 }.count
+        let modes = [add != nil, list, remove != nil, export != nil, writeBack, check].filter { $0 }.count
         if modes > 1 {
-            throw UsageError(message: tr("use only one of --add, --list, --remove, --export and --write-back"))
+            throw UsageError(message: tr("use only one of --add, --list, --remove, --export, --write-back and --check"))
         }
         if export == nil && !writeBack && !ids.isEmpty {
             throw UsageError(message: tr("--id goes with --export or --write-back"))
@@ -212,6 +218,7 @@ public enum Arguments {
             }
             return numbers
         }
+        if check { return .check(library: library, photos: photos) }
         if writeBack {
             guard photos.isEmpty else {
                 throw UsageError(
@@ -330,6 +337,9 @@ public enum Arguments {
                 "  --no-iim          with --set-credits: IPTC-IIM only where a photo has it;\n                    --iim (the default) adds it to JPEG and TIFF photos without it,\n                    for systems that read nothing else"
             ),
             tr("  --credits         print the standing credits"),
+            tr(
+                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice\n                    and brackets not closed: one line each, exit status 1 if any"
+            ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),
             "",

@@ -46,6 +46,8 @@ public enum Commands {
             return setCredits(changes, replacesPhotos: replacesPhotos, addsIIM: addsIIM)
         case .showCredits:
             return showCredits()
+        case .check(let library, let photos):
+            return check(library: library, photos: photos)
         case .window, .help, .version:
             Console.error(tr("this request needs the window, not a command"))
             return 2

@@ -254,6 +254,11 @@ struct TextEntry: WidgetHandle {
         return Int(at)
     }
 
+    /// Selects the characters in `range`, as a drag over them would.
+    func select(characters range: Range<Int>) {
+        gtk_editable_select_region(caption_editable(pointer), Int32(range.lowerBound), Int32(range.upperBound))
+    }
+
     /// Drops a selection, the cursor staying where the selection's end was.
     func deselect() {
         let editable = caption_editable(pointer)

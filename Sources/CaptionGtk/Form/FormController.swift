@@ -3,6 +3,7 @@
 // engine, FormPhoto loads the photo, FormSaves makes the library writes, QueueSaving says
 // what a save did (with its Undo), and DraftRecovery keeps the draft across runs.
 
+import CaptionChecks
 import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue
@@ -52,6 +53,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// Photos of the queue other editors had when last asked; forgotten at each renewal,
     /// so that a photo they moved on from comes round again.
     private var takenElsewhere: Set<String> = []
+    /// Words whose check findings were said at Done: Done again on them saves.
+    private var checkedAndSaid: CaptionWords?
     /// The photo whose creator was last said (once per arrival on the form).
     private var toldOfCreator: String?
     /// The photo on the form when another editor has it and every other photo of the
@@ -549,10 +552,35 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
                 return
             }
         }
+        guard passesChecks(words, typed: submission.words) else { return }
         guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
         updateAndMoveOn(edited, words: words, photo: path)
+    }
+
+    /// The caption checks at Done, as the required fields are checked: the first finding
+    /// is said in the message bar and its words selected in their field. A check is advice,
+    /// not a rule: Done again on the same words saves them as they are.
+    private func passesChecks(_ words: CaptionWords, typed: CaptionWords) -> Bool {
+        let findings = CaptionChecks.findings(in: words)
+        guard let first = findings.first, checkedAndSaid != words else {
+            checkedAndSaid = nil
+            return true
+        }
+        checkedAndSaid = words
+        var text = first.message
+        if findings.count > 1 {
+            text += " " + fill(tr("(and {count} more)"), ["count": String(findings.count - 1)])
+        }
+        messages.show(problem: fill(tr("{finding}. Done again saves the caption as it is."), ["finding": text]))
+        focus(.text(first.field))
+        // Offsets are in the words as saved: where a variable changed the field, the field
+        // is focused without a selection that would fall in the wrong place.
+        if typed[first.field] == words[first.field] {
+            view.entry(first.field).select(characters: first.offset..<(first.offset + first.length))
+        }
+        return false
     }
 
     /// Done on an entry being edited: the form goes back to the queue's photo in the same

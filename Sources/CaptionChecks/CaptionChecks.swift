@@ -1,0 +1,179 @@
+// Checks of a caption's words before they are saved: what an editor would send back —
+// placeholders left in, a code or a variable not replaced, a word typed twice, a bracket
+// or a quotation mark not closed.
+
+import CaptionText
+import Localization
+
+/// One thing a check found in a field: the words, where they are, and what to say.
+public struct CaptionFinding: Equatable, Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
+        /// "Name to come", "TK", "XXX": words meant to be replaced before sending.
+        case placeholder
+        /// A `{…}` left as it is.
+        case unfilledVariable
+        /// A code (`=bb`) that was never replaced by its text.
+        case unreplacedCode
+        /// The same word twice in a row.
+        case doubledWord
+        /// A bracket or quotation mark opened and not closed, or closed and never opened.
+        case unbalanced
+    }
+
+    public var kind: Kind
+    public var field: CaptionField
+    /// The words found, as the field has them.
+    public var text: String
+    /// Where they are in the field, in characters: what a text entry selects.
+    public var offset: Int
+    public var length: Int
+
+    public init(kind: Kind, field: CaptionField, text: String, offset: Int, length: Int) {
+        self.kind = kind
+        self.field = field
+        self.text = text
+        self.offset = offset
+        self.length = length
+    }
+
+    /// What the form and the command line say: the field, the words and why.
+    public var message: String {
+        let template =
+            switch kind {
+            case .placeholder: tr("{field}: “{text}” is a placeholder left in")
+            case .unfilledVariable: tr("{field}: “{text}” was never filled in")
+            case .unreplacedCode: tr("{field}: the code “{text}” was not replaced")
+            case .doubledWord: tr("{field}: “{text}” is typed twice")
+            case .unbalanced: tr("{field}: “{text}” is not closed or not opened")
+            }
+        let name = field == .title ? tr("Title") : tr("Subtitle")
+        return template.replacing("{field}", with: name).replacing("{text}", with: text)
+    }
+}
+
+public enum CaptionChecks {
+    /// Everything found in `words`, field by field, each field's findings in the order
+    /// they come in it.
+    public static func findings(in words: CaptionWords) -> [CaptionFinding] {
+        CaptionField.allCases.flatMap { field in findings(in: words[field], field: field) }
+    }
+
+    static func findings(in text: String, field: CaptionField) -> [CaptionFinding] {
+        let characters = Array(text)
+        let tokens = words(characters)
+        var found: [CaptionFinding] = []
+        func add(_ kind: CaptionFinding.Kind, _ range: Range<Int>) {
+            found.append(
+                CaptionFinding(
+                    kind: kind, field: field, text: String(characters[range]), offset: range.lowerBound,
+                    length: range.count))
+        }
+        for (index, token) in tokens.enumerated() {
+            let word = String(characters[token])
+            if isPlaceholder(word) { add(.placeholder, token) }
+            // "to come", as in "Name to come" or "Details to come".
+            if word.lowercased() == "to", index + 1 < tokens.count,
+                String(characters[tokens[index + 1]]).lowercased() == "come"
+            {
+                let start = index > 0 && isWordBefore(tokens[index - 1], token, characters) ? tokens[index - 1] : token
+                add(.placeholder, start.lowerBound..<tokens[index + 1].upperBound)
+            }
+            if token.lowerBound > 0, characters[token.lowerBound - 1] == "=",
+                token.lowerBound < 2 || characters[token.lowerBound - 2].isWhitespace
+            {
+                add(.unreplacedCode, (token.lowerBound - 1)..<token.upperBound)
+            }
+            if index > 0, word.count > 1 || word.first?.isLetter == true,
+                word.lowercased() == String(characters[tokens[index - 1]]).lowercased(),
+                characters[tokens[index - 1].upperBound..<token.lowerBound].allSatisfy(\.isWhitespace),
+                !word.allSatisfy(\.isNumber)
+            {
+                add(.doubledWord, tokens[index - 1].lowerBound..<token.upperBound)
+            }
+        }
+        found += unfilled(characters).map {
+            CaptionFinding(
+                kind: .unfilledVariable, field: field, text: String(characters[$0]), offset: $0.lowerBound,
+                length: $0.count)
+        }
+        if let range = unbalanced(characters) { add(.unbalanced, range) }
+        return found.sorted { $0.offset < $1.offset }
+    }
+
+    /// Words: runs of letters and digits (an apostrophe or hyphen inside one joins it).
+    static func words(_ characters: [Character]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        for (index, character) in characters.enumerated() {
+            let inside =
+                character.isLetter || character.isNumber
+                || (start != nil && "'’-".contains(character) && index + 1 < characters.count
+                    && (characters[index + 1].isLetter || characters[index + 1].isNumber))
+            if inside {
+                if start == nil { start = index }
+            } else if let begun = start {
+                ranges.append(begun..<index)
+                start = nil
+            }
+        }
+        if let begun = start { ranges.append(begun..<characters.count) }
+        return ranges
+    }
+
+    /// The marks desks use for words to come: XXX (or more X), TK, TKTK, TBD, TBA.
+    static func isPlaceholder(_ word: String) -> Bool {
+        if word.count >= 3, word.allSatisfy({ $0 == "X" || $0 == "x" }) { return true }
+        return ["TK", "TKTK", "TKK", "TBD", "TBA"].contains(word)
+    }
+
+    private static func isWordBefore(_ before: Range<Int>, _ word: Range<Int>, _ characters: [Character]) -> Bool {
+        characters[before.upperBound..<word.lowerBound].allSatisfy { $0 == " " }
+    }
+
+    /// `{…}` left in the words: a variable not expanded (or never one). `{{` is a brace as
+    /// text, as the variables have it.
+    static func unfilled(_ characters: [Character]) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var index = 0
+        while index < characters.count {
+            if characters[index] == "{" {
+                if index + 1 < characters.count, characters[index + 1] == "{" {
+                    index += 2
+                    continue
+                }
+                if let close = characters[(index + 1)...].firstIndex(of: "}"), close > index + 1,
+                    !characters[(index + 1)..<close].contains("{")
+                {
+                    found.append(index..<(close + 1))
+                    index = close + 1
+                    continue
+                }
+            }
+            index += 1
+        }
+        return found
+    }
+
+    /// Pairs that open and close; a straight double quotation mark is its own pair.
+    static let pairs: [(open: Character, close: Character)] = [
+        ("(", ")"), ("[", "]"), ("“", "”"), ("«", "»"), ("「", "」"), ("『", "』"), ("（", "）"),
+    ]
+
+    /// The first mark left unpaired: a closing one with none open, else the innermost one
+    /// never closed; an odd straight quotation mark last.
+    static func unbalanced(_ characters: [Character]) -> Range<Int>? {
+        var open: [(character: Character, at: Int)] = []
+        for (index, character) in characters.enumerated() {
+            if pairs.contains(where: { $0.open == character }) {
+                open.append((character, index))
+            } else if let pair = pairs.first(where: { $0.close == character }) {
+                guard let last = open.last, last.character == pair.open else { return index..<(index + 1) }
+                open.removeLast()
+            }
+        }
+        if let unclosed = open.last { return unclosed.at..<(unclosed.at + 1) }
+        let straight = characters.indices.filter { characters[$0] == "\"" }
+        if straight.count % 2 == 1, let last = straight.last { return last..<(last + 1) }
+        return nil
+    }
+}

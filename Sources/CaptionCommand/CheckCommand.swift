@@ -1,0 +1,48 @@
+// caption --check: the caption checks over the library's entries, or over photos' own words.
+
+import CaptionChecks
+import CaptionLibrary
+import CaptionMetadata
+import CaptionText
+import Localization
+
+extension Commands {
+    /// One line on standard output per finding, naming the entry (or the photo), the field
+    /// and the words; exit status 1 when anything was found, 0 when nothing was. The library
+    /// is read a page at a time, oldest first.
+    static func check(library: String?, photos: [String]) -> Int32 {
+        var found = 0
+        var output = Console.Buffer()
+        func say(_ place: String, _ words: CaptionWords) {
+            for finding in CaptionChecks.findings(in: words) {
+                found += 1
+                output.append(place + ": " + finding.message + "\n")
+            }
+        }
+        if !photos.isEmpty {
+            for photo in photos {
+                let caption = CaptionFinder.find(photo).caption
+                say(photo, CaptionWords { caption[$0] ?? "" })
+            }
+            output.flush()
+            return found > 0 ? 1 : 0
+        }
+        do {
+            let opened = try openForReading(library)
+            guard let last = try opened.newestCursor() else { return 0 }
+            var cursor: EntryCursor?
+            while true {
+                let page = try opened.entries(after: cursor, order: .oldestFirst, limit: 256, through: last)
+                for entry in page { say(fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words) }
+                guard page.count == 256, let next = page.last else { break }
+                cursor = EntryCursor(next)
+            }
+            output.flush()
+            return found > 0 ? 1 : 0
+        } catch {
+            output.flush()
+            Console.error(error.message)
+            return 1
+        }
+    }
+}

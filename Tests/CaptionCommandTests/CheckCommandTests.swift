@@ -1,0 +1,64 @@
+// caption --check: the caption checks over photos' own words (as other programs wrote
+// them) and over the library's entries, one line per finding, the exit status saying
+// whether anything was found.
+
+import CaptionTestSupport
+import Foundation
+import Testing
+
+@testable import CaptionCommand
+
+@Suite("Command line: --check")
+struct CheckCommandTests {
+    @Test("--check over photos reads each one's own words and names the photo, field and words; exit 1")
+    func photosOwnWords() throws {
+        let scratch = Scratch()
+        let left = scratch.write("left.png", Photos.png())
+        let tagged = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=Fans at XXX", "-XMP-dc:Description=Boats (at dusk",
+                left,
+            ])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let clean = scratch.write("clean.png", Photos.png(seed: 2))
+        let fine = try Tool.run(
+            "exiftool",
+            ["-q", "-overwrite_original", "-XMP-dc:Title=Pier", "-XMP-dc:Description=Boats at dusk", clean])
+        try #require(fine.status == 0)
+        let outcome = try Caption.run(["--check", left, clean])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout
+                == left + ": Title: “XXX” is a placeholder left in\n" + left
+                + ": Subtitle: “(” is not closed or not opened\n")
+        let none = try Caption.run(["--check", clean])
+        #expect(none.status == 0 && none.stdout.isEmpty, "\(none.stdout)")
+    }
+
+    @Test("--check over the library names each entry; a clean library exits 0 and says nothing")
+    func libraryEntries() throws {
+        let scratch = Scratch()
+        let library = scratch.file("lib")
+        for (seed, subtitle) in [(1, "Boats leave the the harbour"), (2, "Crowds on =bb at dawn"), (3, "Quiet pier")] {
+            let photo = scratch.write("p\(seed).png", Photos.png(seed: UInt32(seed)))
+            let added = try Caption.run(
+                ["--library", library, "--add", photo, "--title", "Harbour", "--subtitle", subtitle])
+            try #require(added.status == 0, "\(added.stderr)")
+        }
+        let outcome = try Caption.run(["--library", library, "--check"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout
+                == "entry 1: Subtitle: “the the” is typed twice\nentry 2: Subtitle: the code “=bb” was not replaced\n")
+        let empty = try Caption.run(["--library", scratch.file("empty"), "--check"])
+        #expect(empty.status == 0 && empty.stdout.isEmpty)
+    }
+
+    @Test("--check with another mode is a mistake in the command line")
+    func refusedWithAnotherMode() {
+        expectRefused(
+            ["--check", "--list"], "use only one of --add, --list, --remove, --export, --write-back and --check")
+        expectRefused(["--check", "--creator", "Ana"], "--set-credits and --credits go with")
+    }
+}

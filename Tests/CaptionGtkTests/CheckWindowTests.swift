@@ -1,0 +1,86 @@
+// The caption checks at Done, as a user meets them: the first finding said in the message
+// bar and its words selected in their field, the photo kept; Done again saves the words as
+// they are; changed words are checked again.
+
+import CGtk
+import CaptionLibrary
+import CaptionText
+import Foundation
+import Testing
+
+@_spi(Benchmarks) @testable import CaptionGtk
+
+@MainActor
+@Suite(.serialized) struct CheckWindowTests {
+    let folder = Harness.temporaryDirectory("caption-checks")
+
+    func windowWithPhoto(_ name: String) throws -> (CaptionWindow, String) {
+        let window = try Harness.makeWindow(library: folder + "/" + name)
+        let photo = Harness.makePhoto(in: folder, name: name + ".jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        return (window, photo)
+    }
+
+    func selection(_ entry: TextEntry) -> Range<Int>? {
+        var start: Int32 = 0
+        var end: Int32 = 0
+        guard gtk_editable_get_selection_bounds(caption_editable(entry.pointer), &start, &end) != 0 else { return nil }
+        return Int(start)..<Int(end)
+    }
+
+    /// Enter in the last field, as the user presses it to save.
+    func done(_ window: CaptionWindow) {
+        Harness.press(window, keyval: GDK_KEY_Return)
+        Harness.settle()
+    }
+
+    @Test func doneSaysAPlaceholderLeftInSelectsItAndDoneAgainSavesAsItIs() throws {
+        let (window, photo) = try windowWithPhoto("tk")
+        defer { Harness.close(window) }
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        Harness.type(window.form.view.titleEntry, "Harbour")
+        Harness.type(window.form.view.subtitleEntry, "Mayor TK opens the bridge")
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(
+            window.messages.text
+                == "Subtitle: “TK” is a placeholder left in. Done again saves the caption as it is.",
+            "\(window.messages.text ?? "")")
+        #expect(window.form.view.subtitleEntry.hasFocus)
+        #expect(selection(window.form.view.subtitleEntry) == 6..<8, "the words found are selected")
+        #expect(saved.isEmpty && window.form.photoPath == photo, "not saved, the photo kept")
+
+        // Done again: a check is advice, and the words go as they are.
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(Harness.spin { saved.count == 1 }, "Done again saves")
+        #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
+    }
+
+    @Test func wordsChangedAfterAFindingAreCheckedAgain() throws {
+        let (window, _) = try windowWithPhoto("again")
+        defer { Harness.close(window) }
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        Harness.type(window.form.view.titleEntry, "XXX at the pier")
+        Harness.type(window.form.view.subtitleEntry, "Boats leave the the harbour")
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(window.messages.text?.hasPrefix("Title: “XXX” is a placeholder left in (and 1 more).") == true)
+        #expect(window.form.view.titleEntry.hasFocus)
+        #expect(selection(window.form.view.titleEntry) == 0..<3)
+        // The title mended, the doubled word is found at the next Done: new words, new check.
+        Harness.type(window.form.view.titleEntry, "Fans at the pier")
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(window.messages.text?.hasPrefix("Subtitle: “the the” is typed twice.") == true)
+        #expect(selection(window.form.view.subtitleEntry) == 12..<19)
+        #expect(saved.isEmpty)
+        Harness.type(window.form.view.subtitleEntry, "Boats leave the harbour")
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(Harness.spin { saved.count == 1 }, "nothing found: saved at the first Done")
+        #expect(saved.first?.title == "Fans at the pier")
+    }
+}
