@@ -53,12 +53,15 @@ public struct CaptionFinding: Equatable, Sendable {
 
 public enum CaptionChecks {
     /// Everything found in `words`, field by field, each field's findings in the order
-    /// they come in it.
-    public static func findings(in words: CaptionWords) -> [CaptionFinding] {
-        CaptionField.allCases.flatMap { field in findings(in: words[field], field: field) }
+    /// they come in it. `variables`: names a `{name}` may hold and still be filled later
+    /// (the form checks the words as typed, before its variables are expanded); nil when
+    /// the words are final and no `{…}` in them is to be filled (a library's entries,
+    /// saved expanded, where a brace left is one the user meant).
+    public static func findings(in words: CaptionWords, variables: Set<String>? = []) -> [CaptionFinding] {
+        CaptionField.allCases.flatMap { field in findings(in: words[field], field: field, variables: variables) }
     }
 
-    static func findings(in text: String, field: CaptionField) -> [CaptionFinding] {
+    static func findings(in text: String, field: CaptionField, variables: Set<String>? = []) -> [CaptionFinding] {
         let characters = Array(text)
         let tokens = words(characters)
         var found: [CaptionFinding] = []
@@ -91,10 +94,13 @@ public enum CaptionChecks {
                 add(.doubledWord, tokens[index - 1].lowerBound..<token.upperBound)
             }
         }
-        found += unfilled(characters).map {
-            CaptionFinding(
-                kind: .unfilledVariable, field: field, text: String(characters[$0]), offset: $0.lowerBound,
-                length: $0.count)
+        if let variables {
+            found += unfilled(characters).filter { !variables.contains(String(characters[$0].dropFirst().dropLast())) }
+                .map {
+                    CaptionFinding(
+                        kind: .unfilledVariable, field: field, text: String(characters[$0]), offset: $0.lowerBound,
+                        length: $0.count)
+                }
         }
         if let range = unbalanced(characters) { add(.unbalanced, range) }
         return found.sorted { $0.offset < $1.offset }

@@ -13,8 +13,10 @@ extension Commands {
     static func check(library: String?, photos: [String]) -> Int32 {
         var found = 0
         var output = Console.Buffer()
-        func say(_ place: String, _ words: CaptionWords) {
-            for finding in CaptionChecks.findings(in: words) {
+        // A library's words were saved with their variables expanded: a brace left in them
+        // is one the user typed as a brace. A photo's own words may come from anywhere.
+        func say(_ place: String, _ words: CaptionWords, variables: Set<String>? = []) {
+            for finding in CaptionChecks.findings(in: words, variables: variables) {
                 found += 1
                 output.append(place + ": " + finding.message + "\n")
             }
@@ -33,7 +35,9 @@ extension Commands {
             var cursor: EntryCursor?
             while true {
                 let page = try opened.entries(after: cursor, order: .oldestFirst, limit: 256, through: last)
-                for entry in page { say(fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words) }
+                for entry in page {
+                    say(fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words, variables: nil)
+                }
                 guard page.count == 256, let next = page.last else { break }
                 cursor = EntryCursor(next)
             }

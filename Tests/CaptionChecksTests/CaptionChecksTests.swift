@@ -33,6 +33,13 @@ struct CaptionChecksTests {
         #expect(found("Taken {place} at dawn.") == ["unfilledVariable {place} @6"])
         #expect(found("Braces {{as text}} stay.").isEmpty, "{{ is a brace as text")
         #expect(found("2 = 2, as the sign says.").isEmpty, "an equals sign between words is no code")
+        // The form checks words as typed: a variable it knows is still to be filled.
+        let typed = CaptionWords(title: "Harbour {date}", subtitle: "Taken {place} on {n}")
+        #expect(
+            CaptionChecks.findings(in: typed, variables: ["date", "n"]).map(\.text) == ["{place}"],
+            "known variables are filled at the save")
+        // Saved words are final: a brace left in them is one the user meant.
+        #expect(CaptionChecks.findings(in: typed, variables: nil).isEmpty)
     }
 
     @Test("a word typed twice is found, in any case; numbers and words apart are not")

@@ -58,6 +58,22 @@ import Testing
         #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
     }
 
+    /// Words as typed are checked: a variable the form fills and a doubled brace (a brace
+    /// as text) are nothing to say.
+    @Test func variablesAndBracesTypedOnPurposeAreNoFinding() throws {
+        let (window, _) = try windowWithPhoto("braces")
+        defer { Harness.close(window) }
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        _ = Harness.spin { window.form.photoFacts != nil }
+        Harness.type(window.form.view.titleEntry, "Harbour {filename}")
+        Harness.type(window.form.view.subtitleEntry, "Set {{n}} of the series")
+        window.form.view.subtitleEntry.grabFocus()
+        done(window)
+        #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
+        #expect(saved.first?.subtitle == "Set {n} of the series")
+    }
+
     @Test func wordsChangedAfterAFindingAreCheckedAgain() throws {
         let (window, _) = try windowWithPhoto("again")
         defer { Harness.close(window) }

@@ -552,7 +552,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
                 return
             }
         }
-        guard passesChecks(words, typed: submission.words) else { return }
+        guard passesChecks(submission.words) else { return }
         guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
@@ -561,9 +561,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
 
     /// The caption checks at Done, as the required fields are checked: the first finding
     /// is said in the message bar and its words selected in their field. A check is advice,
-    /// not a rule: Done again on the same words saves them as they are.
-    private func passesChecks(_ words: CaptionWords, typed: CaptionWords) -> Bool {
-        let findings = CaptionChecks.findings(in: words)
+    /// not a rule: Done again on the same words saves them as they are. The words are
+    /// checked as typed: `{date}` is still to be filled, and `{{` is a brace the user meant.
+    private func passesChecks(_ words: CaptionWords) -> Bool {
+        let findings = CaptionChecks.findings(in: words, variables: Set(Variables.names))
         guard let first = findings.first, checkedAndSaid != words else {
             checkedAndSaid = nil
             return true
@@ -575,11 +576,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         messages.show(problem: fill(tr("{finding}. Done again saves the caption as it is."), ["finding": text]))
         focus(.text(first.field))
-        // Offsets are in the words as saved: where a variable changed the field, the field
-        // is focused without a selection that would fall in the wrong place.
-        if typed[first.field] == words[first.field] {
-            view.entry(first.field).select(characters: first.offset..<(first.offset + first.length))
-        }
+        view.entry(first.field).select(characters: first.offset..<(first.offset + first.length))
         return false
     }
 
