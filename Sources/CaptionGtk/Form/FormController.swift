@@ -137,6 +137,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         aids.loadCompletions(from: library)
         writer.show(for: nil, format: nil)
+        window.afterFirstDraw { [weak self] in
+            self?.drawn = true
+            self?.followCreators()
+        }
         binding.refresh()
     }
 
@@ -186,7 +190,23 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             if standingCredits != oldValue { binding.creditsNews = line.isEmpty ? nil : line }
             // The credits the window started with are no news to a save.
             if creditsLastSaved == nil { creditsLastSaved = line }
+            followCreators()
             binding.refresh()
+        }
+    }
+
+    /// The window has been drawn once: what start-up leaves for later may be read now.
+    private var drawn = false
+
+    /// Photos' own creators are read when credits of authorship would be left out of
+    /// another creator's photo, from the first frame on; the photo already on the form is
+    /// read when that need begins.
+    private func followCreators() {
+        let wanted = drawn && standingCredits.leavesAuthorshipOutOfOthersPhotos
+        guard wanted != aids.variables.readsCreator else { return }
+        aids.variables.readsCreator = wanted
+        if wanted, let path = photoPath {
+            aids.variables.readCreator(path) { [weak self] in self?.photoPath == path }
         }
     }
 

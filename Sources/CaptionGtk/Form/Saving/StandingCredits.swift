@@ -33,6 +33,12 @@ struct StandingCredits: Equatable {
                 captured: facts.captured, camera: facts.camera, lens: facts.lens, fileName: PhotoQueue.name(of: path)))
     }
 
+    /// Whether any credit set would be left out of another creator's photo: only then is a
+    /// photo's creator worth reading.
+    var leavesAuthorshipOutOfOthersPhotos: Bool {
+        problem == nil && !template.replacesPhotos && template.setFields.contains { Credits.authorship.contains($0) }
+    }
+
     /// The credits of authorship that are set and would not go into a photo whose own
     /// creator is `creator`: another creator's photo keeps its authorship unless the credits
     /// replace the photo's own.

@@ -25,6 +25,10 @@ final class CaptionVariables {
     /// The creator the photo on the form names itself, read with its Exif: the standing
     /// credits of authorship are not written into another creator's photo.
     private(set) var creator: (path: String, name: String?)?
+    /// Whether photos' creators are read: only where standing credits of authorship would
+    /// be left out of another creator's photo, and only once the window is drawn (reading
+    /// XMP opens exempi, which start-up leaves until after the first frame).
+    var readsCreator = false
     /// The facts arrived: the form shows the expansion again.
     var onFacts: (() -> Void)?
 
@@ -33,12 +37,25 @@ final class CaptionVariables {
     func read(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
         capture = nil
         creator = nil
+        let readsCreator = self.readsCreator
         DispatchQueue.global(qos: .userInitiated).async {
             let facts = Self.facts(at: path)
-            let creator = PhotoCredits.creator(ofPhotoAt: path)
+            let creator = readsCreator ? PhotoCredits.creator(ofPhotoAt: path) : nil
             self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.capture = (path, facts)
+                if readsCreator { self.creator = (path, creator) }
+                self.onFacts?()
+            }
+        }
+    }
+
+    /// Reads the creator of the photo on the form alone: the need came after the photo did.
+    func readCreator(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let creator = PhotoCredits.creator(ofPhotoAt: path)
+            self.lifetime.post { [weak self] in
+                guard let self, isCurrent() else { return }
                 self.creator = (path, creator)
                 self.onFacts?()
             }
