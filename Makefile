@@ -12,10 +12,11 @@ PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # cjpeg, ImageMagick, tiffcp (libtiff-tools) and Pillow; an sRGB ICC profile
 # (icc-profiles-free) for the write-back tests.
 # GExiv2 through Python (GObject introspection) reads captions as Shotwell and gThumb do.
-# The spell-checking scenario checks against the en_US dictionary.
+# The spell-checking scenario checks against the en_US dictionary. GeoNames' cities
+# (libgeonames0) give the place variables their values.
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
-	strace postgresql libtiff-tools python3-pil time
+	strace postgresql libtiff-tools python3-pil time libgeonames0
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin, Hangul and Anthy engines and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on
@@ -207,6 +208,7 @@ bench: test-deps
 	mkdir -p .build/bench
 	.build/release/caption-bench
 	.build/release/caption-bench large .build/bench/fixtures $(SAMPLE)
+	.build/release/caption-bench places
 	build-aux/with-postgres sh -c '.build/release/caption-bench server .build/bench/fixtures $(SAMPLE) && \
 		build-aux/with-display .build/release/caption-view-bench --server-search "$$CAPTION_TEST_POSTGRES" \
 		.build/bench/fixtures/data-100000/caption && \

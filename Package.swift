@@ -64,11 +64,15 @@ let package = Package(
             name: "CaptionCommand",
             dependencies: [
                 "CaptionChecks", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization",
-                "POSIXFiles", "PhotoFormats", "Shorthand",
+                "POSIXFiles", "PhotoFormats", "PlaceNames", "Shorthand",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
         .target(name: "Shorthand", dependencies: ["CaptionText"]),
+        // GeoNames' cities (libgeonames0, opened when first needed) and the place nearest a
+        // photo's GPS position, for {city}, {state}, {country} and {countrycode}.
+        .systemLibrary(name: "CGeonames", path: "Sources/CGeonames"),
+        .target(name: "PlaceNames", dependencies: ["CGeonames", "PhotoFormats", "Shorthand", "Threads"]),
         // What an editor would send back: placeholders, codes and variables left in, a word
         // twice, a bracket not closed. Pure Swift.
         .target(name: "CaptionChecks", dependencies: ["CaptionText", "Localization"]),
@@ -76,7 +80,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "CaptionChecks", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary",
-                "CaptionMetadata", "CaptionQueue",
+                "CaptionMetadata", "CaptionQueue", "PlaceNames",
                 "Localization", "PhotoFormats", "Pixbufs", "Shorthand", "CGspell", "POSIXFiles",
                 "StartupTrace",
                 "Threads",
@@ -92,7 +96,7 @@ let package = Package(
             name: "caption-bench",
             dependencies: [
                 "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "CPixbuf", "CaptionTestSupport",
-                "Shorthand", "Threads",
+                "PlaceNames", "Shorthand", "Threads",
             ],
             path: "Benchmarks/caption-bench"),
         .executableTarget(
@@ -112,6 +116,8 @@ let package = Package(
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
         .testTarget(name: "ShorthandTests", dependencies: ["CaptionText", "Shorthand"]),
         .testTarget(name: "CaptionChecksTests", dependencies: ["CaptionChecks", "CaptionText"]),
+        .testTarget(
+            name: "PlaceNamesTests", dependencies: ["PlaceNames", "PhotoFormats", "Shorthand", "CaptionTestSupport"]),
         // libjpeg for the tests alone: it encodes every kind of JPEG and is the reference.
         .target(
             name: "JPEGTestSupport", path: "Tests/Support/JPEGTestSupport", linkerSettings: [.linkedLibrary("jpeg")]),

@@ -55,6 +55,12 @@ if CommandLine.arguments.dropFirst().first == "editors" {
     exit(0)
 }
 
+// `caption-bench places`: GeoNames' index and a place's lookup.
+if CommandLine.arguments.dropFirst().first == "places" {
+    benchPlaces()
+    exit(0)
+}
+
 // `caption-bench completion FIXTURES`: completion at 100,000 entries alone.
 if CommandLine.arguments.dropFirst().first == "completion" {
     guard let fixtures = CommandLine.arguments.dropFirst(2).first else {

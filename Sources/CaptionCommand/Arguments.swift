@@ -266,9 +266,9 @@ public enum Arguments {
             throw UsageError(
                 message: fill(
                     tr(
-                        "Unknown variable {{name}} in --{option}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
+                        "Unknown variable {{name}} in --{option}: use {names}"
                     ),
-                    ["option": field.rawValue.replacing("_", with: "-")]
+                    ["option": field.rawValue.replacing("_", with: "-"), "names": Variables.typedNames]
                 ).replacing("{{name}}", with: "{" + name + "}"))
         }
         return .setCredits(changes: credits, replacesPhotos: replaceOwn, addsIIM: addsIIM)

@@ -7,6 +7,7 @@ import FocusEngine
 import Localization
 import POSIXFiles
 import PhotoFormats
+import PlaceNames
 import Shorthand
 
 #if canImport(Glibc)
@@ -113,10 +114,11 @@ public enum Commands {
         if let problem = reading.problem { Console.error(problem) }
         guard !reading.credits.isEmpty else { return .none }
         let facts = CaptureFactsReader.facts(at: path)
+        let place = facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
         let (credits, leftOut) = reading.credits.expanded(
             facts: PhotoFacts(
-                captured: facts.captured, camera: facts.camera, lens: facts.lens,
-                fileName: path.split(separator: "/").last.map(String.init) ?? path))
+                capture: facts, place: place, fileName: path.split(separator: "/").last.map(String.init) ?? path,
+                position: nil))
         for field in leftOut {
             Console.error(
                 fill(

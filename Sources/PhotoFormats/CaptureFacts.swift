@@ -12,12 +12,18 @@ public struct CaptureFacts: Sendable, Equatable {
     /// Where the main subject is, as the camera or phone recorded it (Exif SubjectArea or
     /// SubjectLocation): in the picture as stored, before its orientation.
     public var subject: SubjectPoint?
+    /// Where the photo was taken, as its GPS directory says.
+    public var position: GeoPosition?
 
-    public init(captured: String? = nil, camera: String? = nil, lens: String? = nil, subject: SubjectPoint? = nil) {
+    public init(
+        captured: String? = nil, camera: String? = nil, lens: String? = nil, subject: SubjectPoint? = nil,
+        position: GeoPosition? = nil
+    ) {
         self.captured = captured
         self.camera = camera
         self.lens = lens
         self.subject = subject
+        self.position = position
     }
 
     public static let none = CaptureFacts()
@@ -26,6 +32,7 @@ public struct CaptureFacts: Sendable, Equatable {
     static let dateTimeOriginal = 36867, lensModel = 42036
     static let orientation = 274, subjectArea = 37396, subjectLocation = 41492
     static let pixelXDimension = 40962, pixelYDimension = 40963
+    static let gpsPointer = 34853, gpsLatitudeRef = 1, gpsLatitude = 2, gpsLongitudeRef = 3, gpsLongitude = 4
 
     /// The facts in a JPEG's Exif (APP1) or in a TIFF-based file (TIFF, DNG and the RAWs
     /// built on TIFF); none for anything else or damaged Exif.
@@ -70,7 +77,23 @@ public struct CaptureFacts: Sendable, Equatable {
         return CaptureFacts(
             captured: clean(exif?.text(dateTimeOriginal)) ?? clean(ifd0.text(dateTime)),
             camera: camera(make: ifd0.text(make), model: ifd0.text(model)), lens: clean(exif?.text(lensModel)),
-            subject: exif.flatMap { subject(in: $0, orientation: ifd0.integer(orientation) ?? 1) })
+            subject: exif.flatMap { subject(in: $0, orientation: ifd0.integer(orientation) ?? 1) },
+            position: ifd0.integer(gpsPointer).flatMap { ifd0.directory(at: $0) }.flatMap(position(in:)))
+    }
+
+    /// GPSLatitude and GPSLongitude (degrees, minutes, seconds), south and west negative by
+    /// their references; nil when either is missing, damaged or off the globe.
+    static func position(in gps: TIFFDirectory) -> GeoPosition? {
+        func degrees(_ tag: Int, _ reference: Int, negative: Character) -> Double? {
+            guard let parts = gps.rationals(tag), parts.count >= 3 else { return nil }
+            let value = parts[0] + parts[1] / 60 + parts[2] / 3600
+            return gps.text(reference)?.first == negative ? -value : value
+        }
+        guard let latitude = degrees(gpsLatitude, gpsLatitudeRef, negative: "S"),
+            let longitude = degrees(gpsLongitude, gpsLongitudeRef, negative: "W"),
+            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        else { return nil }
+        return GeoPosition(latitude: latitude, longitude: longitude)
     }
 
     /// SubjectArea's first two values (a point, or the centre of a circle or rectangle), or
@@ -105,6 +128,17 @@ public struct CaptureFacts: Sendable, Equatable {
         let trimmed = String(String.UnicodeScalarView(kept)).split(separator: " ", omittingEmptySubsequences: true)
             .joined(separator: " ")
         return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// A place on the Earth in degrees: north and east positive.
+public struct GeoPosition: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

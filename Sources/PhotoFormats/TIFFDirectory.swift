@@ -148,6 +148,22 @@ public struct TIFFDirectory {
         }
     }
 
+    /// Every value of an unsigned RATIONAL entry; nil when it is another type, lies outside
+    /// the data or divides by zero.
+    public func rationals(_ tag: Int) -> [Double]? {
+        guard let entry = entry(tag), entry.type == 5, entry.count <= 64,
+            reader.contains(entry.valueOffset, entry.count * 8)
+        else { return nil }
+        var values: [Double] = []
+        for index in 0..<entry.count {
+            guard let numerator = reader.u32(entry.valueOffset + index * 8),
+                let denominator = reader.u32(entry.valueOffset + index * 8 + 4), denominator != 0
+            else { return nil }
+            values.append(Double(numerator) / Double(denominator))
+        }
+        return values
+    }
+
     /// The first value of an integer entry.
     public func integer(_ tag: Int) -> Int? {
         guard let entry = entry(tag), entry.count >= 1 else { return nil }

@@ -1,5 +1,6 @@
-// Variables in a caption: `{date}`, `{time}`, `{year}`, `{camera}`, `{lens}`, `{filename}`
-// and `{n}`, expanded from the photo when the caption is saved. The form shows the
+// Variables in a caption: `{date}`, `{time}`, `{year}`, `{camera}`, `{lens}`, `{filename}`,
+// `{n}`, and the place from the photo's GPS position (`{city}`, `{state}`, `{country}`,
+// `{countrycode}`), expanded from the photo when the caption is saved. The form shows the
 // expansion as it will be saved, and the save uses the same.
 
 import CaptionText
@@ -18,21 +19,38 @@ public struct PhotoFacts: Sendable, Equatable {
     public var fileName: String
     /// The photo's place in the queue, from 1.
     public var position: Int?
+    /// The city nearest to where the photo was taken, its state or province, its country and
+    /// the country's two-letter code, as GeoNames names them; nil without a GPS position or
+    /// near no city.
+    public var city: String?
+    public var state: String?
+    public var country: String?
+    public var countryCode: String?
 
     public init(
-        captured: String? = nil, camera: String? = nil, lens: String? = nil, fileName: String, position: Int? = nil
+        captured: String? = nil, camera: String? = nil, lens: String? = nil, fileName: String, position: Int? = nil,
+        city: String? = nil, state: String? = nil, country: String? = nil, countryCode: String? = nil
     ) {
         self.captured = captured
         self.camera = camera
         self.lens = lens
         self.fileName = fileName
         self.position = position
+        self.city = city
+        self.state = state
+        self.country = country
+        self.countryCode = countryCode
     }
 }
 
 public enum Variables {
     /// Every name, in the order the documentation gives them.
-    public static let names = ["date", "time", "year", "camera", "lens", "filename", "n"]
+    public static let names = [
+        "date", "time", "year", "camera", "lens", "filename", "n", "city", "state", "country", "countrycode",
+    ]
+
+    /// Every name as typed, for messages: "{date}, {time}, … {countrycode}".
+    public static var typedNames: String { names.map { "{" + $0 + "}" }.joined(separator: ", ") }
 
     /// Why a field cannot be expanded: a name Caption does not know, or one this photo has
     /// no value for (no capture time in its Exif, no lens recorded).
@@ -122,6 +140,10 @@ public enum Variables {
         case "lens": return facts.lens
         case "filename": return facts.fileName
         case "n": return facts.position.map(String.init)
+        case "city": return facts.city
+        case "state": return facts.state
+        case "country": return facts.country
+        case "countrycode": return facts.countryCode
         default: return nil
         }
     }

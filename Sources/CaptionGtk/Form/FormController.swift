@@ -138,8 +138,13 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         aids.loadCompletions(from: library)
         writer.show(for: nil, format: nil)
         window.afterFirstDraw { [weak self] in
-            self?.drawn = true
-            self?.followCreators()
+            guard let self else { return }
+            self.drawn = true
+            self.followCreators()
+            self.aids.variables.readsPlaces = true
+            if let path = self.photoPath {
+                self.aids.variables.readPlace(path) { [weak self] in self?.photoPath == path }
+            }
         }
         binding.refresh()
     }

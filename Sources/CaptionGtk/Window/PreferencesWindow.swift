@@ -544,10 +544,8 @@ final class PreferencesWindow {
         for field in CreditField.allCases {
             guard let name = Variables.unknownNames(in: creditFields[field]?.text ?? "").first else { continue }
             return fill(
-                tr(
-                    "Unknown variable {{name}} in {credit}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
-                ),
-                ["credit": CreditNames.name(field)]
+                tr("Unknown variable {{name}} in {credit}: use {names}"),
+                ["credit": CreditNames.name(field), "names": Variables.typedNames]
             ).replacing("{{name}}", with: "{" + name + "}")
         }
         return nil

@@ -6,6 +6,7 @@ import CaptionLibrary
 import CaptionQueue
 import CaptionText
 import Localization
+import PlaceNames
 import Shorthand
 
 struct StandingCredits: Equatable {
@@ -28,9 +29,9 @@ struct StandingCredits: Equatable {
     {
         guard template.setFields.contains(where: { Variables.appear(in: template[$0]) }) else { return (template, []) }
         let facts = CaptureFactsReader.facts(at: path)
+        let place = facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
         return template.expanded(
-            facts: PhotoFacts(
-                captured: facts.captured, camera: facts.camera, lens: facts.lens, fileName: PhotoQueue.name(of: path)))
+            facts: PhotoFacts(capture: facts, place: place, fileName: PhotoQueue.name(of: path), position: nil))
     }
 
     /// Whether any credit set would be left out of another creator's photo: only then is a

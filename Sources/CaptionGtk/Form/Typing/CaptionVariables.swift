@@ -9,6 +9,7 @@ import CaptionQueue
 import Dispatch
 import Localization
 import PhotoFormats
+import PlaceNames
 import Shorthand
 
 @MainActor
@@ -22,6 +23,11 @@ final class CaptionVariables {
 
     /// The Exif of the photo on the form, once read; nil while it is being read.
     private(set) var capture: (path: String, facts: CaptureFacts)?
+    /// The city the photo on the form was taken in, by its GPS position, once looked up.
+    private(set) var place: (path: String, place: Place?)?
+    /// Whether places are looked up: from the first frame on (GeoNames is opened, and its
+    /// index made, on a worker thread, never before the window is drawn).
+    var readsPlaces = false
     /// The creator the photo on the form names itself, read with its Exif: the standing
     /// credits of authorship are not written into another creator's photo.
     private(set) var creator: (path: String, name: String?)?
@@ -37,14 +43,31 @@ final class CaptionVariables {
     func read(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
         capture = nil
         creator = nil
+        place = nil
         let readsCreator = self.readsCreator
+        let readsPlaces = self.readsPlaces
         DispatchQueue.global(qos: .userInitiated).async {
             let facts = Self.facts(at: path)
+            let place = readsPlaces ? Self.place(facts) : nil
             let creator = readsCreator ? PhotoCredits.creator(ofPhotoAt: path) : nil
             self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.capture = (path, facts)
+                if readsPlaces { self.place = (path, place) }
                 if readsCreator { self.creator = (path, creator) }
+                self.onFacts?()
+            }
+        }
+    }
+
+    /// Looks up the place of the photo on the form alone: the window was drawn after the
+    /// photo came.
+    func readPlace(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let place = Self.place(Self.facts(at: path))
+            self.lifetime.post { [weak self] in
+                guard let self, isCurrent() else { return }
+                self.place = (path, place)
                 self.onFacts?()
             }
         }
@@ -72,18 +95,25 @@ final class CaptionVariables {
     /// has not answered yet: a save takes the words as they are at its key.
     func readNow(path: String, position: Int?) -> PhotoFacts? {
         if capture?.path != path { capture = (path, Self.facts(at: path)) }
+        if readsPlaces, place?.path != path, let facts = capture?.facts { place = (path, Self.place(facts)) }
         return facts(path: path, position: position)
     }
 
     /// What the camera recorded, wherever the photo's format keeps it.
     nonisolated static func facts(at path: String) -> CaptureFacts { CaptureFactsReader.facts(at: path) }
 
+    /// The city nearest the photo's GPS position (GeoNames, offline).
+    nonisolated static func place(_ facts: CaptureFacts) -> Place? {
+        facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
     /// What the variables of the photo at `path` stand for; nil until its Exif is read.
     func facts(path: String, position: Int?) -> PhotoFacts? {
         guard let capture, capture.path == path else { return nil }
-        return PhotoFacts(
-            captured: capture.facts.captured, camera: capture.facts.camera, lens: capture.facts.lens,
-            fileName: PhotoQueue.name(of: path), position: position)
+        // A place still being looked up is not "no place": the facts are not all read yet.
+        if readsPlaces && place?.path != path { return nil }
+        let found = place?.path == path ? place?.place : nil
+        return PhotoFacts(capture: capture.facts, place: found, fileName: PhotoQueue.name(of: path), position: position)
     }
 
     /// `text` as it will be saved, or the message saying why it cannot be.
@@ -95,10 +125,8 @@ final class CaptionVariables {
         case .failure(.unknown(let name)):
             return .failure(
                 Message(
-                    text: tr(
-                        "Unknown variable {{name}}: use {date}, {time}, {year}, {camera}, {lens}, {filename} or {n}"
-                    )
-                    .replacing("{{name}}", with: "{" + name + "}")))
+                    text: fill(tr("Unknown variable {{name}}: use {names}"), ["names": Variables.typedNames])
+                        .replacing("{{name}}", with: "{" + name + "}")))
         case .failure(.missing(let name)):
             return .failure(
                 Message(
