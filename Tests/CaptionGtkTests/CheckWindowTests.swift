@@ -30,8 +30,16 @@ import Testing
 
     /// Enter in the last field, as the user presses it to save.
     func done(_ window: CaptionWindow) {
+        window.form.view.subtitleEntry.grabFocus()
         Harness.press(window, keyval: GDK_KEY_Return)
         Harness.settle()
+    }
+
+    /// Both fields typed, then Enter in the last.
+    func type(_ window: CaptionWindow, _ title: String, _ subtitle: String) {
+        Harness.type(window.form.view.titleEntry, title)
+        Harness.type(window.form.view.subtitleEntry, subtitle)
+        done(window)
     }
 
     @Test func doneSaysAPlaceholderLeftInSelectsItAndDoneAgainSavesAsItIs() throws {
@@ -39,10 +47,7 @@ import Testing
         defer { Harness.close(window) }
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
-        Harness.type(window.form.view.titleEntry, "Harbour")
-        Harness.type(window.form.view.subtitleEntry, "Mayor TK opens the bridge")
-        window.form.view.subtitleEntry.grabFocus()
-        done(window)
+        type(window, "Harbour", "Mayor TK opens the bridge")
         #expect(
             window.messages.text
                 == "Subtitle: “TK” is a placeholder left in. Done again saves the caption as it is.",
@@ -52,7 +57,6 @@ import Testing
         #expect(saved.isEmpty && window.form.photoPath == photo, "not saved, the photo kept")
 
         // Done again: a check is advice, and the words go as they are.
-        window.form.view.subtitleEntry.grabFocus()
         done(window)
         #expect(Harness.spin { saved.count == 1 }, "Done again saves")
         #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
@@ -66,10 +70,7 @@ import Testing
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
         _ = Harness.spin { window.form.photoFacts != nil }
-        Harness.type(window.form.view.titleEntry, "Harbour {filename}")
-        Harness.type(window.form.view.subtitleEntry, "Set {{n}} of the series")
-        window.form.view.subtitleEntry.grabFocus()
-        done(window)
+        type(window, "Harbour {filename}", "Set {{n}} of the series")
         #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
         #expect(saved.first?.subtitle == "Set {n} of the series")
     }
@@ -79,23 +80,16 @@ import Testing
         defer { Harness.close(window) }
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
-        Harness.type(window.form.view.titleEntry, "XXX at the pier")
-        Harness.type(window.form.view.subtitleEntry, "Boats leave the the harbour")
-        window.form.view.subtitleEntry.grabFocus()
-        done(window)
+        type(window, "XXX at the pier", "Boats leave the the harbour")
         #expect(window.messages.text?.hasPrefix("Title: “XXX” is a placeholder left in (and 1 more).") == true)
         #expect(window.form.view.titleEntry.hasFocus)
         #expect(selection(window.form.view.titleEntry) == 0..<3)
         // The title mended, the doubled word is found at the next Done: new words, new check.
-        Harness.type(window.form.view.titleEntry, "Fans at the pier")
-        window.form.view.subtitleEntry.grabFocus()
-        done(window)
+        type(window, "Fans at the pier", "Boats leave the the harbour")
         #expect(window.messages.text?.hasPrefix("Subtitle: “the the” is typed twice.") == true)
         #expect(selection(window.form.view.subtitleEntry) == 12..<19)
         #expect(saved.isEmpty)
-        Harness.type(window.form.view.subtitleEntry, "Boats leave the harbour")
-        window.form.view.subtitleEntry.grabFocus()
-        done(window)
+        type(window, "Fans at the pier", "Boats leave the harbour")
         #expect(Harness.spin { saved.count == 1 }, "nothing found: saved at the first Done")
         #expect(saved.first?.title == "Fans at the pier")
     }
