@@ -1,5 +1,5 @@
 /* GeoNames' cities, for the place a photo was taken: Debian's libgeonames0 holds the data
- * (every city of 15,000 people or more, with its coordinates) inside the library.
+ * (24,361 cities in version 0.3, with coordinates and population) inside the library.
  *
  * It is opened when a place is first asked for (dlopen), not linked: a window that never
  * needs a place never loads it, and start-up never does. Its functions are declared here
