@@ -114,10 +114,10 @@ public enum Commands {
         if let problem = reading.problem { Console.error(problem) }
         guard !reading.credits.isEmpty else { return .none }
         let facts = CaptureFactsReader.facts(at: path)
-        let place = facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
         let (credits, leftOut) = reading.credits.expanded(
             facts: PhotoFacts(
-                capture: facts, place: place, fileName: path.split(separator: "/").last.map(String.init) ?? path,
+                capture: facts, place: PlaceNames.place(of: facts),
+                fileName: path.split(separator: "/").last.map(String.init) ?? path,
                 position: nil))
         for field in leftOut {
             Console.error(

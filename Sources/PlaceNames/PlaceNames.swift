@@ -46,6 +46,12 @@ public enum PlaceNames {
         }
     }
 
+    /// The city nearest where a photo was taken, by the GPS position its camera recorded;
+    /// nil without one. As `nearest`, off the main thread.
+    public static func place(of capture: CaptureFacts) -> Place? {
+        capture.position.flatMap { nearest(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
     /// Makes the index now, so that the first photo with a position is not the one to wait.
     public static func prepare() { _ = nearest(latitude: 0, longitude: 0) }
 

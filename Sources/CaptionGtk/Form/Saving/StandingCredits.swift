@@ -29,9 +29,9 @@ struct StandingCredits: Equatable {
     {
         guard template.setFields.contains(where: { Variables.appear(in: template[$0]) }) else { return (template, []) }
         let facts = CaptureFactsReader.facts(at: path)
-        let place = facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
         return template.expanded(
-            facts: PhotoFacts(capture: facts, place: place, fileName: PhotoQueue.name(of: path), position: nil))
+            facts: PhotoFacts(
+                capture: facts, place: PlaceNames.place(of: facts), fileName: PhotoQueue.name(of: path), position: nil))
     }
 
     /// Whether any credit set would be left out of another creator's photo: only then is a

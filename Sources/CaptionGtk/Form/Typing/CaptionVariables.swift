@@ -48,7 +48,7 @@ final class CaptionVariables {
         let readsPlaces = self.readsPlaces
         DispatchQueue.global(qos: .userInitiated).async {
             let facts = Self.facts(at: path)
-            let place = readsPlaces ? Self.place(facts) : nil
+            let place = readsPlaces ? PlaceNames.place(of: facts) : nil
             let creator = readsCreator ? PhotoCredits.creator(ofPhotoAt: path) : nil
             self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
@@ -64,7 +64,7 @@ final class CaptionVariables {
     /// photo came.
     func readPlace(_ path: String, isCurrent: @escaping @MainActor () -> Bool) {
         DispatchQueue.global(qos: .userInitiated).async {
-            let place = Self.place(Self.facts(at: path))
+            let place = PlaceNames.place(of: Self.facts(at: path))
             self.lifetime.post { [weak self] in
                 guard let self, isCurrent() else { return }
                 self.place = (path, place)
@@ -95,17 +95,12 @@ final class CaptionVariables {
     /// has not answered yet: a save takes the words as they are at its key.
     func readNow(path: String, position: Int?) -> PhotoFacts? {
         if capture?.path != path { capture = (path, Self.facts(at: path)) }
-        if readsPlaces, place?.path != path, let facts = capture?.facts { place = (path, Self.place(facts)) }
+        if readsPlaces, place?.path != path, let facts = capture?.facts { place = (path, PlaceNames.place(of: facts)) }
         return facts(path: path, position: position)
     }
 
     /// What the camera recorded, wherever the photo's format keeps it.
     nonisolated static func facts(at path: String) -> CaptureFacts { CaptureFactsReader.facts(at: path) }
-
-    /// The city nearest the photo's GPS position (GeoNames, offline).
-    nonisolated static func place(_ facts: CaptureFacts) -> Place? {
-        facts.position.flatMap { PlaceNames.nearest(latitude: $0.latitude, longitude: $0.longitude) }
-    }
 
     /// What the variables of the photo at `path` stand for; nil until its Exif is read.
     func facts(path: String, position: Int?) -> PhotoFacts? {
