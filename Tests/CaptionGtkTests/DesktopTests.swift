@@ -102,6 +102,7 @@ import Testing
         waitForPhoto(window) { window.activateAction("undo") }
         #expect(window.form.photoPath == paths[0])
         #expect(text(window.form.view.titleEntry.pointer) == "Saved then undone")
+        window.library.drain()
         #expect(try Library(directory: folder + "/library").entries().isEmpty)
         waitForPhoto(window) { window.activateAction("next-photo") }
         #expect(text(window.form.view.titleEntry.pointer) == "Typed for the second")

@@ -346,6 +346,8 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.activateAction("undo")
         #expect(Harness.spin { settled })
+        // The photo is back at once; the entry leaves the library on its queue.
+        window.library.drain()
         #expect(try entries(library).isEmpty)
         #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Undo me")
         #expect(window.form.engine.isComplete)
@@ -373,6 +375,8 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.activateAction("undo")
         #expect(Harness.spin { settled })
+        // The photo is back at once; the entry leaves the library on its queue.
+        window.library.drain()
         #expect(try entries(library).isEmpty)
         #expect(String(cString: gtk_entry_get_text(caption_entry(window.form.view.titleEntry.pointer))) == "Quay")
         window.activateAction("undo")
