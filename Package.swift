@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", path: "Sources/CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CTiff", path: "Sources/CTiff", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CGspell", path: "Sources/CGspell", pkgConfig: "gtk+-3.0"),
         .target(name: "CMetadataSupport", linkerSettings: [.linkedLibrary("z")]),
         // Formats in one place: sniffing, a bounds-checked byte reader and the JPEG, PNG,
@@ -51,7 +52,8 @@ let package = Package(
         .target(
             name: "CaptionLibrary",
             dependencies: [
-                "CSQLite", "CPostgres", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization", "Threads",
+                "CSQLite", "CPostgres", "CCrypto", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization",
+                "Threads",
                 "PhotoFormats", "Pixbufs", "POSIXFiles", "StartupTrace",
             ]),
         .target(
@@ -64,7 +66,7 @@ let package = Package(
             name: "CaptionCommand",
             dependencies: [
                 "CaptionChecks", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization",
-                "POSIXFiles", "PhotoFormats", "PlaceNames", "Shorthand",
+                "POSIXFiles", "PhotoFormats", "PlaceNames", "Shorthand", "Threads",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
@@ -132,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "CaptionLibraryTests",
             dependencies: [
-                "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf", "CSQLite", "POSIXFiles", "Pixbufs",
+                "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CCrypto", "CPixbuf", "CSQLite", "POSIXFiles",
+                "Pixbufs",
                 "Threads",
             ]),
         .testTarget(

@@ -1,10 +1,33 @@
-// Checksums through GLib's GChecksum: SHA-256 of a photo as lowercase hex (the copy's name),
-// MD5 for the thumbnail cache and the Photoshop and extended-XMP digests.
+// Checksums: SHA-256 of a photo as lowercase hex (the copy's name), MD5 for the thumbnail
+// cache and the Photoshop and extended-XMP digests.
 
+import CCrypto
 import CPixbuf
 
 public enum Hash {
-    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String { hex(G_CHECKSUM_SHA256, bytes) }
+    /// Through libcrypto where it is installed (SHA instructions), else GLib's GChecksum.
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        let done = digest.withUnsafeMutableBufferPointer {
+            caption_sha256(bytes.baseAddress, bytes.count, $0.baseAddress)
+        }
+        guard done == 1 else { return glibSHA256(bytes) }
+        return hex(digest)
+    }
+
+    /// GLib's SHA-256: where libcrypto is missing, and for tests to hold libcrypto's to.
+    static func glibSHA256(_ bytes: UnsafeRawBufferPointer) -> String { hex(G_CHECKSUM_SHA256, bytes) }
+
+    private static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// MD5 as lowercase hex: how the freedesktop thumbnail cache names a file's thumbnail.
     public static func md5Hex(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes { hex(G_CHECKSUM_MD5, $0) } }

@@ -432,21 +432,27 @@ struct WriteBackTests {
         #expect(Photos.sha256(ofFile: photo) == before)
     }
 
-    @Test("a copy that does not read back as the photo is refused: a caption exempi did not write, pixels that differ")
-    func readBackRefuses() throws {
+    @Test(
+        "a copy that does not read back as the photo is refused: a caption exempi did not write, another picture",
+        arguments: [
+            (PhotoFormat.jpeg, "its image data or colour profile differ"),
+            (.png, "its image data or colour profile differ"),
+            (.webp, "its image data or colour profile differ"), (.tiff, "its pixels differ"),
+        ])
+    func readBackRefuses(format: PhotoFormat, differs: String) throws {
         let scratch = Scratch()
-        let photo = try Photos.file(.jpeg, in: scratch, seed: 1)
-        let other = try Photos.file(.jpeg, in: scratch, name: "other.jpg", seed: 2)
+        let photo = try Photos.file(format, in: scratch, seed: 1)
+        let other = try Photos.file(format, in: scratch, name: "other." + format.fileExtension, seed: 2)
         let bytes = Photos.bytes(photo)
         #expect(
             ReadBack.problem(
-                original: bytes, written: bytes, at: photo, path: photo, format: .jpeg,
+                original: bytes, written: bytes, at: photo, path: photo, format: format,
                 caption: CaptionWords(title: "T", subtitle: "S")) == "the caption is not in it")
         try PhotoMetadata.embed(CaptionWords(title: "T", subtitle: "S"), inCopyAt: other)
         #expect(
             ReadBack.problem(
-                original: bytes, written: Photos.bytes(other), at: other, path: photo, format: .jpeg,
-                caption: CaptionWords(title: "T", subtitle: "S")) == "its pixels differ")
+                original: bytes, written: Photos.bytes(other), at: other, path: photo, format: format,
+                caption: CaptionWords(title: "T", subtitle: "S")) == differs)
     }
 
     @Test("a photo whose Exif cannot be read is not written in place, where its Exif would be lost; its export is")
