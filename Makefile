@@ -220,6 +220,7 @@ bench: test-deps
 	build-aux/with-display Benchmarks/bench.py --caption .build/release/caption \
 		--bench .build/release/caption-bench --sample $(SAMPLE) $(if $(BASELINE),--baseline $(BASELINE))
 	build-aux/with-display .build/release/caption-view-bench --zoom .build/bench/fixtures/preview-45mp.jpg
+	Benchmarks/sheet-bench.py --caption .build/release/caption --out .build/bench/sheet
 
 clean:
 	$(SWIFT) package clean

@@ -15,7 +15,10 @@ public enum Request: Equatable, Sendable {
     /// `words` holds the fields given (`--title`, `--subtitle`); the others come from the
     /// photo. With `into`, the caption also goes into the photo file or a sidecar beside it.
     case add(library: String?, photo: String, words: [CaptionField: String], into: CaptionDestination? = nil)
-    case list(library: String?, json: Bool)
+    case list(library: String?, format: ListFormat = .table)
+    /// The rows of a caption sheet (a CSV as exiftool's -csv writes it) saved as `--add`
+    /// saves one photo, each also written into its photo or a sidecar with `into`.
+    case importSheet(library: String?, sheet: String, into: CaptionDestination?)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded (`.photo`) or
     /// in NAME.xmp beside each untouched photo (`.sidecar`).
@@ -35,6 +38,15 @@ public enum Request: Equatable, Sendable {
     case version
 }
 
+/// How `--list` prints the entries.
+public enum ListFormat: Equatable, Sendable {
+    /// Number, title and subtitle in columns, for people.
+    case table
+    case json
+    /// exiftool's CSV columns, which `--import` and `exiftool -csv=` read back.
+    case csv
+}
+
 /// A mistake in the command line itself (exit status 2).
 public struct UsageError: Error, Equatable {
     public var message: String
@@ -48,6 +60,8 @@ public enum Arguments {
         var words: [CaptionField: String] = [:]
         var list = false
         var json = false
+        var csv = false
+        var importSheet: String?
         var remove: String?
         var export: String?
         var ids: [String] = []
@@ -99,6 +113,8 @@ public enum Arguments {
             case "--add": add = try take()
             case "--list": list = true
             case "--json": json = true
+            case "--csv": csv = true
+            case "--import": importSheet = try take()
             case "--remove": remove = try take()
             case "--export": export = try take()
             case "--id": ids.append(try take())
@@ -130,7 +146,8 @@ public enum Arguments {
             }
             if inline != nil,
                 [
-                    "--list", "--json", "--sidecar", "--in-place", "--write-back", "--check", "--subfolders", "--help",
+                    "--list", "--json", "--csv", "--sidecar", "--in-place", "--write-back", "--check", "--subfolders",
+                    "--help",
                     "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own", "--iim",
                     "--no-iim",
                 ]
@@ -150,23 +167,29 @@ public enum Arguments {
                 others: !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty
                     || [
                         add != nil, list, remove != nil, export != nil, writeBack, check, sidecar, inPlace, json,
-                        !ids.isEmpty,
+                        csv, importSheet != nil, !ids.isEmpty,
                     ]
                     .contains(true))
         }
-        let modes = [add != nil, list, remove != nil, export != nil, writeBack, check].filter { $0 }.count
+        let modes = [add != nil, list, remove != nil, export != nil, writeBack, check, importSheet != nil]
+            .filter { $0 }.count
         if modes > 1 {
-            throw UsageError(message: tr("use only one of --add, --list, --remove, --export, --write-back and --check"))
+            throw UsageError(
+                message: tr("use only one of --add, --import, --list, --remove, --export, --write-back and --check"))
         }
         if export == nil && !writeBack && !ids.isEmpty {
             throw UsageError(message: tr("--id goes with --export or --write-back"))
         }
-        if export == nil && add == nil && !writeBack && sidecar {
-            throw UsageError(message: tr("--sidecar goes with --add, --export or --write-back"))
+        if export == nil && add == nil && importSheet == nil && !writeBack && sidecar {
+            throw UsageError(message: tr("--sidecar goes with --add, --import, --export or --write-back"))
         }
-        if add == nil && inPlace { throw UsageError(message: tr("--in-place goes with --add")) }
+        if add == nil && importSheet == nil && inPlace {
+            throw UsageError(message: tr("--in-place goes with --add or --import"))
+        }
         if inPlace && sidecar { throw UsageError(message: tr("use either --in-place or --sidecar")) }
         if json && !list { throw UsageError(message: tr("--json goes with --list")) }
+        if csv && !list { throw UsageError(message: tr("--csv goes with --list")) }
+        if json && csv { throw UsageError(message: tr("use either --json or --csv")) }
         if watch != nil && modes > 0 {
             throw UsageError(
                 message: tr(
@@ -192,7 +215,16 @@ public enum Arguments {
                     message: tr("--list takes no photo; unexpected {argument}")
                         .replacing("{argument}", with: photos[0]))
             }
-            return .list(library: library, json: json)
+            return .list(library: library, format: json ? .json : csv ? .csv : .table)
+        }
+        if let importSheet {
+            guard !importSheet.isEmpty else { throw UsageError(message: tr("--import needs a sheet")) }
+            guard photos.isEmpty else {
+                throw UsageError(
+                    message: tr("--import takes the photos from its sheet; unexpected {argument}")
+                        .replacing("{argument}", with: photos[0]))
+            }
+            return .importSheet(library: library, sheet: importSheet, into: inPlace ? .photo : sidecar ? .sidecar : nil)
         }
         if let remove {
             guard let id = Int64(remove), id > 0 else {
@@ -282,7 +314,8 @@ public enum Arguments {
             tr("Usage:"),
             "  caption " + tr("[--library DIR] [--watch DIR [--subfolders]] [PHOTO...]"),
             "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE [--in-place | --sidecar]"),
-            "  caption " + tr("[--library DIR] --list [--json]"),
+            "  caption " + tr("[--library DIR] --import SHEET.csv [--in-place | --sidecar]"),
+            "  caption " + tr("[--library DIR] --list [--json | --csv]"),
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
@@ -293,7 +326,7 @@ public enum Arguments {
             tr("Give photos a title and a subtitle from the keyboard."),
             "",
             tr(
-                "Without --add, --list, --remove, --export or --write-back, opens the window with\nthe photos given, one after another."
+                "Without --add, --import, --list, --remove, --export or --write-back, opens the\nwindow with the photos given, one after another."
             ),
             "",
             tr("Options:"),
@@ -307,6 +340,9 @@ public enum Arguments {
                 "  --in-place        with --add: also write the caption into PHOTO itself (a\n                    format that cannot hold it gets PHOTO.EXT.xmp beside it)"
             ),
             tr(
+                "  --import SHEET    save the photos a caption sheet names, as --add does, in one\n                    go: a CSV with exiftool's -csv columns (SourceFile, Title or\n                    ObjectName, Description or Caption-Abstract, and the credits);\n                    an empty cell is taken from the photo; with --in-place or\n                    --sidecar, written as --add writes; a row that cannot be\n                    saved is said with its line, and the others go on"
+            ),
+            tr(
                 "  --watch DIR       with the window: photos that appear in DIR join the queue,\n                    each once, when complete; remembered until stopped from the\n                    main menu"
             ),
             tr("  --subfolders      with --watch: also photos that appear in DIR's subfolders"),
@@ -314,6 +350,9 @@ public enum Arguments {
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
             tr("  --list            print the saved entries, newest first"),
             tr("  --json            with --list: print them as JSON"),
+            tr(
+                "  --csv             with --list: print them as a caption sheet, the columns\n                    --import and exiftool -csv= read"
+            ),
             tr("  --remove ID       remove the entry numbered ID"),
             tr(
                 "  --export DIR      write each entry's photo into DIR (created if needed), its\n                    caption embedded as XMP (and, in JPEG, Exif), named after\n                    its title; nothing in DIR is replaced"

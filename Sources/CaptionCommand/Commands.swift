@@ -35,8 +35,10 @@ public enum Commands {
             let carried = found.caption
             return add(
                 library: library, photo: photo, words: CaptionWords { given[$0] ?? carried[$0] ?? "" }, into: into)
-        case .list(let library, let json):
-            return list(library: library, json: json)
+        case .list(let library, let format):
+            return list(library: library, format: format)
+        case .importSheet(let library, let sheet, let into):
+            return importSheet(sheet, library: library, into: into)
         case .remove(let library, let id):
             return remove(library: library, id: id)
         case .export(let library, let folder, let ids, let into):
@@ -61,6 +63,29 @@ public enum Commands {
     static func add(
         library: String?, photo: String, words: CaptionWords, into: CaptionDestination? = nil
     ) -> Int32 {
+        let saved = save(
+            photo, words: words, into: into, library: { () throws(LibraryError) in try open(library) },
+            credits: { standingCredits(for: photo) }, say: { Console.error($0) })
+        return saved == .saved ? 0 : 1
+    }
+
+    enum SaveOutcome: Equatable {
+        case saved
+        /// The form's rules refused it, or the photo or the library failed: said.
+        case refused
+        /// Saved, but it could not be written into the photo or beside it: said.
+        case notWritten
+    }
+
+    /// One photo saved as the form would save it, then written where `into` says. What
+    /// went wrong is handed to `say`, a line at a time; the library is opened only once the
+    /// form has accepted the caption, and the credits read only then. `loaded` is the photo
+    /// read and checked already (`PhotoInspector.load`), if it was.
+    static func save(
+        _ photo: String, words: CaptionWords, into: CaptionDestination?,
+        library openLibrary: () throws(LibraryError) -> Library, credits: () -> Credits,
+        loaded read: Result<LoadedPhoto, LibraryError>? = nil, say: (String) -> Void
+    ) -> SaveOutcome {
         var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
         for field in CaptionField.allCases {
             _ = engine.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
@@ -70,10 +95,11 @@ public enum Commands {
         if photo.isEmpty {
             state = .empty
         } else {
-            do {
-                loaded = try PhotoInspector.load(photo)
+            switch read ?? Result(catching: { () throws(LibraryError) in try PhotoInspector.load(photo) }) {
+            case .success(let photo):
+                loaded = photo
                 state = .loaded
-            } catch {
+            case .failure(let error):
                 state = .failed(message: error.message)
             }
         }
@@ -83,27 +109,27 @@ public enum Commands {
         case .save(let submission):
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
-                let opened = try open(library)
-                var entry = try opened.add(loaded, words: submission.words, credits: standingCredits(for: photo))
+                let opened = try openLibrary()
+                var entry = try opened.add(loaded, words: submission.words, credits: credits())
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
                 // Saved all the same: one line, and the exit status says it worked.
-                if let notice = loaded.notice { Console.error(notice.afterSaving(photo)) }
+                if let notice = loaded.notice { say(notice.afterSaving(photo)) }
                 // The library remembers where the photo came from, for --write-back later.
                 if let source = SourcePath.absolute(photo) {
                     entry = try opened.setSource(id: entry.id, path: source, sha256: loaded.sha256)
                 }
-                guard let into else { return 0 }
-                return write(entry, into: into, library: opened) == .written ? 0 : 1
+                guard let into else { return .saved }
+                return write(entry, into: into, library: opened, say: say) == .written ? .saved : .notWritten
             } catch {
-                Console.error(error.message)
-                return 1
+                say(error.message)
+                return .refused
             }
         default:
             break
         }
         let summary = engine.summary ?? tr("The entry is not complete")
-        for line in summary.split(separator: "\n") { Console.error(String(line)) }
-        return 1
+        for line in summary.split(separator: "\n") { say(String(line)) }
+        return .refused
     }
 
     /// The standing credits as they go with a caption of the photo at `path`: variables
@@ -112,20 +138,25 @@ public enum Commands {
     static func standingCredits(for path: String) -> Credits {
         let reading = CreditsFile.read()
         if let problem = reading.problem { Console.error(problem) }
-        guard !reading.credits.isEmpty else { return .none }
+        return expanded(reading.credits, for: path, say: { Console.error($0) })
+    }
+
+    /// `credits` with their variables filled from the photo at `path`.
+    static func expanded(_ credits: Credits, for path: String, say: (String) -> Void) -> Credits {
+        guard !credits.isEmpty else { return .none }
         let facts = CaptureFactsReader.facts(at: path)
-        let (credits, leftOut) = reading.credits.expanded(
+        let (expanded, leftOut) = credits.expanded(
             facts: PhotoFacts(
                 capture: facts, place: PlaceNames.place(of: facts),
                 fileName: path.split(separator: "/").last.map(String.init) ?? path,
                 position: nil))
         for field in leftOut {
-            Console.error(
+            say(
                 fill(
                     tr("The credit {credit} is left out: this photo has no value for a variable in it"),
                     ["credit": CreditNames.name(field)]))
         }
-        return credits
+        return expanded
     }
 
     static func setCredits(_ changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil) -> Int32 {
@@ -164,14 +195,14 @@ public enum Commands {
 
     /// Streams the entries as they are read from the library (newest first): memory stays
     /// flat however many there are, and the first line comes at once.
-    static func list(library: String?, json: Bool) -> Int32 {
+    static func list(library: String?, format: ListFormat) -> Int32 {
         do {
             let opened = try openForReading(library)
             var output = Console.Buffer()
-            if json {
-                try JSON.write(opened, to: &output)
-            } else {
-                try table(opened, to: &output)
+            switch format {
+            case .table: try table(opened, to: &output)
+            case .json: try JSON.write(opened, to: &output)
+            case .csv: try sheet(opened, to: &output)
             }
             output.flush()
             return 0

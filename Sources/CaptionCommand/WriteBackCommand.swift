@@ -68,7 +68,7 @@ extension Commands {
                     return interruptedStatus
                 }
                 terminal.clear()
-                if write(entry, into: into, library: opened) == .failed { status = 1 }
+                if write(entry, into: into, library: opened, say: { Console.error($0) }) == .failed { status = 1 }
                 progress.advance()
                 terminal.update()
             }
@@ -83,7 +83,9 @@ extension Commands {
     /// One entry's caption into its source, or beside it. A format that cannot hold the
     /// caption inside gets the sidecar, and the line says so. A failure says what went
     /// wrong, that the library still has the caption, and how to put it in a sidecar.
-    static func write(_ entry: Entry, into: CaptionDestination, library: Library) -> WriteOutcome {
+    static func write(
+        _ entry: Entry, into: CaptionDestination, library: Library, say: (String) -> Void
+    ) -> WriteOutcome {
         guard let source = entry.source else { return .failed }
         let caption = entry.words
         let id = String(entry.id)
@@ -91,8 +93,7 @@ extension Commands {
         // photo, or words in it, would be wrong.
         var info = stat()
         if lstat(source, &info) != 0 {
-            Console.error(
-                fill(tr("Skipped entry {id}: the photo is no longer there: {path}"), ["id": id, "path": source]))
+            say(fill(tr("Skipped entry {id}: the photo is no longer there: {path}"), ["id": id, "path": source]))
             return .skipped
         }
         do throws(WriteBackError) {
@@ -111,20 +112,20 @@ extension Commands {
             return .written
         } catch {
             if error.kind == .changed {
-                Console.error(
+                say(
                     fill(
                         tr("Skipped entry {id}: the photo was changed since Caption read it: {path}"),
                         ["id": id, "path": source]))
                 return .skipped
             }
-            Console.error(error.message)
+            say(error.message)
             var advice = tr("The caption of entry {id} is saved in the library.")
             if into == .photo && error.sidecarMayHelp {
                 advice +=
                     " "
                     + tr("To put it in a sidecar beside the photo instead: caption --write-back --sidecar --id {id}")
             }
-            Console.error(fill(advice, ["id": id]))
+            say(fill(advice, ["id": id]))
             return .failed
         }
     }

@@ -58,7 +58,8 @@ struct CheckCommandTests {
     @Test("--check with another mode is a mistake in the command line")
     func refusedWithAnotherMode() {
         expectRefused(
-            ["--check", "--list"], "use only one of --add, --list, --remove, --export, --write-back and --check")
+            ["--check", "--list"],
+            "use only one of --add, --import, --list, --remove, --export, --write-back and --check")
         expectRefused(["--check", "--creator", "Ana"], "--set-credits and --credits go with")
     }
 }

@@ -81,7 +81,8 @@ struct CommandLineTests {
         let help = try Caption.run(["--help"])
         #expect(help.status == 0)
         for usage in [
-            "--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json]", "--remove ID",
+            "--add PHOTO --title TITLE --subtitle SUBTITLE", "--list [--json | --csv]", "--remove ID",
+            "--import SHEET.csv [--in-place | --sidecar]",
             "[--library DIR] [--watch DIR [--subfolders]] [PHOTO...]",
         ] {
             #expect(help.stdout.contains(usage))

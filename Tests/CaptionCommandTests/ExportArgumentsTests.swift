@@ -50,20 +50,20 @@ struct ExportArgumentsTests {
             (["--export", "out", "photo.jpg"], "--export takes no photo; unexpected photo.jpg"),
             (
                 ["--export", "out", "--list"],
-                "use only one of --add, --list, --remove, --export, --write-back and --check"
+                "use only one of --add, --import, --list, --remove, --export, --write-back and --check"
             ),
             (
                 ["--export", "out", "--add", "p.jpg"],
-                "use only one of --add, --list, --remove, --export, --write-back and --check"
+                "use only one of --add, --import, --list, --remove, --export, --write-back and --check"
             ),
             (["--id", "3"], "--id goes with --export or --write-back"),
-            (["--sidecar"], "--sidecar goes with --add, --export or --write-back"),
-            (["--in-place"], "--in-place goes with --add"),
+            (["--sidecar"], "--sidecar goes with --add, --import, --export or --write-back"),
+            (["--in-place"], "--in-place goes with --add or --import"),
             (["--add", "p.jpg", "--in-place", "--sidecar"], "use either --in-place or --sidecar"),
             (["--write-back", "p.jpg"], "--write-back takes no photo; unexpected p.jpg"),
             (
                 ["--write-back", "--list"],
-                "use only one of --add, --list, --remove, --export, --write-back and --check"
+                "use only one of --add, --import, --list, --remove, --export, --write-back and --check"
             ),
             (["--write-back", "--id", "x"], "--id needs an entry number, not “x”"),
             (["--export", "out", "--id", "x"], "--id needs an entry number, not “x”"),

@@ -1,0 +1,124 @@
+// caption --import: a caption sheet's rows saved (and written) in one process, and
+// caption --list --csv, the sheet of the library.
+
+import CaptionLibrary
+import CaptionMetadata
+import CaptionText
+import Localization
+import POSIXFiles
+import Threads
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Commands {
+    /// Each row of the sheet saved as `--add` saves its photo: the form's rules, the
+    /// photo's own words where a cell is empty, the standing credits under the row's own.
+    /// A row that cannot be saved is said as `SHEET:LINE: reason` and the others go on;
+    /// exit status 1 when any row was not saved or not written, 0 when all were.
+    static func importSheet(_ sheet: String, library: String?, into: CaptionDestination?) -> Int32 {
+        let text: String
+        switch SettingsFile.read(sheet) {
+        case .contents(let bytes):
+            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                Console.error(
+                    fill(tr("The sheet is not UTF-8 text (exiftool writes UTF-8): {path}"), ["path": sheet]))
+                return 1
+            }
+            text = decoded
+        case .missing:
+            Console.error(fill(tr("There is no sheet at {path}"), ["path": sheet]))
+            return 1
+        case .notRegular:
+            Console.error(fill(tr("The sheet is not a file: {path}"), ["path": sheet]))
+            return 1
+        case .failed(let code):
+            Console.error(
+                fill(
+                    tr("The sheet cannot be read ({reason}): {path}"),
+                    ["reason": POSIXFiles.reason(code), "path": sheet]))
+            return 1
+        }
+        let (rows, leftOut) = CaptionSheet.read(text)
+        for name in leftOut {
+            Console.error(
+                fill(
+                    tr("{path}: the column {column} is not a field Caption keeps; left out"),
+                    [
+                        "path": sheet, "column": name,
+                    ]))
+        }
+        var status: Int32 = 0
+
+        // Read once for the whole sheet; each row fills their variables from its own photo.
+        let standing = CreditsFile.read()
+        if let problem = standing.problem { Console.error(problem) }
+        var opened: Library?
+        func openedLibrary() throws(LibraryError) -> Library {
+            if let opened { return opened }
+            let newlyOpened = try open(library)
+            opened = newlyOpened
+            return newlyOpened
+        }
+        // Each photo is read and checked (the slow part: it is decoded) on a second thread
+        // while the one before is saved and written, in the sheet's order.
+        let usable = rows.compactMap { try? $0.get() }
+        var next = usable.first.map(prepared)
+        var following = 1
+        for item in rows {
+            let row: SheetRow
+            switch item {
+            case .success(let usable): row = usable
+            case .failure(let problem):
+                Console.error(sheet + ":" + String(problem.line) + ": " + problem.message)
+                status = 1
+                continue
+            }
+            let current = next ?? prepared(row)
+            next = nil
+            let ahead = following < usable.count ? usable[following] : nil
+            following += 1
+            Parallel.run([{ next = ahead.map(prepared) }]) {
+                let say = { (line: String) in Console.error(sheet + ":" + String(row.line) + ": " + line) }
+                let outcome = save(
+                    row.photo, words: current.words, into: into, library: openedLibrary,
+                    credits: { credits(of: row, standing: standing.credits, say: say) }, loaded: current.loaded,
+                    say: say)
+                if outcome != .saved { status = 1 }
+            }
+        }
+        return status
+    }
+
+    /// A row's words (a cell left empty taken from the photo) and its photo read and checked.
+    static func prepared(_ row: SheetRow) -> (words: CaptionWords, loaded: Result<LoadedPhoto, LibraryError>) {
+        let given = row.words
+        let carried =
+            CaptionField.allCases.allSatisfy { given[$0] != nil }
+            ? PhotoCaption.none : CaptionFinder.find(row.photo).caption
+        let words = CaptionWords { given[$0] ?? carried[$0] ?? "" }
+        return (words, Result { () throws(LibraryError) in try PhotoInspector.load(row.photo) })
+    }
+
+    /// A credit in the sheet is the user's word for that photo: it goes in over the
+    /// standing one, and over the photo's own.
+    static func credits(of row: SheetRow, standing: Credits, say: (String) -> Void) -> Credits {
+        var credits = expanded(standing, for: row.photo, say: say)
+        guard !row.credits.isEmpty else { return credits }
+        for (field, text) in row.credits { credits[field] = text }
+        credits.replacesPhotos = true
+        return credits
+    }
+
+    /// The library as a caption sheet, newest first: where each entry's photo came from (or
+    /// the library's copy when that is not known), its words and its credits.
+    static func sheet(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
+        output.append(CaptionSheet.header.joined(separator: ",") + "\n")
+        try library.forEachEntry { entry in
+            let photo = entry.source ?? library.photoPathIfHere(of: entry) ?? entry.originalName
+            output.append(CaptionSheet.line(photo: photo, words: entry.words, credits: entry.credits))
+            return true
+        }
+    }
+}
