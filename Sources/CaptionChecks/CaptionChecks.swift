@@ -18,6 +18,8 @@ public struct CaptionFinding: Equatable, Sendable {
         case doubledWord
         /// A bracket or quotation mark opened and not closed, or closed and never opened.
         case unbalanced
+        /// Words within a slip of a name the desk spells otherwise ("Barak Obama").
+        case nameNearMiss
     }
 
     public var kind: Kind
@@ -27,13 +29,16 @@ public struct CaptionFinding: Equatable, Sendable {
     /// Where they are in the field, in characters: what a text entry selects.
     public var offset: Int
     public var length: Int
+    /// What the words should be, where a check knows: the name they are a slip of.
+    public var suggestion: String?
 
-    public init(kind: Kind, field: CaptionField, text: String, offset: Int, length: Int) {
+    public init(kind: Kind, field: CaptionField, text: String, offset: Int, length: Int, suggestion: String? = nil) {
         self.kind = kind
         self.field = field
         self.text = text
         self.offset = offset
         self.length = length
+        self.suggestion = suggestion
     }
 
     /// What the form and the command line say: the field, the words and why.
@@ -45,9 +50,11 @@ public struct CaptionFinding: Equatable, Sendable {
             case .unreplacedCode: tr("{field}: the code “{text}” was not replaced")
             case .doubledWord: tr("{field}: “{text}” is typed twice")
             case .unbalanced: tr("{field}: “{text}” is not closed or not opened")
+            case .nameNearMiss: tr("{field}: “{text}” is spelt “{name}” in the codes")
             }
         let name = field == .title ? tr("Title") : tr("Subtitle")
-        return template.replacing("{field}", with: name).replacing("{text}", with: text)
+        return template.replacing("{field}", with: name).replacing("{name}", with: suggestion ?? "")
+            .replacing("{text}", with: text)
     }
 }
 
@@ -57,11 +64,18 @@ public enum CaptionChecks {
     /// (the form checks the words as typed, before its variables are expanded); nil when
     /// the words are final and no `{…}` in them is to be filled (a library's entries,
     /// saved expanded, where a brace left is one the user meant).
-    public static func findings(in words: CaptionWords, variables: Set<String>? = []) -> [CaptionFinding] {
-        CaptionField.allCases.flatMap { field in findings(in: words[field], field: field, variables: variables) }
+    /// `names`: the names the desk spells one way, for words a slip away from one.
+    public static func findings(
+        in words: CaptionWords, variables: Set<String>? = [], names: NameRoster = .empty
+    ) -> [CaptionFinding] {
+        CaptionField.allCases.flatMap { field in
+            findings(in: words[field], field: field, variables: variables, names: names)
+        }
     }
 
-    static func findings(in text: String, field: CaptionField, variables: Set<String>? = []) -> [CaptionFinding] {
+    static func findings(
+        in text: String, field: CaptionField, variables: Set<String>? = [], names: NameRoster = .empty
+    ) -> [CaptionFinding] {
         let characters = Array(text)
         let tokens = words(characters)
         var found: [CaptionFinding] = []
@@ -103,7 +117,46 @@ public enum CaptionChecks {
                 }
         }
         if let range = unbalanced(characters) { add(.unbalanced, range) }
+        for (range, name) in nearMisses(characters, tokens, names) {
+            found.append(
+                CaptionFinding(
+                    kind: .nameNearMiss, field: field, text: String(characters[range]), offset: range.lowerBound,
+                    length: range.count, suggestion: name))
+        }
         return found.sorted { $0.offset < $1.offset }
+    }
+
+    /// Runs of capitalised words, the longest first, held against the roster; the words of
+    /// one found are not looked at again.
+    static func nearMisses(
+        _ characters: [Character], _ tokens: [Range<Int>], _ names: NameRoster
+    ) -> [(Range<Int>, String)] {
+        guard !names.isEmpty else { return [] }
+        var found: [(Range<Int>, String)] = []
+        var index = 0
+        while index < tokens.count {
+            defer { index += 1 }
+            guard characters[tokens[index].lowerBound].isUppercase else { continue }
+            for count in stride(from: min(names.longestName, tokens.count - index), through: 1, by: -1) {
+                let run = tokens[index..<(index + count)]
+                let spaced = zip(run, run.dropFirst()).allSatisfy { before, after in
+                    characters[before.upperBound..<after.lowerBound].allSatisfy(\.isWhitespace)
+                }
+                guard spaced else { continue }
+                let words = run.map { String(characters[$0]) }
+                // A name spelt right is passed over whole: none of its words is a slip.
+                if names.contains(words) {
+                    index += count - 1
+                    break
+                }
+                if let name = names.nearMiss(words) {
+                    found.append((tokens[index].lowerBound..<tokens[index + count - 1].upperBound, name))
+                    index += count - 1
+                    break
+                }
+            }
+        }
+        return found
     }
 
     /// Words: runs of letters and digits (an apostrophe or hyphen inside one joins it).

@@ -377,7 +377,7 @@ public enum Arguments {
             ),
             tr("  --credits         print the standing credits"),
             tr(
-                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice\n                    and brackets not closed: one line each, exit status 1 if any"
+                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

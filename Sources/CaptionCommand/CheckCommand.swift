@@ -5,6 +5,8 @@ import CaptionLibrary
 import CaptionMetadata
 import CaptionText
 import Localization
+import POSIXFiles
+import Shorthand
 
 extension Commands {
     /// One line on standard output per finding, naming the entry (or the photo), the field
@@ -13,10 +15,11 @@ extension Commands {
     static func check(library: String?, photos: [String]) -> Int32 {
         var found = 0
         var output = Console.Buffer()
+        let names = roster()
         // A library's words were saved with their variables expanded: a brace left in them
         // is one the user typed as a brace. A photo's own words may come from anywhere.
         func say(_ place: String, _ words: CaptionWords, variables: Set<String>? = []) {
-            for finding in CaptionChecks.findings(in: words, variables: variables) {
+            for finding in CaptionChecks.findings(in: words, variables: variables, names: names) {
                 found += 1
                 output.append(place + ": " + finding.message + "\n")
             }
@@ -48,5 +51,16 @@ extension Commands {
             Console.error(error.message)
             return 1
         }
+    }
+
+    /// The names the code replacements spell (the window's own file, which Preferences
+    /// edits and imports Photo Mechanic's into); none when there is no file.
+    static func roster() -> NameRoster {
+        guard let bytes = SettingsFile.contents(CreditsFile.settingsFolder + "/replacements.tsv"),
+            let text = String(validating: bytes, as: UTF8.self)
+        else {
+            return .empty
+        }
+        return NameRoster(replacementTexts: ReplacementFile.read(text).table.rows.map(\.text))
     }
 }

@@ -16,10 +16,14 @@ public enum CreditsFile {
     static let replaceKey = "replace_photos_own"
 
     /// `$XDG_CONFIG_HOME/caption/credits.ini` (GLib's user configuration folder).
-    public static var defaultPath: String {
+    public static var defaultPath: String { settingsFolder + "/credits.ini" }
+
+    /// `$XDG_CONFIG_HOME/caption`: the credits, the code replacements and the window's
+    /// other settings.
+    public static var settingsFolder: String {
         // GLib owns the string it returns.
         let folder = g_get_user_config_dir().map { String(cString: $0) } ?? LibraryLocation.homeDirectory() + "/.config"
-        return folder + "/caption/credits.ini"
+        return folder + "/caption"
     }
 
     /// What the file says, and why it could not be read when it could not.

@@ -36,6 +36,29 @@ struct CheckCommandTests {
         #expect(none.status == 0 && none.stdout.isEmpty, "\(none.stdout)")
     }
 
+    @Test("--check holds names against those the code replacements spell")
+    func namesAgainstTheCodes() throws {
+        let scratch = Scratch()
+        let config = scratch.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/caption", withIntermediateDirectories: true)
+        _ = scratch.write(
+            "config/caption/replacements.tsv", Array("=bo\tBarack Obama (USA)\n=am\tAngela Merkel\n".utf8))
+        let photo = scratch.write("summit.png", Photos.png())
+        let tagged = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=Summit",
+                "-XMP-dc:Description=Barak Obama greets Angela Merkel",
+                photo,
+            ])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let outcome = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": config])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == photo + ": Subtitle: “Barak Obama” is spelt “Barack Obama” in the codes\n")
+        let without = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": scratch.file("none")])
+        #expect(without.status == 0 && without.stdout.isEmpty, "no codes, no names to hold it against")
+    }
+
     @Test("--check over the library names each entry; a clean library exits 0 and says nothing")
     func libraryEntries() throws {
         let scratch = Scratch()

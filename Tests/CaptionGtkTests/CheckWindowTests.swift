@@ -6,6 +6,7 @@ import CGtk
 import CaptionLibrary
 import CaptionText
 import Foundation
+import Shorthand
 import Testing
 
 @_spi(Benchmarks) @testable import CaptionGtk
@@ -60,6 +61,33 @@ import Testing
         done(window)
         #expect(Harness.spin { saved.count == 1 }, "Done again saves")
         #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
+    }
+
+    /// A name spelt otherwise than the code replacements spell it: said with the name
+    /// meant, and Alt+M puts that name in place of the words; Done then saves.
+    @Test func aNameSpeltOtherwiseIsOfferedAsTheCodesSpellItAndAltMUsesIt() throws {
+        let (window, _) = try windowWithPhoto("names")
+        defer { Harness.close(window) }
+        window.form.replacementTable = ReplacementTable([
+            Replacement(code: "=bo", text: "Barack Obama (USA)"), Replacement(code: "=am", text: "Angela Merkel"),
+        ])
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        type(window, "Summit", "Barak Obama greets Angela Merkel")
+        #expect(
+            window.messages.text
+                == "Subtitle: “Barak Obama” is spelt “Barack Obama” in the codes. Done again saves the caption as it is.",
+            "\(window.messages.text ?? "")")
+        #expect(window.messages.actionLabel == "_Make It “Barack Obama”")
+        #expect(selection(window.form.view.subtitleEntry) == 0..<11)
+        // At once, as a typist presses it: before the bar has even been drawn.
+        Harness.press(window, keyval: GDK_KEY_m, state: GDK_MOD1_MASK)
+        #expect(window.form.view.subtitleEntry.text == "Barack Obama greets Angela Merkel")
+        #expect(window.form.view.subtitleEntry.hasFocus)
+        #expect(!window.messages.isShowing, "the offer is taken")
+        done(window)
+        #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
+        #expect(saved.first?.subtitle == "Barack Obama greets Angela Merkel")
     }
 
     /// Words as typed are checked: a variable the form fills and a doubled brace (a brace

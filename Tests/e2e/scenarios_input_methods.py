@@ -112,3 +112,35 @@ def scenario_enter_confirms_ibus_pinyin(desktop):
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("zhong", "wen"),
            f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+@input_method("ibus")
+def scenario_check_message_and_its_accept_key_through_ibus(desktop):
+    """With ibus between the keys and the fields: a title composed with libpinyin, a
+    subtitle typed through ibus's English keyboard with a name spelt otherwise than the
+    codes; Done says so, Alt+M (which ibus never takes) mends it, Done saves."""
+    import scenarios_shorthand
+    scenarios_shorthand.codes(desktop, "=bo\tBarack Obama (USA)\n")
+    start_ibus(desktop)
+    placeholder = ibus_focused_context(desktop)
+    ui = desktop.launch(*desktop.photos("a.jpg"))
+    ui.wait_focus("Title")
+    wait_until("the app's input context to have ibus's focus",
+               lambda: ibus_focused_context(desktop) not in (None, placeholder))
+    select_engine(desktop, "libpinyin")
+    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    select_engine(desktop, "xkb:us::eng")
+    desktop.type("Barak Obama waves")
+    ui.wait_text(ui.subtitle, "Barak Obama waves")
+    desktop.key("Return")
+    wait_until("the check to be said", lambda: "in the codes" in (ui.alert_text() or ""))
+    expect("Barack Obama" in ui.alert_text(), f"the bar says {ui.alert_text()!r}")
+    expect(desktop.entries() == [], "a finding saved the caption")
+    desktop.key("alt+m")
+    ui.wait_text(ui.subtitle, "Barack Obama waves")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("zhong", "Barack Obama waves"),
+           f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")

@@ -857,3 +857,47 @@ def scenario_orca_preferences_journey_codes_read_removed_and_put_back(desktop):
     step(["Escape"], "Search cleared colon: 2 codes")
     step(["Escape"], "Title text.")
 
+
+
+def scenario_orca_caption_checks_are_said_and_alt_m_makes_the_name_right(desktop):
+    """A journey by ear through the checks at Done: a placeholder is said with how to go on,
+    mended, and Done then says the name spelt otherwise than the codes spell it; Alt+M puts
+    the codes' spelling in and Orca reads the field; Done saves the mended caption."""
+    import scenarios_shorthand
+    scenarios_shorthand.codes(desktop, "=bo\tBarack Obama (USA)\n")
+    orca, ui, step = heard_on_the_form(desktop)
+    desktop.type("Summit TK")
+    ui.wait_text(ui.title, "Summit TK")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    desktop.type("Barak Obama waves")
+    ui.wait_text(ui.subtitle, "Barak Obama waves")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("is a placeholder left in")
+    orca.wait_heard("Done again saves the caption as it is")
+    ui.wait_focus("Title")
+    # The words found are selected: typing replaces them.
+    desktop.type("at dusk")
+    ui.wait_text(ui.title, "Summit at dusk")
+    desktop.key("Tab")
+    ui.wait_focus("Subtitle")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("is spelt")
+    orca.wait_heard("Barack Obama")
+    orca.wait_heard("in the codes")
+    ui.wait_focus("Subtitle")
+    expect(desktop.entries() == [], "a finding saved the caption")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("alt+m")
+    ui.wait_text(ui.subtitle, "Barack Obama waves")
+    orca.wait_heard("became")
+    orca.wait_heard("Barack Obama")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect((entries[0]["title"], entries[0]["subtitle"]) == ("Summit at dusk", "Barack Obama waves"),
+           f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")

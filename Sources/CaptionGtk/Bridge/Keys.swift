@@ -23,6 +23,15 @@ struct KeyPress {
 
     /// None of `modifiers` is held.
     func hasNone(of modifiers: [GdkModifierType]) -> Bool { !modifiers.contains(where: has) }
+
+    /// Alt and the key a label's underscore marks ("_Use" is Alt+U), whatever the case.
+    func isMnemonic(of label: String) -> Bool {
+        guard has(GDK_MOD1_MASK), hasNone(of: [GDK_CONTROL_MASK, GDK_SUPER_MASK]),
+            let underscore = label.firstIndex(of: "_"), underscore < label.index(before: label.endIndex),
+            let marked = label[label.index(after: underscore)].unicodeScalars.first
+        else { return false }
+        return gdk_keyval_to_lower(guint(key)) == gdk_keyval_to_lower(gdk_unicode_to_keyval(marked.value))
+    }
 }
 
 extension WidgetHandle {

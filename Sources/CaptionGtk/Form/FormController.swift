@@ -36,8 +36,14 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// The code replacements the fields use; Preferences changes them.
     var replacementTable: ReplacementTable {
         get { aids.replacements.table }
-        set { aids.replacements.table = newValue }
+        set {
+            aids.replacements.table = newValue
+            names = nil
+        }
     }
+    /// The names the code replacements spell, for the check at Done: made when first
+    /// needed after the table changes.
+    private var names: NameRoster?
     var spelling: SpellCheck { aids.spelling }
     private let window: Window
     private let header: HeaderBar
@@ -589,7 +595,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// not a rule: Done again on the same words saves them as they are. The words are
     /// checked as typed: `{date}` is still to be filled, and `{{` is a brace the user meant.
     private func passesChecks(_ words: CaptionWords) -> Bool {
-        let findings = CaptionChecks.findings(in: words, variables: Set(Variables.names))
+        let roster = names ?? NameRoster(replacementTexts: replacementTable.rows.map(\.text))
+        names = roster
+        let findings = CaptionChecks.findings(in: words, variables: Set(Variables.names), names: roster)
         guard let first = findings.first, checkedAndSaid != words else {
             checkedAndSaid = nil
             return true
@@ -599,10 +607,33 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         if findings.count > 1 {
             text += " " + fill(tr("(and {count} more)"), ["count": String(findings.count - 1)])
         }
-        messages.show(problem: fill(tr("{finding}. Done again saves the caption as it is."), ["finding": text]))
+        let said = fill(tr("{finding}. Done again saves the caption as it is."), ["finding": text])
+        if let name = first.suggestion {
+            messages.show(problem: said, actionLabel: fill(tr("_Make It “{name}”"), ["name": name])) { [weak self] in
+                self?.use(name, for: first)
+            }
+        } else {
+            messages.show(problem: said)
+        }
         focus(.text(first.field))
         view.entry(first.field).select(characters: first.offset..<(first.offset + first.length))
         return false
+    }
+
+    /// The name a check offers, in place of the words it found, as if typed there; the
+    /// words are left alone if they changed since.
+    private func use(_ name: String, for finding: CaptionFinding) {
+        let entry = view.entry(finding.field)
+        let range = finding.offset..<(finding.offset + finding.length)
+        let characters = Array(entry.text)
+        guard range.upperBound <= characters.count, String(characters[range]) == finding.text else { return }
+        focus(.text(finding.field))
+        aids.whileFormSetsText {
+            entry.deleteText(from: range.lowerBound, to: range.upperBound)
+            entry.caret = entry.insertText(name, at: range.lowerBound)
+        }
+        // The words changed under the caret: said, as typing is not.
+        aids.say(fill(tr("“{text}” became “{name}”"), ["text": finding.text, "name": name]), with: finding.field)
     }
 
     /// Done on an entry being edited: the form goes back to the queue's photo in the same

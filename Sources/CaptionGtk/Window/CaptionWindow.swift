@@ -528,6 +528,7 @@ import StartupTrace
                 self.libraryController.answerSearch(before: event)
             } else {
                 self.form.beforeKey()
+                if self.messages.takesMnemonic(event) { return true }
             }
             return false
         }

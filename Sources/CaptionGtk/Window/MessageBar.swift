@@ -80,6 +80,15 @@ final class MessageBar {
         bar.respond(Self.actionResponse)
     }
 
+    /// The button's Alt key pressed, taken before GTK's own mnemonics: those reach only a
+    /// button already drawn, and Alt pressed right after the key that showed the problem
+    /// (typed ahead, on a busy machine) would come before it is.
+    func takesMnemonic(_ event: KeyPress) -> Bool {
+        guard formIsShowing, actionButton.isVisible, event.isMnemonic(of: actionButton.label) else { return false }
+        activateAction()
+        return true
+    }
+
     var text: String? { problem ?? summary }
     var isShowing: Bool { text != nil }
 

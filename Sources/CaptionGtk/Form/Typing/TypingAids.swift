@@ -77,6 +77,12 @@ final class TypingAids {
             ? tr("{code} is back").replacing("{code}", with: match.code)
             : tr("{code} became {text}. Ctrl+Z takes it back").replacing("{code}", with: match.code)
                 .replacing("{text}", with: match.text)
+        say(words, with: field)
+    }
+
+    /// Words said once with a field (its description, which a screen reader reads as it
+    /// changes): a change made in it that typing did not make.
+    func say(_ words: String, with field: CaptionField) {
         replacementNote = (field, words)
         onChange?()
     }
