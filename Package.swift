@@ -52,9 +52,8 @@ let package = Package(
         .target(
             name: "CaptionLibrary",
             dependencies: [
-                "CSQLite", "CPostgres", "CCrypto", "CPixbuf", "CLibRaw", "CHeif", "CaptionText", "Localization",
-                "Threads",
-                "PhotoFormats", "Pixbufs", "POSIXFiles", "StartupTrace",
+                "CSQLite", "CPostgres", "CCrypto", "CPixbuf", "CLibRaw", "CHeif", "CaptionChecks", "CaptionText",
+                "Localization", "Threads", "PhotoFormats", "Pixbufs", "POSIXFiles", "StartupTrace",
             ]),
         .target(
             name: "CaptionMetadata",
@@ -140,11 +139,14 @@ let package = Package(
             ]),
         .testTarget(
             name: "CaptionCommandTests",
-            dependencies: ["CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CSQLite"]),
+            dependencies: [
+                "CaptionChecks", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CSQLite",
+            ]),
         .testTarget(
             name: "CaptionGtkTests",
             dependencies: [
-                "CaptionGtk", "CGtk", "CaptionLibrary", "CaptionMetadata", "CaptionQueue", "CaptionTestSupport",
+                "CaptionGtk", "CGtk", "CaptionChecks", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
+                "CaptionTestSupport",
                 "CaptionText", "FocusEngine", "JPEGPreview", "POSIXFiles", "Pixbufs",
             ]),
         .testTarget(

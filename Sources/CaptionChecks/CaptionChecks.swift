@@ -65,11 +65,17 @@ public enum CaptionChecks {
     /// the words are final and no `{…}` in them is to be filled (a library's entries,
     /// saved expanded, where a brace left is one the user meant).
     /// `names`: the names the desk spells one way, for words a slip away from one.
+    /// `choices`: the checks switched off find nothing.
     public static func findings(
-        in words: CaptionWords, variables: Set<String>? = [], names: NameRoster = .empty
+        in words: CaptionWords, variables: Set<String>? = [], names: NameRoster = .empty,
+        choices: CheckChoices = CheckChoices()
     ) -> [CaptionFinding] {
         CaptionField.allCases.flatMap { field in
-            findings(in: words[field], field: field, variables: variables, names: names)
+            findings(
+                in: words[field], field: field, variables: variables,
+                names: choices.allows(.names) ? names : .empty
+            )
+            .filter { choices.allows($0.kind.check) }
         }
     }
 

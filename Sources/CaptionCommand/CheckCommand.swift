@@ -15,11 +15,13 @@ extension Commands {
     static func check(library: String?, photos: [String]) -> Int32 {
         var found = 0
         var output = Console.Buffer()
+        // The checks switched off in Preferences are off here too.
+        let choices = CreditsFile.checkChoices()
         let names = roster()
         // A library's words were saved with their variables expanded: a brace left in them
         // is one the user typed as a brace. A photo's own words may come from anywhere.
         func say(_ place: String, _ words: CaptionWords, variables: Set<String>? = []) {
-            for finding in CaptionChecks.findings(in: words, variables: variables, names: names) {
+            for finding in CaptionChecks.findings(in: words, variables: variables, names: names, choices: choices) {
                 found += 1
                 output.append(place + ": " + finding.message + "\n")
             }

@@ -3,6 +3,7 @@
 // (variables unexpanded), and the window reads at start.
 
 import CPixbuf
+import CaptionChecks
 import CaptionText
 import Localization
 import POSIXFiles
@@ -108,6 +109,38 @@ public enum CreditsFile {
     /// what went wrong, to be said.
     public static func save(_ choices: WritingChoices, to path: String = defaultPath) -> String? {
         update(path) { file in g_key_file_set_boolean(file, writingGroup, iimKey, choices.addsIIM ? 1 : 0) }
+    }
+
+    static let checksGroup = "checks"
+
+    /// The checks at Done and in `--check`, each `true` or `false` under [checks]; one
+    /// missing is on, and so are all where the file cannot be read.
+    public static func checkChoices(_ path: String = defaultPath) -> CheckChoices {
+        guard case .contents(let bytes) = SettingsFile.read(path) else { return CheckChoices() }
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false) else {
+            return CheckChoices()
+        }
+        var choices = CheckChoices()
+        for check in CaptionCheck.allCases where g_key_file_has_key(file, checksGroup, check.rawValue, nil) != 0 {
+            var error: UnsafeMutablePointer<GError>?
+            let on = g_key_file_get_boolean(file, checksGroup, check.rawValue, &error) != 0
+            // A value that is not a boolean leaves the check on.
+            if error == nil { choices[check] = on }
+            g_clear_error(&error)
+        }
+        return choices
+    }
+
+    /// Writes the checks' switches into the same file, keeping everything else; nil when
+    /// done, else what went wrong, to be said.
+    public static func save(_ choices: CheckChoices, to path: String = defaultPath) -> String? {
+        update(path) { file in
+            for check in CaptionCheck.allCases {
+                g_key_file_set_boolean(file, checksGroup, check.rawValue, choices.allows(check) ? 1 : 0)
+            }
+        }
     }
 
     /// The file read (or a new one, when it is missing or does not parse: the user asked for

@@ -77,4 +77,19 @@ struct NameRosterTests {
         #expect(CaptionChecks.findings(in: words, names: roster).map(\.suggestion) == [meant])
         #expect(CaptionChecks.findings(in: CaptionWords(title: "Harbour", subtitle: meant), names: roster).isEmpty)
     }
+
+    @Test func aCheckSwitchedOffFindsNothingAndTheOthersStillDo() {
+        let words = CaptionWords(title: "Fans at XXX", subtitle: "Barak Obama waves waves (at dusk")
+        let all = CaptionChecks.findings(in: words, names: Self.roster).map(\.kind)
+        #expect(Set(all) == [.placeholder, .nameNearMiss, .doubledWord, .unbalanced])
+        for check in CaptionCheck.allCases {
+            let left = CaptionChecks.findings(in: words, names: Self.roster, choices: CheckChoices(off: [check]))
+            #expect(!left.isEmpty && left.allSatisfy { $0.kind.check != check }, "\(check)")
+        }
+        #expect(
+            CaptionChecks.findings(
+                in: words, names: Self.roster, choices: CheckChoices(off: Set(CaptionCheck.allCases))
+            )
+            .isEmpty)
+    }
 }

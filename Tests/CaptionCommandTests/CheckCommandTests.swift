@@ -2,6 +2,8 @@
 // them) and over the library's entries, one line per finding, the exit status saying
 // whether anything was found.
 
+import CaptionChecks
+import CaptionLibrary
 import CaptionTestSupport
 import Foundation
 import Testing
@@ -57,6 +59,32 @@ struct CheckCommandTests {
         #expect(outcome.stdout == photo + ": Subtitle: “Barak Obama” is spelt “Barack Obama” in the codes\n")
         let without = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": scratch.file("none")])
         #expect(without.status == 0 && without.stdout.isEmpty, "no codes, no names to hold it against")
+    }
+
+    @Test("--check leaves out the checks switched off in Preferences, kept beside the credits")
+    func switchedOffChecks() throws {
+        let scratch = Scratch()
+        let config = scratch.file("config")
+        let settings = config + "/caption/credits.ini"
+        try FileManager.default.createDirectory(atPath: config + "/caption", withIntermediateDirectories: true)
+        // What else the file holds stays as it was.
+        _ = scratch.write("config/caption/credits.ini", Array("[credits]\ncreator=Ana Lima\n".utf8))
+        #expect(CreditsFile.save(CheckChoices(off: [.leftovers, .names]), to: settings) == nil)
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .names]))
+        #expect(CreditsFile.read(settings).credits[.creator] == "Ana Lima")
+        let photo = scratch.write("left.png", Photos.png())
+        let tagged = try Tool.run(
+            "exiftool",
+            ["-q", "-overwrite_original", "-XMP-dc:Title=Fans at XXX", "-XMP-dc:Description=Boats (at dusk", photo])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let outcome = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": config])
+        #expect(outcome.stdout == photo + ": Subtitle: “(” is not closed or not opened\n", "\(outcome.stdout)")
+        // A value that is not a boolean leaves its check on.
+        _ = scratch.write(
+            "config/caption/credits.ini", Array("[checks]\nleftovers=perhaps\nbrackets=false\n".utf8))
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.brackets]))
+        let again = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": config])
+        #expect(again.stdout == photo + ": Title: “XXX” is a placeholder left in\n", "\(again.stdout)")
     }
 
     @Test("--check over the library names each entry; a clean library exits 0 and says nothing")

@@ -3,6 +3,7 @@
 // they are; changed words are checked again.
 
 import CGtk
+import CaptionChecks
 import CaptionLibrary
 import CaptionText
 import Foundation
@@ -88,6 +89,36 @@ import Testing
         done(window)
         #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
         #expect(saved.first?.subtitle == "Barack Obama greets Angela Merkel")
+    }
+
+    /// Preferences' Checks page: a check switched off (by its Alt key) is saved beside the
+    /// credits, for the command line too, and the next Done finds nothing of it.
+    @Test func aCheckSwitchedOffInPreferencesFindsNothingFromTheNextDone() throws {
+        let settings = folder + "/switch.ini"
+        let window = try Harness.makeWindow(library: folder + "/switch", creditsFile: settings)
+        defer { Harness.close(window) }
+        let photo = Harness.makePhoto(in: folder, name: "switch.jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        window.activateAction("preferences")
+        Harness.settle()
+        let preferences = try #require(window.preferences)
+        for _ in 0..<2 {
+            Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_Page_Down, state: GDK_CONTROL_MASK)
+        }
+        #expect(preferences.pages.visibleChildName == "checks")
+        #expect(CaptionCheck.allCases.allSatisfy { preferences.checkButtons[$0]?.isActive == true }, "all on at first")
+        Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_p, state: GDK_MOD1_MASK)
+        #expect(preferences.checkButtons[.leftovers]?.isActive == false)
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers]))
+        #expect(window.form.checkChoices == CheckChoices(off: [.leftovers]))
+        preferences.close()
+        Harness.settle()
+
+        type(window, "Harbour", "Mayor TK opens the bridge")
+        #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
+        #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
     }
 
     /// Words as typed are checked: a variable the form fills and a doubled brace (a brace

@@ -72,15 +72,16 @@ import Testing
         press(preferences, GDK_KEY_Tab)
         #expect(focusName(preferences) == "Code Replacements, 2 codes")
         var heard: [String] = []
-        for _ in 0..<10 {
+        for _ in 0..<11 {
             press(preferences, GDK_KEY_Tab)
             heard.append(focusName(preferences))
         }
-        // The page switcher in the header bar is in the cycle: Tab reaches the credits too.
+        // The page switcher in the header bar is in the cycle: Tab reaches the credits and
+        // the checks too.
         #expect(
             heard == [
                 "Code", "Text for the code", "Remove the code =a", "Add Code", "Import from Photo Mechanic…",
-                "Code Replacements", "Credits", "Search codes", "Code Replacements, 2 codes", "Code",
+                "Code Replacements", "Credits", "Checks", "Search codes", "Code Replacements, 2 codes", "Code",
             ])
     }
 

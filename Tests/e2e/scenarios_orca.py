@@ -901,3 +901,28 @@ def scenario_orca_caption_checks_are_said_and_alt_m_makes_the_name_right(desktop
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("Summit at dusk", "Barack Obama waves"),
            f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+def scenario_orca_a_check_switched_off_by_ear_lets_done_save(desktop):
+    """Preferences by ear: Ctrl+Page Up from the codes goes round to the Checks page, on its
+    first switch, said checked; Space switches it off, said; Escape, and a caption with a
+    placeholder left in is saved at the first Done."""
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    step = stepper(desktop, orca)
+    step(["ctrl+comma"], "Preferences", "Add Code push button.")
+    step(["ctrl+Page_Up"], "Placeholders, codes and variables left in check box checked")
+    step(["space"], "not checked")
+    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
+    wait_until("the switch saved",
+               lambda: "leftovers=false" in open(settings).read() if os.path.exists(settings) else None)
+    step(["Escape"], "Title text.")
+    desktop.type("Mayor TK")
+    step(["Return"], "Subtitle text.")
+    desktop.type("Opens the bridge")
+    step(["Return"], "Saved")
+    entries = desktop.wait_for_entries(1)
+    expect(entries[0]["title"] == "Mayor TK", f"saved {entries[0]['title']!r}")

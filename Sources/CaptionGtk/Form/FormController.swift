@@ -44,6 +44,20 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// The names the code replacements spell, for the check at Done: made when first
     /// needed after the table changes.
     private var names: NameRoster?
+    /// The checks at Done that Preferences leaves on: read from `settingsFile` at the
+    /// first Done (nothing of them is needed before), then as Preferences changes them.
+    var checkChoices: CheckChoices {
+        get {
+            if let chosenChecks { return chosenChecks }
+            let read = settingsFile.map { CreditsFile.checkChoices($0) } ?? CheckChoices()
+            chosenChecks = read
+            return read
+        }
+        set { chosenChecks = newValue }
+    }
+    private var chosenChecks: CheckChoices?
+    /// The file of credits, writing choices and checks.
+    var settingsFile: String?
     var spelling: SpellCheck { aids.spelling }
     private let window: Window
     private let header: HeaderBar
@@ -597,7 +611,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private func passesChecks(_ words: CaptionWords) -> Bool {
         let roster = names ?? NameRoster(replacementTexts: replacementTable.rows.map(\.text))
         names = roster
-        let findings = CaptionChecks.findings(in: words, variables: Set(Variables.names), names: roster)
+        let findings = CaptionChecks.findings(
+            in: words, variables: Set(Variables.names), names: roster, choices: checkChoices)
         guard let first = findings.first, checkedAndSaid != words else {
             checkedAndSaid = nil
             return true

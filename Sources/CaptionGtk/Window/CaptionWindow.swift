@@ -76,6 +76,7 @@ import StartupTrace
         // and a missing one is not opened.
         form.standingCredits = StandingCredits(CreditsFile.read(self.creditsFile))
         WritingChoices.current = CreditsFile.writingChoices(self.creditsFile)
+        form.settingsFile = self.creditsFile
         libraryController = LibraryController(
             page: builder["library_page"], library: library, notification: notification, messages: messages)
         export = ExportController(
@@ -375,6 +376,7 @@ import StartupTrace
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
         preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
+        preferences.onCheckChoicesChange = { [weak self] in self?.form.checkChoices = $0 }
         preferences.onClose = { [weak self, weak preferences] in
             guard let self else { return }
             self.preferences = nil

@@ -5,6 +5,7 @@
 // (GNOME's preferences apply at once, with no Apply button).
 
 import CGtk
+import CaptionChecks
 import CaptionLibrary
 import CaptionText
 import Localization
@@ -60,7 +61,7 @@ final class PreferencesWindow {
     var onKeyAfterClose: ((KeyPress) -> Bool)?
     /// Closed, and on screen only until the main window has the keyboard again.
     private(set) var isClosed = false
-    /// The two pages.
+    /// The pages: codes, credits and checks.
     let pages: Stack
     /// A field per standing credit, and whether they replace a photo's own.
     let creditFields: [CreditField: TextEntry]
@@ -78,6 +79,12 @@ final class PreferencesWindow {
     var onCreditsChange: ((StandingCredits) -> Void)?
     /// The choices about writing were saved: writes follow them from now on.
     var onWritingChoicesChange: ((WritingChoices) -> Void)?
+    /// A switch per check at Done.
+    let checkButtons: [CaptionCheck: CheckButton]
+    /// Says that the checks' switches could not be saved.
+    let checksStatus: Label
+    /// A check was switched: the form's next Done follows it.
+    var onCheckChoicesChange: ((CheckChoices) -> Void)?
 
     init(
         over parent: Window, table: ReplacementTable, credits: StandingCredits = .none,
@@ -130,6 +137,15 @@ final class PreferencesWindow {
         iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: iimButton.isActive)
         creditsStatus = builder["credits_status"]
         creditsRule = builder["credits_rule"]
+        let checks = CreditsFile.checkChoices(creditsPath)
+        var buttons: [CaptionCheck: CheckButton] = [:]
+        for check in CaptionCheck.allCases {
+            let button: CheckButton = builder["check_" + check.rawValue]
+            button.isActive = checks.allows(check)
+            buttons[check] = button
+        }
+        checkButtons = buttons
+        checksStatus = builder["checks_status"]
         creditsStatus.text = credits.problem ?? ""
         store = CodeStore()
         showRows(matching: "")
@@ -196,7 +212,7 @@ final class PreferencesWindow {
             let key = event.key
             // A key that acts on the list acts on the matches of the search as typed, even
             // before the search's pause has passed.
-            if Self.actsOnTheList(key), !self.isShowingCredits, self.searchField.text != self.shownQuery {
+            if Self.actsOnTheList(key), self.isShowingCodes, self.searchField.text != self.shownQuery {
                 self.showRows(matching: self.searchField.text)
                 self.sayMatches()
             }
@@ -213,11 +229,11 @@ final class PreferencesWindow {
                 return true
             }
             if (key == GDK_KEY_Page_Down || key == GDK_KEY_Page_Up) && event.has(GDK_CONTROL_MASK) {
-                self.show(self.isShowingCredits ? .codes : .credits)
+                self.show(self.page(after: key == GDK_KEY_Page_Down ? 1 : -1))
                 return true
             }
             // The codes' own keys; in the credits' fields, Ctrl+Z is the field's undo.
-            guard !self.isShowingCredits else { return false }
+            guard self.isShowingCodes else { return false }
             if (key == GDK_KEY_z || key == GDK_KEY_Z) && event.has(GDK_CONTROL_MASK) {
                 self.undoRemoval()
                 return true
@@ -253,11 +269,19 @@ final class PreferencesWindow {
         if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
     }
 
-    enum Page: String {
-        case codes, credits
+    enum Page: String, CaseIterable {
+        case codes, credits, checks
     }
 
     var isShowingCredits: Bool { pages.visibleChildName == Page.credits.rawValue }
+    var isShowingCodes: Bool { pages.visibleChildName == Page.codes.rawValue }
+
+    /// The page `step` pages on from the one shown, round from the last to the first.
+    private func page(after step: Int) -> Page {
+        let shown = Page.allCases.firstIndex { $0.rawValue == pages.visibleChildName } ?? 0
+        let count = Page.allCases.count
+        return Page.allCases[((shown + step) % count + count) % count]
+    }
 
     /// Shows `page`, focus in its first field.
     func show(_ page: Page) {
@@ -265,6 +289,7 @@ final class PreferencesWindow {
         switch page {
         case .codes: if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
         case .credits: creditFields[.creator]?.grabFocus()
+        case .checks: checkButtons[.leftovers]?.grabFocus()
         }
     }
 
@@ -496,6 +521,21 @@ final class PreferencesWindow {
             self.saveCreditsNow()
         }
         iimButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
+        for button in checkButtons.values {
+            button.connect(.toggled) { [weak self] in self?.saveCheckChoices() }
+        }
+    }
+
+    /// The checks as the switches say them.
+    var checkChoices: CheckChoices {
+        CheckChoices(off: Set(checkButtons.filter { !$0.value.isActive }.map(\.key)))
+    }
+
+    /// Applies from the next Done on, and to caption --check.
+    private func saveCheckChoices() {
+        let choices = checkChoices
+        onCheckChoicesChange?(choices)
+        checksStatus.text = CreditsFile.save(choices, to: creditsPath) ?? ""
     }
 
     /// Applies from the next write on, in this window and the command line alike.

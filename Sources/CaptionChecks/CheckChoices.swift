@@ -1,0 +1,40 @@
+// Which checks a desk wants at Done and in caption --check: each may be switched off in
+// Preferences, and a switch applies to the window and the command line alike.
+
+/// A check as Preferences names it: the kinds of finding it makes.
+public enum CaptionCheck: String, CaseIterable, Sendable {
+    /// Placeholders, codes and variables left in.
+    case leftovers
+    case doubledWords = "doubled_words"
+    /// Brackets and quotation marks not closed.
+    case brackets
+    /// Names spelt otherwise than the code replacements spell them.
+    case names
+}
+
+extension CaptionFinding.Kind {
+    public var check: CaptionCheck {
+        switch self {
+        case .placeholder, .unfilledVariable, .unreplacedCode: .leftovers
+        case .doubledWord: .doubledWords
+        case .unbalanced: .brackets
+        case .nameNearMiss: .names
+        }
+    }
+}
+
+/// The checks switched off; all are on unless the user switched one off.
+public struct CheckChoices: Sendable, Equatable {
+    public var off: Set<CaptionCheck>
+
+    public init(off: Set<CaptionCheck> = []) { self.off = off }
+
+    public func allows(_ check: CaptionCheck) -> Bool { !off.contains(check) }
+
+    public subscript(check: CaptionCheck) -> Bool {
+        get { allows(check) }
+        set {
+            if newValue { off.remove(check) } else { off.insert(check) }
+        }
+    }
+}
