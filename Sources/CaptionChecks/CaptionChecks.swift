@@ -20,6 +20,9 @@ public struct CaptionFinding: Equatable, Sendable {
         case unbalanced
         /// Words within a slip of a name the desk spells otherwise ("Barak Obama").
         case nameNearMiss
+        /// A description that says no place, or no date.
+        case noPlace
+        case noDate
     }
 
     public var kind: Kind
@@ -51,6 +54,8 @@ public struct CaptionFinding: Equatable, Sendable {
             case .doubledWord: tr("{field}: “{text}” is typed twice")
             case .unbalanced: tr("{field}: “{text}” is not closed or not opened")
             case .nameNearMiss: tr("{field}: “{text}” is spelt “{name}” in the codes")
+            case .noPlace: tr("{field} says no place, as a wire caption must (a city, or a dateline)")
+            case .noDate: tr("{field} says no date, as a wire caption must (a day, a month or a year)")
             }
         let name = field == .title ? tr("Title") : tr("Subtitle")
         return template.replacing("{field}", with: name).replacing("{name}", with: suggestion ?? "")
@@ -65,18 +70,34 @@ public enum CaptionChecks {
     /// the words are final and no `{…}` in them is to be filled (a library's entries,
     /// saved expanded, where a brace left is one the user meant).
     /// `names`: the names the desk spells one way, for words a slip away from one.
-    /// `choices`: the checks switched off find nothing.
+    /// `choices`: the checks switched off find nothing. `places`: where the photo was taken
+    /// (its city, state, country), which the description may name as its place.
     public static func findings(
         in words: CaptionWords, variables: Set<String>? = [], names: NameRoster = .empty,
-        choices: CheckChoices = CheckChoices()
+        choices: CheckChoices = CheckChoices(), places: [String] = []
     ) -> [CaptionFinding] {
-        CaptionField.allCases.flatMap { field in
+        var found = CaptionField.allCases.flatMap { field in
             findings(
                 in: words[field], field: field, variables: variables,
                 names: choices.allows(.names) ? names : .empty
             )
             .filter { choices.allows($0.kind.check) }
         }
+        // The description is where a wire caption says where and when; said after the
+        // rest, at its end, where the words would go.
+        let description = words.subtitle
+        if choices.allows(.dateline), description.contains(where: { !$0.isWhitespace }) {
+            let characters = Array(description)
+            let tokens = self.words(characters).map { String(characters[$0]) }
+            let end = characters.count
+            if !Dateline.hasPlace(description, words: tokens, places: places) {
+                found.append(CaptionFinding(kind: .noPlace, field: .subtitle, text: "", offset: end, length: 0))
+            }
+            if !Dateline.hasDate(tokens) {
+                found.append(CaptionFinding(kind: .noDate, field: .subtitle, text: "", offset: end, length: 0))
+            }
+        }
+        return found
     }
 
     static func findings(

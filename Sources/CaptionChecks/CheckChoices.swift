@@ -10,6 +10,8 @@ public enum CaptionCheck: String, CaseIterable, Sendable {
     case brackets
     /// Names spelt otherwise than the code replacements spell them.
     case names
+    /// A description without a place or a date: off unless a desk asks for it.
+    case dateline
 }
 
 extension CaptionFinding.Kind {
@@ -19,15 +21,19 @@ extension CaptionFinding.Kind {
         case .doubledWord: .doubledWords
         case .unbalanced: .brackets
         case .nameNearMiss: .names
+        case .noPlace, .noDate: .dateline
         }
     }
 }
 
-/// The checks switched off; all are on unless the user switched one off.
+/// The checks switched off. All are on unless the user switched one off, but the
+/// dateline's: most captions are not a wire's, and it would speak at every Done.
 public struct CheckChoices: Sendable, Equatable {
     public var off: Set<CaptionCheck>
 
-    public init(off: Set<CaptionCheck> = []) { self.off = off }
+    public static let offByDefault: Set<CaptionCheck> = [.dateline]
+
+    public init(off: Set<CaptionCheck> = CheckChoices.offByDefault) { self.off = off }
 
     public func allows(_ check: CaptionCheck) -> Bool { !off.contains(check) }
 

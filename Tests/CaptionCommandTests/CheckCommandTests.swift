@@ -69,8 +69,8 @@ struct CheckCommandTests {
         try FileManager.default.createDirectory(atPath: config + "/caption", withIntermediateDirectories: true)
         // What else the file holds stays as it was.
         _ = scratch.write("config/caption/credits.ini", Array("[credits]\ncreator=Ana Lima\n".utf8))
-        #expect(CreditsFile.save(CheckChoices(off: [.leftovers, .names]), to: settings) == nil)
-        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .names]))
+        #expect(CreditsFile.save(CheckChoices(off: [.leftovers, .names, .dateline]), to: settings) == nil)
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .names, .dateline]))
         #expect(CreditsFile.read(settings).credits[.creator] == "Ana Lima")
         let photo = scratch.write("left.png", Photos.png())
         let tagged = try Tool.run(
@@ -82,7 +82,8 @@ struct CheckCommandTests {
         // A value that is not a boolean leaves its check on.
         _ = scratch.write(
             "config/caption/credits.ini", Array("[checks]\nleftovers=perhaps\nbrackets=false\n".utf8))
-        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.brackets]))
+        #expect(
+            CreditsFile.checkChoices(settings) == CheckChoices(off: [.brackets, .dateline]), "off unless asked for")
         let again = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": config])
         #expect(again.stdout == photo + ": Title: “XXX” is a placeholder left in\n", "\(again.stdout)")
     }

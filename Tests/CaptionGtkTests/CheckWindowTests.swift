@@ -108,17 +108,37 @@ import Testing
             Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_Page_Down, state: GDK_CONTROL_MASK)
         }
         #expect(preferences.pages.visibleChildName == "checks")
-        #expect(CaptionCheck.allCases.allSatisfy { preferences.checkButtons[$0]?.isActive == true }, "all on at first")
+        #expect(
+            CaptionCheck.allCases.allSatisfy { preferences.checkButtons[$0]?.isActive == ($0 != .dateline) },
+            "all on at first but the dateline's")
         Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_p, state: GDK_MOD1_MASK)
         #expect(preferences.checkButtons[.leftovers]?.isActive == false)
-        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers]))
-        #expect(window.form.checkChoices == CheckChoices(off: [.leftovers]))
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .dateline]))
+        #expect(window.form.checkChoices == CheckChoices(off: [.leftovers, .dateline]))
         preferences.close()
         Harness.settle()
 
         type(window, "Harbour", "Mayor TK opens the bridge")
         #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
         #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
+    }
+
+    /// The dateline check, where a desk switched it on: the subtitle's missing place said,
+    /// the caret at its end; Done again saves.
+    @Test func aSubtitleWithoutAPlaceIsSaidWhereTheDeskAsksForOne() throws {
+        let (window, _) = try windowWithPhoto("dateline")
+        defer { Harness.close(window) }
+        window.form.checkChoices = CheckChoices(off: [])
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        type(window, "Harbour", "Boats on Monday")
+        #expect(
+            window.messages.text
+                == "Subtitle says no place, as a wire caption must (a city, or a dateline). Done again saves the caption as it is.",
+            "\(window.messages.text ?? "")")
+        #expect(window.form.view.subtitleEntry.hasFocus && window.form.view.subtitleEntry.caret == 15)
+        done(window)
+        #expect(Harness.spin { saved.count == 1 })
     }
 
     /// Words as typed are checked: a variable the form fills and a doubled brace (a brace

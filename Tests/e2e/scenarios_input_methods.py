@@ -90,10 +90,9 @@ def select_engine(desktop, engine):
     wait_until(f"ibus to select {engine}", selected, interval=0.3)
 
 
-@input_method("ibus")
-def scenario_enter_confirms_ibus_pinyin(desktop):
-    """ibus with libpinyin: zhong then Return commits the text into the entry, and the
-    Return neither moves focus nor saves; the next Return acts."""
+def launch_with_libpinyin(desktop):
+    """ibus started, the window opened on a photo with Title focused, and libpinyin chosen
+    once the app's input context has ibus's focus."""
     start_ibus(desktop)
     placeholder = ibus_focused_context(desktop)
     ui = desktop.launch(*desktop.photos("a.jpg"))
@@ -103,6 +102,14 @@ def scenario_enter_confirms_ibus_pinyin(desktop):
     wait_until("the app's input context to have ibus's focus",
                lambda: ibus_focused_context(desktop) not in (None, placeholder))
     select_engine(desktop, "libpinyin")
+    return ui
+
+
+@input_method("ibus")
+def scenario_enter_confirms_ibus_pinyin(desktop):
+    """ibus with libpinyin: zhong then Return commits the text into the entry, and the
+    Return neither moves focus nor saves; the next Return acts."""
+    ui = launch_with_libpinyin(desktop)
     # libpinyin commits what it was given on Return: the letters, not a hanzi.
     compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
     desktop.key("Return")
@@ -121,13 +128,7 @@ def scenario_check_message_and_its_accept_key_through_ibus(desktop):
     codes; Done says so, Alt+M (which ibus never takes) mends it, Done saves."""
     import scenarios_shorthand
     scenarios_shorthand.codes(desktop, "=bo\tBarack Obama (USA)\n")
-    start_ibus(desktop)
-    placeholder = ibus_focused_context(desktop)
-    ui = desktop.launch(*desktop.photos("a.jpg"))
-    ui.wait_focus("Title")
-    wait_until("the app's input context to have ibus's focus",
-               lambda: ibus_focused_context(desktop) not in (None, placeholder))
-    select_engine(desktop, "libpinyin")
+    ui = launch_with_libpinyin(desktop)
     compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
     desktop.key("Return")
     ui.wait_focus("Subtitle")

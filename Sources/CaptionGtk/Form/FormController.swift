@@ -612,7 +612,8 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         let roster = names ?? NameRoster(replacementTexts: replacementTable.rows.map(\.text))
         names = roster
         let findings = CaptionChecks.findings(
-            in: words, variables: Set(Variables.names), names: roster, choices: checkChoices)
+            in: words, variables: Set(Variables.names), names: roster, choices: checkChoices,
+            places: [photoFacts?.city, photoFacts?.state, photoFacts?.country].compactMap { $0 })
         guard let first = findings.first, checkedAndSaid != words else {
             checkedAndSaid = nil
             return true
