@@ -58,7 +58,7 @@ extension Commands {
     /// The names the code replacements spell (the window's own file, which Preferences
     /// edits and imports Photo Mechanic's into); none when there is no file.
     static func roster() -> NameRoster {
-        guard let bytes = SettingsFile.contents(CreditsFile.settingsFolder + "/replacements.tsv"),
+        guard let bytes = SettingsFile.contents(CreditsFile.settingsFolder + "/" + ReplacementFile.fileName),
             let text = String(validating: bytes, as: UTF8.self)
         else {
             return .empty

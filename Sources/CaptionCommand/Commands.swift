@@ -22,19 +22,14 @@ public enum Commands {
         WritingChoices.current = CreditsFile.writingChoices()
         switch request {
         case .add(let library, let photo, let given, let into):
-            // What is not given comes from the photo's metadata or its sidecar, as the
-            // window fills its form; an option given, even empty, wins.
-            let complete = CaptionField.allCases.allSatisfy { given[$0] != nil }
-            let found = complete ? FoundCaption(caption: .none, origin: nil) : CaptionFinder.find(photo)
-            if found.xmpTooLarge {
+            let (words, xmpTooLarge) = self.words(given, for: photo)
+            if xmpTooLarge {
                 Console.error(
                     fill(
                         tr("The photo's XMP holds more than {count} properties; Caption does not read it: {path}"),
                         ["count": String(XMPPacketLimit.maximumElements), "path": photo]))
             }
-            let carried = found.caption
-            return add(
-                library: library, photo: photo, words: CaptionWords { given[$0] ?? carried[$0] ?? "" }, into: into)
+            return add(library: library, photo: photo, words: words, into: into)
         case .list(let library, let format):
             return list(library: library, format: format)
         case .importSheet(let library, let sheet, let into):
@@ -55,6 +50,16 @@ public enum Commands {
             Console.error(tr("this request needs the window, not a command"))
             return 2
         }
+    }
+
+    /// The words for `photo`: those `given`, and what is not given from the photo's metadata
+    /// or its sidecar, as the window fills its form; a field given, even empty, wins. Also
+    /// whether the photo's XMP was too large to read.
+    static func words(_ given: [CaptionField: String], for photo: String) -> (CaptionWords, xmpTooLarge: Bool) {
+        let complete = CaptionField.allCases.allSatisfy { given[$0] != nil }
+        let found = complete ? FoundCaption(caption: .none, origin: nil) : CaptionFinder.find(photo)
+        let carried = found.caption
+        return (CaptionWords { given[$0] ?? carried[$0] ?? "" }, found.xmpTooLarge)
     }
 
     /// The form's own rules decide, as in the window: the photo's state comes from loading

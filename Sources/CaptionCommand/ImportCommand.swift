@@ -93,12 +93,7 @@ extension Commands {
 
     /// A row's words (a cell left empty taken from the photo) and its photo read and checked.
     static func prepared(_ row: SheetRow) -> (words: CaptionWords, loaded: Result<LoadedPhoto, LibraryError>) {
-        let given = row.words
-        let carried =
-            CaptionField.allCases.allSatisfy { given[$0] != nil }
-            ? PhotoCaption.none : CaptionFinder.find(row.photo).caption
-        let words = CaptionWords { given[$0] ?? carried[$0] ?? "" }
-        return (words, Result { () throws(LibraryError) in try PhotoInspector.load(row.photo) })
+        (words(row.words, for: row.photo).0, Result { () throws(LibraryError) in try PhotoInspector.load(row.photo) })
     }
 
     /// A credit in the sheet is the user's word for that photo: it goes in over the

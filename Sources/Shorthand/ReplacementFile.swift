@@ -7,6 +7,9 @@
 import CaptionText
 
 public enum ReplacementFile {
+    /// Its name in the user's config folder's `caption` folder.
+    public static let fileName = "replacements.tsv"
+
     /// The table in Caption's format: a comment line, then one `code<TAB>text` line a row.
     public static func write(_ table: ReplacementTable) -> String {
         String(decoding: ReplacementDocument(bytes: []).updated(to: table), as: UTF8.self)

@@ -53,6 +53,8 @@ final class MessageBar {
         }
         nameCloseButton(in: bar.asWidget)
         actionButton = bar.addHiddenButton(response: Self.actionResponse)
+        // Once: each call connects its mnemonic handler again.
+        actionButton.setUsesMnemonic()
         bar.connect(.response) { [weak self] response in
             guard let self else { return }
             let action = response == Self.actionResponse ? self.action : nil
@@ -69,7 +71,6 @@ final class MessageBar {
     func show(problem: String, actionLabel: String, action: @escaping () -> Void) {
         self.action = action
         actionButton.label = actionLabel
-        actionButton.setUsesMnemonic()
         actionButton.isVisible = true
         self.problem = problem
         refresh()

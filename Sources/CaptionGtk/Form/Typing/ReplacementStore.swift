@@ -11,7 +11,7 @@ import Shorthand
 enum ReplacementStore {
     /// $XDG_CONFIG_HOME/caption/replacements.tsv.
     static var defaultPath: String {
-        UserFiles.configFolder + "/caption/replacements.tsv"
+        UserFiles.configFolder + "/caption/" + ReplacementFile.fileName
     }
 
     /// The table in the file; an empty one when there is no file yet or it cannot be read
