@@ -80,6 +80,8 @@ static inline GtkStack *caption_stack(gpointer p) { return GTK_STACK(p); }
 static inline GtkOverlay *caption_overlay(gpointer p) { return GTK_OVERLAY(p); }
 static inline GActionMap *caption_action_map(gpointer p) { return G_ACTION_MAP(p); }
 static inline GtkToggleButton *caption_toggle_button(gpointer p) { return GTK_TOGGLE_BUTTON(p); }
+static inline GtkComboBox *caption_combo_box(gpointer p) { return GTK_COMBO_BOX(p); }
+static inline GtkComboBoxText *caption_combo_box_text(gpointer p) { return GTK_COMBO_BOX_TEXT(p); }
 static inline GtkMenuButton *caption_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
 static inline GtkAboutDialog *caption_about_dialog(gpointer p) { return GTK_ABOUT_DIALOG(p); }
 static inline GdkAtom caption_clipboard_atom(void) { return GDK_SELECTION_CLIPBOARD; }

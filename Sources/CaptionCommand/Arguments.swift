@@ -14,11 +14,14 @@ public enum Request: Equatable, Sendable {
     case window(library: String?, photos: [String], watch: String? = nil, subfolders: Bool = false)
     /// `words` holds the fields given (`--title`, `--subtitle`); the others come from the
     /// photo. With `into`, the caption also goes into the photo file or a sidecar beside it.
-    case add(library: String?, photo: String, words: [CaptionField: String], into: CaptionDestination? = nil)
+    /// With `pad`, the credits are that stationery pad's rather than the standing ones.
+    case add(
+        library: String?, photo: String, words: [CaptionField: String], into: CaptionDestination? = nil,
+        pad: String? = nil)
     case list(library: String?, format: ListFormat = .table)
     /// The rows of a caption sheet (a CSV as exiftool's -csv writes it) saved as `--add`
     /// saves one photo, each also written into its photo or a sidecar with `into`.
-    case importSheet(library: String?, sheet: String, into: CaptionDestination?)
+    case importSheet(library: String?, sheet: String, into: CaptionDestination?, pad: String? = nil)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded (`.photo`) or
     /// in NAME.xmp beside each untouched photo (`.sidecar`).
@@ -30,12 +33,26 @@ public enum Request: Equatable, Sendable {
     /// when none is given.
     case check(library: String?, photos: [String])
     /// The standing credits given (`--creator`…; "" clears one), and whether they replace
-    /// a photo's own (nil: as before); the others stay as they are.
-    case setCredits(changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil)
-    /// Prints the standing credits.
-    case showCredits
+    /// a photo's own (nil: as before); the others stay as they are. With `pad`, the credits
+    /// go into that stationery pad (made if it is new) rather than the standing ones.
+    case setCredits(changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil, pad: String? = nil)
+    /// Prints the standing credits, or those of the stationery pad `pad`.
+    case showCredits(pad: String? = nil)
+    /// The stationery pads: listed, one chosen for what follows, or a file added as one.
+    case pads(PadRequest)
     case help
     case version
+}
+
+/// What is asked of the stationery pads.
+public enum PadRequest: Equatable, Sendable {
+    /// `--pads`: each pad's name, the one in use marked.
+    case list
+    /// `--use-pad NAME`: its credits are written from now on; nil (`--no-pad`): the
+    /// standing credits' own.
+    case use(String?)
+    /// `--add-pad FILE.xmp [--pad NAME]`: an XMP file (a Photo Mechanic template) becomes a pad.
+    case add(file: String, name: String?)
 }
 
 /// How `--list` prints the entries.
@@ -76,6 +93,11 @@ public enum Arguments {
         var credits: [CreditField: String] = [:]
         var replaceOwn: Bool?
         var addsIIM: Bool?
+        var pad: String?
+        var listPads = false
+        var usePad: String??
+        var usePadCount = 0
+        var addPad: String?
         var help = false
         var version = false
         var index = 0
@@ -130,6 +152,15 @@ public enum Arguments {
             case "--keep-own": replaceOwn = false
             case "--iim": addsIIM = true
             case "--no-iim": addsIIM = false
+            case "--pad": pad = try take()
+            case "--pads": listPads = true
+            case "--use-pad":
+                usePad = .some(try take())
+                usePadCount += 1
+            case "--no-pad":
+                usePad = .some(nil)
+                usePadCount += 1
+            case "--add-pad": addPad = try take()
             // A standing credit by its name: --creator, --credit-line, --country-code…
             case let option where option.hasPrefix("--") && creditField(option) != nil:
                 // The case's condition just found the credit.
@@ -149,7 +180,7 @@ public enum Arguments {
                     "--list", "--json", "--csv", "--sidecar", "--in-place", "--write-back", "--check", "--subfolders",
                     "--help",
                     "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own", "--iim",
-                    "--no-iim",
+                    "--no-iim", "--pads", "--no-pad",
                 ]
                 .contains(
                     name)
@@ -161,9 +192,42 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
+        if let pad, let reason = StationeryPads.isAcceptable(pad) {
+            throw UsageError(message: "--pad: " + reason)
+        }
+        let padModes = [listPads, addPad != nil].filter { $0 }.count + usePadCount
+        if padModes > 0 {
+            let others =
+                !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty || !credits.isEmpty
+                || replaceOwn != nil || addsIIM != nil
+                || [
+                    add != nil, list, remove != nil, export != nil, writeBack, check, sidecar, inPlace, json, csv,
+                    importSheet != nil, !ids.isEmpty, setCredits, showCredits,
+                ]
+                .contains(true)
+            if padModes > 1 || others {
+                throw UsageError(
+                    message: tr("--pads, --use-pad, --no-pad and --add-pad go alone (--add-pad with --pad)"))
+            }
+            if pad != nil && addPad == nil {
+                throw UsageError(message: tr("--pad goes with --add, --import, --set-credits, --credits or --add-pad"))
+            }
+            if let addPad {
+                guard !addPad.isEmpty else { throw UsageError(message: tr("--add-pad needs an XMP file")) }
+                return .pads(.add(file: addPad, name: pad))
+            }
+            if let usePad {
+                if let name = usePad, let reason = StationeryPads.isAcceptable(name) {
+                    throw UsageError(message: "--use-pad: " + reason)
+                }
+                return .pads(.use(usePad))
+            }
+            return .pads(.list)
+        }
         if !credits.isEmpty || replaceOwn != nil || addsIIM != nil || setCredits || showCredits {
             return try creditsRequest(
                 set: setCredits, show: showCredits, credits: credits, replaceOwn: replaceOwn, addsIIM: addsIIM,
+                pad: pad,
                 others: !photos.isEmpty || library != nil || watch != nil || subfolders || !words.isEmpty
                     || [
                         add != nil, list, remove != nil, export != nil, writeBack, check, sidecar, inPlace, json,
@@ -176,6 +240,9 @@ public enum Arguments {
         if modes > 1 {
             throw UsageError(
                 message: tr("use only one of --add, --import, --list, --remove, --export, --write-back and --check"))
+        }
+        if pad != nil && add == nil && importSheet == nil {
+            throw UsageError(message: tr("--pad goes with --add, --import, --set-credits, --credits or --add-pad"))
         }
         if export == nil && !writeBack && !ids.isEmpty {
             throw UsageError(message: tr("--id goes with --export or --write-back"))
@@ -207,7 +274,7 @@ public enum Arguments {
                         .replacing("{argument}", with: photos[0]))
             }
             let into: CaptionDestination? = inPlace ? .photo : sidecar ? .sidecar : nil
-            return .add(library: library, photo: add, words: words, into: into)
+            return .add(library: library, photo: add, words: words, into: into, pad: pad)
         }
         if list {
             guard photos.isEmpty else {
@@ -224,7 +291,8 @@ public enum Arguments {
                     message: tr("--import takes the photos from its sheet; unexpected {argument}")
                         .replacing("{argument}", with: photos[0]))
             }
-            return .importSheet(library: library, sheet: importSheet, into: inPlace ? .photo : sidecar ? .sidecar : nil)
+            return .importSheet(
+                library: library, sheet: importSheet, into: inPlace ? .photo : sidecar ? .sidecar : nil, pad: pad)
         }
         if let remove {
             guard let id = Int64(remove), id > 0 else {
@@ -277,13 +345,14 @@ public enum Arguments {
     }
 
     private static func creditsRequest(
-        set: Bool, show: Bool, credits: [CreditField: String], replaceOwn: Bool?, addsIIM: Bool?, others: Bool
+        set: Bool, show: Bool, credits: [CreditField: String], replaceOwn: Bool?, addsIIM: Bool?, pad: String?,
+        others: Bool
     ) throws(UsageError) -> Request {
         if set && show { throw UsageError(message: tr("use either --set-credits or --credits")) }
         if others {
             throw UsageError(message: tr("--set-credits and --credits go with the credits' own options only"))
         }
-        if show { return .showCredits }
+        if show { return .showCredits(pad: pad) }
         guard set else {
             throw UsageError(message: tr("--creator, --credit-line and the other credits go with --set-credits"))
         }
@@ -303,7 +372,7 @@ public enum Arguments {
                     ["option": field.rawValue.replacing("_", with: "-"), "names": Variables.typedNames]
                 ).replacing("{{name}}", with: "{" + name + "}"))
         }
-        return .setCredits(changes: credits, replacesPhotos: replaceOwn, addsIIM: addsIIM)
+        return .setCredits(changes: credits, replacesPhotos: replaceOwn, addsIIM: addsIIM, pad: pad)
     }
 
     /// One message per paragraph or option, each a single-line literal: xgettext reads
@@ -320,7 +389,8 @@ public enum Arguments {
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
             "  caption " + tr("--set-credits [--creator NAME] [--credit-line TEXT] [--copyright TEXT] ..."),
-            "  caption --credits",
+            "  caption " + tr("--credits [--pad NAME]"),
+            "  caption " + tr("--pads | --use-pad NAME | --no-pad | --add-pad FILE.xmp [--pad NAME]"),
             "  caption --help | --version",
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
@@ -376,6 +446,16 @@ public enum Arguments {
                 "  --no-iim          with --set-credits: IPTC-IIM only where a photo has it;\n                    --iim (the default) adds it to JPEG and TIFF photos without it,\n                    for systems that read nothing else"
             ),
             tr("  --credits         print the standing credits"),
+            tr(
+                "  --pad NAME        with --add or --import: the stationery pad NAME's credits\n                    rather than the standing ones; with --set-credits or\n                    --credits: set or print that pad's (a new name makes a pad)"
+            ),
+            tr("  --pads            list the stationery pads, the one in use marked"),
+            tr(
+                "  --use-pad NAME    write the stationery pad NAME's credits with every caption\n                    from now on, in the window too; --no-pad: the standing ones"
+            ),
+            tr(
+                "  --add-pad FILE    make an XMP file (a Photo Mechanic metadata template) a\n                    stationery pad, named after the file or --pad"
+            ),
             tr(
                 "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any"
             ),

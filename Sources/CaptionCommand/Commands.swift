@@ -21,7 +21,13 @@ public enum Commands {
         // What Preferences chose about writing into photos holds here too.
         WritingChoices.current = CreditsFile.writingChoices()
         switch request {
-        case .add(let library, let photo, let given, let into):
+        case .add(let library, let photo, let given, let into, let pad):
+            // A pad asked for by name is read first: a wrong name saves nothing.
+            var padCredits: CreditsFile.Reading?
+            if let pad {
+                guard let reading = padReading(pad) else { return 1 }
+                padCredits = reading
+            }
             let (words, xmpTooLarge) = self.words(given, for: photo)
             if xmpTooLarge {
                 Console.error(
@@ -29,21 +35,23 @@ public enum Commands {
                         tr("The photo's XMP holds more than {count} properties; Caption does not read it: {path}"),
                         ["count": String(XMPPacketLimit.maximumElements), "path": photo]))
             }
-            return add(library: library, photo: photo, words: words, into: into)
+            return add(library: library, photo: photo, words: words, into: into, credits: padCredits)
         case .list(let library, let format):
             return list(library: library, format: format)
-        case .importSheet(let library, let sheet, let into):
-            return importSheet(sheet, library: library, into: into)
+        case .importSheet(let library, let sheet, let into, let pad):
+            return importSheet(sheet, library: library, into: into, pad: pad)
         case .remove(let library, let id):
             return remove(library: library, id: id)
         case .export(let library, let folder, let ids, let into):
             return export(library: library, folder: folder, ids: ids, into: into)
         case .writeBack(let library, let ids, let into):
             return writeBack(library: library, ids: ids, into: into)
-        case .setCredits(let changes, let replacesPhotos, let addsIIM):
-            return setCredits(changes, replacesPhotos: replacesPhotos, addsIIM: addsIIM)
-        case .showCredits:
-            return showCredits()
+        case .setCredits(let changes, let replacesPhotos, let addsIIM, let pad):
+            return setCredits(changes, replacesPhotos: replacesPhotos, addsIIM: addsIIM, pad: pad)
+        case .showCredits(let pad):
+            return showCredits(pad: pad)
+        case .pads(let request):
+            return pads(request)
         case .check(let library, let photos):
             return check(library: library, photos: photos)
         case .window, .help, .version:
@@ -66,11 +74,12 @@ public enum Commands {
     /// it (read once, fully checked), and a rejected form prints the summary the window
     /// would show, one line each.
     static func add(
-        library: String?, photo: String, words: CaptionWords, into: CaptionDestination? = nil
+        library: String?, photo: String, words: CaptionWords, into: CaptionDestination? = nil,
+        credits: CreditsFile.Reading? = nil
     ) -> Int32 {
         let saved = save(
             photo, words: words, into: into, library: { () throws(LibraryError) in try open(library) },
-            credits: { standingCredits(for: photo) }, say: { Console.error($0) })
+            credits: { standingCredits(for: photo, reading: credits) }, say: { Console.error($0) })
         return saved == .saved ? 0 : 1
     }
 
@@ -140,8 +149,8 @@ public enum Commands {
     /// The standing credits as they go with a caption of the photo at `path`: variables
     /// expanded from its Exif; a credit without a value for this photo, or a credits file
     /// that cannot be read, said on standard error.
-    static func standingCredits(for path: String) -> Credits {
-        let reading = CreditsFile.read()
+    static func standingCredits(for path: String, reading given: CreditsFile.Reading? = nil) -> Credits {
+        let reading = given ?? StationeryPads.standing()
         if let problem = reading.problem { Console.error(problem) }
         return expanded(reading.credits, for: path, say: { Console.error($0) })
     }
@@ -164,7 +173,41 @@ public enum Commands {
         return expanded
     }
 
-    static func setCredits(_ changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil) -> Int32 {
+    /// The credits of the pad `name`, or nil when it cannot be read (said).
+    static func padReading(_ name: String) -> CreditsFile.Reading? {
+        switch StationeryPads.reading(pad: name) {
+        case .success(let reading): return reading
+        case .failure(let problem):
+            Console.error(problem.message)
+            return nil
+        }
+    }
+
+    static func setCredits(
+        _ changes: [CreditField: String], replacesPhotos: Bool?, addsIIM: Bool? = nil, pad: String? = nil
+    ) -> Int32 {
+        // The credits in use are those changed: the pad in use's, when there is one.
+        if let pad = pad ?? CreditsFile.read().pad {
+            // A new name makes a pad; one that exists but cannot be read is left alone.
+            var credits = Credits()
+            switch StationeryPads.credits(of: pad, in: StationeryPads.folder()) {
+            case .success(let held): credits = held
+            case .failure(let problem)
+            where SettingsFile.read(StationeryPads.path(of: pad, in: StationeryPads.folder())) != .missing:
+                Console.error(problem.message)
+                return 1
+            case .failure: break
+            }
+            for (field, text) in changes { credits[field] = text }
+            if let problem = StationeryPads.save(credits, as: pad, in: StationeryPads.folder())
+                ?? replacesPhotos.flatMap({ CreditsFile.save(replacesPhotos: $0) })
+                ?? addsIIM.flatMap({ CreditsFile.save(WritingChoices(addsIIM: $0)) })
+            {
+                Console.error(problem)
+                return 1
+            }
+            return showCredits(pad: pad)
+        }
         let reading = CreditsFile.read()
         var credits = reading.problem == nil ? reading.credits : Credits.none
         for (field, text) in changes { credits[field] = text }
@@ -180,14 +223,50 @@ public enum Commands {
         return showCredits()
     }
 
+    /// `--pads`, `--use-pad`, `--no-pad`, `--add-pad`.
+    static func pads(_ request: PadRequest) -> Int32 {
+        let folder = StationeryPads.folder()
+        switch request {
+        case .list:
+            let inUse = CreditsFile.read().pad
+            let names = StationeryPads.names(in: folder)
+            if names.isEmpty { Console.out(tr("No stationery pads: --set-credits --pad NAME makes one.") + "\n") }
+            var output = ""
+            for name in names { output += (name == inUse ? "* " : "  ") + name + "\n" }
+            Console.out(output)
+            return 0
+        case .use(let name):
+            if let name, padReading(name) == nil { return 1 }
+            if let problem = CreditsFile.usePad(name) {
+                Console.error(problem)
+                return 1
+            }
+            return showCredits()
+        case .add(let file, let name):
+            switch StationeryPads.add(file, as: name, in: folder) {
+            case .success(let added): return showCredits(pad: added)
+            case .failure(let problem):
+                Console.error(problem.message)
+                return 1
+            }
+        }
+    }
+
     /// One line per credit that is set, then whether they replace a photo's own.
-    static func showCredits() -> Int32 {
-        let reading = CreditsFile.read()
+    static func showCredits(pad: String? = nil) -> Int32 {
+        let reading: CreditsFile.Reading
+        if let pad {
+            guard let padCredits = padReading(pad) else { return 1 }
+            reading = padCredits
+        } else {
+            reading = StationeryPads.standing()
+        }
         if let problem = reading.problem {
             Console.error(problem)
             return 1
         }
         var output = ""
+        if let name = reading.pad { output += fill(tr("Stationery pad: {pad}"), ["pad": name]) + "\n" }
         if reading.credits.isEmpty { output += tr("No standing credits are set.") + "\n" }
         for field in reading.credits.setFields {
             output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"

@@ -17,7 +17,7 @@ extension Commands {
     /// photo's own words where a cell is empty, the standing credits under the row's own.
     /// A row that cannot be saved is said as `SHEET:LINE: reason` and the others go on;
     /// exit status 1 when any row was not saved or not written, 0 when all were.
-    static func importSheet(_ sheet: String, library: String?, into: CaptionDestination?) -> Int32 {
+    static func importSheet(_ sheet: String, library: String?, into: CaptionDestination?, pad: String? = nil) -> Int32 {
         let text: String
         switch SettingsFile.read(sheet) {
         case .contents(let bytes):
@@ -52,8 +52,14 @@ extension Commands {
         var status: Int32 = 0
 
         // Read once for the whole sheet; each row fills their variables from its own photo.
-        let standing = CreditsFile.read()
-        if let problem = standing.problem { Console.error(problem) }
+        let standing: CreditsFile.Reading
+        if let pad {
+            guard let reading = padReading(pad) else { return 1 }
+            standing = reading
+        } else {
+            standing = StationeryPads.standing()
+            if let problem = standing.problem { Console.error(problem) }
+        }
         var opened: Library?
         func openedLibrary() throws(LibraryError) -> Library {
             if let opened { return opened }

@@ -15,6 +15,8 @@ import POSIXFiles
 public enum CreditsFile {
     static let group = "credits"
     static let replaceKey = "replace_photos_own"
+    /// The stationery pad in use, by name; none: the file's own credits.
+    static let padKey = "pad"
 
     /// `$XDG_CONFIG_HOME/caption/credits.ini` (GLib's user configuration folder).
     public static var defaultPath: String { settingsFolder + "/credits.ini" }
@@ -33,10 +35,13 @@ public enum CreditsFile {
         /// Said where the credits are shown: the credits are not written until it is fixed
         /// or they are set again.
         public var problem: String?
+        /// The stationery pad in use, whose credits these are; nil: the file's own.
+        public var pad: String?
 
-        public init(credits: Credits, problem: String? = nil) {
+        public init(credits: Credits, problem: String? = nil, pad: String? = nil) {
             self.credits = credits
             self.problem = problem
+            self.pad = pad
         }
     }
 
@@ -72,7 +77,12 @@ public enum CreditsFile {
             g_free(value)
         }
         credits.replacesPhotos = g_key_file_get_boolean(file, group, replaceKey, nil) != 0
-        return Reading(credits: credits)
+        var pad: String?
+        if let value = g_key_file_get_string(file, group, padKey, nil) {
+            pad = String(cString: value)
+            g_free(value)
+        }
+        return Reading(credits: credits, pad: pad?.isEmpty == false ? pad : nil)
     }
 
     /// Writes `credits` (atomically: GLib writes a copy and renames it), keeping anything
@@ -88,6 +98,23 @@ public enum CreditsFile {
             }
             g_key_file_set_boolean(file, group, replaceKey, credits.replacesPhotos ? 1 : 0)
         }
+    }
+
+    /// Makes the stationery pad `name` the one in use (nil: none, the file's own credits),
+    /// keeping everything else; nil when done, else what went wrong, to be said.
+    public static func usePad(_ name: String?, in path: String = defaultPath) -> String? {
+        update(path) { file in
+            if let name {
+                g_key_file_set_string(file, group, padKey, name)
+            } else {
+                g_key_file_remove_key(file, group, padKey, nil)
+            }
+        }
+    }
+
+    /// Writes only whether the credits replace a photo's own, which holds for every pad.
+    public static func save(replacesPhotos: Bool, to path: String = defaultPath) -> String? {
+        update(path) { file in g_key_file_set_boolean(file, group, replaceKey, replacesPhotos ? 1 : 0) }
     }
 
     static let writingGroup = "writing"

@@ -51,7 +51,7 @@ case .window(let library, let photos, let watch, let subfolders):
         exit(1)
     }
     exit(status)
-case .add, .importSheet, .list, .remove, .export, .writeBack, .check, .setCredits, .showCredits:
+case .add, .importSheet, .list, .remove, .export, .writeBack, .check, .setCredits, .showCredits, .pads:
     exit(Commands.run(request))
 }
 

@@ -27,7 +27,7 @@ struct CreditsArgumentsTests {
             (["--set-credits", "--keep-own"], .setCredits(changes: [:], replacesPhotos: false)),
             (["--set-credits", "--no-iim"], .setCredits(changes: [:], replacesPhotos: nil, addsIIM: false)),
             (["--set-credits", "--iim"], .setCredits(changes: [:], replacesPhotos: nil, addsIIM: true)),
-            (["--credits"], .showCredits),
+            (["--credits"], .showCredits()),
         ])
     func parses(arguments: [String], expected: Request) throws {
         #expect(try Arguments.parse(arguments) == expected)

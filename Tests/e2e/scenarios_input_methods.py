@@ -145,3 +145,41 @@ def scenario_check_message_and_its_accept_key_through_ibus(desktop):
     entries = desktop.wait_for_entries(1)
     expect((entries[0]["title"], entries[0]["subtitle"]) == ("zhong", "Barack Obama waves"),
            f"saved {entries[0]['title']!r} / {entries[0]['subtitle']!r}")
+
+
+@input_method("ibus")
+def scenario_stationery_pad_key_through_ibus(desktop):
+    """With ibus's libpinyin between the keys and the fields: a title composed and confirmed,
+    then Ctrl+2 (which the idle input method passes on) chooses the second pad, said in the
+    notification, the title kept; composing goes on, and the caption is saved with the
+    pad's credits."""
+    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
+    os.makedirs(pads, exist_ok=True)
+    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
+                       ("Xinhua", ["-XMP-photoshop:Credit=Xinhua", "-XMP-dc:Creator=Li Wei"])):
+        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
+                       check=True, timeout=TIMEOUT)
+    ui = launch_with_libpinyin(desktop)
+    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
+    desktop.key("ctrl+2")
+    wait_until("the pad to be said", lambda: "Xinhua" in (ui.notification_text() or "") or None)
+    expect(ui.text(ui.title) == "zhong", f"the title became {ui.text(ui.title)!r}")
+    # Composing goes on (the pad's notification still showing).
+    desktop.key("g", "u", "o")
+    expect(ui.text(ui.title) == "zhong", f"the input method did not take the keys: {ui.text(ui.title)!r}")
+    desktop.key("Return")
+    ui.wait_text(ui.title, "zhongguo")
+    ui.wait_label("Next")
+    expect(ui.focused_name() == "Title", f"the Return that confirmed moved focus to {ui.focused_name()!r}")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    select_engine(desktop, "xkb:us::eng")
+    desktop.type("Beijing, Dec 6")
+    ui.wait_text(ui.subtitle, "Beijing, Dec 6")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect(entries[0]["title"] == "zhongguo", f"saved {entries[0]['title']!r}")
+    sheet = subprocess.run([desktop.caption, "--library", desktop.library, "--list", "--csv"],
+                           env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
+    expect("Xinhua" in sheet.stdout.decode() and "Li Wei" in sheet.stdout.decode(),
+           f"saved without the pad's credits: {sheet.stdout.decode()!r}")

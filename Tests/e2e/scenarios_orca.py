@@ -926,3 +926,48 @@ def scenario_orca_a_check_switched_off_by_ear_lets_done_save(desktop):
     step(["Return"], "Saved")
     entries = desktop.wait_for_entries(1)
     expect(entries[0]["title"] == "Mayor TK", f"saved {entries[0]['title']!r}")
+
+
+def scenario_orca_a_stationery_pad_chosen_by_key_is_said_and_its_credits_saved(desktop):
+    """Two stationery pads, one an agency's template made by exiftool: Ctrl+2 while typing
+    the title says the pad and its credits and leaves the keyboard in the field; F10 reads
+    the pads as radio items under their heading, the chosen one selected; the caption saved
+    carries the pad's credits."""
+    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
+    os.makedirs(pads, exist_ok=True)
+    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
+                       ("Lusa", ["-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Credit=Agencia Lusa",
+                                 "-XMP-photoshop:Headline=Match day"])):
+        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
+                       check=True, timeout=TIMEOUT)
+    orca, ui, step = heard_on_the_form(desktop)
+    desktop.type("Goal")
+    ui.wait_text(ui.title, "Goal")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+2")
+    orca.wait_heard("Stationery pad")
+    orca.wait_heard("Agencia Lusa")
+    # Typed on at once: the keyboard never left the field.
+    desktop.type(" at dusk")
+    ui.wait_text(ui.title, "Goal at dusk")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("F10")
+    orca.wait_heard("In Caption's Library Only selected radio menu item")
+    orca.settle()
+    orca.start_listening()
+    for _ in range(5):
+        desktop.key("Down")
+    orca.wait_heard("Stationery Pad")
+    orca.wait_heard("Lusa selected radio menu item")
+    orca.settle()
+    step(["Escape"], "Title text.")
+    step(["Return"], "Subtitle text.")
+    desktop.type("Lisbon, Dec 6")
+    step(["Return"], "Saved")
+    desktop.wait_for_entries(1)
+    sheet = subprocess.run([desktop.caption, "--library", desktop.library, "--list", "--csv"],
+                           env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
+    expect("Agencia Lusa" in sheet.stdout.decode() and "Ana Lima" in sheet.stdout.decode(),
+           f"saved without the pad's credits: {sheet.stdout.decode()!r}")

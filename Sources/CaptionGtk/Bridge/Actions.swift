@@ -133,6 +133,14 @@ final class Menu {
         g_menu_append_section(menu, label, UnsafeMutablePointer<GMenuModel>(section.menu))
     }
 
+    func insertSection(_ label: String?, _ section: Menu, at position: Int) {
+        g_menu_insert_section(menu, Int32(position), label, UnsafeMutablePointer<GMenuModel>(section.menu))
+    }
+
+    func remove(at position: Int) { g_menu_remove(menu, Int32(position)) }
+
+    func removeAll() { g_menu_remove_all(menu) }
+
     /// The menu of `button` from now on (the button keeps it).
     func attach(to button: MenuButton) {
         gtk_menu_button_set_menu_model(caption_menu_button(button.pointer), UnsafeMutablePointer(menu))

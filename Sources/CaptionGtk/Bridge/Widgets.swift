@@ -504,6 +504,22 @@ struct CheckButton: WidgetHandle {
     }
 }
 
+/// A GtkComboBoxText: a choice among rows of text, each known by an id.
+struct ComboBox: WidgetHandle {
+    let pointer: UnsafeMutablePointer<GtkWidget>
+    init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    static var gtkType: GType { gtk_combo_box_text_get_type() }
+
+    func removeAll() { gtk_combo_box_text_remove_all(caption_combo_box_text(pointer)) }
+    func append(id: String, _ text: String) { gtk_combo_box_text_append(caption_combo_box_text(pointer), id, text) }
+
+    /// The chosen row's id; nil when none is chosen.
+    var activeID: String? {
+        get { gtk_combo_box_get_active_id(caption_combo_box(pointer)).map { String(cString: $0) } }
+        nonmutating set { _ = gtk_combo_box_set_active_id(caption_combo_box(pointer), newValue) }
+    }
+}
+
 struct ProgressBar: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }

@@ -220,6 +220,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
     }
 
+    /// The credits line was just said another way (a pad chosen): not news to the field
+    /// reached next.
+    func forgetCreditsNews() { binding.creditsNews = nil }
+
     /// The window has been drawn once: what start-up leaves for later may be read now.
     private var drawn = false
 

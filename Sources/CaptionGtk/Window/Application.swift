@@ -99,6 +99,7 @@ public enum CaptionApplication {
         for action in WindowAction.allCases where !action.accelerators.isEmpty {
             application.setAccelerators(action.accelerators, for: action.detailedName)
         }
+        for (action, keys) in PadChoice.accelerators { application.setAccelerators(keys, for: action) }
 
         if let failure = application.register() {
             printError(failure)

@@ -3,6 +3,7 @@
 
 import CGtk
 import CaptionLibrary
+import CaptionMetadata
 import CaptionQueue
 import CaptionText
 import FocusEngine
@@ -31,6 +32,8 @@ import StartupTrace
     let actions: ActionMap
     /// Where captions go besides the library (the primary menu's choice).
     let destination: DestinationChoice
+    /// The stationery pad in use (the primary menu's choice, Ctrl+1…Ctrl+9).
+    let pads: PadChoice
     /// Where the window's size is remembered, and the size to remember.
     private let stateFile: String
     /// Where the standing credits are kept (Preferences and `--set-credits` write it).
@@ -74,7 +77,7 @@ import StartupTrace
             notification: notification, lifetime: lifetime)
         // Read before the first frame, which shows them under the fields: a small file,
         // and a missing one is not opened.
-        form.standingCredits = StandingCredits(CreditsFile.read(self.creditsFile))
+        form.standingCredits = StandingCredits(StationeryPads.standing(self.creditsFile))
         WritingChoices.current = CreditsFile.writingChoices(self.creditsFile)
         form.settingsFile = self.creditsFile
         libraryController = LibraryController(
@@ -86,6 +89,7 @@ import StartupTrace
         destination = DestinationChoice(actions: actions, stateFile: self.stateFile)
         form.setDestination(destination.current)
         destination.onChange = { [weak form] in form?.setDestination($0) }
+        pads = PadChoice(actions: actions, creditsFile: self.creditsFile, current: form.standingCredits.pad)
         window.setDefault(formView.activateButton)
         StartupTrace.mark("form-built")
         Style.install()
@@ -377,6 +381,7 @@ import StartupTrace
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
         preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
         preferences.onCheckChoicesChange = { [weak self] in self?.form.checkChoices = $0 }
+        preferences.onPadChosen = { [weak self] in self?.pads.choose($0) }
         preferences.onClose = { [weak self, weak preferences] in
             guard let self else { return }
             self.preferences = nil
@@ -442,6 +447,13 @@ import StartupTrace
         let menu = Menu()
         // Where captions go, first: the one setting, remembered (radio items).
         menu.appendSection(tr("Captions Go"), DestinationChoice.menuSection())
+        // The pads, second, while there are any: their folder is read as the menu opens,
+        // not before the first frame.
+        pads.onSectionNeeded = { [weak self] needed in
+            guard let self else { return }
+            if needed { menu.insertSection(tr("Stationery Pad"), self.pads.section, at: 1) } else { menu.remove(at: 1) }
+        }
+        connectPads()
         let actionsSection = Menu()
         for action in WindowAction.allCases {
             if let label = action.menuLabel { actionsSection.append(label, action: action.detailedName) }
@@ -453,25 +465,21 @@ import StartupTrace
         if let menuWidget = menuButton.popover {
             menuWidget.setAccessibleRole(ATK_ROLE_MENU)
             menuWidget.accessibleName = tr("Main Menu")
-            // Where captions go is a choice of three: radio items, whose state is read. A
-            // switch (Check Spelling) is a check menu item; GTK 3's model button gives it no
-            // checked state, so its description says On or Off.
-            let items = menuWidget.descendants(ofType: "GtkModelButton")
-            for item in items {
-                let role = item.modelButtonRole
-                let radio = role == GTK_BUTTON_ROLE_RADIO
-                let check = role == GTK_BUTTON_ROLE_CHECK
-                item.setAccessibleRole(
-                    radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
-                if check { spellCheckMenuItem = item }
-            }
+            giveRoles(in: menuWidget)
             // GTK puts a section's heading in place in an idle after building the menu: it
-            // is there by the time the menu shows.
-            menuWidget.connect(.show) { [weak self] in self?.nameSections(of: menuWidget) }
+            // is there by the time the menu shows. The pads are read again first: one may
+            // have been added from the command line.
+            menuWidget.connect(.show) { [weak self] in
+                guard let self else { return }
+                self.pads.refresh()
+                self.giveRoles(in: menuWidget)
+                self.nameSections(of: menuWidget)
+            }
             // Home and End go to the first and last item, as in any menu; GTK 3's popover
             // menu leaves them to nothing.
             menuWidget.connect(.keyPress, after: false) { event in
                 let key = event.key
+                let items = menuWidget.descendants(ofType: "GtkModelButton")
                 let reachable = items.filter { $0.isVisible && $0.isSensitive }
                 let home = key == GDK_KEY_Home || key == GDK_KEY_KP_Home
                 let end = key == GDK_KEY_End || key == GDK_KEY_KP_End
@@ -481,6 +489,20 @@ import StartupTrace
             }
         }
         sayTheSwitch()
+    }
+
+    /// Where captions go and the stationery pad are choices: radio items, whose state is
+    /// read. A switch (Check Spelling) is a check menu item; GTK 3's model button gives it
+    /// no checked state, so its description says On or Off.
+    private func giveRoles(in menuWidget: Widget) {
+        for item in menuWidget.descendants(ofType: "GtkModelButton") {
+            let role = item.modelButtonRole
+            let radio = role == GTK_BUTTON_ROLE_RADIO
+            let check = role == GTK_BUTTON_ROLE_CHECK
+            item.setAccessibleRole(
+                radio ? ATK_ROLE_RADIO_MENU_ITEM : check ? ATK_ROLE_CHECK_MENU_ITEM : ATK_ROLE_MENU_ITEM)
+            if check { spellCheckMenuItem = item }
+        }
     }
 
     /// A section's heading ("Captions Go") is a label above its items that Tab and the arrows
@@ -496,6 +518,42 @@ import StartupTrace
             guard let heading, !heading.text.isEmpty else { continue }
             box.setAccessibleRole(ATK_ROLE_PANEL)
             box.accessibleName = heading.text
+        }
+    }
+
+    /// A pad chosen: its credits go with the next save, the line under the fields shows
+    /// them, and the notification says them (to a screen reader too) while the keyboard
+    /// stays in the field.
+    private func connectPads() {
+        pads.onChange = { [weak self] reading in
+            guard let self else { return }
+            let credits = StandingCredits(reading)
+            self.form.standingCredits = credits
+            self.preferences?.showCredits(credits)
+            // Said here, now: not said again as the form is next reached.
+            self.form.forgetCreditsNews()
+            let pad = credits.pad
+            self.notification.showWhenFree(PadChoice.announcement(credits), seconds: 4) { [weak self] in
+                self?.pads.current == pad
+            }
+        }
+        pads.onMissing = { [weak self] position in
+            guard let self else { return }
+            let count = self.pads.names.count
+            let text =
+                count == 0
+                ? tr("There is no stationery pad yet: Preferences or caption --add-pad makes one")
+                : fill(
+                    trn(
+                        "There is no stationery pad {position}: there is {count}",
+                        "There is no stationery pad {position}: there are {count}", count),
+                    ["position": String(position), "count": String(count)])
+            self.notification.showWhenFree(text, seconds: 4) { true }
+        }
+        pads.onProblem = { [weak self] problem in
+            guard let self else { return }
+            self.notification.showWhenFree(problem, seconds: 6) { true }
+            self.preferences?.showCredits(self.form.standingCredits)
         }
     }
 

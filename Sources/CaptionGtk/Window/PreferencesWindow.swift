@@ -7,6 +7,7 @@
 import CGtk
 import CaptionChecks
 import CaptionLibrary
+import CaptionMetadata
 import CaptionText
 import Localization
 import Shorthand
@@ -75,6 +76,16 @@ final class PreferencesWindow {
     private let creditsPath: String
     private var pendingCreditsSave: SourceHandle?
     private var creditsUnsaved = false
+    /// The stationery pad whose credits the page edits; nil: the standing credits' own.
+    private var padInUse: String?
+    let creditsHeading: Label
+    /// The pad the page edits, and new or imported ones.
+    let padRow: PadRow
+    /// A pad was chosen, made or imported here: the window makes it the one in use and
+    /// hands its credits back (`showCredits`).
+    var onPadChosen: ((String?) -> Void)?
+    /// The credits' fields are being filled from a pad: not the user's edit.
+    private var fillingCredits = false
     /// The credits were saved: the form writes them from its next save on.
     var onCreditsChange: ((StandingCredits) -> Void)?
     /// The choices about writing were saved: writes follow them from now on.
@@ -147,7 +158,12 @@ final class PreferencesWindow {
         checkButtons = buttons
         checksStatus = builder["checks_status"]
         creditsStatus.text = credits.problem ?? ""
+        padInUse = credits.pad
+        creditsHeading = builder["credits_heading"]
+        padRow = PadRow(
+            builder, folder: StationeryPads.folder(besides: creditsPath), inUse: credits.pad, window: window)
         store = CodeStore()
+        nameHeading()
         showRows(matching: "")
         sayWhatThePageIs()
         let skipped = ReplacementStore.reading(path).skippedLines
@@ -215,6 +231,10 @@ final class PreferencesWindow {
             if Self.actsOnTheList(key), self.isShowingCodes, self.searchField.text != self.shownQuery {
                 self.showRows(matching: self.searchField.text)
                 self.sayMatches()
+            }
+            if key == GDK_KEY_Escape && self.padRow.isNaming {
+                self.padRow.cancelNaming()
+                return true
             }
             if key == GDK_KEY_Escape {
                 // While the list is searched, Escape clears the search, as in GNOME's lists;
@@ -485,13 +505,51 @@ final class PreferencesWindow {
 
     // MARK: Credits
 
+    /// The page edits the credits in use: the pad's, which its heading names.
+    private func nameHeading() {
+        creditsHeading.text = padInUse.map { fill(tr("Stationery Pad “{pad}”"), ["pad": $0]) } ?? tr("Standing Credits")
+    }
+
+    /// Shows the credits now in use (another pad was chosen, here or in the window).
+    func showCredits(_ credits: StandingCredits) {
+        padInUse = credits.pad
+        nameHeading()
+        fillingCredits = true
+        for (field, entry) in creditFields {
+            entry.text = credits.template[field]
+            confirmed[field] = entry.text
+            Self.describeEmptiness(entry)
+        }
+        fillingCredits = false
+        creditsUnsaved = false
+        creditsStatus.text = credits.problem ?? ""
+        padRow.show(inUse: credits.pad)
+    }
+
+    private func connectPads() {
+        padRow.onChoose = { [weak self] name in
+            guard let self else { return }
+            // What was typed goes into the pad it was typed for, before the page changes.
+            self.saveCreditsNow()
+            self.onPadChosen?(name)
+        }
+        padRow.takeCredits = { [weak self] in
+            guard let self else { return .none }
+            self.saveCreditsNow()
+            return self.credits
+        }
+        padRow.onSay = { [weak self] in self?.say($0) }
+    }
+
     private func connectCredits() {
+        connectPads()
         let order = CreditField.allCases
         for (index, field) in order.enumerated() {
             guard let entry = creditFields[field] else { continue }
             entry.connect(.changed) { [weak self] in
+                guard let self, !self.fillingCredits else { return }
                 Self.describeEmptiness(entry)
-                self?.creditsEdited()
+                self.creditsEdited()
             }
             confirmed[field] = entry.text
             // Enter goes on to the next credit, as in the form; after the last, to the choice.
@@ -598,11 +656,18 @@ final class PreferencesWindow {
         guard creditsUnsaved else { return }
         creditsUnsaved = false
         let credits = self.credits
-        if let problem = CreditsFile.save(credits, to: creditsPath) {
+        let problem =
+            if let pad = padInUse {
+                StationeryPads.save(credits, as: pad, in: StationeryPads.folder(besides: creditsPath))
+                    ?? CreditsFile.save(replacesPhotos: credits.replacesPhotos, to: creditsPath)
+            } else {
+                CreditsFile.save(credits, to: creditsPath)
+            }
+        if let problem {
             if reporting { creditsStatus.text = problem }
             return
         }
-        onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits)))
+        onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits, pad: padInUse)))
     }
 
     // MARK: Import

@@ -133,6 +133,8 @@ enum WindowAction: String, CaseIterable {
 /// the entry's paste): listed in the shortcuts window beside the actions.
 enum WidgetKey: CaseIterable {
     case enter, back, offers, paste, escape, delete
+    /// Ctrl+1…Ctrl+9: the stationery pads (PadChoice's actions, not the table's).
+    case pads
 
     var accelerator: String {
         switch self {
@@ -142,6 +144,7 @@ enum WidgetKey: CaseIterable {
         case .paste: "<Control>v"
         case .escape: "Escape"
         case .delete: "Delete"
+        case .pads: "<Control>1...9"
         }
     }
 
@@ -153,6 +156,7 @@ enum WidgetKey: CaseIterable {
         case .escape: (.captioning, tr("Hide the message"))
         case .paste: (.photos, tr("Paste a photo"))
         case .delete: (.library, tr("Delete the selected entry"))
+        case .pads: (.captioning, tr("Use the first to ninth stationery pad of the main menu"))
         }
     }
 }

@@ -14,10 +14,13 @@ struct StandingCredits: Equatable {
     var template: Credits
     /// Why the settings file could not be read (then nothing is written).
     var problem: String?
+    /// The stationery pad whose credits these are; nil: the standing credits' own.
+    var pad: String?
 
     init(_ reading: CreditsFile.Reading) {
         template = reading.credits
         problem = reading.problem
+        pad = reading.pad
     }
 
     static let none = StandingCredits(CreditsFile.Reading(credits: .none))
@@ -53,13 +56,16 @@ struct StandingCredits: Equatable {
     /// once its facts are known), and what is left out; "" when none are set.
     func line(facts: PhotoFacts?, photoCreator: String? = nil) -> String {
         if let problem { return problem }
-        guard !template.isEmpty else { return "" }
+        guard !template.isEmpty else {
+            return pad.map { fill(tr("The stationery pad “{pad}” sets no credits"), ["pad": $0]) } ?? ""
+        }
         var credits = template
         var leftOut: [CreditField] = []
         if let facts { (credits, leftOut) = template.expanded(facts: facts) }
-        var line = fill(
-            tr("Credits: {credits}"),
-            ["credits": credits.setFields.map { credits[$0] }.joined(separator: " · ")])
+        let set = credits.setFields.map { credits[$0] }.joined(separator: " · ")
+        var line =
+            pad.map { fill(tr("Stationery pad “{pad}”: {credits}"), ["pad": $0, "credits": set]) }
+            ?? fill(tr("Credits: {credits}"), ["credits": set])
         if !leftOut.isEmpty {
             line +=
                 " "
@@ -83,6 +89,7 @@ struct StandingCredits: Equatable {
     var details: String {
         guard !template.isEmpty else { return "" }
         let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] }
-        return (lines + [CreditNames.rule(replacesPhotos: template.replacesPhotos)]).joined(separator: "\n")
+        let padLine = pad.map { [fill(tr("Stationery pad: {pad}"), ["pad": $0])] } ?? []
+        return (padLine + lines + [CreditNames.rule(replacesPhotos: template.replacesPhotos)]).joined(separator: "\n")
     }
 }
