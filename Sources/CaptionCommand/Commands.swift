@@ -416,6 +416,11 @@ enum JSON {
         if entry.credits.replacesPhotos && !entry.credits.isEmpty {
             out.append(contentsOf: ", \"replacesOwn\": true".utf8)
         }
+        // The stationery pad they came from, when one did.
+        if let pad = entry.credits.pad {
+            out.append(contentsOf: "\(separator)\"pad\": ".utf8)
+            string(pad, into: &out)
+        }
         out.append(contentsOf: "}}".utf8)
     }
 

@@ -69,8 +69,9 @@ public final class Library: Sendable {
     static let fieldColumns = CaptionField.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// A column per standing credit, in `CreditField`'s order, then whether they replace
-    /// a photo's own.
-    static let creditColumnNames = CreditField.allCases.map { "credit_\($0.rawValue)" } + ["credits_replace"]
+    /// a photo's own and the stationery pad they came from.
+    static let creditColumnNames =
+        CreditField.allCases.map { "credit_\($0.rawValue)" } + ["credits_replace", "credits_pad"]
     static let creditColumns = creditColumnNames.joined(separator: ", ")
 
     static let columns =
@@ -89,6 +90,7 @@ public final class Library: Sendable {
             if let text = row.optionalText(next + 8 + Int32(offset)), !text.isEmpty { credits[field] = text }
         }
         credits.replacesPhotos = row.integer(next + 8 + Int32(CreditField.allCases.count)) != 0
+        credits.pad = row.optionalText(next + 9 + Int32(CreditField.allCases.count))
         return Entry(
             id: row.integer(0), words: words, photo: row.text(next),
             width: Int(row.integer(next + 1)), height: Int(row.integer(next + 2)), originalName: row.text(next + 3),
@@ -106,14 +108,15 @@ public final class Library: Sendable {
             parameter += 1
         }
         statement.bind(parameter, Int64(credits.replacesPhotos ? 1 : 0))
-        return parameter + 1
+        statement.bind(parameter + 1, credits.pad)
+        return parameter + 2
     }
 
     /// `INSERT INTO entries` of a photo and its words, with the parameters in this order:
     /// photo, each field, width, height, original name, created, updated, the credits.
     static let insertEntry = """
         INSERT INTO entries (photo, \(fieldColumns), width, height, original_name, created, updated, \(creditColumns))
-        VALUES (\(Array(repeating: "?", count: 7 + CaptionField.allCases.count + CreditField.allCases.count)
+        VALUES (\(Array(repeating: "?", count: 6 + CaptionField.allCases.count + creditColumnNames.count)
         .joined(separator: ", ")))
         """
 

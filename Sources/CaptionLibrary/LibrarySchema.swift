@@ -71,6 +71,8 @@ enum LibrarySchema {
         CreditField.allCases.map { "ALTER TABLE entries ADD COLUMN credit_\($0.rawValue) TEXT;" }.joined(
             separator: "\n")
             + "\nALTER TABLE entries ADD COLUMN credits_replace INTEGER NOT NULL DEFAULT 0;",
+        // The stationery pad each entry's credits came from (NULL: the standing credits).
+        "ALTER TABLE entries ADD COLUMN credits_pad TEXT;",
     ]
 
     /// Checks whose database this is before anything could write to it, then WAL mode,

@@ -80,6 +80,10 @@ enum PostgresSchema {
             until timestamptz NOT NULL
         );
         """,
+        // The stationery pad each entry's credits came from (NULL: the standing credits).
+        """
+        ALTER TABLE caption.entries ADD COLUMN credits_pad text;
+        """,
     ]
 
     /// Which commit last changed each entry, and which entries were removed by which

@@ -113,6 +113,7 @@ final class PostgresStorage: LibraryStorage {
             if let text = rows.text(row, next + 8 + offset), !text.isEmpty { credits[field] = text }
         }
         credits.replacesPhotos = rows.text(row, next + 8 + CreditField.allCases.count) == "t"
+        credits.pad = rows.text(row, next + 9 + CreditField.allCases.count)
         return Entry(
             id: rows.integer(row, 0) ?? 0, words: words, photo: rows.text(row, next) ?? "",
             width: Int(rows.integer(row, next + 1) ?? 0), height: Int(rows.integer(row, next + 2) ?? 0),
@@ -127,7 +128,7 @@ final class PostgresStorage: LibraryStorage {
     /// The credits' values in `Library.creditColumns`' order: NULL for a credit not given.
     static func values(_ credits: Credits) -> [PostgresValue] {
         CreditField.allCases.map { credits.setFields.contains($0) ? .text(credits[$0]) : .null }
-            + [.text(credits.replacesPhotos ? "true" : "false")]
+            + [.text(credits.replacesPhotos ? "true" : "false"), credits.pad.map(PostgresValue.text) ?? .null]
     }
 
     // MARK: Writing
@@ -314,7 +315,7 @@ final class PostgresStorage: LibraryStorage {
     /// `INSERT INTO caption.entries` with the values `entryValues` gives.
     static let insertEntry =
         insertColumns + " VALUES ("
-        + (1...(7 + CaptionField.allCases.count + CreditField.allCases.count + 1)).map { "$\($0)" }
+        + (1...(7 + CaptionField.allCases.count + Library.creditColumnNames.count)).map { "$\($0)" }
         .joined(separator: ", ") + ")"
 
     static let insertColumns = """

@@ -170,6 +170,7 @@ public enum StationeryPads {
         switch credits(of: pad, in: folder(besides: creditsPath)) {
         case .success(var credits):
             credits.replacesPhotos = reading.credits.replacesPhotos
+            credits.pad = pad
             reading.credits = credits
         case .failure(let problem):
             reading.credits = .none
@@ -192,6 +193,7 @@ public enum StationeryPads {
         return credits(of: name, in: folder(besides: creditsPath)).map { credits in
             var credits = credits
             credits.replacesPhotos = file.credits.replacesPhotos
+            credits.pad = name
             return CreditsFile.Reading(credits: credits, pad: name)
         }
     }

@@ -20,10 +20,14 @@ public struct Credits: Sendable, Hashable {
     /// A photo's own value for a credit (its Creator, its copyright notice) is kept unless
     /// this is set: then the credits here replace it.
     public var replacesPhotos: Bool
+    /// The stationery pad they were taken from; nil: the standing credits. Kept with each
+    /// saved entry; never written into a photo.
+    public var pad: String?
 
-    public init(_ values: [CreditField: String] = [:], replacesPhotos: Bool = false) {
+    public init(_ values: [CreditField: String] = [:], replacesPhotos: Bool = false, pad: String? = nil) {
         self.values = values.filter { !Self.isBlank($0.value) }
         self.replacesPhotos = replacesPhotos
+        self.pad = pad
     }
 
     public static let none = Credits()
@@ -46,7 +50,7 @@ public struct Credits: Sendable, Hashable {
     /// The same credits with every text changed by `transform`; a credit it gives nil for
     /// is left out.
     public func compactMap(_ transform: (CreditField, String) -> String?) -> Credits {
-        var mapped = Credits(replacesPhotos: replacesPhotos)
+        var mapped = Credits(replacesPhotos: replacesPhotos, pad: pad)
         for field in setFields { mapped[field] = transform(field, self[field]) ?? "" }
         return mapped
     }

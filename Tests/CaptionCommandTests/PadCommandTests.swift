@@ -97,6 +97,10 @@ struct PadCommandTests {
             try exiftool(["-s3", "-XMP-photoshop:Credit", "-IPTC:Credit", "-XMP-dc:Creator", photo])
                 == "Agência Lusa\nAgência Lusa\nAna Lima\n")
         #expect(try Library(directory: scratch.file("lib")).entries().first?.credits[.creditLine] == "Agência Lusa")
+        let listed = try Caption.run(["--library", scratch.file("lib"), "--list", "--json"], environment: config)
+        #expect(
+            listed.stdout.contains(#""credits": {"creator": "Ana Lima", "creditLine": "Agência Lusa", "pad": "Lusa"}"#),
+            "\(listed.stdout)")
 
         // Back to the standing credits: none are set.
         #expect(try Caption.run(["--no-pad"], environment: config).status == 0)

@@ -70,6 +70,7 @@ import Testing
         let entry = try #require(try Library(directory: folder + "/keys-library").entries().first)
         #expect(entry.credits[.creditLine] == "Agência Lusa")
         #expect(entry.credits[.creator] == "Ana Lima")
+        #expect(entry.credits.pad == "Lusa", "the entry keeps the pad its credits came from")
     }
 
     @Test func aKeyWithoutItsPadIsSaidAndChangesNothing() throws {

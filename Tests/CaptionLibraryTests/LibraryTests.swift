@@ -63,6 +63,24 @@ struct LibraryTests {
     }
 
     @Test(
+        "an entry keeps the stationery pad its credits came from, through an edit and a new set of credits",
+        arguments: Storage.allCases)
+    func entryKeepsItsPad(_ storage: Storage) throws {
+        let scratch = Scratch()
+        let photo = scratch.write("p.png", Photos.png())
+        let credits = Credits([.creditLine: "Agência Lusa"], pad: HostileText.samples[1])
+        let saved = try storage.open(scratch).add(photoAt: photo, words: CaptionWords(title: "T"), credits: credits)
+        #expect(saved.credits.pad == HostileText.samples[1])
+        let reopened = try storage.open(scratch)
+        #expect(try reopened.entry(id: saved.id)?.credits == credits)
+        #expect(try reopened.update(id: saved.id, words: CaptionWords(title: "U")).credits.pad == credits.pad)
+        let standing = Credits([.creator: "Own Name"])
+        #expect(
+            try reopened.update(id: saved.id, words: CaptionWords(title: "V"), credits: standing).credits.pad == nil)
+        #expect(try reopened.entries().first?.credits == standing)
+    }
+
+    @Test(
         "an entry records the photo's pixel size, original name, UTC times and a library-relative photo path",
         arguments: Storage.allCases)
     func entryRecordsItsPhoto(_ storage: Storage) throws {

@@ -19,6 +19,7 @@ struct StandingCredits: Equatable {
 
     init(_ reading: CreditsFile.Reading) {
         template = reading.credits
+        template.pad = reading.pad
         problem = reading.problem
         pad = reading.pad
     }
