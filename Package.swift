@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "FocusEngineTests", dependencies: ["CaptionText", "FocusEngine", "Localization"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue", "CaptionText"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
-        .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats"]),
+        .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats", "CaptionTestSupport"]),
         .testTarget(name: "ShorthandTests", dependencies: ["CaptionText", "Shorthand"]),
         .testTarget(name: "CaptionChecksTests", dependencies: ["CaptionChecks", "CaptionText"]),
         .testTarget(

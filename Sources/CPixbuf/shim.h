@@ -2,6 +2,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 

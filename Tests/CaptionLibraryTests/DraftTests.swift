@@ -87,28 +87,26 @@ struct DraftTests {
         let store = DraftStore(directory: scratch.file("lib"))
         var restored = 0
         for round in 0..<100 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: typist)
-            process.arguments = [store.directory]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
+            // posix_spawn and a pipe of the test's own, read and closed once: Foundation's
+            // Process and Pipe close their descriptors twice under load (Tool.run).
+            let (pid, output) = try Tool.start(typist, [store.directory])
+            defer { close(output) }
             // Most rounds kill mid-stream, after the first finished write (however slowly the
             // process started, under a sanitizer say); every fifth kills at once, before any.
-            var early = Data()
+            var said: [UInt8] = []
             if round % 5 != 0 {
-                while !early.contains(UInt8(ascii: "\n")) {
-                    let chunk = output.fileHandleForReading.availableData
+                while !said.contains(UInt8(ascii: "\n")) {
+                    let chunk = Tool.readSome(output)
                     if chunk.isEmpty { break }
-                    early += chunk
+                    said += chunk
                 }
             }
             usleep(UInt32.random(in: 0...20_000, using: &random))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            kill(pid, SIGKILL)
+            _ = Caption.wait(pid)
+            while case let chunk = Tool.readSome(output), !chunk.isEmpty { said += chunk }
             let acknowledged =
-                String(decoding: early + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").last.flatMap { Int($0) } ?? 0
+                String(decoding: said, as: UTF8.self).split(separator: "\n").last.flatMap { Int($0) } ?? 0
             guard let draft = store.load() else {
                 #expect(acknowledged == 0, "round \(round): no draft after \(acknowledged) finished writes")
                 continue

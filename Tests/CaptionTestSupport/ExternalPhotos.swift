@@ -106,21 +106,14 @@ public enum ExternalPhotos {
         return Array(try Data(contentsOf: URL(fileURLWithPath: out)))
     }
 
-    /// Runs a Debian tool; throws with its error output when it fails.
+    /// Runs a Debian tool; throws with its error output when it fails. Through `Tool.run`
+    /// (posix_spawn), not Foundation's Process and Pipe, whose file descriptors are closed
+    /// twice when many tests run programs at once: the second close can take another
+    /// thread's file (a photo GdkPixbuf was reading, seen as "Couldn't recognize the image
+    /// file format" for a file that was whole).
     public static func run(_ program: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + program)
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(program) failed: " + String(decoding: message, as: UTF8.self))
-        }
+        let outcome = try Tool.run(program, arguments)
+        guard outcome.status == 0 else { throw Failure(description: "\(program) failed: " + outcome.stderr) }
     }
 
     /// A minimal DNG: see the top of this file. The raw picture is `rawSize` (128 × 96),

@@ -226,6 +226,44 @@ public enum Tool {
             stderr: Self.contents(err))
     }
 
+    /// Starts `path` with its standard output into a pipe of this process's own making
+    /// (standard input and error on /dev/null) and does not wait: the child's number and the
+    /// pipe's reading end, which the caller reads (`read`) and closes once.
+    public static func start(_ path: String, _ arguments: [String]) throws -> (pid: pid_t, output: Int32) {
+        var ends: [Int32] = [-1, -1]
+        // Close-on-exec from the start: a program another test starts meanwhile must not
+        // hold the writing end, or its end would wait for that program.
+        guard g_unix_open_pipe(&ends, FD_CLOEXEC, nil) != 0 else {
+            throw ToolFailure(description: "no pipe for \(path)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0.pathBytes) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw ToolFailure(description: "\(path) could not be started: \(String(cString: strerror(spawned)))")
+        }
+        return (pid, ends[0])
+    }
+
+    /// What can be read from `descriptor` now, waiting for at least a byte: empty at its end.
+    public static func readSome(_ descriptor: Int32) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 1 << 12)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            return count > 0 ? Array(chunk[0..<count]) : []
+        }
+    }
+
     /// Everything written to a memory file, from its start.
     private static func contents(_ descriptor: Int32) -> String {
         var bytes: [UInt8] = []
@@ -244,6 +282,8 @@ public enum Tool {
 
 public struct ToolFailure: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// The `caption` program, as a user runs it.
@@ -349,7 +389,7 @@ public final class RawDatabase: @unchecked Sendable {
     /// was (their step is the schema's fifth).
     public static let dropCredits =
         CreditField.allCases.map { "ALTER TABLE entries DROP COLUMN credit_\($0.rawValue); " }.joined()
-        + "ALTER TABLE entries DROP COLUMN credits_replace; "
+        + "ALTER TABLE entries DROP COLUMN credits_replace; ALTER TABLE entries DROP COLUMN credits_pad; "
 
     /// The first column of every row, as text.
     public func strings(_ sql: String) -> [String] {

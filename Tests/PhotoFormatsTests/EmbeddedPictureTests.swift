@@ -1,30 +1,16 @@
 // The small pictures photos carry of themselves: Exif thumbnails as exiftool and exiv2
 // write them, and a camera RAW's previews beside its sensor data.
 
+import CaptionTestSupport
 import Foundation
 import Testing
 
 @testable import PhotoFormats
 
-private struct ToolFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// Runs a Debian tool in `folder`; throws with its error output when it fails.
 private func run(_ program: String, _ arguments: [String], in folder: URL) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + program)
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailure(description: "\(program): " + String(decoding: message, as: UTF8.self))
-    }
+    let outcome = try Tool.run(program, arguments, in: folder.path)
+    guard outcome.status == 0 else { throw ToolFailure(description: "\(program): " + outcome.stderr) }
 }
 
 /// A binary PPM of one colour, with black bars `bars` rows high above and below, as
