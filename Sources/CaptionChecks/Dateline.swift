@@ -36,7 +36,13 @@ enum Dateline {
         {
             return true
         }
-        let lowered = Set(words.map { $0.lowercased() })
+        // "Lisbon's castle" names Lisbon: a possessive is the name it ends.
+        let lowered = Set(
+            words.map { word in
+                let plain = word.lowercased()
+                for ending in ["'s", "’s"] where plain.hasSuffix(ending) { return String(plain.dropLast(2)) }
+                return plain
+            })
         for place in places where !place.isEmpty {
             let placeWords = place.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { $0.lowercased() }
             if !placeWords.isEmpty, placeWords.allSatisfy(lowered.contains) { return true }

@@ -6,6 +6,7 @@ import CaptionMetadata
 import CaptionText
 import Localization
 import POSIXFiles
+import PlaceNames
 import Shorthand
 
 extension Commands {
@@ -20,8 +21,18 @@ extension Commands {
         let names = roster()
         // A library's words were saved with their variables expanded: a brace left in them
         // is one the user typed as a brace. A photo's own words may come from anywhere.
-        func say(_ place: String, _ words: CaptionWords, variables: Set<String>? = []) {
-            for finding in CaptionChecks.findings(in: words, variables: variables, names: names, choices: choices) {
+        // The dateline check takes the place the photo's GPS gives as a place named, as the
+        // window does; the photo is read for it only while that check is on.
+        func places(ofPhotoAt path: String?) -> [String] {
+            guard choices.allows(.dateline), let path,
+                let place = PlaceNames.place(of: CaptureFactsReader.facts(at: path))
+            else { return [] }
+            return [place.city, place.state, place.country].filter { !$0.isEmpty }
+        }
+        func say(_ place: String, _ words: CaptionWords, variables: Set<String>? = [], photo: String? = nil) {
+            for finding in CaptionChecks.findings(
+                in: words, variables: variables, names: names, choices: choices, places: places(ofPhotoAt: photo))
+            {
                 found += 1
                 output.append(place + ": " + finding.message + "\n")
             }
@@ -29,7 +40,7 @@ extension Commands {
         if !photos.isEmpty {
             for photo in photos {
                 let caption = CaptionFinder.find(photo).caption
-                say(photo, CaptionWords { caption[$0] ?? "" })
+                say(photo, CaptionWords { caption[$0] ?? "" }, photo: photo)
             }
             output.flush()
             return found > 0 ? 1 : 0
@@ -41,7 +52,9 @@ extension Commands {
             while true {
                 let page = try opened.entries(after: cursor, order: .oldestFirst, limit: 256, through: last)
                 for entry in page {
-                    say(fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words, variables: nil)
+                    say(
+                        fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words, variables: nil,
+                        photo: opened.photoPathIfHere(of: entry))
                 }
                 guard page.count == 256, let next = page.last else { break }
                 cursor = EntryCursor(next)

@@ -37,6 +37,8 @@ struct DatelineTests {
     @Test func thePlaceThePhotosGPSGivesCounts() {
         #expect(found("Tram 28 climbs to the Alfama, Lisbon, in May.", places: ["Lisbon", "Portugal"]).isEmpty)
         #expect(found("Tram 28 climbs to the castle in May.", places: ["Lisbon"]) == [.noPlace])
+        #expect(found("Tram 28 climbs to Lisbon's castle in May.", places: ["Lisbon"]).isEmpty, "a possessive")
+        #expect(found("Tram 28 climbs to Lisbon’s castle in May.", places: ["Lisbon"]).isEmpty)
     }
 
     @Test func theFindingsSitAtTheEndOfTheSubtitle() {

@@ -61,6 +61,34 @@ struct CheckCommandTests {
         #expect(without.status == 0 && without.stdout.isEmpty, "no codes, no names to hold it against")
     }
 
+    @Test("--check takes the place a photo's GPS gives as named, as Done does, where the dateline check is on")
+    func datelinePlaceFromGPS() throws {
+        let scratch = Scratch()
+        let config = scratch.file("config")
+        #expect(CreditsFile.save(CheckChoices(off: []), to: config + "/caption/credits.ini") == nil)
+        // Two phone photos with the same words, one taken in Lisbon, one with no position.
+        var photos: [String] = []
+        for (name, position) in [("lisbon.jpg", true), ("nowhere.jpg", false)] {
+            let photo = scratch.write(name, Photos.make("jpeg", width: 64, height: 48, seed: 3))
+            var tags = [
+                "-q", "-overwrite_original", "-Make=Google", "-Model=Pixel 8", "-XMP-dc:Title=Trams",
+                "-XMP-dc:Description=Tram 28 climbs to the castle, Lisbon, on Monday",
+            ]
+            if position {
+                tags += ["-GPSLatitude=38.7139", "-GPSLatitudeRef=N", "-GPSLongitude=9.1394", "-GPSLongitudeRef=W"]
+            }
+            let tagged = try Tool.run("exiftool", tags + [photo])
+            try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+            photos.append(photo)
+        }
+        let outcome = try Caption.run(["--check"] + photos, environment: ["XDG_CONFIG_HOME": config])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout
+                == photos[1] + ": Subtitle says no place, as a wire caption must (a city, or a dateline)\n",
+            "the photo taken in Lisbon names its place")
+    }
+
     @Test("--check leaves out the checks switched off in Preferences, kept beside the credits")
     func switchedOffChecks() throws {
         let scratch = Scratch()
