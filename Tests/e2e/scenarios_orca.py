@@ -971,3 +971,38 @@ def scenario_orca_a_stationery_pad_chosen_by_key_is_said_and_its_credits_saved(d
                            env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
     expect("Agencia Lusa" in sheet.stdout.decode() and "Ana Lima" in sheet.stdout.decode(),
            f"saved without the pad's credits: {sheet.stdout.decode()!r}")
+
+
+def scenario_orca_a_new_stationery_pad_named_by_ear_then_chosen_by_key(desktop):
+    """Preferences by ear: on the Credits page, Shift+Tab from Creator reaches the pad row,
+    its list said with the standing credits chosen; Alt+W opens the name field, said; a name
+    taken is said, then a new name makes the pad, said, and the page's heading follows.
+    Escape, and in the form Ctrl+1 says the new pad's credits, copied from the standing ones."""
+    subprocess.run([desktop.caption, "--set-credits", "--creator", "Ana Lima"], env=desktop.env,
+                   capture_output=True, timeout=TIMEOUT, check=True)
+    subprocess.run([desktop.caption, "--set-credits", "--source", "Lusa", "--pad", "Lusa"], env=desktop.env,
+                   capture_output=True, timeout=TIMEOUT, check=True)
+    desktop.start_window_manager()
+    photo, = desktop.photos("harbour.jpg")
+    orca, ui = start(desktop, photo)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    step = stepper(desktop, orca)
+    step(["ctrl+comma"], "Preferences", "Add Code push button.")
+    step(["ctrl+Page_Down"], "Creator text.")
+    step(["shift+Tab"], "Import Pad")
+    step(["shift+Tab"], "New Pad")
+    step(["shift+Tab"], "Stationery pad", "No pad")
+    step(["alt+w"], "Name of the new pad text.")
+    desktop.type("Lusa")
+    step(["Return"], "There is a stationery pad", "already")
+    # The name stays in its field, to be mended.
+    for _ in range(4):
+        desktop.key("BackSpace")
+    desktop.type("Press Desk")
+    step(["Return"], "made and in use")
+    pad = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads", "Press Desk.xmp")
+    wait_until("the pad written", lambda: os.path.exists(pad) or None)
+    step(["Escape"], "Title text.")
+    step(["ctrl+1"], "Stationery pad", "Lusa")
+    step(["ctrl+2"], "Stationery pad", "Ana Lima")

@@ -1,6 +1,7 @@
 # The core flows on Wayland: headless sway without Xwayland, GDK_BACKEND=wayland, keys from
 # a virtual keyboard (wayland.py). What the user sees is read from sway and the library.
 
+import json
 import subprocess
 
 from harness import TIMEOUT, expect, wait_until
@@ -58,3 +59,33 @@ def scenario_wayland_hand_over_joins_the_running_window_silently(desktop):
         desktop.key("Return")
     entries = desktop.wait_for_entries(2)
     expect([entry["title"] for entry in entries] == ["One", "Two"], f"saved {entries}")
+
+
+@wayland
+def scenario_wayland_pad_keys_typed_ahead_go_with_their_photos(desktop):
+    """Two photos, two pads, all typed ahead without waiting: Ctrl+1 before the first
+    caption, Ctrl+2 before the second. Each caption is saved with the pad chosen before it,
+    whenever the app takes the keys."""
+    for name, credit in (("Agency", "Lusa"), ("Paper", "Publico")):
+        result = subprocess.run([desktop.caption, "--set-credits", "--credit-line", credit, "--pad", name],
+                                env=desktop.env, capture_output=True, timeout=TIMEOUT)
+        expect(result.returncode == 0, f"--set-credits --pad: {result.stderr.decode()}")
+    desktop.give_config_to_the_app()
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    desktop.launch(first, second)
+    desktop.key("ctrl+1")
+    desktop.type("Harbour")
+    desktop.key("Return")
+    desktop.type("Dusk")
+    desktop.key("Return")
+    desktop.key("ctrl+2")
+    desktop.type("Hills")
+    desktop.key("Return")
+    desktop.type("Dawn")
+    desktop.key("Return")
+    desktop.wait_for_entries(2)
+    sheet = subprocess.run([desktop.caption, "--library", desktop.library, "--list", "--json"],
+                           env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
+    entries = sorted(json.loads(sheet.stdout.decode()), key=lambda entry: entry["id"])
+    pads = [(entry["title"], entry["credits"].get("pad"), entry["credits"].get("creditLine")) for entry in entries]
+    expect(pads == [("Harbour", "Agency", "Lusa"), ("Hills", "Paper", "Publico")], f"saved {pads}")
