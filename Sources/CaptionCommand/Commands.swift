@@ -173,6 +173,13 @@ public enum Commands {
         return expanded
     }
 
+    /// The credits a command writes: the pad `name`'s, or those in use when nil; nil when
+    /// the pad asked for cannot be read (said).
+    static func creditsReading(pad name: String?) -> CreditsFile.Reading? {
+        guard let name else { return StationeryPads.standing() }
+        return padReading(name)
+    }
+
     /// The credits of the pad `name`, or nil when it cannot be read (said).
     static func padReading(_ name: String) -> CreditsFile.Reading? {
         switch StationeryPads.reading(pad: name) {
@@ -254,13 +261,7 @@ public enum Commands {
 
     /// One line per credit that is set, then whether they replace a photo's own.
     static func showCredits(pad: String? = nil) -> Int32 {
-        let reading: CreditsFile.Reading
-        if let pad {
-            guard let padCredits = padReading(pad) else { return 1 }
-            reading = padCredits
-        } else {
-            reading = StationeryPads.standing()
-        }
+        guard let reading = creditsReading(pad: pad) else { return 1 }
         if let problem = reading.problem {
             Console.error(problem)
             return 1

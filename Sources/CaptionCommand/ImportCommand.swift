@@ -52,14 +52,8 @@ extension Commands {
         var status: Int32 = 0
 
         // Read once for the whole sheet; each row fills their variables from its own photo.
-        let standing: CreditsFile.Reading
-        if let pad {
-            guard let reading = padReading(pad) else { return 1 }
-            standing = reading
-        } else {
-            standing = StationeryPads.standing()
-            if let problem = standing.problem { Console.error(problem) }
-        }
+        guard let standing = creditsReading(pad: pad) else { return 1 }
+        if let problem = standing.problem { Console.error(problem) }
         var opened: Library?
         func openedLibrary() throws(LibraryError) -> Library {
             if let opened { return opened }

@@ -982,12 +982,7 @@ def scenario_orca_a_new_stationery_pad_named_by_ear_then_chosen_by_key(desktop):
                    capture_output=True, timeout=TIMEOUT, check=True)
     subprocess.run([desktop.caption, "--set-credits", "--source", "Lusa", "--pad", "Lusa"], env=desktop.env,
                    capture_output=True, timeout=TIMEOUT, check=True)
-    desktop.start_window_manager()
-    photo, = desktop.photos("harbour.jpg")
-    orca, ui = start(desktop, photo)
-    orca.wait_heard("Title text.")
-    orca.settle()
-    step = stepper(desktop, orca)
+    orca, ui, step = heard_on_the_form(desktop, window_manager=True)
     step(["ctrl+comma"], "Preferences", "Add Code push button.")
     step(["ctrl+Page_Down"], "Creator text.")
     step(["shift+Tab"], "Import Pad")
