@@ -79,25 +79,7 @@ public final class Library: Sendable {
         + creditColumns
 
     /// Reads a row selected by `columns`.
-    static func entry(_ row: Statement) -> Entry {
-        var words = CaptionWords.empty
-        for (offset, field) in CaptionField.allCases.enumerated() { words[field] = row.text(Int32(1 + offset)) }
-        let next = Int32(1 + CaptionField.allCases.count)
-        var credits = Credits()
-        // Only the credits set: most entries have none, and setting an empty one is a
-        // lookup in the credits' table, ten an entry, a million entries listed.
-        for (offset, field) in CreditField.allCases.enumerated() {
-            if let text = row.optionalText(next + 8 + Int32(offset)), !text.isEmpty { credits[field] = text }
-        }
-        credits.replacesPhotos = row.integer(next + 8 + Int32(CreditField.allCases.count)) != 0
-        credits.pad = row.optionalText(next + 9 + Int32(CreditField.allCases.count))
-        return Entry(
-            id: row.integer(0), words: words, photo: row.text(next),
-            width: Int(row.integer(next + 1)), height: Int(row.integer(next + 2)), originalName: row.text(next + 3),
-            created: Timestamp(millisecondsSince1970: row.integer(next + 4)),
-            updated: Timestamp(millisecondsSince1970: row.integer(next + 5)),
-            source: row.optionalText(next + 6), sourceSHA256: row.optionalText(next + 7), credits: credits)
-    }
+    static func entry(_ row: Statement) -> Entry { Entry(columns: row) }
 
     /// Binds the credits from parameter `first` on, in `creditColumns`' order (NULL for a
     /// credit not given), and gives the next parameter's number.

@@ -103,25 +103,7 @@ final class PostgresStorage: LibraryStorage {
     /// The columns of an entry, in `entry(_:_:)`'s order: a folder library's.
     static let columns = Library.columns
 
-    static func entry(_ rows: PostgresResult, _ row: Int) -> Entry {
-        var words = CaptionWords.empty
-        for (offset, field) in CaptionField.allCases.enumerated() { words[field] = rows.text(row, 1 + offset) ?? "" }
-        let next = 1 + CaptionField.allCases.count
-        var credits = Credits()
-        // Only the credits set, as a folder library's rows are read.
-        for (offset, field) in CreditField.allCases.enumerated() {
-            if let text = rows.text(row, next + 8 + offset), !text.isEmpty { credits[field] = text }
-        }
-        credits.replacesPhotos = rows.text(row, next + 8 + CreditField.allCases.count) == "t"
-        credits.pad = rows.text(row, next + 9 + CreditField.allCases.count)
-        return Entry(
-            id: rows.integer(row, 0) ?? 0, words: words, photo: rows.text(row, next) ?? "",
-            width: Int(rows.integer(row, next + 1) ?? 0), height: Int(rows.integer(row, next + 2) ?? 0),
-            originalName: rows.text(row, next + 3) ?? "",
-            created: Timestamp(millisecondsSince1970: rows.integer(row, next + 4) ?? 0),
-            updated: Timestamp(millisecondsSince1970: rows.integer(row, next + 5) ?? 0),
-            source: rows.text(row, next + 6), sourceSHA256: rows.text(row, next + 7), credits: credits)
-    }
+    static func entry(_ rows: PostgresResult, _ row: Int) -> Entry { Entry(columns: PostgresRow(rows: rows, row: row)) }
 
     static func entries(_ rows: PostgresResult) -> [Entry] { (0..<rows.rowCount).map { entry(rows, $0) } }
 
