@@ -1,7 +1,6 @@
 // Export (win.export): every entry into a folder the user chooses, its caption embedded, on
 // a thread of its own so the window and its saves carry on meanwhile.
 
-import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue

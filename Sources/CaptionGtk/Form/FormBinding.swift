@@ -1,7 +1,6 @@
 // The form's fields bound to the focus engine: GTK signals become engine events, and the
 // engine's decisions are applied here; nowhere else decides what Enter does.
 
-import CGtk
 import CaptionLibrary
 import CaptionText
 import FocusEngine

@@ -41,9 +41,8 @@ final class LibraryController {
     var onEdit: ((CaptionLibrary.Entry, String) -> Void)?
     /// Escape with an empty search: back to the form.
     var onLeave: (() -> Void)?
-    /// Tests and the view benchmark wait for a load, and for each further page.
+    /// Tests and the view benchmark wait for a load.
     var onShown: (() -> Void)?
-    var onPage: (() -> Void)?
     /// A deleted entry has left the library: its Undo expired and the deletion committed.
     var onRemoved: ((CaptionLibrary.Entry) -> Void)?
 
@@ -241,7 +240,6 @@ final class LibraryController {
                 }
                 let hidden = Set(self.pendingDeletions.map(\.id))
                 self.view.append(entries.filter { !hidden.contains($0.id) }[...], listing: listing)
-                self.onPage?()
             })
     }
 

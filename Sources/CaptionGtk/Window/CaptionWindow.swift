@@ -722,11 +722,6 @@ extension CaptionWindow {
         get { libraryController.onShown }
         set { libraryController.onShown = newValue }
     }
-    /// Called after each further page is appended.
-    public var onLibraryPage: (() -> Void)? {
-        get { libraryController.onPage }
-        set { libraryController.onPage = newValue }
-    }
     public func searchLibrary(_ text: String) {
         libraryController.view.searchEntry.text = text
     }

@@ -14,8 +14,6 @@ enum ColorScheme {
     /// What gtk-application-prefer-dark-theme was before (settings.ini): "no preference" keeps it.
     private static var initialPreference = false
     private static var gnomeSetting: DesktopSetting?
-    /// Tests wait on this; the app ignores it.
-    static var onApplied: ((Bool) -> Void)?
 
     /// Starts following the desktop's preference; the first answer arrives on the main loop.
     static func follow() {
@@ -47,7 +45,6 @@ enum ColorScheme {
         guard GtkSettings.isAvailable else { return }
         let dark = scheme == 1 ? true : scheme == 2 ? false : initialPreference
         if GtkSettings.bool(preferDark) != dark { GtkSettings.set(preferDark, to: dark) }
-        onApplied?(dark)
     }
 
     /// GNOME's key, read and followed, when there is no portal to ask.

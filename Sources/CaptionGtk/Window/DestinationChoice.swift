@@ -1,7 +1,6 @@
 // The primary menu's choice of where captions go besides the library (library only, also in
 // the photo file, also in a sidecar): a stateful action, remembered in the state file.
 
-import CGtk
 import CaptionMetadata
 import Localization
 

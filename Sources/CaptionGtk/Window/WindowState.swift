@@ -1,7 +1,6 @@
 // The window's size and maximised state, where captions go and the last export folder, remembered between runs in
 // the user's config folder (a key file: no GSettings schema to install, nothing to go missing).
 
-import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import POSIXFiles

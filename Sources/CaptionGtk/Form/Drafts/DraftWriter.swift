@@ -1,7 +1,6 @@
 // Writes the form's draft (its unsaved words and photos) as it changes, off the main thread,
 // so a crash or a closed window loses nothing typed.
 
-import CGtk
 import CaptionLibrary
 import Dispatch
 import Localization

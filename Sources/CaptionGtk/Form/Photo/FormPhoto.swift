@@ -1,7 +1,6 @@
 // The photo on the form: loaded and checked off the main thread, its verdict told to the
 // engine, its own words and facts read once its frame is drawn, and its notice.
 
-import CGtk
 import CaptionLibrary
 import CaptionQueue
 import FocusEngine

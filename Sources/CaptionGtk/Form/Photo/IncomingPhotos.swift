@@ -3,7 +3,6 @@
 // files that are not photos are refused, a photo already queued is not queued again; what
 // was left out is named in one message. The rules are PhotoQueue.sortIncoming's.
 
-import CGtk
 import CaptionLibrary
 import CaptionQueue
 import Localization

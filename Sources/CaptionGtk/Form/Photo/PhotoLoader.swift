@@ -2,7 +2,6 @@
 // ready from the photos decoded ahead), then checked whole (what a save stores), each answer
 // dropped when a newer photo replaced it.
 
-import CGtk
 import CaptionLibrary
 import CaptionQueue
 import Dispatch

@@ -1,7 +1,6 @@
 // The previews of the photos either side of the one on the form, decoded ahead on a
 // low-priority thread, so that Done or Ctrl+Page Down/Up shows the photo in the next frame.
 
-import CGtk
 import POSIXFiles
 import Threads
 

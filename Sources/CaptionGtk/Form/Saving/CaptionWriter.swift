@@ -2,7 +2,6 @@
 // menu says; the line under the form saying where this photo's caption goes; and, when the
 // photo refuses, the message bar offering the sidecar.
 
-import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import Localization

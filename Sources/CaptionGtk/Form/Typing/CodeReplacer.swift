@@ -3,7 +3,6 @@
 // back. Only what the user types or an input method commits is looked at: words the form
 // puts in itself (another photo's, a draft) never change.
 
-import CGtk
 import Shorthand
 
 @MainActor

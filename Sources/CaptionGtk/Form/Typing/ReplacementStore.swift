@@ -2,7 +2,6 @@
 // says its format), read at start and written, atomically, whenever the Preferences window
 // changes it. Photo Mechanic's files are read from wherever the user keeps them.
 
-import CGtk
 import CaptionLibrary
 import Localization
 import Shorthand

@@ -1,7 +1,6 @@
 // What saves typing in the form's fields: code replacements, offers from earlier captions,
 // variables and spell-checking, and what each says to a screen reader with its field.
 
-import CGtk
 import CaptionLibrary
 import CaptionText
 import FocusEngine
