@@ -210,6 +210,21 @@ import Testing
         preferences.close()
     }
 
+    @Test func creditsTypedAndNotYetSavedStayWithTheirPadWhenAKeyChoosesAnother() throws {
+        let creditsFile = try settings("typed")
+        let window = try Harness.makeWindow(library: folder + "/typed-library", creditsFile: creditsFile)
+        defer { gtk_widget_destroy(window.widget) }
+        let preferences = try openCreditsPage(window)
+        let city = try #require(preferences.creditFields[.city])
+        city.text = "Porto"
+        window.activateAction(PadChoice.keyActionName(2))
+        #expect(CreditsFile.read(creditsFile).credits == Credits([.creator: "Own Name", .city: "Porto"]))
+        #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa")
+        #expect(city.text == "", "the page shows the pad's credits")
+        #expect(preferences.creditsHeading.text == "Stationery Pad “Lusa”")
+        preferences.close()
+    }
+
     @Test func aTemplateIsImportedAsAPadAndAFileThatIsNoneIsSaid() throws {
         let creditsFile = try settings("import")
         let window = try Harness.makeWindow(library: folder + "/import-library", creditsFile: creditsFile)

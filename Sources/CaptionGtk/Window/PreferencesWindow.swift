@@ -512,6 +512,9 @@ final class PreferencesWindow {
 
     /// Shows the credits now in use (another pad was chosen, here or in the window).
     func showCredits(_ credits: StandingCredits) {
+        // Typed and not yet saved (a key chose another pad in the main window): kept, in the
+        // pad it was typed for.
+        saveCreditsNow(tellingTheForm: false)
         padInUse = credits.pad
         nameHeading()
         fillingCredits = true
@@ -650,7 +653,8 @@ final class PreferencesWindow {
     }
 
     /// Writes the credits if they changed, and tells the form.
-    func saveCreditsNow(reporting: Bool = true) {
+    /// `tellingTheForm`: false when another pad is about to take the form's credits.
+    func saveCreditsNow(reporting: Bool = true, tellingTheForm: Bool = true) {
         pendingCreditsSave?.cancel()
         pendingCreditsSave = nil
         guard creditsUnsaved else { return }
@@ -667,7 +671,7 @@ final class PreferencesWindow {
             if reporting { creditsStatus.text = problem }
             return
         }
-        onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits, pad: padInUse)))
+        if tellingTheForm { onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits, pad: padInUse))) }
     }
 
     // MARK: Import
