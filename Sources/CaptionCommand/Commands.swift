@@ -199,8 +199,7 @@ public enum Commands {
             var credits = Credits()
             switch StationeryPads.credits(of: pad, in: StationeryPads.folder()) {
             case .success(let held): credits = held
-            case .failure(let problem)
-            where SettingsFile.read(StationeryPads.path(of: pad, in: StationeryPads.folder())) != .missing:
+            case .failure(let problem) where !problem.isMissing:
                 Console.error(problem.message)
                 return 1
             case .failure: break

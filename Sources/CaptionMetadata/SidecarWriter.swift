@@ -120,13 +120,7 @@ public enum SidecarWriter {
     /// (`XMPPacket.setCaption`), or the caption alone; nil when `old` does not parse.
     static func merged(_ caption: CaptionWords, credits: Credits = .none, into old: [UInt8]?) -> String? {
         Exempi.locked { () -> String? in
-            let packet: XMPPacket
-            if let old, old.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) {
-                guard let parsed = old.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
-                packet = parsed
-            } else {
-                packet = XMPPacket()
-            }
+            guard let packet = XMPPacket.stored(in: old) else { return nil }
             guard
                 packet.setCaption(caption.map(PhotoMetadata.xmlSafe)),
                 packet.setCredits(credits.leavingOut(own: packet.ownCredits))

@@ -66,7 +66,7 @@ public enum StationeryPads {
         if let reason = isAcceptable(name) { return .failure(PadProblem(pad: name, reason: reason)) }
         let file = path(of: name, in: folder)
         switch SettingsFile.read(file) {
-        case .missing: return .failure(PadProblem(pad: name, reason: tr("there is no such pad")))
+        case .missing: return .failure(PadProblem(pad: name, reason: tr("there is no such pad"), isMissing: true))
         case .notRegular: return .failure(PadProblem(pad: name, reason: tr("not a regular file")))
         case .failed(let code): return .failure(PadProblem(pad: name, reason: POSIXFiles.reason(code)))
         case .contents(let bytes):
@@ -100,13 +100,7 @@ public enum StationeryPads {
         }
         guard
             let text = Exempi.locked({ () -> String? in
-                let packet: XMPPacket
-                if let old, !old.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-                    guard let parsed = old.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
-                    packet = parsed
-                } else {
-                    packet = XMPPacket()
-                }
+                guard let packet = XMPPacket.stored(in: old) else { return nil }
                 for field in CreditField.allCases where !credits.setFields.contains(field) {
                     let (namespace, property, _) = field.xmpProperty
                     xmp_delete_property(packet.pointer, namespace, property)
@@ -205,11 +199,14 @@ public struct PadProblem: Error, Equatable, Sendable {
     public var reason: String
     /// The file being added, when the problem is with it.
     public var file: String?
+    /// There is no such pad (a new name, where one is being made).
+    public var isMissing: Bool
 
-    public init(pad: String, reason: String, file: String? = nil) {
+    public init(pad: String, reason: String, file: String? = nil, isMissing: Bool = false) {
         self.pad = pad
         self.reason = reason
         self.file = file
+        self.isMissing = isMissing
     }
 
     public var message: String {

@@ -142,6 +142,15 @@ final class XMPPacket {
 
     /// Parses a serialised packet; nil when it is not well-formed XMP, or too large to
     /// parse (`maximumElements`).
+    /// The packet a file of XMP holds (a sidecar, a pad), or a new one when there is no
+    /// file or it holds only white space; nil when it holds something that does not parse.
+    static func stored(in file: [UInt8]?) -> XMPPacket? {
+        guard let file, file.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            return XMPPacket()
+        }
+        return file.withUnsafeBytes { XMPPacket(parsing: $0) }
+    }
+
     convenience init?(parsing text: UnsafeRawBufferPointer) {
         guard !Self.isOversized(text), let base = text.baseAddress, text.count > 0,
             let parsed = xmp_new(base.assumingMemoryBound(to: CChar.self), text.count)
