@@ -136,6 +136,33 @@ import Testing
         #expect(window.notification.buttonLabel == "_Undo")
     }
 
+    /// A screen reader reads an alert's words the moment it is told the alert shows, and
+    /// reads only the labels that are showing then; a label never laid out is not. So the
+    /// first message's words are laid out before the bar shows (with animations off, as for
+    /// many who use a screen reader, the bar would otherwise show within the key's handler).
+    @Test func theBarsWordsAreShowingToAScreenReaderWhenTheBarShows() throws {
+        let window = try makeWindow()
+        defer { gtk_widget_destroy(window.widget) }
+        let bar = try #require(window.messages.revealer.children.first)
+        var labelsShowingAtAlert: [Bool] = []
+        let accessible: UnsafeMutableRawPointer = UnsafeMutableRawPointer(bar.accessible)
+        accessible.connect(.stateChange("showing")) { showing in
+            guard showing else { return }
+            // Visible with every parent: the labels a reader would read.
+            let shown = bar.descendants(ofType: "GtkLabel").filter { gtk_widget_is_visible($0.pointer) != 0 }
+            labelsShowingAtAlert = shown.map { label in
+                let states = atk_object_ref_state_set(label.accessible)
+                defer { g_object_unref(states) }
+                return atk_state_set_contains_state(states, ATK_STATE_SHOWING) != 0
+            }
+        }
+        load(window, Harness.makePhoto(in: folder))
+        type(window, window.form.view.subtitleEntry.pointer, "Only the subtitle")
+        window.activateAction("save")
+        #expect(Harness.spin { !labelsShowingAtAlert.isEmpty }, "the bar never said it showed")
+        #expect(labelsShowingAtAlert == [true], "the words were not showing when the bar was")
+    }
+
     @Test func failedSubmitNamesWhatIsMissingAndFocusesIt() throws {
         let window = try makeWindow()
         defer { gtk_widget_destroy(window.widget) }

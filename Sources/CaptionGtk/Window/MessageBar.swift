@@ -27,6 +27,8 @@ final class MessageBar {
         didSet { bar.accessibleDescription = details }
     }
     private let bar: InfoBar
+    /// The bar was first shown and waits, unrevealed, to be laid out.
+    private var waitsForLayout = false
 
     /// The bar's close button or Escape: the form hears of it (it clears its summary).
     var onDismiss: (() -> Void)?
@@ -55,6 +57,14 @@ final class MessageBar {
         actionButton = bar.addHiddenButton(response: Self.actionResponse)
         // Once: each call connects its mnemonic handler again.
         actionButton.setUsesMnemonic()
+        // A screen reader told the alert shows reads the labels showing then, and a label
+        // never laid out is not showing: the first message waits for its layout (the
+        // revealer lays out its child while closed), then shows, from the main loop.
+        bar.connect(.sizeAllocate, after: true) { [weak self] _ in
+            guard let self, self.waitsForLayout else { return }
+            self.waitsForLayout = false
+            MainThread.post { [weak self] in self?.refresh() }
+        }
         bar.connect(.response) { [weak self] response in
             guard let self else { return }
             let action = response == Self.actionResponse ? self.action : nil
@@ -128,7 +138,10 @@ final class MessageBar {
         label.text = text ?? ""
         let reveals = text != nil && formIsShowing
         // The bar is hidden until its first message (window.ui), and stays shown after it.
-        if reveals { bar.isVisible = true }
-        revealer.revealsChild = reveals
+        if reveals && !bar.isVisible {
+            bar.isVisible = true
+            waitsForLayout = true
+        }
+        revealer.revealsChild = reveals && !waitsForLayout
     }
 }
