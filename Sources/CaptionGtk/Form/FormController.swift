@@ -70,26 +70,17 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     private var editing: (entry: Entry, path: String)?
     /// The photo on the form, claimed from the other editors of a shared library.
     let claims: PhotoClaims
-    /// Photos of the queue other editors had when last asked; forgotten at each renewal,
-    /// so that a photo they moved on from comes round again.
-    private var takenElsewhere: Set<String> = []
+    /// The photos to ask about again: taken by others, waited on, not yet claimed.
+    private var desk = DeskClaimState()
     /// Words whose check findings were said at Done: Done again on them saves.
     private var checkedAndSaid: CaptionWords?
     /// The photo whose creator was last said (once per arrival on the form).
     private var toldOfCreator: String?
-    /// The photo on the form when another editor has it and every other photo of the
-    /// queue is taken too: asked about again when the library changes.
-    private var waitingOn: String?
     /// The way the form last moved through the queue: passing over goes on that way.
     private var lastStep = 1
-    /// The photo on the form whose claim could not be asked (the server was gone): asked
-    /// again with the next renewal.
-    private var unclaimed: String?
     /// A save the server could not take, back on the form with its words: saved by itself
     /// once the server answers, while the form still holds that photo and those words.
-    private var unsaved: QueuedPhoto?
-    private var serverWatch: SourceHandle?
-    private var askingServer = false
+    private let serverReturn: ServerReturn
     private let library: LibraryAccess
     private let lifetime: Lifetime
 
@@ -138,16 +129,23 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
             notification: notification, saves: saves)
         queueSaving = QueueSaving(saves: saves, notification: notification, messages: messages)
         claims = PhotoClaims(library: library, lifetime: lifetime)
+        serverReturn = ServerReturn(library: library, lifetime: lifetime)
         binding.owner = self
         queueSaving.holder = self
         drafts.holder = self
         queueSaving.onSaved = { [weak self] in self?.onSaved?($0) }
         queueSaving.onRestDone = { [weak self] in self?.onRestCaptioned?($0, $1) }
-        queueSaving.onUnreachable = { [weak self] in self?.saveWhenServerIsBack($0) }
+        queueSaving.onUnreachable = { [weak self] in self?.serverReturn.wait(for: $0) }
+        serverReturn.stillUnsaved = { [weak self] in self?.stillUnsaved($0) ?? false }
+        serverReturn.isSaving = { [weak self] in self?.isSaving ?? false }
+        // The photo on the form, whose claim could not be asked while the server was gone,
+        // is claimed now rather than at the next renewal.
+        serverReturn.onAnswer = { [weak self] in self?.askAgain() }
+        serverReturn.onBack = { [weak self] in self?.saveNowTheServerIsBack($0) }
         shown.onSettled = { [weak self] in self?.onPhotoSettled?() }
         shown.onLoaded = { [weak self] in self?.claim($0) }
         claims.onRenewal = { [weak self] in
-            self?.takenElsewhere = []
+            self?.desk.renewed()
             self?.askAgain()
         }
         library.whenOthersCommit { [weak self] in self?.askAgain() }
@@ -391,7 +389,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// is told as when a photo is captioned elsewhere).
     private func askAgain() {
         guard let photo = photos.loadedPhoto, editing == nil, queue.currentPhoto?.path == photo.path,
-            [waitingOn, unclaimed].contains(photo.path) || claims.holds(photo.sha256)
+            desk.asksAgain(about: photo.path, held: claims.holds(photo.sha256))
         else { return }
         claim(photo)
     }
@@ -401,38 +399,31 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// the queue, unless words were typed for it here: those are never dropped.
     private func answered(_ claim: PhotoClaim?, for path: String) {
         let name = PhotoQueue.name(of: path)
-        unclaimed = claim == nil ? path : nil
-        switch claim {
-        case nil, .yours?:
-            waitingOn = nil
-        case .captioned?:
-            waitingOn = nil
-            keepWords()
-            guard queue.currentPhoto?.words.isEmpty == true, !keyedSinceArrival else {
-                return tell(
-                    tr("Another editor has captioned “{name}”; Enter saves your words as a second caption"), name)
-            }
+        desk.answered(claim, for: path)
+        if claim != nil, claim != .yours { keepWords() }
+        let response = ClaimResponse(
+            claim, wordsTyped: queue.currentPhoto?.words.isEmpty != true, keyed: keyedSinceArrival)
+        switch response {
+        case .stay:
+            return
+        case .keepAsSecondCaption:
+            tell(tr("Another editor has captioned “{name}”; Enter saves your words as a second caption"), name)
+        case .leaveQueue:
             leaveForm(path, telling: tr("Another editor has captioned “{name}”, so it left your queue"))
-        case .taken(let editor)?:
-            keepWords()
-            takenElsewhere.insert(path)
-            // Keys already handled for this photo: the form stays with it, so that the next
-            // keys land where those did; its Done then fails as taken, and the photo waits
-            // in the queue with its words (see QueueSaving).
-            guard !keyedSinceArrival else {
-                waitingOn = nil
-                return tell(
-                    tr("{editor} is captioning “{name}”; Ctrl+Page Down goes on, and your words wait with it")
-                        .replacing("{editor}", with: editor), name)
-            }
+        case .stayWhileTaken(let editor):
+            // Its Done then fails as taken, and the photo waits in the queue with its words
+            // (see QueueSaving).
+            tell(
+                tr("{editor} is captioning “{name}”; Ctrl+Page Down goes on, and your words wait with it")
+                    .replacing("{editor}", with: editor), name)
+        case .passOver(let editor):
             settleInputMethod()
-            guard queue.moveToNearest(step: lastStep, passing: takenElsewhere) else {
-                waitingOn = path
+            guard queue.moveToNearest(step: lastStep, passing: desk.takenElsewhere) else {
+                desk.wait(on: path)
                 return tell(
                     tr("{editor} is captioning “{name}”, and the rest of your queue is taken too")
                         .replacing("{editor}", with: editor), name)
             }
-            waitingOn = nil
             tell(
                 tr("{editor} is captioning “{name}”; it waits in your queue").replacing("{editor}", with: editor), name)
             binding.arrive(arrival) { showCurrentPhoto() }
@@ -698,47 +689,18 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         showCurrentPhoto()
     }
 
-    /// The server was gone at a save: the photo and its words are back on the form, and the
-    /// message said so once. Every two seconds the server is asked (quietly); when it
-    /// answers, the save is made as Enter would make it, and the form moves on. Words
-    /// changed or another photo on the form meanwhile: Enter is the user's to press.
-    private func saveWhenServerIsBack(_ photo: QueuedPhoto) {
-        unsaved = photo
-        guard serverWatch?.isActive != true else { return }
-        serverWatch = lifetime.every(milliseconds: 2000) { [weak self] in self?.askServer() ?? false }
-    }
-
-    /// Whether to go on asking.
-    private func askServer() -> Bool {
-        guard let unsaved, stillUnsaved(unsaved) else {
-            unsaved = nil
-            return false
+    /// The server was gone at `photo`'s save and answers again, the photo still waiting
+    /// with those words: the save is made as Enter would make it, and the form moves on.
+    private func saveNowTheServerIsBack(_ photo: QueuedPhoto) {
+        // The server's message is over; a save that fails again says so again.
+        messages.clearProblem()
+        if editing == nil, queue.currentPhoto?.path == photo.path {
+            return send(.submit)
         }
-        guard !askingServer else { return true }
-        askingServer = true
-        library.perform(
-            { library throws(LibraryError) in _ = try library.changeCounter() },
-            completion: { [weak self] result in
-                guard let self else { return }
-                self.askingServer = false
-                guard case .success = result else { return }
-                // The server answers again: the photo on the form, whose claim could not be
-                // asked while it was gone, is claimed now rather than at the next renewal.
-                self.askAgain()
-                guard let unsaved = self.unsaved, self.stillUnsaved(unsaved), !self.isSaving else { return }
-                self.unsaved = nil
-                self.serverWatch?.cancel()
-                // The server's message is over; a save that fails again says so again.
-                self.messages.clearProblem()
-                if self.editing == nil, self.queue.currentPhoto?.path == unsaved.path {
-                    return self.send(.submit)
-                }
-                // It waits elsewhere in the queue: saved from there, the form left as it is.
-                self.queue.remove([unsaved.path])
-                self.queueSaving.save(unsaved, loaded: nil)
-                self.refreshHeader()
-            })
-        return true
+        // It waits elsewhere in the queue: saved from there, the form left as it is.
+        queue.remove([photo.path])
+        queueSaving.save(photo, loaded: nil)
+        refreshHeader()
     }
 
     /// The photo is still in the queue with the words its save had: on the form (as the
