@@ -100,12 +100,14 @@ test: test-deps lint
 SWIFT_SOURCES = Package.swift Sources Tests Benchmarks Plugins build-aux/embed-resources
 # The scripts too: shellcheck for the shell ones, pyflakes for the Python ones. And C stays
 # behind CaptionGtk/Bridge: what still crosses outside it may only shrink (lint-bridge).
+# CONTRIBUTING.md's table of modules names every target of Package.swift but the tests.
 LINT_DEPS = shellcheck pyflakes3
 lint:
 	@build-aux/install-deps $(LINT_DEPS)
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
 	build-aux/lint-scripts
 	build-aux/lint-bridge
+	build-aux/check-module-table
 	@if grep -rn --include='*.swift' -E '\bMutex *[(<]' Sources; then \
 		echo "make lint: Threads' Lock or Locked, which ThreadSanitizer sees, not Synchronization's Mutex"; \
 		exit 1; fi
