@@ -388,6 +388,7 @@ public enum Arguments {
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
+            "  caption " + tr("[--library DIR] --check [PHOTO...]"),
             "  caption " + tr("--set-credits [--creator NAME] [--credit-line TEXT] [--copyright TEXT] ..."),
             "  caption " + tr("--credits [--pad NAME]"),
             "  caption " + tr("--pads | --use-pad NAME | --no-pad | --add-pad FILE.xmp [--pad NAME]"),
@@ -396,7 +397,7 @@ public enum Arguments {
             tr("Give photos a title and a subtitle from the keyboard."),
             "",
             tr(
-                "Without --add, --import, --list, --remove, --export or --write-back, opens the\nwindow with the photos given, one after another."
+                "With none of --add, --import, --list, --remove, --export, --write-back, --check\nor the credits' and pads' commands, opens the window with the photos given, one\nafter another."
             ),
             "",
             tr("Options:"),
@@ -407,7 +408,7 @@ public enum Arguments {
                 "  --add PHOTO       save PHOTO with --title and --subtitle, without a window;\n                    either left out is taken from its sidecar or its metadata"
             ),
             tr(
-                "  --in-place        with --add: also write the caption into PHOTO itself (a\n                    format that cannot hold it gets PHOTO.EXT.xmp beside it)"
+                "  --in-place        with --add or --import: also write the caption into the\n                    photo itself (a format that cannot hold it gets\n                    PHOTO.EXT.xmp beside it)"
             ),
             tr(
                 "  --import SHEET    save the photos a caption sheet names, as --add does, in one\n                    go: a CSV with exiftool's -csv columns (SourceFile, Title or\n                    ObjectName, Description or Caption-Abstract, and the credits);\n                    an empty cell is taken from the photo; with --in-place or\n                    --sidecar, written as --add writes; a row that cannot be\n                    saved is said with its line, and the others go on"
