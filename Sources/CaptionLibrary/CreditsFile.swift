@@ -62,26 +62,17 @@ public enum CreditsFile {
         case .failed(let code): return problem(POSIXFiles.reason(code))
         case .contents(let contents): bytes = contents
         }
-        // A key file only fails to be made when memory does.
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        // GLib's own reason quotes the line it stopped at: whatever the file is (a link to
-        // another file, say), none of it is shown.
-        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false) else {
+        // Whatever the file is (a link to another file, say), none of it is shown.
+        guard let file = KeyFile(bytes: Self.unicode(bytes)) else {
             return problem(tr("it is not a key file"))
         }
         var credits = Credits()
         for field in CreditField.allCases {
-            guard let value = g_key_file_get_string(file, group, field.rawValue, nil) else { continue }
-            credits[field] = String(cString: value)
-            g_free(value)
+            guard let value = file.string(group: group, key: field.rawValue) else { continue }
+            credits[field] = value
         }
-        credits.replacesPhotos = g_key_file_get_boolean(file, group, replaceKey, nil) != 0
-        var pad: String?
-        if let value = g_key_file_get_string(file, group, padKey, nil) {
-            pad = String(cString: value)
-            g_free(value)
-        }
+        credits.replacesPhotos = file.boolean(group: group, key: replaceKey) ?? false
+        let pad = file.string(group: group, key: padKey)
         return Reading(credits: credits, pad: pad?.isEmpty == false ? pad : nil)
     }
 
@@ -91,12 +82,12 @@ public enum CreditsFile {
         update(path) { file in
             for field in CreditField.allCases {
                 if credits.setFields.contains(field) {
-                    g_key_file_set_string(file, group, field.rawValue, credits[field])
+                    file.set(credits[field], group: group, key: field.rawValue)
                 } else {
-                    g_key_file_remove_key(file, group, field.rawValue, nil)
+                    file.removeKey(group: group, key: field.rawValue)
                 }
             }
-            g_key_file_set_boolean(file, group, replaceKey, credits.replacesPhotos ? 1 : 0)
+            file.set(credits.replacesPhotos, group: group, key: replaceKey)
         }
     }
 
@@ -105,16 +96,16 @@ public enum CreditsFile {
     public static func usePad(_ name: String?, in path: String = defaultPath) -> String? {
         update(path) { file in
             if let name {
-                g_key_file_set_string(file, group, padKey, name)
+                file.set(name, group: group, key: padKey)
             } else {
-                g_key_file_remove_key(file, group, padKey, nil)
+                file.removeKey(group: group, key: padKey)
             }
         }
     }
 
     /// Writes only whether the credits replace a photo's own, which holds for every pad.
     public static func save(replacesPhotos: Bool, to path: String = defaultPath) -> String? {
-        update(path) { file in g_key_file_set_boolean(file, group, replaceKey, replacesPhotos ? 1 : 0) }
+        update(path) { file in file.set(replacesPhotos, group: group, key: replaceKey) }
     }
 
     static let writingGroup = "writing"
@@ -124,18 +115,16 @@ public enum CreditsFile {
     /// be read, gives its default (the credits' reading says what is wrong with the file).
     public static func writingChoices(_ path: String = defaultPath) -> WritingChoices {
         guard case .contents(let bytes) = SettingsFile.read(path) else { return WritingChoices() }
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false),
-            g_key_file_has_key(file, writingGroup, iimKey, nil) != 0
-        else { return WritingChoices() }
-        return WritingChoices(addsIIM: g_key_file_get_boolean(file, writingGroup, iimKey, nil) != 0)
+        guard let file = KeyFile(bytes: Self.unicode(bytes)), file.hasKey(group: writingGroup, key: iimKey) else {
+            return WritingChoices()
+        }
+        return WritingChoices(addsIIM: file.boolean(group: writingGroup, key: iimKey) ?? false)
     }
 
     /// Writes the choices into the same file, keeping everything else; nil when done, else
     /// what went wrong, to be said.
     public static func save(_ choices: WritingChoices, to path: String = defaultPath) -> String? {
-        update(path) { file in g_key_file_set_boolean(file, writingGroup, iimKey, choices.addsIIM ? 1 : 0) }
+        update(path) { file in file.set(choices.addsIIM, group: writingGroup, key: iimKey) }
     }
 
     static let checksGroup = "checks"
@@ -144,18 +133,11 @@ public enum CreditsFile {
     /// missing is on, and so are all where the file cannot be read.
     public static func checkChoices(_ path: String = defaultPath) -> CheckChoices {
         guard case .contents(let bytes) = SettingsFile.read(path) else { return CheckChoices() }
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: false) else {
-            return CheckChoices()
-        }
+        guard let file = KeyFile(bytes: Self.unicode(bytes)) else { return CheckChoices() }
         var choices = CheckChoices()
-        for check in CaptionCheck.allCases where g_key_file_has_key(file, checksGroup, check.rawValue, nil) != 0 {
-            var error: UnsafeMutablePointer<GError>?
-            let on = g_key_file_get_boolean(file, checksGroup, check.rawValue, &error) != 0
+        for check in CaptionCheck.allCases {
             // A value that is not a boolean leaves the check on.
-            if error == nil { choices[check] = on }
-            g_clear_error(&error)
+            if let on = file.boolean(group: checksGroup, key: check.rawValue) { choices[check] = on }
         }
         return choices
     }
@@ -165,30 +147,15 @@ public enum CreditsFile {
     public static func save(_ choices: CheckChoices, to path: String = defaultPath) -> String? {
         update(path) { file in
             for check in CaptionCheck.allCases {
-                g_key_file_set_boolean(file, checksGroup, check.rawValue, choices.allows(check) ? 1 : 0)
+                file.set(choices.allows(check), group: checksGroup, key: check.rawValue)
             }
         }
     }
 
     /// The file read (or a new one, when it is missing or does not parse: the user asked for
     /// what is saved), changed by `change`, and written atomically.
-    private static func update(_ path: String, _ change: (OpaquePointer?) -> Void) -> String? {
-        if let slash = path.lastIndex(of: "/"), let code = POSIXFiles.makeFolders(String(path[..<slash]), mode: 0o700) {
-            return failure(POSIXFiles.reason(code), path)
-        }
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        if let bytes = SettingsFile.contents(path) {
-            _ = SettingsFile.parseKeyFile(Self.unicode(bytes), into: file, keepingComments: true)
-        }
-        change(file)
-        var error: UnsafeMutablePointer<GError>?
-        guard g_key_file_save_to_file(file, path, &error) != 0 else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-            g_clear_error(&error)
-            return failure(reason, path)
-        }
-        return nil
+    private static func update(_ path: String, _ change: (KeyFile) -> Void) -> String? {
+        KeyFile.update(path, reading: unicode, change).map { failure($0, path) }
     }
 
     /// The file in UTF-8, each line that is not read as Windows-1252 (an older editor's
@@ -232,21 +199,6 @@ public enum CreditNames {
         case .city: tr("City")
         case .country: tr("Country")
         case .countryCode: tr("Country code")
-        }
-    }
-}
-
-extension SettingsFile {
-    /// Parses `bytes` into the GKeyFile `file`; false when they are no key file.
-    package static func parseKeyFile(_ bytes: [UInt8], into file: OpaquePointer?, keepingComments: Bool) -> Bool {
-        // With a terminating zero, so the buffer is never empty and always has an address.
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { text in
-                // A non-empty buffer's base address is never nil.
-                g_key_file_load_from_data(
-                    file, text.baseAddress!, gsize(bytes.count),
-                    keepingComments ? G_KEY_FILE_KEEP_COMMENTS : G_KEY_FILE_NONE, nil) != 0
-            }
         }
     }
 }

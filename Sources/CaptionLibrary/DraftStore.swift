@@ -57,26 +57,18 @@ public struct DraftStore: Sendable {
     /// convenience: an unreadable one is not worth an error, and is left for inspection).
     public func load() -> Draft? {
         removeLeftovers()
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard let bytes = SettingsFile.contents(path),
-            SettingsFile.parseKeyFile(bytes, into: file, keepingComments: false)
-        else { return nil }
+        guard let file = KeyFile.load(path) else { return nil }
         var failed = false
         func string(_ group: String, _ key: String) -> String? {
-            var error: UnsafeMutablePointer<GError>?
-            let value = g_key_file_get_string(file, group, key, &error)
-            if error != nil { failed = true }
-            g_clear_error(&error)
-            guard let value else { return nil }
-            defer { g_free(value) }
-            return String(cString: value)
+            let value = file.string(group: group, key: key)
+            if value == nil { failed = true }
+            return value
         }
         func integer(_ group: String, _ key: String) -> Int {
-            var error: UnsafeMutablePointer<GError>?
-            let value = Int(g_key_file_get_integer(file, group, key, &error))
-            if error != nil { failed = true }
-            g_clear_error(&error)
+            guard let value = file.integer(group: group, key: key) else {
+                failed = true
+                return 0
+            }
             return value
         }
         let count = integer(Self.group, "count")
@@ -85,7 +77,7 @@ public struct DraftStore: Sendable {
         var items: [DraftItem] = []
         for index in 0..<count {
             let group = "item \(index)"
-            let hasPath = g_key_file_has_key(file, group, "path", nil) != 0
+            let hasPath = file.hasKey(group: group, key: "path")
             // Every field has its key: one missing means the file is not a draft Caption wrote.
             let words = CaptionWords { string(group, $0.rawValue) ?? "" }
             items.append(DraftItem(path: hasPath ? string(group, "path") : nil, words: words))
@@ -96,22 +88,18 @@ public struct DraftStore: Sendable {
     /// Replaces the draft; an empty draft removes it.
     public func save(_ draft: Draft) throws(LibraryError) {
         if draft.isEmpty { return try remove() }
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        g_key_file_set_integer(file, Self.group, "count", Int32(draft.items.count))
-        g_key_file_set_integer(file, Self.group, "current", Int32(draft.current))
+        let file = KeyFile()
+        file.set(draft.items.count, group: Self.group, key: "count")
+        file.set(draft.current, group: Self.group, key: "current")
         for (index, item) in draft.items.enumerated() {
             let group = "item \(index)"
             // Key files escape line breaks, tabs and backslashes, so any typed text survives.
-            if let path = item.path { g_key_file_set_string(file, group, "path", path) }
+            if let path = item.path { file.set(path, group: group, key: "path") }
             for field in CaptionField.allCases {
-                g_key_file_set_string(file, group, field.rawValue, item.words[field])
+                file.set(item.words[field], group: group, key: field.rawValue)
             }
         }
-        var length = 0
-        guard let data = g_key_file_to_data(file, &length, nil) else { return }
-        defer { g_free(data) }
-        try write(UnsafeRawBufferPointer(start: data, count: length))
+        try write(file.bytes)
     }
 
     public func remove() throws(LibraryError) {
@@ -122,14 +110,14 @@ public struct DraftStore: Sendable {
         }
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer) throws(LibraryError) {
+    private func write(_ bytes: [UInt8]) throws(LibraryError) {
         if let code = POSIXFiles.makeFolders(directory, mode: 0o700) { throw failure(code) }
         // The writer's process id in the name tells a later clean-up whose file it is.
         var template = Array((directory + "/.draft-\(getpid())-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure(errno) }
         let temporary = String(cString: template)
-        var code = POSIXFiles.writeAll(descriptor, bytes)
+        var code = bytes.withUnsafeBytes { POSIXFiles.writeAll(descriptor, $0) }
         if code == nil && fsync(descriptor) != 0 { code = errno }
         close(descriptor)
         if code == nil && rename(temporary, path) != 0 { code = errno }
