@@ -1,7 +1,6 @@
 // The draft: what the user typed and the photos chosen but not yet saved, kept in the
 // library folder so that a crash, a kill or a power cut costs nothing typed.
 
-import CPixbuf
 import CaptionText
 import POSIXFiles
 

@@ -1,12 +1,15 @@
 // Photos that arrive from elsewhere: the file chooser, the clipboard, a drop. Files become
 // paths; image data with no file behind it is kept as a PNG in the cache folder.
 
-import CGtk
 import CaptionLibrary
 import Dispatch
 import Localization
 import POSIXFiles
 import Pixbufs
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @MainActor
 enum PhotoIntake {

@@ -17,8 +17,6 @@
 // read-only for a moment tells the method the field lost its input (GTK calls its
 // focus-out) whatever GTK thinks, without moving the keyboard focus; the reset follows.
 
-import CGtk
-
 @MainActor
 final class InputMethodSettler {
     private let entries: [TextEntry]
