@@ -63,6 +63,9 @@ public struct FocusEngine: Sendable {
     /// soon as it is complete. Messages never appear while the user is still typing.
     public private(set) var flagged: Set<Int> = []
     public private(set) var summaryVisible = false
+    /// Optional items the user has been in and left since the form was last cleared: Enter
+    /// no longer leads to them, empty or not.
+    public private(set) var passed: Set<Int> = []
     /// Each item's problem, derived from `texts` and `photos` whenever one of them changes.
     private var problems: [Problem?]
 
@@ -98,7 +101,7 @@ public struct FocusEngine: Sendable {
             }
         case .text(let limit):
             let value = TextNormalization.normalize(text)
-            if value.isEmpty { return .required }
+            if value.isEmpty { return item.isOptional ? nil : .required }
             if TextNormalization.length(value) > limit { return .tooLong(limit: limit) }
             return nil
         }
@@ -108,10 +111,18 @@ public struct FocusEngine: Sendable {
 
     public var isComplete: Bool { items.indices.allSatisfy(isComplete) }
 
-    /// `Done` when every item other than the focused one is complete, so the label does not
+    /// Enter still leads to the item: it is incomplete, or it is optional, empty, and the
+    /// user has not yet been in it for this photo.
+    public func isAhead(_ item: Int) -> Bool {
+        if problems[item] != nil { return true }
+        return items[item].isOptional && !passed.contains(item)
+            && TextNormalization.normalize(texts[item]).isEmpty
+    }
+
+    /// `Done` when no item other than the focused one is still ahead, so the label does not
     /// change while the user types in the focused field.
     public var label: ActivateLabel {
-        for index in problems.indices where index != focus && problems[index] != nil {
+        for index in items.indices where index != focus && isAhead(index) {
             return .next
         }
         return .done
@@ -156,6 +167,7 @@ public struct FocusEngine: Sendable {
             return .nothing
 
         case .focus(let item):
+            leave(for: item)
             focus = item
             return .nothing
 
@@ -189,21 +201,23 @@ public struct FocusEngine: Sendable {
             problems = items.indices.map(problemFromValues)
             flagged = []
             summaryVisible = false
+            passed = []
+            focus = nil
             return moveFocus(to: items.firstIndex { !$0.isText } ?? 0)
         }
     }
 
     // MARK: Rules
 
-    /// The first incomplete item after `start` in form order, wrapping, never `start`
-    /// itself; from no focus, the first incomplete item. Nil when there is none.
-    func firstIncomplete(after start: Int?) -> Int? {
+    /// The first item still ahead after `start` in form order, wrapping, never `start`
+    /// itself; from no focus, the first such item. Nil when there is none.
+    func firstAhead(after start: Int?) -> Int? {
         let count = items.count
         let origin = start ?? (count - 1)
         for step in 1...count {
             let index = (origin + step) % count
             if index == start { continue }
-            if !isComplete(index) { return index }
+            if isAhead(index) { return index }
         }
         return nil
     }
@@ -211,12 +225,18 @@ public struct FocusEngine: Sendable {
     /// What the label promises: `Done` submits, `Next` moves to the next incomplete item.
     private mutating func activate() -> FormDecision {
         if label == .done { return submit() }
-        return moveFocus(to: firstIncomplete(after: focus))
+        return moveFocus(to: firstAhead(after: focus))
     }
 
     private mutating func moveFocus(to item: Int?) -> FormDecision {
+        leave(for: item)
         focus = item
         return .focus(item)
+    }
+
+    /// Focus goes from the focused item to `next`: an optional item left behind is passed.
+    private mutating func leave(for next: Int?) {
+        if let current = focus, current != next, items[current].isOptional { passed.insert(current) }
     }
 
     /// A photo still decoding counts: the save takes the words as they are at this key, and
@@ -228,6 +248,7 @@ public struct FocusEngine: Sendable {
         if let first = incomplete.first {
             flagged = Set(incomplete)
             summaryVisible = true
+            leave(for: first)
             focus = first
             return .reject(focus: first)
         }
@@ -244,9 +265,9 @@ public struct FocusEngine: Sendable {
         unflagCompleted()
         switch state {
         case .loading where !before.countsAsComplete, .loaded where !before.countsAsComplete:
-            // A photo arrived: on to the first thing still missing, or to the button so that
+            // A photo arrived: on to the first thing still ahead, or to the button so that
             // Enter saves.
-            return moveFocus(to: items.indices.first { !isComplete($0) })
+            return moveFocus(to: items.indices.first { isAhead($0) })
         case .failed:
             // Say so at once, by the photo, without moving the user's focus.
             flagged.insert(item)

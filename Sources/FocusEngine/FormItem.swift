@@ -13,15 +13,21 @@ public struct FormItem: Sendable, Hashable {
     /// The name inside a sentence ("title"), for messages that name several items.
     public var nameInSentence: String
     public var kind: Kind
+    /// A text item that may stay empty. Enter still leads to it once per photo, so a desk
+    /// that turned a field on reaches it without the mouse; after that, it waits for no one.
+    public var isOptional: Bool
 
-    public init(name: String, nameInSentence: String? = nil, kind: Kind) {
+    public init(name: String, nameInSentence: String? = nil, kind: Kind, isOptional: Bool = false) {
         self.name = name
         self.nameInSentence = nameInSentence ?? name
         self.kind = kind
+        self.isOptional = isOptional
     }
 
-    public static func text(_ name: String, _ nameInSentence: String? = nil, limit: Int) -> FormItem {
-        FormItem(name: name, nameInSentence: nameInSentence, kind: .text(limit: limit))
+    public static func text(
+        _ name: String, _ nameInSentence: String? = nil, limit: Int, isOptional: Bool = false
+    ) -> FormItem {
+        FormItem(name: name, nameInSentence: nameInSentence, kind: .text(limit: limit), isOptional: isOptional)
     }
 
     public static func photo(_ name: String) -> FormItem {

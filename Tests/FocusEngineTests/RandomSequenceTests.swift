@@ -19,6 +19,10 @@ import Testing
     @Test(arguments: [
         CaptionForm.items(Wording()),
         [.text("A", limit: 3), .photo("P"), .photo("Q"), .text("B", limit: 4), .text("C", limit: 2)],
+        [
+            .photo("P"), .text("A", limit: 3), .text("H", limit: 4, isOptional: true), .text("B", limit: 4),
+            .text("K", limit: 2, isOptional: true),
+        ],
     ])
     func invariantsHoldAfterEveryEvent(items: [FormItem]) {
         let seed = Self.seed
@@ -34,14 +38,23 @@ import Testing
         let photoStates: [PhotoState] = [.empty, .loading, .loaded, .failed(message: "broken")]
         var saves = 0
         var rejects = 0
+        // Optional items focus has left since the last clear, as the test sees focus move.
+        var left: Set<Int> = []
 
         func complete(_ index: Int) -> Bool {
             switch items[index].kind {
             case .photo: return photos[index] == .loading || photos[index] == .loaded
             case .text(let limit):
                 let value = TextNormalization.normalize(typed[index])
-                return !value.isEmpty && value.count <= limit
+                return (!value.isEmpty || items[index].isOptional) && value.count <= limit
             }
+        }
+
+        /// Enter still leads there: incomplete, or optional, empty and not yet left.
+        func ahead(_ index: Int) -> Bool {
+            !complete(index)
+                || (items[index].isOptional && !left.contains(index)
+                    && TextNormalization.normalize(typed[index]).isEmpty)
         }
 
         for step in 0..<Self.eventsPerRun {
@@ -85,8 +98,13 @@ import Testing
             case .clear:
                 typed = Array(repeating: "", count: items.count)
                 photos = Array(repeating: .empty, count: items.count)
+                left = []
             default: break
             }
+            if event != .clear, let before = focusBefore, before != form.focus, items[before].isOptional {
+                left.insert(before)
+            }
+            #expect(form.passed == left, "\(context)")
 
             // Nothing typed is lost.
             #expect(form.texts == typed, "\(context)")
@@ -127,7 +145,11 @@ import Testing
                 let outcome = probe.handle(probeEvent)
                 switch (form.label, outcome) {
                 case (.next, .focus(let target?)):
-                    #expect(target != form.focus && !complete(target), "Next moved to \(target), \(context)")
+                    // The first item still ahead after the focus, in form order, wrapping.
+                    let origin = form.focus ?? items.count - 1
+                    let expected = (1...items.count).map { (origin + $0) % items.count }
+                        .first { $0 != form.focus && ahead($0) }
+                    #expect(target == expected, "Next moved to \(target), \(context)")
                 case (.done, .save), (.done, .reject):
                     break
                 default:
