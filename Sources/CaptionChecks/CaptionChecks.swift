@@ -57,7 +57,7 @@ public struct CaptionFinding: Equatable, Sendable {
             case .noPlace: tr("{field} says no place, as a wire caption must (a city, or a dateline)")
             case .noDate: tr("{field} says no date, as a wire caption must (a day, a month or a year)")
             }
-        let name = field == .title ? tr("Title") : tr("Subtitle")
+        let name = field.names { tr($0) }.name
         return template.replacing("{field}", with: name).replacing("{name}", with: suggestion ?? "")
             .replacing("{text}", with: text)
     }

@@ -167,11 +167,11 @@ public enum Arguments {
                 credits[creditField(option)!] = FilePath.display(try take())
             case "--help", "-h": help = true
             case "--version": version = true
-            // A field by its name: --title, --subtitle. Words, not paths: bytes that are not
-            // UTF-8 become U+FFFD, as before.
-            case let option where option.hasPrefix("--") && CaptionField(rawValue: String(option.dropFirst(2))) != nil:
+            // A field by its name: --title, --subtitle, --headline, --alt-text... Words, not
+            // paths: bytes that are not UTF-8 become U+FFFD, as before.
+            case let option where captionField(option) != nil:
                 // The case's condition just found the field.
-                words[CaptionField(rawValue: String(option.dropFirst(2)))!] = FilePath.display(try take())
+                words[captionField(option)!] = FilePath.display(try take())
             default:
                 throw UsageError(message: tr("unknown option {option}").replacing("{option}", with: name))
             }
@@ -265,7 +265,7 @@ public enum Arguments {
         if subfolders && watch == nil { throw UsageError(message: tr("--subfolders goes with --watch")) }
         if watch?.isEmpty == true { throw UsageError(message: tr("--watch needs a folder")) }
         if !words.isEmpty && add == nil {
-            throw UsageError(message: tr("--title and --subtitle go with --add"))
+            throw UsageError(message: tr("--title, --subtitle and the other caption fields go with --add"))
         }
         if let add {
             guard photos.isEmpty else {
@@ -337,6 +337,12 @@ public enum Arguments {
             return .export(library: library, folder: export, ids: try entryNumbers(), into: sidecar ? .sidecar : .photo)
         }
         return .window(library: library, photos: photos, watch: watch, subfolders: subfolders)
+    }
+
+    /// `--title`, `--alt-text` and the like: the caption field the option names.
+    static func captionField(_ option: String) -> CaptionField? {
+        guard option.hasPrefix("--") else { return nil }
+        return CaptionField.allCases.first { "--" + $0.optionName == option }
     }
 
     /// `--creator` and the like: the credit the option names.
@@ -411,7 +417,7 @@ public enum Arguments {
                 "  --in-place        with --add or --import: also write the caption into the\n                    photo itself (a format that cannot hold it gets\n                    PHOTO.EXT.xmp beside it)"
             ),
             tr(
-                "  --import SHEET    save the photos a caption sheet names, as --add does, in one\n                    go: a CSV with exiftool's -csv columns (SourceFile, Title or\n                    ObjectName, Description or Caption-Abstract, and the credits);\n                    an empty cell is taken from the photo; with --in-place or\n                    --sidecar, written as --add writes; a row that cannot be\n                    saved is said with its line, and the others go on"
+                "  --import SHEET    save the photos a caption sheet names, as --add does, in one\n                    go: a CSV with exiftool's -csv columns (SourceFile, Title or\n                    ObjectName, Description or Caption-Abstract, Headline,\n                    Keywords and the other fields, and the credits);\n                    an empty cell is taken from the photo; with --in-place or\n                    --sidecar, written as --add writes; a row that cannot be\n                    saved is said with its line, and the others go on"
             ),
             tr(
                 "  --watch DIR       with the window: photos that appear in DIR join the queue,\n                    each once, when complete; remembered until stopped from the\n                    main menu"
@@ -419,6 +425,9 @@ public enum Arguments {
             tr("  --subfolders      with --watch: also photos that appear in DIR's subfolders"),
             tr("  --title TITLE     the title, at most 120 characters"),
             tr("  --subtitle TEXT   the subtitle, at most 240 characters"),
+            tr(
+                "  --headline TEXT   with --add, the fields agencies read, each optional: also\n                    --keywords \"A, B\", --alt-text, --extended-description, --event,\n                    --special-instructions, --job-id, --sublocation and --state;\n                    one not given leaves what the photo says there"
+            ),
             tr("  --list            print the saved entries, newest first"),
             tr("  --json            with --list: print them as JSON"),
             tr(

@@ -38,6 +38,15 @@ enum CaptionSheet {
         case "sourcefile": return .sourceFile
         case "title", "objectname": return .field(.title)
         case "description", "caption-abstract", "imagedescription": return .field(.subtitle)
+        case "headline": return .field(.headline)
+        case "subject", "keywords": return .field(.keywords)
+        case "alttextaccessibility": return .field(.altText)
+        case "extdescraccessibility": return .field(.extendedDescription)
+        case "event": return .field(.event)
+        case "instructions", "specialinstructions": return .field(.instructions)
+        case "transmissionreference", "originaltransmissionreference": return .field(.jobID)
+        case "location", "sub-location": return .field(.sublocation)
+        case "state", "province-state": return .field(.state)
         case "creator", "by-line", "artist": return .credit(.creator)
         case "credit": return .credit(.creditLine)
         case "rights", "copyrightnotice", "copyright": return .credit(.copyright)
@@ -50,9 +59,25 @@ enum CaptionSheet {
     }
 
     /// The header written by `--list --csv`: exiftool's XMP names, which it reads back
-    /// (`exiftool -csv=SHEET`) into the same places Caption writes.
+    /// (`exiftool -csv=SHEET`) into the same places Caption writes. Keywords are one cell,
+    /// "a, b", as exiftool writes a list; exiftool reads them back as a list with `-sep ", "`.
     static let header: [String] =
-        ["SourceFile", "Title", "Description"]
+        ["SourceFile"]
+        + CaptionField.allCases.map { field in
+            switch field {
+            case .title: "Title"
+            case .subtitle: "Description"
+            case .headline: "Headline"
+            case .keywords: "Subject"
+            case .altText: "AltTextAccessibility"
+            case .extendedDescription: "ExtDescrAccessibility"
+            case .event: "Event"
+            case .instructions: "Instructions"
+            case .jobID: "TransmissionReference"
+            case .sublocation: "Location"
+            case .state: "State"
+            }
+        }
         + CreditField.allCases.map { field in
             switch field {
             case .creator: "Creator"
@@ -119,7 +144,7 @@ enum CaptionSheet {
 
     /// One row of `--list --csv`, its cells in `header`'s order.
     static func line(photo: String, words: CaptionWords, credits: Credits) -> String {
-        let cells = [photo, words.title, words.subtitle] + CreditField.allCases.map { credits[$0] }
+        let cells = [photo] + CaptionField.allCases.map { words[$0] } + CreditField.allCases.map { credits[$0] }
         return cells.map(CSV.quoted).joined(separator: ",") + "\n"
     }
 }

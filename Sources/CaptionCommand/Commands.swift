@@ -61,10 +61,12 @@ public enum Commands {
     }
 
     /// The words for `photo`: those `given`, and what is not given from the photo's metadata
-    /// or its sidecar, as the window fills its form; a field given, even empty, wins. Also
-    /// whether the photo's XMP was too large to read.
+    /// or its sidecar, as the window fills its form; a field given, even empty, wins. With
+    /// Title and Subtitle both given the photo is not read: an optional field not given
+    /// stays empty here, and an empty one leaves the photo's own as it is. Also whether the
+    /// photo's XMP was too large to read.
     static func words(_ given: [CaptionField: String], for photo: String) -> (CaptionWords, xmpTooLarge: Bool) {
-        let complete = CaptionField.allCases.allSatisfy { given[$0] != nil }
+        let complete = CaptionField.required.allSatisfy { given[$0] != nil }
         let found = complete ? FoundCaption(caption: .none, origin: nil) : CaptionFinder.find(photo)
         let carried = found.caption
         return (CaptionWords { given[$0] ?? carried[$0] ?? "" }, found.xmpTooLarge)
@@ -100,7 +102,7 @@ public enum Commands {
         library openLibrary: () throws(LibraryError) -> Library, credits: () -> Credits,
         loaded read: Result<LoadedPhoto, LibraryError>? = nil, say: (String) -> Void
     ) -> SaveOutcome {
-        var engine = CaptionForm.engine(Wording(translate: { tr($0) }))
+        var engine = CaptionForm.engine(Wording(translate: { tr($0) }), fields: CaptionField.allCases)
         for field in CaptionField.allCases {
             _ = engine.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
         }
@@ -385,10 +387,20 @@ enum JSON {
     static func object(_ entry: Entry, photo: String?, into out: inout [UInt8]) {
         out.append(contentsOf: "  {\"id\": ".utf8)
         out.append(contentsOf: String(entry.id).utf8)
-        // Each field under its own name ("title", "subtitle"), in form order.
-        for field in CaptionField.allCases {
-            out.append(contentsOf: ", \"\(field.rawValue)\": ".utf8)
-            string(entry.words[field], into: &out)
+        // Title and Subtitle always; an optional field only when it holds words (a million
+        // entries would otherwise carry nine empty keys each), Keywords as a list.
+        for field in CaptionField.required + entry.words.filledOptionalFields {
+            out.append(contentsOf: ", \"\(jsonKey(field.rawValue))\": ".utf8)
+            if field == .keywords {
+                out.append(contentsOf: "[".utf8)
+                for (position, keyword) in entry.words.keywords.enumerated() {
+                    if position > 0 { out.append(contentsOf: ", ".utf8) }
+                    string(keyword, into: &out)
+                }
+                out.append(contentsOf: "]".utf8)
+            } else {
+                string(entry.words[field], into: &out)
+            }
         }
         out.append(contentsOf: ", \"photo\": ".utf8)
         if let photo { string(photo, into: &out) } else { out.append(contentsOf: "null".utf8) }
@@ -425,8 +437,11 @@ enum JSON {
     }
 
     /// A credit's key, in the camel case of the other keys: "creditLine", "countryCode".
-    static func jsonKey(_ field: CreditField) -> String {
-        let parts = field.rawValue.split(separator: "_")
+    static func jsonKey(_ field: CreditField) -> String { jsonKey(field.rawValue) }
+
+    /// A stored name in camel case: "credit_line" → "creditLine", "job_id" → "jobId".
+    static func jsonKey(_ name: String) -> String {
+        let parts = name.split(separator: "_")
         return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
     }
 

@@ -77,8 +77,13 @@ public struct DraftStore: Sendable {
         for index in 0..<count {
             let group = "item \(index)"
             let hasPath = file.hasKey(group: group, key: "path")
-            // Every field has its key: one missing means the file is not a draft Caption wrote.
-            let words = CaptionWords { string(group, $0.rawValue) ?? "" }
+            // Title and Subtitle always have their keys: one missing means the file is not a
+            // draft Caption wrote. An optional field has one only when it holds words (and
+            // none in a draft written before it existed).
+            let words = CaptionWords { field in
+                field.isOptional
+                    ? (file.string(group: group, key: field.rawValue) ?? "") : (string(group, field.rawValue) ?? "")
+            }
             items.append(DraftItem(path: hasPath ? string(group, "path") : nil, words: words))
         }
         return failed ? nil : Draft(items: items, current: current)
@@ -94,7 +99,7 @@ public struct DraftStore: Sendable {
             let group = "item \(index)"
             // Key files escape line breaks, tabs and backslashes, so any typed text survives.
             if let path = item.path { file.set(path, group: group, key: "path") }
-            for field in CaptionField.allCases {
+            for field in CaptionField.required + item.words.filledOptionalFields {
                 file.set(item.words[field], group: group, key: field.rawValue)
             }
         }

@@ -134,7 +134,8 @@ final class FolderStorage: LibraryStorage {
                 statement = try db.prepare(
                     """
                     SELECT \(Library.columns) FROM entries WHERE id IN
-                        (SELECT rowid FROM entries_text WHERE entries_text MATCH ?)
+                        (SELECT rowid FROM entries_text WHERE entries_text MATCH ?1
+                         UNION SELECT rowid FROM entries_more WHERE entries_more MATCH ?1)
                     ORDER BY created DESC, id DESC
                     """)
                 statement.bind(1, "\"" + query.replacing("\"", with: "\"\"") + "\"")

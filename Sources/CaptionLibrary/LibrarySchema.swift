@@ -73,7 +73,39 @@ enum LibrarySchema {
             + "\nALTER TABLE entries ADD COLUMN credits_replace INTEGER NOT NULL DEFAULT 0;",
         // The stationery pad each entry's credits came from (NULL: the standing credits).
         "ALTER TABLE entries ADD COLUMN credits_pad TEXT;",
+        // The fields a desk turns on (Headline, Keywords, ...), a column each, '' where
+        // nothing was given, and their own trigram index: an FTS5 table cannot gain
+        // columns, and rebuilding the title's would take as long as the library is big.
+        // This one starts from columns that are all empty.
+        CaptionField.optional.map { "ALTER TABLE entries ADD COLUMN \($0.rawValue) TEXT NOT NULL DEFAULT '';" }
+            .joined(separator: "\n")
+                + """
+
+                CREATE VIRTUAL TABLE entries_more USING fts5(
+                    \(optionalColumns), content='entries', content_rowid='id', tokenize='trigram');
+                INSERT INTO entries_more (entries_more) VALUES ('rebuild');
+                CREATE TRIGGER entries_more_insert AFTER INSERT ON entries BEGIN
+                    INSERT INTO entries_more (rowid, \(optionalColumns)) VALUES (new.id, \(optionalValues("new")));
+                END;
+                CREATE TRIGGER entries_more_delete AFTER DELETE ON entries BEGIN
+                    INSERT INTO entries_more (entries_more, rowid, \(optionalColumns))
+                        VALUES ('delete', old.id, \(optionalValues("old")));
+                END;
+                CREATE TRIGGER entries_more_update AFTER UPDATE OF \(optionalColumns) ON entries BEGIN
+                    INSERT INTO entries_more (entries_more, rowid, \(optionalColumns))
+                        VALUES ('delete', old.id, \(optionalValues("old")));
+                    INSERT INTO entries_more (rowid, \(optionalColumns)) VALUES (new.id, \(optionalValues("new")));
+                END;
+                """,
     ]
+
+    /// The optional fields' columns, in `CaptionField`'s order.
+    static let optionalColumns = CaptionField.optional.map(\.rawValue).joined(separator: ", ")
+
+    /// The same columns of a trigger's `new` or `old` row.
+    static func optionalValues(_ row: String) -> String {
+        CaptionField.optional.map { "\(row).\($0.rawValue)" }.joined(separator: ", ")
+    }
 
     /// Checks whose database this is before anything could write to it, then WAL mode,
     /// full sync (a save is durable at its commit) and the migrations.

@@ -84,7 +84,28 @@ enum PostgresSchema {
         """
         ALTER TABLE caption.entries ADD COLUMN credits_pad text;
         """,
+        // The fields a desk turns on, a column each ('' where nothing was given: a constant
+        // default rewrites no row), and one trigram index over all of them, which a search
+        // reads beside the title's and the subtitle's. A line break (chr(10)) between fields, which
+        // no field and no search holds, keeps a match inside one field.
+        CaptionField.optional.map { "ALTER TABLE caption.entries ADD COLUMN \($0.rawValue) text NOT NULL DEFAULT '';" }
+            .joined(separator: "\n")
+                + """
+
+                DO $$
+                DECLARE place text;
+                BEGIN
+                    SELECT n.nspname INTO place FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                        WHERE e.extname = 'pg_trgm';
+                    EXECUTE format('CREATE INDEX entries_more_text ON caption.entries USING gin ((\(optionalText)) %I.gin_trgm_ops)', place);
+                END
+                $$;
+                """,
     ]
+
+    /// The optional fields' words as one case-folded text, as the search index holds them.
+    static let optionalText =
+        "lower(" + CaptionField.optional.map(\.rawValue).joined(separator: " || chr(10) || ") + ")"
 
     /// Which commit last changed each entry, and which entries were removed by which
     /// commit: an editor brings its search index up to date by reading what changed since

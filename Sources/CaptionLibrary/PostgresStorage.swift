@@ -509,7 +509,8 @@ final class PostgresStorage: LibraryStorage {
             if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
             escaped.append(character)
         }
-        let condition = CaptionField.allCases.map { "lower(\($0.rawValue)) LIKE '%' || lower($1) || '%'" }
+        let condition = (CaptionField.required.map { "lower(\($0.rawValue))" } + [PostgresSchema.optionalText])
+            .map { "\($0) LIKE '%' || lower($1) || '%'" }
             .joined(separator: " OR ")
         return try read { (db) throws(LibraryError) -> [Entry] in
             Self.entries(

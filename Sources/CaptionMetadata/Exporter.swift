@@ -239,7 +239,7 @@ public enum Exporter {
             // Words of its own that the new ones could not replace would go out with the
             // photo, and an agency's system reads those, not a sidecar: it stays behind.
             let inside = CaptionFinder.find(temporary)
-            if inside.origin != nil, inside.caption != PhotoCaption(caption) {
+            if inside.origin != nil, !inside.caption.holds(caption) {
                 var reason = tr("its metadata cannot be written")
                 if case .refused(let why) = error { reason = why }
                 throw LibraryError(

@@ -224,6 +224,18 @@ struct IIM {
         dataSets.insert(DataSet(record: record, number: number, value: value), at: place)
     }
 
+    /// Every dataset `record`:`number` replaced by one per value, in order, where the first
+    /// was (or in number order); no values removes them all.
+    mutating func setAll(_ record: UInt8, _ number: UInt8, _ values: [[UInt8]]) {
+        let first = dataSets.firstIndex { $0.record == record && $0.number == number }
+        dataSets.removeAll { $0.record == record && $0.number == number }
+        let place =
+            first
+            ?? dataSets.firstIndex { $0.record > record || ($0.record == record && $0.number > number) }
+            ?? dataSets.count
+        dataSets.insert(contentsOf: values.map { DataSet(record: record, number: number, value: $0) }, at: place)
+    }
+
     /// UTF-8 of `text` cut at a character boundary to `limit` bytes (IIM's field lengths:
     /// 64 for ObjectName, 256 for Headline, 2000 for Caption-Abstract).
     static func cut(_ text: String, to limit: Int) -> [UInt8] {
@@ -236,8 +248,9 @@ struct IIM {
         return bytes
     }
 
-    /// The block with the caption in ObjectName and Caption-Abstract, and in Headline
-    /// when it held the old title; in UTF-8. nil when its character set cannot be converted.
+    /// The block with the caption in ObjectName and Caption-Abstract, in Headline when it
+    /// held the old title (and the caption has no headline of its own), and each optional
+    /// field that holds words in its dataset; in UTF-8. nil when its character set cannot be converted.
     func captioned(words: CaptionWords, oldTitles: [String]) -> IIM? {
         let title = words.title
         let description = words.subtitle
@@ -245,9 +258,9 @@ struct IIM {
         guard var block = inUTF8() else { return nil }
         block.set(2, Self.objectName, title.isEmpty ? nil : Self.cut(title, to: 64))
         block.set(2, Self.captionAbstract, description.isEmpty ? nil : Self.cut(description, to: 2000))
-        if let headline, oldTitles.contains(headline) {
+        if words[.headline].isEmpty, let headline, oldTitles.contains(headline) {
             block.set(2, Self.headline, title.isEmpty ? nil : Self.cut(title, to: 256))
         }
-        return block
+        return block.withOptionalFields(of: words)
     }
 }

@@ -29,25 +29,22 @@ public struct PhotoCaption: Sendable, Equatable {
         self.init(
             Dictionary(
                 uniqueKeysWithValues: CaptionField.allCases.compactMap { field in
-                    packet.defaultText(field.xmpProperty).map { (field, $0) }
+                    packet.words(field).map { (field, $0) }
                 }))
     }
 
     public static let none = PhotoCaption()
 
-    public subscript(field: CaptionField) -> String? { found[field] }
-}
-
-extension CaptionField {
-    /// The Dublin Core property that holds the field in XMP, a language alternative of
-    /// which Caption reads and writes the `x-default` item: what gThumb, digiKam,
-    /// darktable, Shotwell and Geeqie show.
-    var xmpProperty: String {
-        switch self {
-        case .title: "title"
-        case .subtitle: "description"
+    /// Whether these are the words a photo reads as once `words` were written into it:
+    /// Title and Subtitle as they are, and each optional field that holds words (one left
+    /// empty leaves the photo's own, whatever it is).
+    public func holds(_ words: CaptionWords) -> Bool {
+        (CaptionField.required + words.filledOptionalFields).allSatisfy {
+            found[$0] == PhotoMetadata.meaningful(words[$0])
         }
     }
+
+    public subscript(field: CaptionField) -> String? { found[field] }
 }
 
 /// Why a caption could not be written into a photo.
@@ -148,7 +145,7 @@ public enum PhotoMetadata {
     public static func sidecar(_ caption: CaptionWords, credits: Credits = .none) -> String {
         Exempi.locked { () -> String in
             let packet = XMPPacket()
-            for field in CaptionField.allCases { _ = packet.setDefaultText(field.xmpProperty, xmlSafe(caption[field])) }
+            for field in CaptionField.allCases { _ = packet.setWords(field, xmlSafe(caption[field])) }
             _ = packet.setCredits(credits)
             // Serialising a packet just built from plain strings does not fail.
             return packet.serializedForSidecar() ?? ""

@@ -18,8 +18,9 @@ enum ReadBack {
         original: [UInt8], written: [UInt8], at copy: String, path: String, format: PhotoFormat,
         caption: CaptionWords, credits: Credits = .none
     ) -> String? {
-        let wanted = PhotoCaption(caption.map(PhotoMetadata.xmlSafe))
-        guard PhotoMetadata.read(copy) == wanted else { return tr("the caption is not in it") }
+        guard PhotoMetadata.read(copy).holds(caption.map(PhotoMetadata.xmlSafe)) else {
+            return tr("the caption is not in it")
+        }
         guard creditsRead(in: written, at: copy, format: format, wanted: credits) else {
             return tr("the credits are not in it")
         }
@@ -42,7 +43,7 @@ enum ReadBack {
         guard
             otherXMPKept(
                 original: original, written: written, originalPath: path, writtenPath: copy, format: format,
-                credits: credits)
+                credits: credits, fields: caption.filledOptionalFields)
         else { return tr("its other XMP differs") }
         return nil
     }
@@ -57,11 +58,12 @@ enum ReadBack {
     }
 
     /// Every leaf of the original's XMP (extended XMP included) is in the copy with the
-    /// same value, except the caption's own properties, the extended XMP's GUID (it is the
+    /// same value, except the caption's own properties (the optional `fields` written
+    /// among them), the credits written, the extended XMP's GUID (it is the
     /// extended packet's checksum) and the toolkit's stamp (x:xmptk names the writer).
     static func otherXMPKept(
         original: [UInt8], written: [UInt8], originalPath: String, writtenPath: String, format: PhotoFormat,
-        credits: Credits = .none
+        credits: Credits = .none, fields: [CaptionField] = []
     ) -> Bool {
         let before = storedPackets(original, path: originalPath, format: format)
         guard !before.isEmpty else { return true }
@@ -77,7 +79,8 @@ enum ReadBack {
             }
             let replaced = Set<Substring>(
                 ["dc:title", "dc:description", "photoshop:Headline", "exif:UserComment"]
-                    + credits.setFields.map { Substring($0.xmpPrefixedName) })
+                    + credits.setFields.map { Substring($0.xmpPrefixedName) }
+                    + fields.map { Substring($0.xmpPrefixedName) })
             let stamps: Set<String> = ["adobe:ns:meta/ xmptk", XMPEdit.xmpNote + " xmpNote:HasExtendedXMP"]
             for packet in parsedBefore {
                 for (key, value) in packet.leaves() {

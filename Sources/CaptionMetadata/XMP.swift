@@ -37,6 +37,9 @@ enum Exempi {
         if let failure = caption_exempi_open() { unavailable(String(cString: failure)) }
         caption_silence_cxx_stderr()
         initialised = xmp_init()
+        // The toolkit may not know IPTC Extension's namespace (where Event lives); a
+        // property in an unregistered namespace cannot be set.
+        _ = xmp_register_namespace(XMPPacket.iptcExtension, "Iptc4xmpExt", nil)
     }
 
     /// exempi is opened on first use (see its shim), and every package of Caption depends
@@ -162,13 +165,13 @@ final class XMPPacket {
 
     /// A language alternative's default text: the `x-default` item, or failing that the
     /// one the toolkit picks (the first). Nil when the property is missing.
-    func defaultText(_ name: String) -> String? {
+    func defaultText(_ name: String, in namespace: String = dublinCore) -> String? {
         let language = XMPString()
         let value = XMPString()
         var options: UInt32 = 0
         guard
             xmp_get_localized_text(
-                pointer, Self.dublinCore, name, "", "x-default",
+                pointer, namespace, name, "", "x-default",
                 language.pointer, value.pointer, &options)
         else { return nil }
         return value.string
@@ -177,10 +180,10 @@ final class XMPPacket {
     /// Replaces the property with one `x-default` item, or removes it when `text` is empty:
     /// an empty string in a photo's metadata would still show as a (blank) title elsewhere.
     /// Other languages go too, so that no reader shows words the user replaced.
-    func setDefaultText(_ name: String, _ text: String) -> Bool {
-        xmp_delete_property(pointer, Self.dublinCore, name)
+    func setDefaultText(_ name: String, _ text: String, in namespace: String = dublinCore) -> Bool {
+        xmp_delete_property(pointer, namespace, name)
         guard !text.isEmpty else { return true }
-        return xmp_set_localized_text(pointer, Self.dublinCore, name, "", "x-default", text, 0)
+        return xmp_set_localized_text(pointer, namespace, name, "", "x-default", text, 0)
     }
 
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
@@ -195,15 +198,19 @@ final class XMPPacket {
     }
 
     /// The caption, and the fields other apps show in its place: dc:title and
-    /// dc:description (`setDefaultText`); photoshop:Headline where it held the old title
-    /// (Adobe Bridge shows it as the headline; exempi turns it into IIM 2:105);
-    /// exif:UserComment where there is one (exempi writes it into Exif UserComment, which
-    /// Shotwell shows as the comment). False when the toolkit refuses a value.
+    /// dc:description; photoshop:Headline where it held the old title (Adobe Bridge shows
+    /// it as the headline; exempi turns it into IIM 2:105), unless the caption has a
+    /// headline of its own; exif:UserComment where there is one (exempi writes it into Exif
+    /// UserComment, which Shotwell shows as the comment). Each optional field that holds
+    /// words goes into its property; one left empty leaves the photo's as it was, as a
+    /// credit not set does. False when the toolkit refuses a value.
     func setCaption(_ words: CaptionWords) -> Bool {
         let title = words.title
         let description = words.subtitle
-        let oldTitle = defaultText(CaptionField.title.xmpProperty)
-        if let headline = text(Self.photoshop, "Headline"), oldTitle == nil || headline == oldTitle {
+        let oldTitle = defaultText(CaptionField.title.xmpPlace.name)
+        if words[.headline].isEmpty, let headline = text(Self.photoshop, "Headline"),
+            oldTitle == nil || headline == oldTitle
+        {
             xmp_delete_property(pointer, Self.photoshop, "Headline")
             if !title.isEmpty, !xmp_set_property(pointer, Self.photoshop, "Headline", title, 0) { return false }
         }
@@ -215,7 +222,7 @@ final class XMPPacket {
                 return false
             }
         }
-        return CaptionField.allCases.allSatisfy { setDefaultText($0.xmpProperty, words[$0]) }
+        return (CaptionField.required + words.filledOptionalFields).allSatisfy { setWords($0, words[$0]) }
     }
 
     /// The packet as a sidecar holds it: `<x:xmpmeta>` without the `<?xpacket?>` wrapper

@@ -39,19 +39,19 @@ struct XMPEdit {
             let extended = storedExtended.flatMap { bytes in bytes.withUnsafeBytes { XMPPacket(parsing: $0) } }
             var oldWords: [String] = []
             let oldTitle =
-                packet.defaultText(CaptionField.title.xmpProperty)
-                ?? extended?.defaultText(CaptionField.title.xmpProperty)
+                packet.defaultText(CaptionField.title.xmpPlace.name)
+                ?? extended?.defaultText(CaptionField.title.xmpPlace.name)
             for source in [packet, extended].compactMap({ $0 }) {
-                oldWords += CaptionField.allCases.compactMap { source.defaultText($0.xmpProperty) }
+                oldWords += CaptionField.required.compactMap { source.defaultText($0.xmpPlace.name) }
                 oldWords += [source.text(XMPPacket.photoshop, "Headline")].compactMap { $0 }
             }
             var newExtended: (packet: [UInt8], guid: String)?
             if let extended {
                 // The caption lives in the standard packet, which every reader reads.
                 var moved = false
-                for name in CaptionField.allCases.map(\.xmpProperty)
-                where xmp_has_property(extended.pointer, XMPPacket.dublinCore, name) {
-                    xmp_delete_property(extended.pointer, XMPPacket.dublinCore, name)
+                for (namespace, name, _) in (CaptionField.required + words.filledOptionalFields).map(\.xmpPlace)
+                where xmp_has_property(extended.pointer, namespace, name) {
+                    xmp_delete_property(extended.pointer, namespace, name)
                     moved = true
                 }
                 // So do the credits written, which would otherwise be read twice.

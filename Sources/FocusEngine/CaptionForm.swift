@@ -10,10 +10,11 @@ public enum CaptionForm {
         case photo
         case text(CaptionField)
 
-        /// The photo first, then the fields in `CaptionField`'s order.
-        public static let all: [Item] = [.photo] + CaptionField.allCases.map(Item.text)
+        /// The window's items: the photo first, then the form's fields.
+        public static let all: [Item] = [.photo] + CaptionForm.fields.map(Item.text)
 
-        /// Its position among the engine's items.
+        /// Its position among the engine's items: the photo, then every field in
+        /// `CaptionField`'s order, of which a form shows the first (`items(_:fields:)`).
         public var index: Int {
             switch self {
             case .photo: 0
@@ -34,27 +35,47 @@ public enum CaptionForm {
         }
     }
 
-    /// The most a field takes, in grapheme clusters of its normalised words.
+    /// The fields the window's form shows, in order: the ones every caption has. The
+    /// optional fields are stored, written into photos and given on the command line.
+    public static let fields = CaptionField.required
+
+    /// The most a field takes, in grapheme clusters of its normalised words. Where IIM
+    /// holds less (Job ID's 32 bytes), the IIM copy is cut and XMP keeps every word.
     public static func limit(of field: CaptionField) -> Int {
         switch field {
         case .title: 120
         case .subtitle: 240
+        case .headline, .event, .instructions: 256
+        case .keywords: 1000
+        // IPTC advises alt text of at most 250 characters.
+        case .altText: 250
+        case .extendedDescription: 2000
+        case .jobID: 32
+        case .sublocation: 128
+        case .state: 64
         }
     }
 
-    public static func items(_ wording: Wording) -> [FormItem] {
-        let t = wording.translate
-        return Item.all.map { item in
+    /// The field's name at the start of a sentence and inside one, translated.
+    public static func names(of field: CaptionField, _ wording: Wording) -> (name: String, inSentence: String) {
+        field.names(wording.translate)
+    }
+
+    public static func items(_ wording: Wording, fields: [CaptionField] = fields) -> [FormItem] {
+        precondition(fields.elementsEqual(CaptionField.allCases.prefix(fields.count)), "a form shows the first fields")
+        return ([Item.photo] + fields.map(Item.text)).map { item in
             switch item {
-            case .photo: .photo(t("Photo"))
-            case .text(.title): .text(t("Title"), t("title"), limit: limit(of: .title))
-            case .text(.subtitle): .text(t("Subtitle"), t("subtitle"), limit: limit(of: .subtitle))
+            case .photo: .photo(wording.translate("Photo"))
+            case .text(let field):
+                .text(
+                    names(of: field, wording).name, names(of: field, wording).inSentence,
+                    limit: limit(of: field), isOptional: field.isOptional)
             }
         }
     }
 
-    public static func engine(_ wording: Wording = Wording()) -> FocusEngine {
-        FocusEngine(items: items(wording), wording: wording)
+    public static func engine(_ wording: Wording = Wording(), fields: [CaptionField] = fields) -> FocusEngine {
+        FocusEngine(items: items(wording, fields: fields), wording: wording)
     }
 }
 
@@ -64,6 +85,12 @@ extension FocusEngine {
 }
 
 extension Submission {
-    /// Every field of Caption's form, as it is to be stored.
-    public var words: CaptionWords { CaptionWords { values[CaptionForm.Item.text($0).index] } }
+    /// The form's fields, as they are to be stored ("" in every field the form does not show).
+    public var words: CaptionWords {
+        var words = CaptionWords.empty
+        for field in CaptionField.allCases where CaptionForm.Item.text(field).index < values.count {
+            words[field] = values[CaptionForm.Item.text(field).index]
+        }
+        return words
+    }
 }

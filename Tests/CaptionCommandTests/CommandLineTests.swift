@@ -152,11 +152,57 @@ struct CommandLineTests {
 
     @Test(
         "usage mistakes exit 2",
-        arguments: [["--bogus"], ["--remove", "abc"], ["--json"], ["--add"], ["--list", "x.jpg"], ["--title", "T"]])
+        arguments: [
+            ["--bogus"], ["--remove", "abc"], ["--json"], ["--add"], ["--list", "x.jpg"], ["--title", "T"],
+            ["--headline", "H"], ["--list", "--job-id", "J"], ["--add", "x.jpg", "--alt_text", "A"],
+        ])
     func usage(arguments: [String]) throws {
         let outcome = try Caption.run(arguments)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("caption: "))
+    }
+
+    @Test(
+        "--add takes every optional field by its option; --list --json gives those that hold words, keywords as a list"
+    )
+    func optionalFieldsOnTheCommandLine() throws {
+        let scratch = Scratch()
+        let library = scratch.file("lib")
+        let photo = scratch.write("p.png", Photos.png())
+        let added = try Caption.run([
+            "--library", library, "--add", photo, "--title", "T", "--subtitle", "S", "--headline", "  Gale  ",
+            "--keywords", "harbour;storm，港口, harbour", "--alt-text", "Waves", "--extended-description", "Grey",
+            "--event", "Storm Ana", "--special-instructions", "Embargo", "--job-id", "J-1", "--sublocation", "Pier",
+            "--state", "Lisboa",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let plain = try Caption.run(["--library", library, "--add", photo, "--title", "U", "--subtitle", "V"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let listed = try Caption.run(["--library", library, "--list", "--json"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let full = try #require(parsed.first { $0["title"] as? String == "T" })
+        #expect(full["headline"] as? String == "Gale", "trimmed as the form trims")
+        #expect(full["keywords"] as? [String] == ["harbour", "storm", "港口"])
+        #expect(full["altText"] as? String == "Waves" && full["extendedDescription"] as? String == "Grey")
+        #expect(full["event"] as? String == "Storm Ana" && full["specialInstructions"] as? String == "Embargo")
+        #expect(full["jobId"] as? String == "J-1" && full["sublocation"] as? String == "Pier")
+        #expect(full["state"] as? String == "Lisboa")
+        let bare = try #require(parsed.first { $0["title"] as? String == "U" })
+        #expect(Set(bare.keys).isDisjoint(with: ["headline", "keywords", "altText", "jobId", "state"]))
+    }
+
+    @Test("an optional field over its limit is refused with the form's message, and nothing is saved")
+    func anOptionalFieldOverItsLimitIsRefused() throws {
+        let scratch = Scratch()
+        let library = scratch.file("lib")
+        let photo = scratch.write("p.png", Photos.png())
+        let outcome = try Caption.run([
+            "--library", library, "--add", photo, "--title", "T", "--subtitle", "S", "--job-id",
+            String(repeating: "x", count: 33),
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "caption: Job ID is too long (at most 32 characters)\n")
+        #expect(try Caption.run(["--library", library, "--list", "--json"]).stdout == "[]\n")
     }
 
     @Test("--remove of a number that is not there exits 1 with one line naming it")

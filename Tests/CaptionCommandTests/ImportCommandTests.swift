@@ -46,7 +46,14 @@ struct ImportCommandTests {
         #expect(CaptionSheet.column("By-line") == .credit(.creator))
         #expect(CaptionSheet.column("CopyrightNotice") == .credit(.copyright))
         #expect(CaptionSheet.column("Country-PrimaryLocationCode") == .credit(.countryCode))
-        #expect(CaptionSheet.column("Headline") == .unknown("Headline"))
+        #expect(CaptionSheet.column("Headline") == .field(.headline))
+        #expect(CaptionSheet.column("IPTC:Keywords") == .field(.keywords))
+        #expect(CaptionSheet.column("XMP-dc:Subject") == .field(.keywords))
+        #expect(CaptionSheet.column("OriginalTransmissionReference") == .field(.jobID))
+        #expect(CaptionSheet.column("Sub-location") == .field(.sublocation))
+        #expect(CaptionSheet.column("Province-State") == .field(.state))
+        #expect(CaptionSheet.column("SpecialInstructions") == .field(.instructions))
+        #expect(CaptionSheet.column("Rating") == .unknown("Rating"))
     }
 
     @Test func emptyCellsSayNothingAndRowsOfTheWrongWidthAreRefused() {
@@ -261,7 +268,7 @@ struct ImportCommandTests {
         }
         let listed = try Caption.run(["--library", scratch.file("lib"), "--list", "--csv"], environment: config)
         #expect(listed.status == 0)
-        #expect(listed.stdout.hasPrefix("SourceFile,Title,Description,Creator,Credit,Rights,"))
+        #expect(listed.stdout.hasPrefix("SourceFile,Title,Description,Headline,Subject,"))
         let sheet = scratch.write("out.csv", Array(listed.stdout.utf8))
         // exiftool writes the sheet's words into the photos it names.
         _ = try exiftool(["-q", "-overwrite_original", "-csv=" + sheet] + photos)
@@ -274,5 +281,46 @@ struct ImportCommandTests {
             Set(try Library(directory: scratch.file("again")).entries().map(\.title)) == [
                 "Quay, at dawn", "Say \"cheese\"",
             ])
+    }
+
+    @Test(
+        "a sheet's optional columns, by their XMP or IIM names, are saved; --list --csv writes them as exiftool reads them back"
+    )
+    func optionalColumnsRoundTripThroughExiftool() throws {
+        let scratch = Scratch()
+        let photos = try cameraPhotos(2, in: scratch)
+        let sheet = scratch.write(
+            "in.csv",
+            Array(
+                """
+                SourceFile,ObjectName,Caption-Abstract,Headline,Keywords,SpecialInstructions,OriginalTransmissionReference,Sub-location,Province-State,AltTextAccessibility,ExtDescrAccessibility,Event
+                \(photos[0]),Quay,Ferry,Gale,"harbour, storm",Embargo,J-1,Pier 4,Lisboa,Waves,Grey waves,Storm Ana
+                \(photos[1]),Dock,Boat,,,,,,,,,
+
+                """.utf8))
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let imported = try Caption.run(["--library", scratch.file("lib"), "--import", sheet], environment: config)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let entries = try Library(directory: scratch.file("lib")).entries()
+        let quay = try #require(entries.first { $0.title == "Quay" })
+        #expect(quay.words[.headline] == "Gale" && quay.words.keywords == ["harbour", "storm"])
+        #expect(quay.words[.instructions] == "Embargo" && quay.words[.jobID] == "J-1")
+        #expect(quay.words[.sublocation] == "Pier 4" && quay.words[.state] == "Lisboa")
+        #expect(quay.words[.altText] == "Waves" && quay.words[.extendedDescription] == "Grey waves")
+        #expect(quay.words[.event] == "Storm Ana")
+        #expect(try #require(entries.first { $0.title == "Dock" }).words.filledOptionalFields == [])
+
+        let listed = try Caption.run(["--library", scratch.file("lib"), "--list", "--csv"], environment: config)
+        #expect(listed.status == 0)
+        let out = scratch.write("out.csv", Array(listed.stdout.utf8))
+        _ = try exiftool(["-q", "-overwrite_original", "-sep", ", ", "-csv=" + out] + photos)
+        let read = try exiftool([
+            // Headline has the same name in IIM, where exiftool writes a bare name first.
+            "-s3", "-sep", "|", "-Headline", "-XMP-dc:Subject", "-XMP-photoshop:Instructions",
+            "-XMP-photoshop:TransmissionReference", "-XMP-iptcCore:Location", "-XMP-photoshop:State",
+            "-XMP-iptcCore:AltTextAccessibility", "-XMP-iptcCore:ExtDescrAccessibility", "-XMP-iptcExt:Event",
+            photos[0],
+        ])
+        #expect(read == "Gale\nharbour|storm\nEmbargo\nJ-1\nPier 4\nLisboa\nWaves\nGrey waves\nStorm Ana\n")
     }
 }

@@ -7,6 +7,7 @@ import CaptionLibrary
 import CaptionMetadata
 import CaptionTestSupport
 import CaptionText
+import FocusEngine
 import Foundation
 import Testing
 
@@ -138,7 +139,7 @@ import Testing
         try #require(own.status == 0)
         Harness.waitForPhoto(window) { window.openPhoto(path) }
         #expect(window.form.view.credits.text == "Credits: Ana Lima · © 2019 Ana Lima · PT")
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
         }
         Harness.settle()
@@ -182,7 +183,7 @@ import Testing
         #expect(
             window.form.view.credits.text
                 == "Credits: Ana Lima · © 2019 Ana Lima · Porto (Copyright notice left out: this photo is Rui Costa's)")
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
         }
         Harness.settle()

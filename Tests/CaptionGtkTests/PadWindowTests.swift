@@ -7,6 +7,7 @@ import CaptionLibrary
 import CaptionMetadata
 import CaptionTestSupport
 import CaptionText
+import FocusEngine
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ import Testing
         #expect(CreditsFile.read(creditsFile).pad == nil)
         window.activateAction(PadChoice.keyActionName(2))
 
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Goal \(field.rawValue)")
         }
         Harness.settle()

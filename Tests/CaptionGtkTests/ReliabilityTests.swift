@@ -30,7 +30,7 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(photo)
         _ = Harness.spin { settled && window.form.photoFacts != nil }
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
         }
         var saved: Entry?

@@ -7,6 +7,7 @@ import CaptionLibrary
 import CaptionMetadata
 import CaptionTestSupport
 import CaptionText
+import FocusEngine
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(path)
         #expect(Harness.spin { settled })
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
         }
         Harness.settle()

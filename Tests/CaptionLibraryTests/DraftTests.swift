@@ -27,6 +27,30 @@ struct DraftTests {
         #expect(mode(store.path) & 0o777 == 0o600)
     }
 
+    @Test("optional fields round-trip in a draft; a draft written before them, with no key for them, still loads")
+    func optionalFieldsInADraft() throws {
+        let scratch = Scratch()
+        let store = DraftStore(directory: scratch.file("lib"))
+        var words = CaptionWords(title: "Ferry", subtitle: "")
+        words[.headline] = "Gale\nwarning"
+        words[.keywords] = "harbour, 港口"
+        let draft = Draft(items: [DraftItem(path: "/p.jpg", words: words)], current: 0)
+        try store.save(draft)
+        #expect(store.load() == draft)
+        // As Caption wrote drafts before the optional fields: Title and Subtitle only.
+        try Data("[draft]\ncount=1\ncurrent=0\n\n[item 0]\npath=/p.jpg\ntitle=Old\nsubtitle=words\n".utf8)
+            .write(to: URL(fileURLWithPath: store.path))
+        #expect(
+            store.load()
+                == Draft(
+                    items: [DraftItem(path: "/p.jpg", words: CaptionWords(title: "Old", subtitle: "words"))], current: 0
+                ))
+        // Without Title's key it is not a draft Caption wrote.
+        try Data("[draft]\ncount=1\ncurrent=0\n\n[item 0]\nsubtitle=words\n".utf8)
+            .write(to: URL(fileURLWithPath: store.path))
+        #expect(store.load() == nil)
+    }
+
     @Test("an empty draft removes the file; removing none is fine")
     func emptyRemoves() throws {
         let scratch = Scratch()

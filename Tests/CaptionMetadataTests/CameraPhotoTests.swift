@@ -140,10 +140,11 @@ struct CameraPhotoTests {
         static let intoPhotos: [Mode] = [.inPlace, .writeBack, .export]
     }
 
-    /// Captions `photo` in `mode`; the file that holds the caption then.
-    static func caption(_ photo: String, _ mode: Mode, scratch: Scratch) throws -> String {
+    /// Captions `photo` in `mode`, with `fields` given besides Title and Subtitle
+    /// (`["--headline", "…"]`); the file that holds the caption then.
+    static func caption(_ photo: String, _ mode: Mode, scratch: Scratch, fields: [String] = []) throws -> String {
         let library = scratch.file("lib")
-        let words = ["--title", title, "--subtitle", subtitle]
+        let words = ["--title", title, "--subtitle", subtitle] + fields
         switch mode {
         case .inPlace:
             let outcome = try Caption.run(["--library", library, "--add", photo] + words + ["--in-place"])

@@ -38,27 +38,10 @@ enum CreditReaders {
         return found
     }
 
-    static func exiv2(_ path: String) throws -> [String: String] {
-        let outcome = try Tool.run("exiv2", ["-Pkt", path])
-        try #require(outcome.status == 0 || outcome.status == 253, "exiv2: \(outcome.stderr)")
-        var found: [String: String] = [:]
-        for line in outcome.stdout.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            let key = String(line[..<space])
-            guard names.contains(key) else { continue }
-            var value = String(line[space...].drop { $0 == " " })
-            if value.hasPrefix("lang=\"x-default\" ") { value.removeFirst("lang=\"x-default\" ".count) }
-            found[key] = value
-        }
-        return found
-    }
+    static func exiv2(_ path: String) throws -> [String: String] { try Readers.exiv2Tags(path, names) }
 
-    /// Tests/fixtures/read-credits: GExiv2, as Shotwell and gThumb read.
-    static func gexiv2(_ path: String) throws -> [String: String] {
-        let outcome = try Tool.run(CameraPhotos.folder + "/read-credits", [path])
-        try #require(outcome.status == 0, "read-credits: \(outcome.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: String])
-    }
+    /// GExiv2, as Shotwell and gThumb read.
+    static func gexiv2(_ path: String) throws -> [String: String] { try Readers.gexiv2Tags(path) }
 
     /// Each reader sees exactly `expected` among the credit tags (a tag left out must not be
     /// there at all). A sidecar is compared in its XMP alone: exiv2 also shows it as the Exif

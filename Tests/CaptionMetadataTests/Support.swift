@@ -51,6 +51,32 @@ struct Seen: Equatable {
 
 /// Debian's exiftool and exiv2, as another photo application would read a file.
 enum Readers {
+    /// The tags among `names` that exiv2 reads in the file (exiv2's keys), each with its
+    /// value: a language alternative's default item, the datasets of a repeated IIM tag
+    /// (keywords) joined by ", ".
+    static func exiv2Tags(_ path: String, _ names: Set<String>) throws -> [String: String] {
+        let outcome = try Tool.run("exiv2", ["-Pkt", path])
+        try #require(outcome.status == 0 || outcome.status == 253, "exiv2: \(outcome.stderr)")
+        var found: [String: String] = [:]
+        for line in outcome.stdout.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let key = String(line[..<space])
+            guard names.contains(key) else { continue }
+            var value = String(line[space...].drop { $0 == " " })
+            if value.hasPrefix("lang=\"x-default\" ") { value.removeFirst("lang=\"x-default\" ".count) }
+            found[key] = found[key].map { $0 + ", " + value } ?? value
+        }
+        return found
+    }
+
+    /// The same through GExiv2, as Shotwell and gThumb read (Tests/fixtures/read-credits):
+    /// the credits, or the tags given.
+    static func gexiv2Tags(_ path: String, _ names: [String] = []) throws -> [String: String] {
+        let outcome = try Tool.run(CameraPhotos.folder + "/read-credits", [path] + names)
+        try #require(outcome.status == 0, "read-credits: \(outcome.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: String])
+    }
+
     static func exiftool(_ path: String) throws -> Seen {
         let outcome = try Tool.run(
             "exiftool",

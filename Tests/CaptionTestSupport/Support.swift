@@ -385,10 +385,18 @@ public final class RawDatabase: @unchecked Sendable {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Takes the standing credits' columns out of `entries`, as a library from before them
-    /// was (their step is the schema's fifth).
+    /// Takes the optional fields' columns and their search index out, as a library from
+    /// before them was (their step is the schema's seventh).
+    public static let dropOptionalFields =
+        "DROP TRIGGER entries_more_insert; DROP TRIGGER entries_more_delete; DROP TRIGGER entries_more_update; "
+        + "DROP TABLE entries_more; "
+        + CaptionField.optional.map { "ALTER TABLE entries DROP COLUMN \($0.rawValue); " }.joined()
+
+    /// Takes the standing credits' columns out of `entries` (and what came after them), as
+    /// a library from before them was (their step is the schema's fifth).
     public static let dropCredits =
-        CreditField.allCases.map { "ALTER TABLE entries DROP COLUMN credit_\($0.rawValue); " }.joined()
+        dropOptionalFields
+        + CreditField.allCases.map { "ALTER TABLE entries DROP COLUMN credit_\($0.rawValue); " }.joined()
         + "ALTER TABLE entries DROP COLUMN credits_replace; ALTER TABLE entries DROP COLUMN credits_pad; "
 
     /// The first column of every row, as text.

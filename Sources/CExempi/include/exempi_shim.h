@@ -40,6 +40,7 @@
 #define xmp_iterator_new caption_declared_xmp_iterator_new
 #define xmp_iterator_free caption_declared_xmp_iterator_free
 #define xmp_iterator_next caption_declared_xmp_iterator_next
+#define xmp_register_namespace caption_declared_xmp_register_namespace
 /* From the include folder itself: pkg-config's flags would also link the library. */
 #include <exempi-2.0/exempi/xmp.h>
 #include <exempi-2.0/exempi/xmperrors.h>
@@ -70,6 +71,7 @@
 #undef xmp_iterator_new
 #undef xmp_iterator_free
 #undef xmp_iterator_next
+#undef xmp_register_namespace
 
 /* exempi's soname since 2.5 (2019); its header names no version. The packages' dependency
  * on it is written from this string (build-aux/opened-depends, the RPM spec). */
@@ -102,7 +104,8 @@
     X(xmp_string_len)                                                                                              \
     X(xmp_iterator_new)                                                                                            \
     X(xmp_iterator_free)                                                                                           \
-    X(xmp_iterator_next)
+    X(xmp_iterator_next)                                                                                           \
+    X(xmp_register_namespace)
 
 /* Each function's pointer, typed from the header's (renamed) declaration. */
 struct caption_exempi {
@@ -171,6 +174,10 @@ static inline bool xmp_get_localized_text(XmpPtr xmp, const char *schema, const 
 static inline bool xmp_set_localized_text(XmpPtr xmp, const char *schema, const char *name, const char *genericLang,
                                           const char *specificLang, const char *value, uint32_t bits) {
     return CAPTION_EXEMPI->xmp_set_localized_text(xmp, schema, name, genericLang, specificLang, value, bits);
+}
+static inline bool xmp_register_namespace(const char *namespaceURI, const char *suggestedPrefix,
+                                          XmpStringPtr registeredPrefix) {
+    return CAPTION_EXEMPI->xmp_register_namespace(namespaceURI, suggestedPrefix, registeredPrefix);
 }
 static inline XmpStringPtr xmp_string_new(void) { return CAPTION_EXEMPI->xmp_string_new(); }
 static inline void xmp_string_free(XmpStringPtr s) { CAPTION_EXEMPI->xmp_string_free(s); }

@@ -157,7 +157,7 @@ final class FormBinding {
     func arrive(with words: CaptionWords, _ body: () -> Void) {
         var preview = engine
         _ = preview.handle(.clear)
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             _ = preview.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
         }
         _ = preview.handle(.photo(item: CaptionForm.Item.photo.index, .loading))
@@ -256,7 +256,7 @@ final class FormBinding {
 
     // MARK: The words on the form
 
-    var words: CaptionWords { CaptionWords { view.entry($0).text } }
+    var words: CaptionWords { CaptionWords(fields: CaptionForm.fields) { view.entry($0).text } }
 
     func setText(_ entry: TextEntry, _ text: String) {
         // Selected words replaced by the next photo's would be read as «Selection deleted»,
@@ -284,7 +284,7 @@ final class FormBinding {
     /// saved caption's words (FormSaves.lastSaved), before the next key is handled.
     func reuseLastCaption(both: Bool, lastSaved: () -> CaptionWords?) {
         settleInputMethod()
-        let fields = both ? CaptionField.allCases : [engine.focusedItem?.field].compactMap { $0 }
+        let fields = both ? CaptionForm.fields : [engine.focusedItem?.field].compactMap { $0 }
         guard !fields.isEmpty else { return window.errorBell() }
         guard let words = lastSaved() else {
             window.errorBell()

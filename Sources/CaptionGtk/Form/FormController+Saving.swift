@@ -15,9 +15,9 @@ extension FormController {
         // Variables become the photo's values; one that cannot is said, and nothing is saved.
         // Facts not read yet are read now: the save takes the words as they are at this key.
         var words = submission.words
-        let needsFacts = CaptionField.allCases.contains { Variables.appear(in: words[$0]) }
+        let needsFacts = CaptionForm.fields.contains { Variables.appear(in: words[$0]) }
         let facts = needsFacts ? (photoFacts ?? aids.variables.readNow(path: path, position: factsPosition)) : nil
-        for field in CaptionField.allCases {
+        for field in CaptionForm.fields {
             switch CaptionVariables.expand(words[field], facts: facts) {
             case .success(let expanded): words[field] = expanded
             case .failure(let message):
@@ -30,7 +30,8 @@ extension FormController {
         guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
-        updateAndMoveOn(edited, words: words, photo: path)
+        // The form shows some fields; the entry's words in the others stay as they are.
+        updateAndMoveOn(edited, words: edited.words.replacing(CaptionForm.fields, from: words), photo: path)
     }
 
     /// The caption checks at Done, as the required fields are checked: the first finding

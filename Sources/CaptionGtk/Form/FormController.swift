@@ -124,7 +124,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         zoom = PhotoZoom(loader: loader)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
-        let settler = InputMethodSettler(entries: CaptionField.allCases.map(view.entry))
+        let settler = InputMethodSettler(entries: CaptionForm.fields.map(view.entry))
         aids = TypingAids(
             entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
@@ -393,7 +393,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         if resuming { withoutFocusMoves(put) } else { binding.arrive(with: words, put) }
         if resuming && engine.focus == nil {
-            let filled = CaptionField.allCases.last { !words[$0].isEmpty } ?? .title
+            let filled = CaptionForm.fields.last { !words[$0].isEmpty } ?? .title
             focus(.text(filled))
         } else {
             focus(engine.focusedItem)

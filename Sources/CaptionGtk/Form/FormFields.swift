@@ -18,7 +18,7 @@ struct FormField: Sendable {
 
     @MainActor
     static var all: [FormField] {
-        CaptionField.allCases.map { field in
+        CaptionForm.fields.map { field in
             switch field {
             case .title:
                 FormField(
@@ -28,6 +28,10 @@ struct FormField: Sendable {
                 FormField(
                     field: field, label: tr("_Subtitle"), accessibleName: tr("Subtitle"),
                     placeholder: tr("A line about it"))
+            default:
+                FormField(
+                    field: field, label: CaptionForm.names(of: field, Wording(translate: { tr($0) })).name,
+                    accessibleName: CaptionForm.names(of: field, Wording(translate: { tr($0) })).name, placeholder: "")
             }
         }
     }

@@ -152,7 +152,7 @@ struct FormView {
         for (field, hint) in hints {
             hint.text = focused == .text(field) ? "⏎ " + label : ""
         }
-        let missing = CaptionField.allCases.compactMap { engine.message(for: CaptionForm.Item.text($0).index) }
+        let missing = CaptionForm.fields.compactMap { engine.message(for: CaptionForm.Item.text($0).index) }
         for (index, messageLabel) in messages.enumerated() {
             // messages holds one label per item the form has.
             let item = CaptionForm.Item(index: index)!

@@ -97,12 +97,12 @@ final class CompletionOffers {
     }
 
     private func offer(_ words: CaptionWords, at time: Timestamp) {
-        for field in CaptionField.allCases { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
+        for field in CaptionForm.fields { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
     }
 
     func forget(_ words: CaptionWords) {
         if !loaded { early.append((words, nil)) }
-        for field in CaptionField.allCases { indexes[field]?.forget(words[field]) }
+        for field in CaptionForm.fields { indexes[field]?.forget(words[field]) }
     }
 
     private func watch(_ item: CaptionField, _ entry: TextEntry) {

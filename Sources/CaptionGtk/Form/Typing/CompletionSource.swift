@@ -10,6 +10,7 @@
 import CGtk
 import CaptionLibrary
 import CaptionText
+import FocusEngine
 
 @MainActor
 final class CompletionSource {
@@ -83,7 +84,7 @@ final class CompletionSource {
                 let version = try library.changeCounter()
                 if version == known { return nil }
                 var indexes: [CaptionField: CompletionIndex] = [:]
-                for field in CaptionField.allCases { indexes[field] = CompletionIndex(try library.usage(of: field)) }
+                for field in CaptionForm.fields { indexes[field] = CompletionIndex(try library.usage(of: field)) }
                 return (version, indexes)
             },
             completion: { [weak self] result in
