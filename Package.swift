@@ -111,7 +111,9 @@ let package = Package(
         .executableTarget(
             name: "caption-capture-facts", dependencies: ["CaptionLibrary", "PhotoFormats"],
             path: "Tests/Tools/capture-facts"),
-        .testTarget(name: "FocusEngineTests", dependencies: ["CaptionText", "FocusEngine", "Localization"]),
+        .testTarget(
+            name: "FocusEngineTests",
+            dependencies: ["CaptionText", "FocusEngine", "Localization", "CaptionTestSupport"]),
         .testTarget(name: "CaptionQueueTests", dependencies: ["CaptionQueue", "CaptionText"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "PhotoFormatsTests", dependencies: ["PhotoFormats", "CaptionTestSupport"]),

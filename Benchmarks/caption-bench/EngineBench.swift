@@ -31,10 +31,12 @@ struct EngineFigures {
 /// back to the title (the photo is complete and skipped), so every press is a real decision
 /// over normalised, typical-length text.
 func benchEngine() -> EngineFigures {
-    var form = CaptionForm.engine()
-    _ = form.handle(.photo(item: CaptionForm.Item.photo.index, .loaded))
-    _ = form.handle(.focus(CaptionForm.Item.text(.title).index))
-    _ = form.handle(.edit(item: CaptionForm.Item.text(.title).index, text: "  Harbour at dusk, the last ferry  "))
+    let layout = CaptionForm.Layout.window
+    let title = layout.requiredIndex(.title)
+    var form = layout.engine()
+    _ = form.handle(.photo(item: layout.photo, .loaded))
+    _ = form.handle(.focus(title))
+    _ = form.handle(.edit(item: title, text: "  Harbour at dusk, the last ferry  "))
     var sink = 0
     let batch = 1_000
     var perDecision: [Double] = []
@@ -59,7 +61,7 @@ func benchEngine() -> EngineFigures {
         default: return .photo(item: 0, Bool.random(using: &generator) ? .loaded : .empty)
         }
     }
-    var mixed = CaptionForm.engine()
+    var mixed = layout.engine()
     var rates: [Double] = []
     for _ in 0..<5 {
         let start = nowNanoseconds()

@@ -102,9 +102,10 @@ public enum Commands {
         library openLibrary: () throws(LibraryError) -> Library, credits: () -> Credits,
         loaded read: Result<LoadedPhoto, LibraryError>? = nil, say: (String) -> Void
     ) -> SaveOutcome {
-        var engine = CaptionForm.engine(Wording(translate: { tr($0) }), fields: CaptionField.allCases)
-        for field in CaptionField.allCases {
-            _ = engine.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
+        let layout = CaptionForm.Layout.everyField
+        var engine = layout.engine(Wording(translate: { tr($0) }))
+        for (index, item) in layout.items.enumerated() {
+            if let field = item.field { _ = engine.handle(.edit(item: index, text: words[field])) }
         }
         var loaded: LoadedPhoto?
         let state: PhotoState
@@ -119,14 +120,14 @@ public enum Commands {
                 state = .failed(message: error.message)
             }
         }
-        _ = engine.handle(.photo(item: CaptionForm.Item.photo.index, state))
+        _ = engine.handle(.photo(item: layout.photo, state))
 
         switch engine.handle(.submit) {
         case .save(let submission):
             guard let loaded else { break }  // the engine saves only with a loaded photo
             do {
                 let opened = try openLibrary()
-                var entry = try opened.add(loaded, words: submission.words, credits: credits())
+                var entry = try opened.add(loaded, words: layout.words(of: submission), credits: credits())
                 Console.out(tr("Saved entry {id}").replacing("{id}", with: String(entry.id)) + "\n")
                 // Saved all the same: one line, and the exit status says it worked.
                 if let notice = loaded.notice { say(notice.afterSaving(photo)) }

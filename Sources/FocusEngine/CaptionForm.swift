@@ -1,33 +1,14 @@
-// Caption's own form: the photo, then each of the caption's text fields. The window and the
-// command line both build it here, and name its items by `CaptionForm.Item`.
+// Caption's own form: the photo, then the caption's text fields a form shows. The window and
+// the command line both build it here, and name its items by `CaptionForm.Item`.
 
 import CaptionText
 
 public enum CaptionForm {
-    /// An item of Caption's form. The engine knows its items by position; this is the name
-    /// the rest of Caption uses for each.
+    /// An item of Caption's form. The engine knows its items by position; the form's
+    /// `Layout` gives each position its name, which the rest of Caption uses.
     public enum Item: Sendable, Hashable {
         case photo
         case text(CaptionField)
-
-        /// The window's items: the photo first, then the form's fields.
-        public static let all: [Item] = [.photo] + CaptionForm.fields.map(Item.text)
-
-        /// Its position among the engine's items: the photo, then every field in
-        /// `CaptionField`'s order, of which a form shows the first (`items(_:fields:)`).
-        public var index: Int {
-            switch self {
-            case .photo: 0
-            // Every field is among allCases, so the search always finds it.
-            case .text(let field): 1 + CaptionField.allCases.firstIndex(of: field)!
-            }
-        }
-
-        /// The item at an engine position; nil for one the form does not have.
-        public init?(index: Int) {
-            guard Item.all.indices.contains(index) else { return nil }
-            self = Item.all[index]
-        }
 
         public var field: CaptionField? {
             if case .text(let field) = self { return field }
@@ -35,9 +16,70 @@ public enum CaptionForm {
         }
     }
 
-    /// The fields the window's form shows, in order: the ones every caption has. The
-    /// optional fields are stored, written into photos and given on the command line.
-    public static let fields = CaptionField.required
+    /// The items of one form, in order: the photo, then the fields it shows, Title and
+    /// Subtitle first and the optional ones after them in the order given.
+    public struct Layout: Sendable, Hashable {
+        public let fields: [CaptionField]
+        public let items: [Item]
+
+        /// `optional`: the optional fields to show, in order (a required one there, or a
+        /// field named twice, counts once, where it first comes).
+        public init(optional: [CaptionField] = []) {
+            var fields = CaptionField.required
+            for field in optional where !fields.contains(field) { fields.append(field) }
+            self.fields = fields
+            items = [.photo] + fields.map(Item.text)
+        }
+
+        /// The window's form, until Preferences choose its optional fields.
+        public static let window = Layout()
+        /// Every field: the command line's form, which takes whatever options are given.
+        public static let everyField = Layout(optional: CaptionField.optional)
+
+        /// The photo's position: always the first.
+        public var photo: Int { 0 }
+
+        /// A required field's position: every form shows Title and Subtitle, first.
+        public func requiredIndex(_ field: CaptionField) -> Int {
+            precondition(!field.isOptional, "\(field) is not shown by every form")
+            return 1 + (CaptionField.required.firstIndex(of: field) ?? 0)
+        }
+
+        /// The item's position; nil for a field this form does not show.
+        public func index(of item: Item) -> Int? { items.firstIndex(of: item) }
+
+        /// The item at an engine position; nil for one the form does not have.
+        public func item(at index: Int) -> Item? { items.indices.contains(index) ? items[index] : nil }
+
+        public func formItems(_ wording: Wording) -> [FormItem] {
+            items.map { item in
+                switch item {
+                case .photo: .photo(wording.translate("Photo"))
+                case .text(let field):
+                    .text(
+                        field.names(wording.translate).name, field.names(wording.translate).inSentence,
+                        limit: CaptionForm.limit(of: field), isOptional: field.isOptional)
+                }
+            }
+        }
+
+        public func engine(_ wording: Wording = Wording()) -> FocusEngine {
+            FocusEngine(items: formItems(wording), wording: wording)
+        }
+
+        /// The fields this form shows, as the submission stores them ("" in the others).
+        public func words(of submission: Submission) -> CaptionWords {
+            var words = CaptionWords.empty
+            for (index, item) in items.enumerated() {
+                if let field = item.field, index < submission.values.count { words[field] = submission.values[index] }
+            }
+            return words
+        }
+
+        /// The item of this form that has focus in `engine`; nil for the activate button or
+        /// elsewhere.
+        public func focusedItem(of engine: FocusEngine) -> Item? { engine.focus.flatMap(item(at:)) }
+    }
 
     /// The most a field takes, in grapheme clusters of its normalised words. Where IIM
     /// holds less (Job ID's 32 bytes), the IIM copy is cut and XMP keeps every word.
@@ -54,43 +96,5 @@ public enum CaptionForm {
         case .sublocation: 128
         case .state: 64
         }
-    }
-
-    /// The field's name at the start of a sentence and inside one, translated.
-    public static func names(of field: CaptionField, _ wording: Wording) -> (name: String, inSentence: String) {
-        field.names(wording.translate)
-    }
-
-    public static func items(_ wording: Wording, fields: [CaptionField] = fields) -> [FormItem] {
-        precondition(fields.elementsEqual(CaptionField.allCases.prefix(fields.count)), "a form shows the first fields")
-        return ([Item.photo] + fields.map(Item.text)).map { item in
-            switch item {
-            case .photo: .photo(wording.translate("Photo"))
-            case .text(let field):
-                .text(
-                    names(of: field, wording).name, names(of: field, wording).inSentence,
-                    limit: limit(of: field), isOptional: field.isOptional)
-            }
-        }
-    }
-
-    public static func engine(_ wording: Wording = Wording(), fields: [CaptionField] = fields) -> FocusEngine {
-        FocusEngine(items: items(wording, fields: fields), wording: wording)
-    }
-}
-
-extension FocusEngine {
-    /// The item of Caption's form that has focus; nil for the activate button or elsewhere.
-    public var focusedItem: CaptionForm.Item? { focus.flatMap(CaptionForm.Item.init(index:)) }
-}
-
-extension Submission {
-    /// The form's fields, as they are to be stored ("" in every field the form does not show).
-    public var words: CaptionWords {
-        var words = CaptionWords.empty
-        for field in CaptionField.allCases where CaptionForm.Item.text(field).index < values.count {
-            words[field] = values[CaptionForm.Item.text(field).index]
-        }
-        return words
     }
 }

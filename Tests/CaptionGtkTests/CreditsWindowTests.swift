@@ -139,7 +139,7 @@ import Testing
         try #require(own.status == 0)
         Harness.waitForPhoto(window) { window.openPhoto(path) }
         #expect(window.form.view.credits.text == "Credits: Ana Lima · © 2019 Ana Lima · PT")
-        for field in CaptionForm.fields {
+        for field in CaptionForm.Layout.window.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
         }
         Harness.settle()
@@ -183,7 +183,7 @@ import Testing
         #expect(
             window.form.view.credits.text
                 == "Credits: Ana Lima · © 2019 Ana Lima · Porto (Copyright notice left out: this photo is Rui Costa's)")
-        for field in CaptionForm.fields {
+        for field in CaptionForm.Layout.window.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Harbour \(field.rawValue)")
         }
         Harness.settle()

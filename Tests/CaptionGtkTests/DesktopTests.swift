@@ -183,7 +183,7 @@ import Testing
         g_object_unref(UnsafeMutableRawPointer(pixbuf))
         Harness.settle()
         waitForPhoto(window) { #expect(window.form.pastePhoto()) }
-        #expect(window.form.engine.isComplete(CaptionForm.Item.photo.index))
+        #expect(window.form.engine.isComplete(CaptionForm.Layout.window.photo))
         #expect(window.form.photoPath?.hasSuffix(".png") == true)
     }
 
@@ -204,7 +204,7 @@ import Testing
         gdk_pixbuf_fill(pixbuf, 0xaa33_00ff)
         waitForPhoto(other) { other.form.receive(PhotoIntake.dropped(uris: [], image: Pixbuf(taking: pixbuf))) }
         #expect(other.form.photoPath?.hasSuffix(".png") == true)
-        #expect(other.form.engine.isComplete(CaptionForm.Item.photo.index))
+        #expect(other.form.engine.isComplete(CaptionForm.Layout.window.photo))
     }
 
     @Test func pastingTextIsLeftToTheField() throws {

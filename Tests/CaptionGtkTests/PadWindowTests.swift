@@ -61,7 +61,7 @@ import Testing
         #expect(CreditsFile.read(creditsFile).pad == nil)
         window.activateAction(PadChoice.keyActionName(2))
 
-        for field in CaptionForm.fields {
+        for field in CaptionForm.Layout.window.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), "Goal \(field.rawValue)")
         }
         Harness.settle()

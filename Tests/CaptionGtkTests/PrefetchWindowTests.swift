@@ -102,7 +102,7 @@ import Testing
         #expect(window.form.photoPath == paths[0])
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Kept")
         #expect(Harness.text(window.form.view.subtitleEntry.pointer) == "Also kept")
-        #expect(window.form.engine.isComplete(CaptionForm.Item.text(.title).index))
+        #expect(window.form.engine.isComplete(CaptionForm.Layout.window.requiredIndex(.title)))
         window.activateAction("next-photo")
         #expect(Harness.text(window.form.view.titleEntry.pointer) == "Typed meanwhile")
     }

@@ -30,7 +30,7 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(photo)
         _ = Harness.spin { settled && window.form.photoFacts != nil }
-        for field in CaptionForm.fields {
+        for field in CaptionForm.Layout.window.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
         }
         var saved: Entry?
@@ -129,8 +129,10 @@ import Testing
         let started = ThreadTime.now
         caption_signal_emit(window.form.view.titleEntry.pointer, "paste-clipboard")
         #expect(
-            Harness.spin(seconds: 5) { window.form.engine.texts[CaptionForm.Item.text(.title).index].count > 20_000 },
-            "holds \(window.form.engine.texts[CaptionForm.Item.text(.title).index].count)")
+            Harness.spin(seconds: 5) {
+                window.form.engine.texts[CaptionForm.Layout.window.requiredIndex(.title)].count > 20_000
+            },
+            "holds \(window.form.engine.texts[CaptionForm.Layout.window.requiredIndex(.title)].count)")
         Harness.settle()
         window.activateAction("save")
         Harness.settle()
@@ -142,7 +144,7 @@ import Testing
         #expect(window.messages.text == "Title is too long (at most 120 characters)")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         #expect(try Library(directory: library).entries().isEmpty)
-        #expect(pasted.hasPrefix(window.form.engine.texts[CaptionForm.Item.text(.title).index]))
+        #expect(pasted.hasPrefix(window.form.engine.texts[CaptionForm.Layout.window.requiredIndex(.title)]))
     }
 
     /// Hands freed heap back to the system first, so that what is measured is memory still

@@ -27,9 +27,9 @@ import Testing
 
     func widget(_ window: CaptionWindow, _ place: Int?) -> UnsafeMutablePointer<GtkWidget> {
         switch place {
-        case CaptionForm.Item.photo.index: return window.form.view.photoButton.pointer
-        case CaptionForm.Item.text(.title).index: return window.form.view.titleEntry.pointer
-        case CaptionForm.Item.text(.subtitle).index: return window.form.view.subtitleEntry.pointer
+        case CaptionForm.Layout.window.photo: return window.form.view.photoButton.pointer
+        case CaptionForm.Layout.window.requiredIndex(.title): return window.form.view.titleEntry.pointer
+        case CaptionForm.Layout.window.requiredIndex(.subtitle): return window.form.view.subtitleEntry.pointer
         default: return window.form.view.activateButton.pointer
         }
     }
@@ -171,7 +171,7 @@ import Testing
         window.activateAction("save")
         Harness.settle()
         #expect(window.messages.text == "Title required")
-        #expect(window.form.engine.message(for: CaptionForm.Item.text(.title).index) == "Title required")
+        #expect(window.form.engine.message(for: CaptionForm.Layout.window.requiredIndex(.title)) == "Title required")
         #expect(Harness.focusedWidget(window) == window.form.view.titleEntry.pointer)
         let accessible = gtk_widget_get_accessible(window.form.view.titleEntry.pointer)
         // The summary's alert says the message; the field it sent focus to says only what
@@ -186,7 +186,7 @@ import Testing
         // The message goes as soon as the title is there; what was typed stayed.
         type(window, window.form.view.titleEntry.pointer, "Now complete")
         #expect(window.messages.text == nil)
-        #expect(window.form.engine.message(for: CaptionForm.Item.text(.title).index) == nil)
+        #expect(window.form.engine.message(for: CaptionForm.Layout.window.requiredIndex(.title)) == nil)
         #expect(
             String(cString: gtk_entry_get_text(caption_entry(window.form.view.subtitleEntry.pointer)))
                 == "Only the subtitle")
@@ -244,7 +244,8 @@ import Testing
         Harness.settle()
         #expect(window.messages.text == "No photo chosen")
         #expect(Harness.focusedWidget(window) == window.form.view.photoButton.pointer)
-        #expect(window.form.engine.message(for: CaptionForm.Item.text(.subtitle).index) == "Subtitle required")
+        #expect(
+            window.form.engine.message(for: CaptionForm.Layout.window.requiredIndex(.subtitle)) == "Subtitle required")
     }
 
     @Test func titleEnterSubtitleEnterSavesIntoTheLibrary() throws {
@@ -521,7 +522,7 @@ import Testing
         #expect(window.messages.text != nil)
         Harness.press(window, keyval: GDK_KEY_Escape)
         #expect(window.messages.text == nil)
-        #expect(window.form.engine.message(for: CaptionForm.Item.photo.index) == "No photo chosen")
+        #expect(window.form.engine.message(for: CaptionForm.Layout.window.photo) == "No photo chosen")
     }
 
     @Test func photoThatIsNotAnImageSaysSoByThePhoto() throws {
@@ -531,8 +532,8 @@ import Testing
         try "just words".write(toFile: path, atomically: true, encoding: .utf8)
         gtk_widget_grab_focus(window.form.view.photoButton.pointer)
         load(window, path)
-        #expect(window.form.engine.message(for: CaptionForm.Item.photo.index) != nil)
-        #expect(!window.form.engine.isComplete(CaptionForm.Item.photo.index))
+        #expect(window.form.engine.message(for: CaptionForm.Layout.window.photo) != nil)
+        #expect(!window.form.engine.isComplete(CaptionForm.Layout.window.photo))
     }
 
     @Test func failedSaveKeepsEverythingTyped() throws {
@@ -564,7 +565,7 @@ import Testing
         Harness.settle()
         let path = Harness.makePhoto(in: folder, name: "unseen.jpg")
         load(window, path)
-        #expect(window.form.engine.photos[CaptionForm.Item.photo.index] == .loaded)
+        #expect(window.form.engine.photos[CaptionForm.Layout.window.photo] == .loaded)
         #expect(window.form.photos.loadedPhoto != nil)
     }
 
@@ -578,7 +579,7 @@ import Testing
         window.form.openPhoto(Harness.makePhoto(in: folder, name: "seen.jpg"))
         window.form.view.preview.afterNextPaint { painted = true }
         #expect(Harness.spin { window.form.photos.loadedPhoto != nil })
-        #expect(window.form.engine.photos[CaptionForm.Item.photo.index] == .loaded)
+        #expect(window.form.engine.photos[CaptionForm.Layout.window.photo] == .loaded)
         #expect(paintedBeforeSettled)
     }
 

@@ -38,7 +38,7 @@ import Testing
         window.form.onPhotoSettled = { settled = true }
         window.form.openPhoto(path)
         #expect(Harness.spin { settled })
-        for field in CaptionForm.fields {
+        for field in CaptionForm.Layout.window.fields {
             gtk_entry_set_text(caption_entry(window.form.view.entry(field).pointer), words[field])
         }
         Harness.settle()

@@ -4,7 +4,7 @@ import FocusEngine
 import Testing
 
 @Suite struct EnterTableTests {
-    let caption = CaptionForm.items(Wording())
+    let caption = CaptionForm.Layout.window.formItems(Wording())
 
     /// The three-item form, all 32 cases, one test argument each so a failure names its case.
     /// Columns: fill of (photo, title, subtitle); focus; label; what Enter does.

@@ -22,13 +22,14 @@ import Testing
     }
 
     @Test func theEngineGivesTheCounterOfTextItemsOnly() {
-        var engine = CaptionForm.engine()
-        _ = engine.handle(.edit(item: CaptionForm.Item.text(.title).index, text: String(repeating: "x", count: 112)))
+        var engine = CaptionForm.Layout.window.engine()
+        _ = engine.handle(
+            .edit(item: CaptionForm.Layout.window.requiredIndex(.title), text: String(repeating: "x", count: 112)))
         #expect(
-            engine.lengthCounter(for: CaptionForm.Item.text(.title).index)
+            engine.lengthCounter(for: CaptionForm.Layout.window.requiredIndex(.title))
                 == LengthCounter(text: String(repeating: "x", count: 112), limit: 120))
-        #expect(engine.lengthCounter(for: CaptionForm.Item.text(.subtitle).index) == nil)
-        #expect(engine.lengthCounter(for: CaptionForm.Item.photo.index) == nil)
+        #expect(engine.lengthCounter(for: CaptionForm.Layout.window.requiredIndex(.subtitle)) == nil)
+        #expect(engine.lengthCounter(for: CaptionForm.Layout.window.photo) == nil)
         #expect(engine.lengthCounter(for: 99) == nil)
     }
 }

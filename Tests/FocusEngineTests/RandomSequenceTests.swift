@@ -1,5 +1,6 @@
 // Long random event sequences, checked against the design's invariants after every event.
 
+import CaptionTestSupport
 import CaptionText
 import FocusEngine
 import Foundation
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test(arguments: [
-        CaptionForm.items(Wording()),
+        CaptionForm.Layout.window.formItems(Wording()),
         [.text("A", limit: 3), .photo("P"), .photo("Q"), .text("B", limit: 4), .text("C", limit: 2)],
         [
             .photo("P"), .text("A", limit: 3), .text("H", limit: 4, isOptional: true), .text("B", limit: 4),
@@ -27,7 +28,7 @@ import Testing
     func invariantsHoldAfterEveryEvent(items: [FormItem]) {
         let seed = Self.seed
         print("RandomSequenceTests seed \(seed) (replay with CAPTION_SEED=\(seed))")
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix(seed: seed)
         var form = FocusEngine(items: items)
         var typed = Array(repeating: "", count: items.count)
         var photos = Array(repeating: PhotoState.empty, count: items.count)

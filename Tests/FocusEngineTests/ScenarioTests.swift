@@ -4,12 +4,12 @@ import FocusEngine
 import Testing
 
 @Suite struct ScenarioTests {
-    let photo = CaptionForm.Item.photo.index
-    let title = CaptionForm.Item.text(.title).index
-    let subtitle = CaptionForm.Item.text(.subtitle).index
+    let photo = CaptionForm.Layout.window.photo
+    let title = CaptionForm.Layout.window.requiredIndex(.title)
+    let subtitle = CaptionForm.Layout.window.requiredIndex(.subtitle)
 
     func form(_ fill: String, focus: Int?) -> FocusEngine {
-        engine(CaptionForm.items(Wording()), fill: fill, focus: focus)
+        engine(CaptionForm.Layout.window.formItems(Wording()), fill: fill, focus: focus)
     }
 
     // "Only one field filled: Next."
@@ -243,7 +243,7 @@ import Testing
         let wording = Wording { message in
             ["{item} required": "必须填写{item}", "Title": "标题"][message] ?? message
         }
-        var form = FocusEngine(items: CaptionForm.items(wording), wording: wording)
+        var form = FocusEngine(items: CaptionForm.Layout.window.formItems(wording), wording: wording)
         _ = form.handle(.photo(item: photo, .loaded))
         _ = form.handle(.edit(item: subtitle, text: "x"))
         _ = form.handle(.submit)

@@ -47,16 +47,3 @@ func mismatches(_ items: [FormItem], _ table: [String: String]) -> [String] {
     }
     return problems
 }
-
-/// A small deterministic generator (SplitMix64) so that a failing random run can be replayed
-/// from its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

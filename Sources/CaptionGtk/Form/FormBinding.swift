@@ -57,7 +57,7 @@ final class FormBinding {
         self.messages = messages
         self.inputMethods = inputMethods
         self.aids = aids
-        engine = CaptionForm.engine(Wording(translate: { tr($0) }))
+        engine = view.layout.engine(Wording(translate: { tr($0) }))
         FormInput.connect(view, in: window) { [weak self] input in self?.handle(input) ?? false }
         messages.onDismiss = { [weak self] in self?.send(.dismissSummary) }
         lifetime.onEnd { [weak self] in self?.caretHold?.release() }
@@ -76,7 +76,7 @@ final class FormBinding {
         case .event(.enter) where aids.completion.acceptOnEnter(): break
         case .event(let event):
             if case .focus(let index) = event {
-                let item = index.flatMap(CaptionForm.Item.init(index:))
+                let item = index.flatMap(view.layout.item(at:))
                 if let item { lastFocused = item }
                 arrival = DescribedArrival()
                 if item != saidBySummary { saidBySummary = nil }
@@ -93,7 +93,9 @@ final class FormBinding {
             // The photo stays named until focus moves: a description that changed at the
             // first letter would be read again, «Enter goes to the next empty field» twice.
             messages.clearProblem()
-            send(.edit(item: CaptionForm.Item.text(field).index, text: text))
+            // Typing reaches only the entries the layout shows.
+            guard let item = view.layout.index(of: .text(field)) else { return true }
+            send(.edit(item: item, text: text))
         case .paste: return owner?.pastePhoto() ?? false
         }
         return true
@@ -124,9 +126,9 @@ final class FormBinding {
         case .nothing:
             break
         case .focus(let index):
-            focus(index.flatMap(CaptionForm.Item.init(index:)))
+            focus(index.flatMap(view.layout.item(at:)))
         case .reject(let index):
-            let item = CaptionForm.Item(index: index)
+            let item = view.layout.item(at: index)
             messages.clearProblem()
             focus(item)
             saidBySummary = item
@@ -136,6 +138,9 @@ final class FormBinding {
             owner?.save(submission)
         }
     }
+
+    /// The form's item that has focus; nil for the activate button or elsewhere.
+    var focusedItem: CaptionForm.Item? { view.layout.focusedItem(of: engine) }
 
     func focus(_ item: CaptionForm.Item?) {
         guard !holdingFocus, !lifetime.isOver else { return }
@@ -157,13 +162,14 @@ final class FormBinding {
     func arrive(with words: CaptionWords, _ body: () -> Void) {
         var preview = engine
         _ = preview.handle(.clear)
-        for field in CaptionForm.fields {
-            _ = preview.handle(.edit(item: CaptionForm.Item.text(field).index, text: words[field]))
+        for (index, item) in view.layout.items.enumerated() {
+            guard let field = item.field else { continue }
+            _ = preview.handle(.edit(item: index, text: words[field]))
         }
-        _ = preview.handle(.photo(item: CaptionForm.Item.photo.index, .loading))
+        _ = preview.handle(.photo(item: view.layout.photo, .loading))
         // The field focus goes to says what it will say once the photo is there before it
         // is focused: a change after would be read a second time.
-        let target = preview.focusedItem.map(view.widget(for:)) ?? view.activateButton.asWidget
+        let target = view.layout.focusedItem(of: preview).map(view.widget(for:)) ?? view.activateButton.asWidget
         // Selected words go unselected first, before their field's notifications are held:
         // a screen reader told of the selection only after the words change reads the change
         // as «Selection deleted», though the words stay with their photo.
@@ -171,7 +177,7 @@ final class FormBinding {
         render(preview, describing: target)
         holdingRender = true
         let moving = !target.hasFocus
-        focus(preview.focusedItem)
+        focus(view.layout.focusedItem(of: preview))
         caretHold?.release()
         caretHold = moving && target.hasFocus ? CaretHold(view.entries.values.map(\.asWidget), until: target) : nil
         withoutFocusMoves(body)
@@ -256,7 +262,7 @@ final class FormBinding {
 
     // MARK: The words on the form
 
-    var words: CaptionWords { CaptionWords(fields: CaptionForm.fields) { view.entry($0).text } }
+    var words: CaptionWords { CaptionWords(fields: view.layout.fields) { view.entry($0).text } }
 
     func setText(_ entry: TextEntry, _ text: String) {
         // Selected words replaced by the next photo's would be read as «Selection deleted»,
@@ -284,7 +290,7 @@ final class FormBinding {
     /// saved caption's words (FormSaves.lastSaved), before the next key is handled.
     func reuseLastCaption(both: Bool, lastSaved: () -> CaptionWords?) {
         settleInputMethod()
-        let fields = both ? CaptionForm.fields : [engine.focusedItem?.field].compactMap { $0 }
+        let fields = both ? view.layout.fields : [focusedItem?.field].compactMap { $0 }
         guard !fields.isEmpty else { return window.errorBell() }
         guard let words = lastSaved() else {
             window.errorBell()

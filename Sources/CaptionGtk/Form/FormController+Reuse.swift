@@ -25,7 +25,7 @@ extension FormController {
             return messages.show(problem: tr("Caption the rest of the queue the same takes words without variables"))
         }
         keepWords()
-        let words = Submission(values: engine.normalizedValues).words
+        let words = view.layout.words(of: Submission(values: engine.normalizedValues))
         guard let current = queue.currentPhoto else { return }
         // As the queue had them, for Undo.
         let before = queue.photos.filter { $0 == current || others.contains($0) }

@@ -14,10 +14,10 @@ extension FormController {
         guard let path = photoPath else { return }
         // Variables become the photo's values; one that cannot is said, and nothing is saved.
         // Facts not read yet are read now: the save takes the words as they are at this key.
-        var words = submission.words
-        let needsFacts = CaptionForm.fields.contains { Variables.appear(in: words[$0]) }
+        var words = view.layout.words(of: submission)
+        let needsFacts = view.layout.fields.contains { Variables.appear(in: words[$0]) }
         let facts = needsFacts ? (photoFacts ?? aids.variables.readNow(path: path, position: factsPosition)) : nil
-        for field in CaptionForm.fields {
+        for field in view.layout.fields {
             switch CaptionVariables.expand(words[field], facts: facts) {
             case .success(let expanded): words[field] = expanded
             case .failure(let message):
@@ -26,12 +26,12 @@ extension FormController {
                 return
             }
         }
-        guard passesChecks(submission.words) else { return }
+        guard passesChecks(view.layout.words(of: submission)) else { return }
         guard let edited = editing?.entry else {
             return saveAndMoveOn(QueuedPhoto(path: path, words: words))
         }
         // The form shows some fields; the entry's words in the others stay as they are.
-        updateAndMoveOn(edited, words: edited.words.replacing(CaptionForm.fields, from: words), photo: path)
+        updateAndMoveOn(edited, words: edited.words.replacing(view.layout.fields, from: words), photo: path)
     }
 
     /// The caption checks at Done, as the required fields are checked: the first finding
@@ -182,7 +182,7 @@ extension FormController {
     func giveBack(_ photos: [QueuedPhoto]) {
         // Nothing back after a batch: focus, which stayed put while it ran, goes where the
         // form wants it now (Choose Photo… when the queue is done).
-        guard !photos.isEmpty else { return focus(engine.focusedItem) }
+        guard !photos.isEmpty else { return focus(binding.focusedItem) }
         if editing == nil { keepWords() }
         queue.restore(photos)
         if editing == nil { showCurrentPhoto() }

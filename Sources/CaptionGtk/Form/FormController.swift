@@ -124,7 +124,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         zoom = PhotoZoom(loader: loader)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
-        let settler = InputMethodSettler(entries: CaptionForm.fields.map(view.entry))
+        let settler = InputMethodSettler(entries: view.layout.fields.map(view.entry))
         aids = TypingAids(
             entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
         binding = FormBinding(
@@ -190,7 +190,7 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// The form shows again (its tab clicked, or Escape in the library): focus goes back to
     /// the engine's field, its words not selected, so that typing goes on where it was.
     func resumeFocus() {
-        let item = engine.focusedItem ?? binding.lastFocused
+        let item = binding.focusedItem ?? binding.lastFocused
         guard case .text(let field)? = item else { return focus(item) }
         let entry = view.entry(field)
         if !entry.hasFocus { entry.grabFocusWithoutSelecting() }
@@ -393,10 +393,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         }
         if resuming { withoutFocusMoves(put) } else { binding.arrive(with: words, put) }
         if resuming && engine.focus == nil {
-            let filled = CaptionForm.fields.last { !words[$0].isEmpty } ?? .title
+            let filled = view.layout.fields.last { !words[$0].isEmpty } ?? .title
             focus(.text(filled))
         } else {
-            focus(engine.focusedItem)
+            focus(binding.focusedItem)
         }
         refreshPosition()
     }

@@ -16,9 +16,10 @@ struct FormField: Sendable {
     let accessibleName: String
     let placeholder: String
 
+    /// A row for each field `layout` shows, in its order.
     @MainActor
-    static var all: [FormField] {
-        CaptionForm.fields.map { field in
+    static func rows(of layout: CaptionForm.Layout) -> [FormField] {
+        layout.fields.map { field in
             switch field {
             case .title:
                 FormField(
@@ -30,8 +31,8 @@ struct FormField: Sendable {
                     placeholder: tr("A line about it"))
             default:
                 FormField(
-                    field: field, label: CaptionForm.names(of: field, Wording(translate: { tr($0) })).name,
-                    accessibleName: CaptionForm.names(of: field, Wording(translate: { tr($0) })).name, placeholder: "")
+                    field: field, label: field.names { tr($0) }.name, accessibleName: field.names { tr($0) }.name,
+                    placeholder: "")
             }
         }
     }

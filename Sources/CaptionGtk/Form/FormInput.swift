@@ -19,7 +19,7 @@ enum FormInput {
         // reader: the description the engine's answer gives is then read with the focus, not
         // after it as a change. Focus coming back with the window (which moves nothing) is not
         // a move.
-        for widget in CaptionForm.Item.all.map(view.widget(for:)) + [view.activateButton.asWidget] {
+        for widget in view.layout.items.map(view.widget(for:)) + [view.activateButton.asWidget] {
             widget.connect(.focusIn) {
                 focus.report(widget.id)
                 return false
@@ -67,8 +67,8 @@ private final class FocusReports {
         reported = true
         last = widget
         let item = widget.flatMap { widget in
-            CaptionForm.Item.all.first { view.widget(for: $0).id == widget }
+            view.layout.items.first { view.widget(for: $0).id == widget }
         }
-        _ = handle(.event(.focus(item?.index)))
+        _ = handle(.event(.focus(item.flatMap(view.layout.index(of:)))))
     }
 }

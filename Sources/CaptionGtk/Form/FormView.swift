@@ -14,6 +14,8 @@ struct FormView {
     let photoButton: Button
     let photoName: Label
     let activateButton: Button
+    /// The form's items: the photo, then a row for each field it shows.
+    let layout: CaptionForm.Layout
     /// The entry of each field.
     let entries: [CaptionField: TextEntry]
     /// Per engine item, in form order: the inline message under it.
@@ -30,7 +32,9 @@ struct FormView {
     /// none are set. Each credit by its name in its tooltip.
     let credits = Label()
 
-    init(_ builder: Builder, fields: [FormField]) {
+    init(_ builder: Builder, layout: CaptionForm.Layout) {
+        self.layout = layout
+        let fields = FormField.rows(of: layout)
         page = builder["form_page"]
         photoButton = builder["photo_button"]
         photoButton.clicksAtOnceByMnemonic()
@@ -148,14 +152,14 @@ struct FormView {
         if describes(activateButton.asWidget) {
             activateButton.accessibleDescription = engine.focus == nil ? arrived ?? "" : ""
         }
-        let focused = engine.focus.flatMap(CaptionForm.Item.init(index:))
+        let focused = layout.focusedItem(of: engine)
         for (field, hint) in hints {
             hint.text = focused == .text(field) ? "⏎ " + label : ""
         }
-        let missing = CaptionForm.fields.compactMap { engine.message(for: CaptionForm.Item.text($0).index) }
-        for (index, messageLabel) in messages.enumerated() {
-            // messages holds one label per item the form has.
-            let item = CaptionForm.Item(index: index)!
+        let missing = layout.fields.compactMap { layout.index(of: .text($0)).flatMap(engine.message(for:)) }
+        // messages holds one label per item of the layout, in its order.
+        for (index, item) in layout.items.enumerated() {
+            let messageLabel = messages[index]
             let message = engine.message(for: index)
             messageLabel.text = message ?? ""
             messageLabel.isVisible = message != nil
@@ -187,14 +191,14 @@ struct FormView {
         }
         // The summary names only the photo while it is missing; the bar's description
         // says the rest, for a screen reader announcing it.
-        return engine.message(for: CaptionForm.Item.photo.index) != nil ? missing.joined(separator: ". ") : ""
+        return engine.message(for: layout.photo) != nil ? missing.joined(separator: ". ") : ""
     }
 
     /// Shows or hides the length counter of `item`; returns what a screen reader says of it
     /// with the field ("112 of 120 characters"), nil while it is hidden.
     private func renderCounter(_ engine: FocusEngine, _ field: CaptionField) -> String? {
         guard let label = counters[field] else { return nil }
-        let counter = engine.lengthCounter(for: CaptionForm.Item.text(field).index)
+        let counter = layout.index(of: .text(field)).flatMap(engine.lengthCounter(for:))
         label.isVisible = counter != nil
         guard let counter else { return nil }
         label.text = tr("{count} / {limit}").replacing("{count}", with: String(counter.count))

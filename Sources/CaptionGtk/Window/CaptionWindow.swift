@@ -94,7 +94,7 @@ import StartupTrace
         // The toplevel's draw paints every widget in it: after it, the frame is drawn.
         window.connect(.draw, after: true) { _ in StartupTrace.mark("first-frame") }
 
-        let formView = FormView(builder, fields: FormField.all)
+        let formView = FormView(builder, layout: .window)
         // Tab and the form's own focus moves scroll the field they reach into view.
         formView.page.scrollFocusIntoView(of: builder["form_scroller"])
         form = FormController(
@@ -222,7 +222,7 @@ import StartupTrace
 
     func showForm() {
         views.visibleChildName = "form"
-        form.focus(form.engine.focusedItem)
+        form.focus(form.binding.focusedItem)
     }
 
     // MARK: The shortcuts window, About

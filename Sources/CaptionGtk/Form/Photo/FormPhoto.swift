@@ -53,7 +53,7 @@ final class FormPhoto {
         writer.show(for: target, format: nil)
         loader.load(path)
         loader.decodeAhead(ahead)
-        binding.send(.photo(item: CaptionForm.Item.photo.index, .loading))
+        binding.send(.photo(item: view.layout.photo, .loading))
         let request = loader.request
         // The photo's own words are read once its frame is drawn, for the same reason.
         words.offer(from: path) { [weak self] in self?.loader.request == request }
@@ -66,7 +66,7 @@ final class FormPhoto {
         case .success(let photo):
             onLoaded?(photo)
             writer.show(for: target, format: photo.info.format)
-            binding.send(.photo(item: CaptionForm.Item.photo.index, .loaded))
+            binding.send(.photo(item: view.layout.photo, .loaded))
             // Not a problem to fix: the photo counts, and the user hears why it looks grey.
             if let notice = photo.notice {
                 let request = loader.request
@@ -81,7 +81,7 @@ final class FormPhoto {
                 saves.whenIdle(show)
             }
         case .failure(let error):
-            binding.send(.photo(item: CaptionForm.Item.photo.index, .failed(message: error.message)))
+            binding.send(.photo(item: view.layout.photo, .failed(message: error.message)))
         }
         onSettled?()
     }

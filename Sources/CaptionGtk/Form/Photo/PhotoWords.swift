@@ -95,7 +95,7 @@ final class PhotoWords {
     /// the photo's words; words the user typed are never replaced.
     func take(_ caption: PhotoCaption, from origin: CaptionOrigin? = .xmp) {
         let source = Self.source(origin)
-        for item in CaptionForm.fields {
+        for item in CaptionField.allCases {
             let words = caption[item]
             guard let entry = entries[item] else { continue }
             // As the form would store them: a description's line breaks become spaces.

@@ -37,8 +37,13 @@ final class CompletionOffers {
     /// What is shown changed: the form says it to screen readers with the field.
     var onChange: (() -> Void)?
 
+    /// The fields offers are kept for, in `CaptionField`'s order: Title and Subtitle, which
+    /// every form shows, and each other field the form has an entry for.
+    let fields: [CaptionField]
+
     init(entries: [CaptionField: TextEntry], composing: @escaping (TextEntry) -> Bool) {
         self.entries = entries
+        fields = CaptionField.allCases.filter { !$0.isOptional || entries[$0] != nil }
         self.composing = composing
         list = ListBox()
         list.accessibleName = tr("Earlier captions")
@@ -97,12 +102,12 @@ final class CompletionOffers {
     }
 
     private func offer(_ words: CaptionWords, at time: Timestamp) {
-        for field in CaptionForm.fields { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
+        for field in fields { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
     }
 
     func forget(_ words: CaptionWords) {
         if !loaded { early.append((words, nil)) }
-        for field in CaptionForm.fields { indexes[field]?.forget(words[field]) }
+        for field in fields { indexes[field]?.forget(words[field]) }
     }
 
     private func watch(_ item: CaptionField, _ entry: TextEntry) {

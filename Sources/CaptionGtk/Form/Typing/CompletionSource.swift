@@ -79,12 +79,13 @@ final class CompletionSource {
         checking = true
         lastCheck = MainThread.monotonicMicroseconds
         let known = readAt
+        let fields = offers.fields
         library.perform(
             { library throws(LibraryError) -> (Int64, [CaptionField: CompletionIndex])? in
                 let version = try library.changeCounter()
                 if version == known { return nil }
                 var indexes: [CaptionField: CompletionIndex] = [:]
-                for field in CaptionForm.fields { indexes[field] = CompletionIndex(try library.usage(of: field)) }
+                for field in fields { indexes[field] = CompletionIndex(try library.usage(of: field)) }
                 return (version, indexes)
             },
             completion: { [weak self] result in

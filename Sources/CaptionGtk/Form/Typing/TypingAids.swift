@@ -30,7 +30,7 @@ final class TypingAids {
     ) {
         self.entries = entries
         variables = CaptionVariables(lifetime: lifetime)
-        let ordered = CaptionForm.fields.compactMap { entries[$0] }
+        let ordered = CaptionField.allCases.compactMap { entries[$0] }
         replacements = CodeReplacer(table: ReplacementStore.load(), entries: ordered)
         completion = CompletionOffers(entries: entries, composing: composing)
         spelling = SpellCheck(entries: ordered)
@@ -46,7 +46,7 @@ final class TypingAids {
     /// follows the library's changes from then on. The read waits for the first frame: with
     /// 10,000 entries it took 3.5 MB and a core's time in front of it (`make bench`).
     func loadCompletions(from library: LibraryAccess) {
-        let ordered = CaptionForm.fields.compactMap { entries[$0] }
+        let ordered = CaptionField.allCases.compactMap { entries[$0] }
         let source = CompletionSource(offers: completion, library: library, entries: ordered)
         completionSource = source
         ordered.first?.afterFirstDraw { [weak source] in source?.load() }
