@@ -8,37 +8,20 @@ import Dispatch
 
 /// How much lower than the app's other threads. On Linux the nice value belongs to a
 /// thread, and the threads it starts inherit it; at 10 it gets about a tenth of a core that
-/// a normal thread also wants, and all of an idle one. (A global: the C thread function below
-/// may not capture anything.)
+/// a normal thread also wants, and all of an idle one.
 private let niceness: Int32 = 10
 
 public enum LowPriorityThread {
-    private final class Job {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
     /// Runs `body` on a new, detached thread at the lower priority. A pooled thread (a
     /// dispatch queue's) is never niced: it could not be raised again for the next work.
     public static func run(_ body: @escaping @Sendable () -> Void) {
-        let job = Unmanaged.passRetained(Job(body))
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                // raw is the Job passed just below; pthread hands it back unchanged.
-                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-                // 0: this thread. Lowering one's own priority needs no privilege; failing to
-                // only costs the courtesy.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-                job.body()
-                return nil
-            }, job.toOpaque())
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            job.takeRetainedValue().body()
+        let thread = PosixThread.start {
+            // 0: this thread. Lowering one's own priority needs no privilege; failing to
+            // only costs the courtesy.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            body()
         }
+        if let thread { pthread_detach(thread) } else { body() }
     }
 }
 

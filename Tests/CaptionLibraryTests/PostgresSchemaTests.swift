@@ -12,12 +12,7 @@ import Testing
 @Suite("PostgreSQL library schema")
 struct PostgresSchemaTests {
     /// A new, empty database of this test's own on the test server, and its address.
-    static func database() throws -> PostgresAddress {
-        let server = try PostgresConnectionTests.server()
-        let name = "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try PostgresConnection(server).execute("CREATE DATABASE \(name)")
-        return try PostgresAddress(server.connectionString + " dbname=\(name)")
-    }
+    static func database() throws -> PostgresAddress { try PostgresAddress(TestServer.newDatabase()) }
 
     /// A login role of this test's own, and an address that uses it.
     static func role(on address: PostgresAddress) throws -> (name: String, address: PostgresAddress) {

@@ -32,13 +32,8 @@ enum Storage: CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The database that belongs to `scratch`, made when first asked for.
     static func database(for scratch: Scratch) throws -> PostgresAddress {
-        let server = try PostgresConnectionTests.server()
         let name = "lib_" + String(Array(scratch.path.utf8).withUnsafeBytes { Hash.sha256($0) }.prefix(24))
-        let admin = try PostgresConnection(server)
-        if try admin.execute("SELECT 1 FROM pg_database WHERE datname = $1", [name]).rowCount == 0 {
-            try admin.execute("CREATE DATABASE \(name)")
-        }
-        return try PostgresAddress(server.connectionString + " dbname=\(name)")
+        return try PostgresAddress(TestServer.database(named: name))
     }
 
     /// Problems of a folder library's photos/ against its rows (none for a server's).

@@ -15,10 +15,23 @@ public enum TestServer {
 
     /// A new, empty database on the server, and its address.
     public static func newDatabase() throws -> String {
+        try database(named: "db_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+    }
+
+    /// The database `name` (letters, digits and underscores) on the server, made the first
+    /// time it is asked for, and its address: a test that opens it again finds what it left.
+    public static func database(named name: String) throws -> String {
         let server = try address()
-        let name = "db_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let made = try Tool.run("psql", [server, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
-        guard made.status == 0 else { throw ToolFailure(description: "psql: \(made.stderr)") }
+        let found = try Tool.run(
+            "psql", [server, "-tA", "-c", "SELECT 1 FROM pg_database WHERE datname = '\(name)'"])
+        guard found.status == 0 else { throw ToolFailure(description: "psql: \(found.stderr)") }
+        if found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
+            let made = try Tool.run("psql", [server, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+            // Another test of the same scratch folder may have made it meanwhile.
+            guard made.status == 0 || made.stderr.contains("already exists") else {
+                throw ToolFailure(description: "psql: \(made.stderr)")
+            }
+        }
         return server + " dbname=\(name)"
     }
 }
