@@ -3,7 +3,6 @@
 // A file GdkPixbuf decodes (warnings included) is a photo; camera RAW is one when LibRaw
 // opens it.
 
-import CPixbuf
 import POSIXFiles
 @_exported import PhotoFormats
 import Pixbufs
@@ -111,7 +110,7 @@ public enum PhotoInspector {
             return PhotoInfo(width: size.width, height: size.height, format: format, byteCount: file.size)
         }
         let head = Array(chunk[..<min(filled, 32)])
-        let decoder = Decoder(mode: .headerOnly, format: format)
+        let decoder = PhotoDecoder(mode: .headerOnly, format: format)
         var count = filled
         while count > 0 && !decoder.knowsSize {
             let ok = chunk.withUnsafeBytes { decoder.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -219,7 +218,7 @@ public enum PhotoInspector {
         }
         // JPEG decoding at an eighth of the size still runs every scan through the decoder
         // (so damage there is found) at a fraction of the cost.
-        let decoder = Decoder(mode: format == .jpeg ? .eighth : .full, format: format)
+        let decoder = PhotoDecoder(mode: format == .jpeg ? .eighth : .full, format: format)
         let written = decoder.write(bytes)
         let closed = decoder.close()
         // A file cut short whose loader took every byte and has a picture, even if closing
@@ -319,7 +318,7 @@ public enum PhotoInspector {
                 ["format": name, "path": path])
         case .photo(let format):
             let decodable =
-                format.isRaw ? rawAvailable() : format.pixbufLoaders.contains(where: Decoder.installed.contains)
+                format.isRaw ? rawAvailable() : format.pixbufLoaders.contains(where: PhotoDecoder.installed.contains)
             if !decodable {
                 throw LibraryError.make(
                     .noDecoder, "{format} photos cannot be read here: no decoder for them is installed: {path}",
@@ -327,258 +326,5 @@ public enum PhotoInspector {
             }
             return format
         }
-    }
-}
-
-/// An opened photo file: refuses what is not a regular file before reading a byte, so a
-/// FIFO cannot hang us and a device cannot feed us forever.
-struct PhotoFile: ~Copyable {
-    let descriptor: Int32
-    let size: Int
-    let path: String
-
-    init(opening path: String) throws(LibraryError) {
-        self.path = path
-        var info = stat()
-        if stat(path, &info) != 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR || path.isEmpty {
-                throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
-            }
-            throw LibraryError.make(
-                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                ["reason": POSIXFiles.reason(code), "path": path])
-        }
-        try PhotoFile.checkKind(info, path)
-        // O_NONBLOCK: if the path was swapped for a FIFO since the stat, open must not wait.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT {
-                throw LibraryError.make(.photoMissing, "Photo not found: {path}", ["path": path])
-            }
-            throw LibraryError.make(
-                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                ["reason": POSIXFiles.reason(code), "path": path])
-        }
-        // What was opened is what counts.
-        if fstat(descriptor, &info) != 0 { info.st_mode = 0 }
-        do {
-            try PhotoFile.checkKind(info, path)
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        let size = Int(info.st_size)
-        if size == 0 {
-            close(descriptor)
-            throw LibraryError.make(.photoEmpty, "The photo file is empty: {path}", ["path": path])
-        }
-        if size > POSIXFiles.maximumPhotoBytes {
-            close(descriptor)
-            throw PhotoFile.tooLarge(size, path)
-        }
-        self.descriptor = descriptor
-        self.size = size
-    }
-
-    deinit { close(descriptor) }
-
-    static func checkKind(_ info: stat, _ path: String) throws(LibraryError) {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            return
-        case S_IFDIR:
-            throw LibraryError.make(.photoIsFolder, "This is a folder, not a photo: {path}", ["path": path])
-        default:
-            throw LibraryError.make(
-                .photoNotRegular,
-                "Not a regular file (a device, pipe or socket), so not a photo: {path}", ["path": path])
-        }
-    }
-
-    static func tooLarge(_ size: Int, _ path: String) -> LibraryError {
-        LibraryError.make(
-            .photoTooLarge, "The photo is too large ({size} MiB; at most {limit} MiB): {path}",
-            [
-                "size": String((size + (1 << 20) - 1) >> 20),
-                "limit": String(POSIXFiles.maximumPhotoBytes >> 20), "path": path,
-            ])
-    }
-
-    /// Reads into `buffer` from `offset` to its end; 0 at the end of the file.
-    func read(into buffer: inout [UInt8], from offset: Int) throws(LibraryError) -> Int {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                // baseAddress is non-nil: the caller's buffer is never empty.
-                Glibc.read(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            if count >= 0 { return count }
-            let code = errno
-            if code == EINTR { continue }
-            throw LibraryError.make(
-                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                ["reason": POSIXFiles.reason(code), "path": path])
-        }
-    }
-
-    /// The whole file, read once. A file that grew past the limit since it was opened is
-    /// refused too.
-    func readAll() throws(LibraryError) -> [UInt8] {
-        var failure: Int32 = 0
-        var grew = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-            // baseAddress is non-nil: the capacity is at least 2.
-            let base = buffer.baseAddress!
-            while count < buffer.count {
-                let got = Glibc.read(descriptor, base + count, buffer.count - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if got == 0 { break }
-                count += got
-            }
-            // One byte beyond the expected size means the file is still growing.
-            if count > size {
-                grew = count > POSIXFiles.maximumPhotoBytes
-                count = size
-            }
-        }
-        if failure != 0 {
-            throw LibraryError.make(
-                .photoUnreadable, "Cannot read the photo ({reason}): {path}",
-                ["reason": POSIXFiles.reason(failure), "path": path])
-        }
-        if grew { throw PhotoFile.tooLarge(size + 1, path) }
-        if bytes.isEmpty {
-            throw LibraryError.make(.photoEmpty, "The photo file is empty: {path}", ["path": path])
-        }
-        return bytes
-    }
-}
-
-/// A GdkPixbuf loader fed from memory. Its size-prepared handler learns the pixel size
-/// from the header and, for a photo over the limit or for a header-only look, asks for a
-/// 0×0 result: every loader then stops before allocating pixels.
-final class Decoder {
-    enum Mode: Int32 {
-        case headerOnly = 0
-        case eighth = 1
-        case full = 2
-    }
-
-    /// Written by the C handler through a pointer, so a plain C-layout struct.
-    struct Probe {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var refused = false
-        var mode: Int32 = 0
-    }
-
-    /// The names of the loaders GdkPixbuf has on this system.
-    static let installed: Set<String> = {
-        var names: Set<String> = []
-        var node = gdk_pixbuf_get_formats()
-        let list = node
-        while let current = node {
-            if let data = current.pointee.data, let name = gdk_pixbuf_format_get_name(OpaquePointer(data)) {
-                names.insert(String(cString: name))
-                g_free(name)
-            }
-            node = current.pointee.next
-        }
-        g_slist_free(list)
-        return names
-    }()
-
-    var refused: Bool { probe.pointee.refused }
-
-    var headerSize: (width: Int, height: Int) { (Int(probe.pointee.width), Int(probe.pointee.height)) }
-
-    private let loader: UnsafeMutablePointer<GdkPixbufLoader>
-    private let probe: UnsafeMutablePointer<Probe>
-    private var closed = false
-    private(set) var failed = false
-
-    /// A loader of the sniffed format's own GdkPixbuf module: only that parser sees the
-    /// bytes, and files GdkPixbuf's own sniffing misses (BigTIFF) still reach it.
-    init(mode: Mode, format: PhotoFormat) {
-        var typed: UnsafeMutablePointer<GdkPixbufLoader>?
-        if let name = format.pixbufLoaders.first(where: Decoder.installed.contains) {
-            typed = gdk_pixbuf_loader_new_with_type(name, nil)
-        }
-        // gdk_pixbuf_loader_new only fails when GLib cannot allocate, which aborts first.
-        loader = typed ?? gdk_pixbuf_loader_new()!
-        probe = .allocate(capacity: 1)
-        probe.initialize(to: Probe(mode: mode.rawValue))
-        onSizePrepared(loader) { [probe] loader, width, height in
-            probe.pointee.width = width
-            probe.pointee.height = height
-            if !PhotoInspector.fitsInMemory(width: Int(width), height: Int(height)) {
-                probe.pointee.refused = true
-                gdk_pixbuf_loader_set_size(loader, 0, 0)
-            } else if probe.pointee.mode == Decoder.Mode.headerOnly.rawValue {
-                gdk_pixbuf_loader_set_size(loader, 0, 0)
-            } else if probe.pointee.mode == Decoder.Mode.eighth.rawValue {
-                gdk_pixbuf_loader_set_size(loader, max(1, (width + 7) / 8), max(1, (height + 7) / 8))
-            }
-        }
-    }
-
-    deinit {
-        _ = close()
-        g_object_unref(UnsafeMutableRawPointer(loader))
-        probe.deinitialize(count: 1)
-        probe.deallocate()
-    }
-
-    var knowsSize: Bool { probe.pointee.width > 0 }
-
-    var hasPixels: Bool { gdk_pixbuf_loader_get_pixbuf(loader) != nil }
-
-    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard !failed, !closed, let base = bytes.baseAddress, bytes.count > 0 else { return !failed }
-        var error: UnsafeMutablePointer<GError>?
-        let ok =
-            gdk_pixbuf_loader_write(loader, base.assumingMemoryBound(to: guchar.self), gsize(bytes.count), &error) != 0
-        if let error { g_error_free(error) }
-        if !ok { failed = true }
-        return ok
-    }
-
-    /// Ends the data; a loader must be closed before it is released.
-    func close() -> Bool {
-        guard !closed else { return !failed }
-        closed = true
-        var error: UnsafeMutablePointer<GError>?
-        let ok = gdk_pixbuf_loader_close(loader, &error) != 0
-        if let error { g_error_free(error) }
-        if !ok { failed = true }
-        return ok
-    }
-
-    /// The photo's description once the header was read, or the error naming what was
-    /// wrong: too many pixels, or no readable header.
-    func result(format: PhotoFormat, byteCount: Int, path: String) throws(LibraryError) -> PhotoInfo {
-        let probe = probe.pointee
-        if probe.refused {
-            throw PhotoInspector.tooManyPixels((Int(probe.width), Int(probe.height)), path: path)
-        }
-        guard probe.width > 0 && probe.height > 0 else {
-            throw LibraryError.make(.photoDamaged, "The photo is damaged or incomplete: {path}", ["path": path])
-        }
-        // A camera held sideways says so in its EXIF orientation (5 to 8 turn the picture a
-        // quarter): the size a person sees is the turned one. Known once pixels were decoded.
-        var width = Int(probe.width)
-        var height = Int(probe.height)
-        if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader),
-            let option = gdk_pixbuf_get_option(pixbuf, "orientation"),
-            let orientation = Int(String(cString: option)), (5...8).contains(orientation)
-        {
-            swap(&width, &height)
-        }
-        return PhotoInfo(width: width, height: height, format: format, byteCount: byteCount)
     }
 }
