@@ -68,6 +68,9 @@ public struct FocusEngine: Sendable {
     public private(set) var passed: Set<Int> = []
     /// Each item's problem, derived from `texts` and `photos` whenever one of them changes.
     private var problems: [Problem?]
+    /// Whether each item's normalised text is empty, derived with `problems`: `label` asks
+    /// it of every optional item on every event.
+    private var blank: [Bool]
 
     public init(items: [FormItem], wording: Wording = Wording()) {
         precondition(!items.isEmpty, "a form has at least one item")
@@ -76,7 +79,9 @@ public struct FocusEngine: Sendable {
         texts = Array(repeating: "", count: items.count)
         photos = Array(repeating: .empty, count: items.count)
         problems = []
+        blank = []
         problems = items.indices.map(problemFromValues)
+        blank = texts.map(Self.isBlank)
     }
 
     private func problemFromValues(_ item: Int) -> Problem? {
@@ -115,9 +120,10 @@ public struct FocusEngine: Sendable {
     /// user has not yet been in it for this photo.
     public func isAhead(_ item: Int) -> Bool {
         if problems[item] != nil { return true }
-        return items[item].isOptional && !passed.contains(item)
-            && TextNormalization.normalize(texts[item]).isEmpty
+        return items[item].isOptional && !passed.contains(item) && blank[item]
     }
+
+    private static func isBlank(_ text: String) -> Bool { TextNormalization.normalize(text).isEmpty }
 
     /// `Done` when no item other than the focused one is still ahead, so the label does not
     /// change while the user types in the focused field.
@@ -163,6 +169,7 @@ public struct FocusEngine: Sendable {
         case .edit(let item, let text):
             texts[item] = text
             problems[item] = problemFromValues(item)
+            blank[item] = Self.isBlank(text)
             unflagCompleted()
             return .nothing
 
@@ -199,6 +206,7 @@ public struct FocusEngine: Sendable {
             texts = Array(repeating: "", count: items.count)
             photos = Array(repeating: .empty, count: items.count)
             problems = items.indices.map(problemFromValues)
+            blank = texts.map(Self.isBlank)
             flagged = []
             summaryVisible = false
             passed = []
