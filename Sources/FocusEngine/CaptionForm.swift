@@ -76,6 +76,12 @@ public enum CaptionForm {
             return words
         }
 
+        /// `engine`, made for `old`, as this form: each item this form shares with `old`
+        /// keeps its words and state; a field `old` did not show starts empty.
+        public func carry(_ engine: FocusEngine, from old: Layout) -> FocusEngine {
+            engine.rearranged(into: formItems(engine.wording), from: items.map(old.index(of:)))
+        }
+
         /// The item of this form that has focus in `engine`; nil for the activate button or
         /// elsewhere.
         public func focusedItem(of engine: FocusEngine) -> Item? { engine.focus.flatMap(item(at:)) }

@@ -215,6 +215,28 @@ public struct FocusEngine: Sendable {
         }
     }
 
+    /// The same form with other items: item `i` of the result takes the state of this
+    /// engine's item `sources[i]` (its words, photo, message, whether it was passed, the
+    /// focus), or starts empty where `sources[i]` is nil. A desk that turns a field on or off
+    /// while a photo is on the form keeps every word typed in the fields that stay.
+    public func rearranged(into newItems: [FormItem], from sources: [Int?]) -> FocusEngine {
+        precondition(newItems.count == sources.count, "one source per item")
+        var result = FocusEngine(items: newItems, wording: wording)
+        for (index, source) in sources.enumerated() {
+            guard let source, items.indices.contains(source) else { continue }
+            result.texts[index] = texts[source]
+            result.photos[index] = photos[source]
+            if flagged.contains(source) { result.flagged.insert(index) }
+            if passed.contains(source) { result.passed.insert(index) }
+        }
+        result.problems = newItems.indices.map(result.problemFromValues)
+        result.blank = result.texts.map(Self.isBlank)
+        result.focus = focus.flatMap { old in sources.firstIndex(of: old) }
+        result.summaryVisible = summaryVisible
+        result.unflagCompleted()
+        return result
+    }
+
     // MARK: Rules
 
     /// The first item still ahead after `start` in form order, wrapping, never `start`
