@@ -24,13 +24,15 @@
  *     the window is pinged (_NET_WM_PING, which GDK answers from the main loop) one ping
  *     at a time, a millisecond apart; the longest round trip is the longest main-loop
  *     stall (or the X server's: a user waits on either).
- * probe queue   --photos N [--dwell-ms N] --x F --y F -- PROGRAM PHOTO...
+ * probe queue   --photos N [--dwell-ms N] [--stops K] --x F --y F -- PROGRAM PHOTO...
  *     PROGRAM starts with a queue of N photos, magenta and green in turn. Once the first is
  *     painted, for each photo: types "t" (Title), Return, "s" (Subtitle), waits --dwell-ms
  *     (a person reads and types for longer), then presses Return (Done) and times it until
  *     the pixel at (F×width, F×height) turns the next photo's colour. The words land where
  *     they belong only if Title had the focus when the next photo came: the caller checks
- *     the library for N-1 entries titled "t" with the subtitle "s".
+ *     the library for N-1 entries titled "t" with the subtitle "s". With --stops K, Return
+ *     is pressed K more times after "s" (a form with K optional fields left empty), before
+ *     the dwell; the Return timed is the last, the Done.
  *
  * Every mode prints one JSON object on stdout and ends the program (SIGTERM, then SIGKILL).
  * Watching X instead of instrumenting the program means peers (yad, zenity) and the C
@@ -417,7 +419,7 @@ static void type_key(KeySym symbol)
     wait_quiet(40, 2000);
 }
 
-static int run_queue(char **argv, int photos, double dwell, double fx, double fy)
+static int run_queue(char **argv, int photos, double dwell, int stops, double fx, double fy)
 {
     spawn(argv);
     wait_first_paint(20000);
@@ -440,6 +442,8 @@ static int run_queue(char **argv, int photos, double dwell, double fx, double fy
         type_key(XK_t);
         type_key(XK_Return);
         type_key(XK_s);
+        for (int stop = 0; stop < stops; stop++)
+            type_key(XK_Return);
         /* Time to read, think and type: the app may use it to get the next photo ready. */
         usleep((useconds_t)(dwell * 1000));
         wait_quiet(40, 2000);
@@ -561,7 +565,7 @@ static void usage(void)
     fprintf(stderr, "usage: probe start [--settle-ms N] [--x F --y F] [--photo RRGGBB] -- PROGRAM ARG...\n"
                     "       probe enter --presses N -- PROGRAM ARG...\n"
                     "       probe preview --open URI --app-id ID --x F --y F [--tail-ms N] -- PROGRAM ARG...\n"
-                    "       probe queue --photos N [--dwell-ms N] --x F --y F -- PROGRAM PHOTO...\n");
+                    "       probe queue --photos N [--dwell-ms N] [--stops K] --x F --y F -- PROGRAM PHOTO...\n");
     exit(2);
 }
 
@@ -570,7 +574,7 @@ int main(int argc, char **argv)
     if (argc < 2)
         usage();
     const char *mode = argv[1], *uri = NULL, *app_id = NULL;
-    int presses = 200, photos = 0;
+    int presses = 200, photos = 0, stops = 0;
     double fx = 0.5, fy = 0.3, tail = 1000, settle = 0, dwell = 1500;
     long photo = -1;
     int index = 2;
@@ -596,6 +600,8 @@ int main(int argc, char **argv)
             photos = atoi(value);
         else if (!strcmp(option, "--dwell-ms"))
             dwell = atof(value);
+        else if (!strcmp(option, "--stops"))
+            stops = atoi(value);
         else if (!strcmp(option, "--photo"))
             photo = strtol(value, NULL, 16);
         else
@@ -628,7 +634,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "queue")) {
         if (photos < 2)
             usage();
-        return run_queue(program, photos, dwell, fx, fy);
+        return run_queue(program, photos, dwell, stops, fx, fy);
     }
     usage();
 }

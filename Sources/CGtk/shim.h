@@ -58,6 +58,11 @@ static inline GAppLaunchContext *caption_launch_context(GtkWidget *widget, guint
     return G_APP_LAUNCH_CONTEXT(context);
 }
 
+/* gtk_container_child_set is variadic, which Swift cannot call. */
+static inline void caption_grid_move_to_row(GtkGrid *grid, GtkWidget *child, gint row) {
+    gtk_container_child_set(GTK_CONTAINER(grid), child, "top-attach", row, NULL);
+}
+
 /* Cast macros. */
 static inline GtkWidget *caption_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *caption_window(gpointer p) { return GTK_WINDOW(p); }

@@ -22,6 +22,37 @@ public struct FieldUsage: Sendable, Equatable {
     }
 }
 
+extension FieldUsage {
+    /// The keyword lists' usage as one usage per keyword, in the order first met. A keyword
+    /// in several lists, in whatever case, is one: it adds their counts, takes the latest
+    /// use, and is spelt as where it was used most.
+    public static func eachKeyword(of lists: [FieldUsage]) -> [FieldUsage] {
+        var order: [String] = []
+        var merged: [String: (usage: FieldUsage, spellings: [String: Int])] = [:]
+        for list in lists {
+            for keyword in CaptionWords.keywords(in: list.text) {
+                let key = keyword.lowercased()
+                var known = merged[key] ?? (FieldUsage(text: keyword, count: 0, lastUsed: list.lastUsed), [:])
+                if known.usage.count == 0 { order.append(key) }
+                known.usage.count += list.count
+                if list.lastUsed.millisecondsSince1970 > known.usage.lastUsed.millisecondsSince1970 {
+                    known.usage.lastUsed = list.lastUsed
+                }
+                known.spellings[keyword, default: 0] += list.count
+                merged[key] = known
+            }
+        }
+        return order.compactMap { key in
+            guard var known = merged[key] else { return nil }
+            // The most used spelling; among equals, the first in byte order, so that the
+            // answer does not depend on the order the library gave the rows.
+            known.usage.text =
+                known.spellings.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? known.usage.text
+            return known.usage
+        }
+    }
+}
+
 public struct CompletionIndex: Sendable {
     /// Every value's folded text (see `fold`) as UTF-8, one after another in byte order, so
     /// a prefix is a contiguous run found by binary search; `folded[starts[i]..<starts[i+1]]`
@@ -254,7 +285,10 @@ public struct CompletionIndex: Sendable {
 extension Library {
     /// Every distinct value of a field, with its use count and last use: what a
     /// `CompletionIndex` is built from. One pass over the table; call it off the main thread.
+    /// Keywords are offered one by one: each keyword's uses are those of every entry whose
+    /// keywords name it.
     public func usage(of field: CaptionField) throws(LibraryError) -> [FieldUsage] {
-        try storage.usage(of: field)
+        let usage = try storage.usage(of: field)
+        return field == .keywords ? FieldUsage.eachKeyword(of: usage) : usage
     }
 }

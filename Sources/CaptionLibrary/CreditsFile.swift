@@ -152,6 +152,35 @@ public enum CreditsFile {
         }
     }
 
+    static let formGroup = "form"
+    static let shownKey = "fields"
+    static let orderKey = "order"
+
+    /// The form's optional fields under [form]: `fields`, those shown, and `order`, as the
+    /// user arranged the list, each a `;`-separated list of field names (`headline;event`).
+    /// A name Caption does not know is passed over; a file that cannot be read shows none.
+    public static func formChoices(_ path: String = defaultPath) -> FormChoices {
+        guard case .contents(let bytes) = SettingsFile.read(path), let file = KeyFile(bytes: Self.unicode(bytes))
+        else { return FormChoices() }
+        func fields(_ key: String) -> [CaptionField] {
+            (file.string(group: formGroup, key: key) ?? "").split(separator: ";").compactMap {
+                CaptionField(rawValue: String($0.filter { !$0.isWhitespace }))
+            }
+        }
+        let shown = fields(shownKey)
+        // The shown ones keep their order where no order was written.
+        return FormChoices(order: fields(orderKey) + shown, on: Set(shown))
+    }
+
+    /// Writes the form's choices into the same file, keeping everything else; nil when done,
+    /// else what went wrong, to be said.
+    public static func save(_ choices: FormChoices, to path: String = defaultPath) -> String? {
+        update(path) { file in
+            file.set(choices.shown.map(\.rawValue).joined(separator: ";"), group: formGroup, key: shownKey)
+            file.set(choices.order.map(\.rawValue).joined(separator: ";"), group: formGroup, key: orderKey)
+        }
+    }
+
     /// The file read (or a new one, when it is missing or does not parse: the user asked for
     /// what is saved), changed by `change`, and written atomically.
     private static func update(_ path: String, _ change: (KeyFile) -> Void) -> String? {

@@ -115,9 +115,14 @@ public struct CaptionWords: Sendable, Hashable {
 
     public static func keywords(in text: String) -> [String] {
         var seen: Set<String> = []
-        return text.split(whereSeparator: { ",;\u{3001}\u{FF0C}\u{FF1B}".contains($0) })
+        return text.split(whereSeparator: isKeywordSeparator)
             .map { String($0).trimmingWhiteSpace }
             .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// Commas and semicolons, the ideographic and full-width ones too.
+    public static func isKeywordSeparator(_ character: Character) -> Bool {
+        ",;\u{3001}\u{FF0C}\u{FF1B}".contains(character)
     }
 
     /// Keywords as the Keywords field holds them.

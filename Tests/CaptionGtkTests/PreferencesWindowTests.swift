@@ -72,16 +72,17 @@ import Testing
         press(preferences, GDK_KEY_Tab)
         #expect(focusName(preferences) == "Code Replacements, 2 codes")
         var heard: [String] = []
-        for _ in 0..<11 {
+        for _ in 0..<12 {
             press(preferences, GDK_KEY_Tab)
             heard.append(focusName(preferences))
         }
-        // The page switcher in the header bar is in the cycle: Tab reaches the credits and
-        // the checks too.
+        // The page switcher in the header bar is in the cycle: Tab reaches the credits, the
+        // fields and the checks too.
         #expect(
             heard == [
                 "Code", "Text for the code", "Remove the code =a", "Add Code", "Import from Photo Mechanic…",
-                "Code Replacements", "Credits", "Checks", "Search codes", "Code Replacements, 2 codes", "Code",
+                "Code Replacements", "Credits", "Fields", "Checks", "Search codes", "Code Replacements, 2 codes",
+                "Code",
             ])
     }
 

@@ -162,4 +162,20 @@ import Testing
         #expect(prefix < .milliseconds(50), "prefix: \(prefix)")
         #expect(substring < .milliseconds(100), "substring: \(substring)")
     }
+
+    @Test func keywordListsAreOfferedKeywordByKeyword() {
+        let old = Timestamp(millisecondsSince1970: 1_000)
+        let new = Timestamp(millisecondsSince1970: 9_000)
+        let usage = FieldUsage.eachKeyword(of: [
+            FieldUsage(text: "harbour, ferry", count: 3, lastUsed: old),
+            FieldUsage(text: "Harbour; dawn", count: 1, lastUsed: new),
+            FieldUsage(text: "ferry", count: 2, lastUsed: old),
+        ])
+        #expect(
+            usage == [
+                FieldUsage(text: "harbour", count: 4, lastUsed: new),
+                FieldUsage(text: "ferry", count: 5, lastUsed: old),
+                FieldUsage(text: "dawn", count: 1, lastUsed: new),
+            ])
+    }
 }

@@ -183,3 +183,43 @@ def scenario_stationery_pad_key_through_ibus(desktop):
                            env=desktop.env, capture_output=True, timeout=TIMEOUT, check=True)
     expect("Xinhua" in sheet.stdout.decode() and "Li Wei" in sheet.stdout.decode(),
            f"saved without the pad's credits: {sheet.stdout.decode()!r}")
+
+
+@input_method("ibus")
+def scenario_optional_fields_and_a_pad_switch_through_ibus(desktop):
+    """A form with Keywords and Event turned on, ibus's libpinyin between the keys and the
+    fields: Enter leads from Subtitle to Keywords; a keyword composed there is confirmed by
+    Return, which does nothing else; Ctrl+2 chooses a pad meanwhile; Enter goes on to Event,
+    the last stop, and Enter there saves the keyword with the pad's credits."""
+    config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
+    pads = os.path.join(config, "pads")
+    os.makedirs(pads, exist_ok=True)
+    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
+                       ("Xinhua", ["-XMP-photoshop:Credit=Xinhua", "-XMP-dc:Creator=Li Wei"])):
+        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
+                       check=True, timeout=TIMEOUT)
+    with open(os.path.join(config, "credits.ini"), "w") as settings:
+        settings.write("[form]\nfields=keywords;event\n")
+    ui = launch_with_libpinyin(desktop)
+    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    select_engine(desktop, "xkb:us::eng")
+    desktop.type("Beijing, Dec 6")
+    ui.wait_text(ui.subtitle, "Beijing, Dec 6")
+    desktop.key("Return")
+    ui.wait_focus("Keywords")
+    keywords = ui.find("the Keywords field", role="text", name="Keywords")
+    select_engine(desktop, "libpinyin")
+    compose_and_confirm(desktop, ui, keywords, ["g", "a", "n", "g"], "gang", "Next")
+    desktop.key("ctrl+2")
+    wait_until("the pad to be said", lambda: "Xinhua" in (ui.notification_text() or "") or None)
+    expect(ui.focused_name() == "Keywords", f"the pad's key moved focus to {ui.focused_name()!r}")
+    desktop.key("Return")
+    ui.wait_focus("Event")
+    ui.wait_label("Done")
+    desktop.key("Return")
+    entries = desktop.wait_for_entries(1)
+    expect(entries[0].get("keywords") == ["gang"] and "event" not in entries[0], f"saved {entries[0]!r}")
+    expect(entries[0].get("credits", {}).get("creator") == "Li Wei",
+           f"saved without the pad's credits: {entries[0]!r}")

@@ -1001,3 +1001,48 @@ def scenario_orca_a_new_stationery_pad_named_by_ear_then_chosen_by_key(desktop):
     step(["Escape"], "Title text.")
     step(["ctrl+1"], "Stationery pad", "Lusa")
     step(["ctrl+2"], "Stationery pad", "Ana Lima")
+
+
+def scenario_orca_fields_turned_on_by_ear_are_reached_by_enter_through_a_pad_switch(desktop):
+    """The form's fields by ear: in Preferences, Ctrl+Page Down twice reaches the Fields
+    page on Headline, said with its place in the list; Space turns it on, Tab and Space turn
+    on Keywords, Alt+Up moves Keywords first, said with its new place. Escape, and Enter
+    leads from Subtitle to Keywords, then Headline, each said; Ctrl+1 in Keywords chooses a
+    pad, said, the keyboard kept; the caption is saved with its keywords and the pad's
+    credits."""
+    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
+    os.makedirs(pads, exist_ok=True)
+    subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, "Lusa.xmp"), "-XMP-dc:Creator=Ana Lima",
+                    "-XMP-photoshop:Credit=Agencia Lusa"], check=True, timeout=TIMEOUT)
+    orca, ui, step = heard_on_the_form(desktop, window_manager=True)
+    step(["ctrl+comma"], "Preferences", "Add Code push button.")
+    step(["ctrl+Page_Down"], "Creator text.")
+    step(["ctrl+Page_Down"], "Headline check box not checked", "1 of 9 in the list")
+    step(["space"], "checked")
+    step(["Tab"], "Keywords check box not checked", "2 of 9 in the list")
+    step(["space"], "checked")
+    step(["alt+Up"], "Keywords check box checked", "1 of 9 in the list")
+    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
+    wait_until("the fields saved",
+               lambda: "fields=keywords;headline" in open(settings).read() if os.path.exists(settings) else None)
+    step(["Escape"], "Title text.")
+    desktop.type("Harbour")
+    step(["Return"], "Subtitle text.")
+    desktop.type("Boats at dawn")
+    step(["Return"], "Keywords text.")
+    desktop.type("harbour, boats")
+    ui.wait_text(ui.find("the Keywords field", role="text", name="Keywords"), "harbour, boats")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("ctrl+1")
+    orca.wait_heard("Stationery pad")
+    orca.wait_heard("Agencia Lusa")
+    orca.settle()
+    expect(ui.focused_name() == "Keywords", f"the pad's key moved focus to {ui.focused_name()!r}")
+    step(["Return"], "Headline text.")
+    step(["Return"], "Saved")
+    entries = desktop.wait_for_entries(1)
+    expect(entries[0].get("keywords") == ["harbour", "boats"] and "headline" not in entries[0],
+           f"saved {entries[0]!r}")
+    expect(entries[0].get("credits", {}).get("creator") == "Ana Lima",
+           f"saved without the pad's credits: {entries[0]!r}")

@@ -475,6 +475,11 @@ struct Grid: WidgetHandle {
     func attach(_ child: some WidgetHandle, column: Int, row: Int) {
         gtk_grid_attach(caption_grid(pointer), child.pointer, Int32(column), Int32(row), 1, 1)
     }
+
+    /// Moves an attached child to `row`, in its column.
+    func move(_ child: some WidgetHandle, toRow row: Int) {
+        caption_grid_move_to_row(caption_grid(pointer), child.pointer, Int32(row))
+    }
 }
 
 struct MenuButton: WidgetHandle {
@@ -497,6 +502,14 @@ struct CheckButton: WidgetHandle {
     let pointer: UnsafeMutablePointer<GtkWidget>
     init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     static var gtkType: GType { gtk_check_button_get_type() }
+
+    init(label: String) { self.init(unchecked: gtk_check_button_new_with_label(label)) }
+
+    /// Set only when it changes, as a button's.
+    var label: String {
+        get { gtk_button_get_label(caption_button(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { if label != newValue { gtk_button_set_label(caption_button(pointer), newValue) } }
+    }
 
     var isActive: Bool {
         get { gtk_toggle_button_get_active(caption_toggle_button(pointer)) != 0 }

@@ -67,6 +67,36 @@ final class FormBinding {
     /// library, the header), for focus to come back to.
     private(set) var lastFocused: CaptionForm.Item?
 
+    /// Shows `layout`'s fields from now on (Preferences turned one on or off, or moved
+    /// one). The fields that stay keep their words, messages and focus; a field turned on
+    /// takes the words its entry holds (an entry opened for editing may have some). Focus in
+    /// a field turned off goes to the first item still ahead.
+    func rearrange(to layout: CaptionForm.Layout) {
+        let old = view.layout
+        guard layout != old, !lifetime.isOver else { return }
+        settleInputMethod()
+        let focusLeaves = focusedItem.map { layout.index(of: $0) == nil } ?? false
+        // The engine first: GTK reports the focus of a row being hidden as the view
+        // changes, and the report must reach an engine of the new layout.
+        engine = layout.carry(engine, from: old)
+        view.arrange(layout)
+        aids.formShows(layout.fields)
+        for field in layout.fields where old.index(of: .text(field)) == nil {
+            let text = view.entry(field).text
+            if !text.isEmpty, let item = layout.index(of: .text(field)) {
+                _ = engine.handle(.edit(item: item, text: text))
+            }
+        }
+        if let last = lastFocused, layout.index(of: last) == nil { lastFocused = nil }
+        if focusLeaves {
+            let next = engine.items.indices.first(where: engine.isAhead).flatMap(layout.item(at:))
+            lastFocused = next
+            focus(next)
+        }
+        refresh()
+        owner?.formChanged()
+    }
+
     // MARK: Engine decisions -> widgets
 
     private func handle(_ input: FormInput) -> Bool {

@@ -58,6 +58,12 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         set { chosenChecks = newValue }
     }
     private var chosenChecks: CheckChoices?
+
+    /// Shows the optional fields Preferences turned on, in its order, from now on: the
+    /// photo on the form keeps its words.
+    func showFields(_ choices: FormChoices) {
+        binding.rearrange(to: CaptionForm.Layout(optional: choices.shown))
+    }
     /// The file of credits, writing choices and checks.
     var settingsFile: String?
     var spelling: SpellCheck { aids.spelling }
@@ -124,9 +130,10 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
         zoom = PhotoZoom(loader: loader)
         let photoWords = PhotoWords(entries: view.entries, lifetime: lifetime)
         writer = CaptionWriter(library: library, messages: messages, label: view.destination)
-        let settler = InputMethodSettler(entries: view.layout.fields.map(view.entry))
+        let settler = InputMethodSettler(entries: CaptionField.allCases.map(view.entry))
         aids = TypingAids(
             entries: view.entries, lifetime: lifetime, composing: { settler.composition(in: $0) != nil })
+        aids.formShows(view.layout.fields)
         binding = FormBinding(
             view: view, window: window, messages: messages, inputMethods: settler, aids: aids,
             lifetime: lifetime)

@@ -16,24 +16,42 @@ struct FormField: Sendable {
     let accessibleName: String
     let placeholder: String
 
-    /// A row for each field `layout` shows, in its order.
+    /// A row for every field, in CaptionField's order; the layout in use places them.
     @MainActor
-    static func rows(of layout: CaptionForm.Layout) -> [FormField] {
-        layout.fields.map { field in
-            switch field {
-            case .title:
-                FormField(
-                    field: field, label: tr("_Title"), accessibleName: tr("Title"),
-                    placeholder: tr("What the photo shows"))
-            case .subtitle:
-                FormField(
-                    field: field, label: tr("_Subtitle"), accessibleName: tr("Subtitle"),
-                    placeholder: tr("A line about it"))
-            default:
-                FormField(
-                    field: field, label: field.names { tr($0) }.name, accessibleName: field.names { tr($0) }.name,
-                    placeholder: "")
-            }
+    static var every: [FormField] {
+        CaptionField.allCases.map { field in
+            FormField(
+                field: field, label: mnemonicLabel(field), accessibleName: field.names { tr($0) }.name,
+                placeholder: placeholder(field))
+        }
+    }
+
+    @MainActor
+    private static func placeholder(_ field: CaptionField) -> String {
+        switch field {
+        case .title: tr("What the photo shows")
+        case .subtitle: tr("A line about it")
+        case .keywords: tr("Separated by commas")
+        default: ""
+        }
+    }
+
+    /// The label with its Alt key: one letter per field, none of Title's, Subtitle's or
+    /// the photo button's (T, S, P).
+    @MainActor
+    private static func mnemonicLabel(_ field: CaptionField) -> String {
+        switch field {
+        case .title: tr("_Title")
+        case .subtitle: tr("_Subtitle")
+        case .headline: tr("_Headline")
+        case .keywords: tr("_Keywords")
+        case .altText: tr("_Alt Text")
+        case .extendedDescription: tr("E_xtended Description")
+        case .event: tr("_Event")
+        case .instructions: tr("Special _Instructions")
+        case .jobID: tr("_Job ID")
+        case .sublocation: tr("Su_blocation")
+        case .state: tr("State/Pro_vince")
         }
     }
 }

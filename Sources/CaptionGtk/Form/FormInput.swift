@@ -19,7 +19,9 @@ enum FormInput {
         // reader: the description the engine's answer gives is then read with the focus, not
         // after it as a change. Focus coming back with the window (which moves nothing) is not
         // a move.
-        for widget in view.layout.items.map(view.widget(for:)) + [view.activateButton.asWidget] {
+        // Every field's entry, shown or not: Preferences may show one later.
+        let items = [CaptionForm.Item.photo] + CaptionField.allCases.map(CaptionForm.Item.text)
+        for widget in items.map(view.widget(for:)) + [view.activateButton.asWidget] {
             widget.connect(.focusIn) {
                 focus.report(widget.id)
                 return false

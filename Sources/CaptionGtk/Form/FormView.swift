@@ -1,11 +1,19 @@
 // The form's widgets: the photo row and the activate button from window.ui, the preview, and
 // a row per text field (label, entry, Enter hint, inline message, length counter) made from
-// FormField.
+// FormField. Every field has its row; the layout in use says which show, in which order.
 
 import CGtk
 import CaptionText
 import FocusEngine
 import Localization
+
+/// The layout the form shows now, held once for every copy of the view: Preferences may
+/// change it while a photo is on the form.
+@MainActor
+final class FormArrangement {
+    var layout: CaptionForm.Layout
+    init(_ layout: CaptionForm.Layout) { self.layout = layout }
+}
 
 @MainActor
 struct FormView {
@@ -14,18 +22,22 @@ struct FormView {
     let photoButton: Button
     let photoName: Label
     let activateButton: Button
+    private let arrangement: FormArrangement
     /// The form's items: the photo, then a row for each field it shows.
-    let layout: CaptionForm.Layout
-    /// The entry of each field.
+    var layout: CaptionForm.Layout { arrangement.layout }
+    /// The entry of every field, shown or not.
     let entries: [CaptionField: TextEntry]
-    /// Per engine item, in form order: the inline message under it.
-    let messages: [Label]
+    /// Per item: the inline message under it.
+    let messages: [CaptionForm.Item: Label]
     /// Per field: the "⏎ Next" hint beside it.
     let hints: [CaptionField: Label]
     /// Per field: "112 / 120" under the hint, once the text passes 80 % of its limit.
     let counters: [CaptionField: Label]
     /// Under a field holding a variable ({date}…): the words as they will be saved.
     let expansions: [CaptionField: Label]
+    /// Per field: the widgets of its row, placed and shown as the layout says.
+    private let rows: [CaptionField: FieldRow]
+    private let grid: Grid
     /// Under the fields: where Done puts this photo's caption (CaptionWriter).
     let destination = Label()
     /// Under that: the standing credits saved with the caption, on one line; hidden when
@@ -33,24 +45,25 @@ struct FormView {
     let credits = Label()
 
     init(_ builder: Builder, layout: CaptionForm.Layout) {
-        self.layout = layout
-        let fields = FormField.rows(of: layout)
-        page = builder["form_page"]
+        arrangement = FormArrangement(layout)
         photoButton = builder["photo_button"]
         photoButton.clicksAtOnceByMnemonic()
         photoName = builder["photo_name"]
         activateButton = builder["activate_button"]
+        page = builder["form_page"]
         page.packStart(preview.widget, expand: true)
         page.reorder(preview.widget, to: 0)
 
-        let grid: Grid = builder["fields"]
+        grid = builder["fields"]
         var entries: [CaptionField: TextEntry] = [:]
         var hints: [CaptionField: Label] = [:]
         var counters: [CaptionField: Label] = [:]
         var expansions: [CaptionField: Label] = [:]
-        var messages = [Self.messageLabel()]
-        grid.attach(messages[0], column: 1, row: 1)
-        for (index, field) in fields.enumerated() {
+        var rows: [CaptionField: FieldRow] = [:]
+        let photoMessage = Self.messageLabel()
+        var messages: [CaptionForm.Item: Label] = [.photo: photoMessage]
+        grid.attach(photoMessage, column: 1, row: 1)
+        for (index, field) in FormField.every.enumerated() {
             let row = 2 + index * 2
             let entry = TextEntry()
             entry.setPlaceholder(field.placeholder)
@@ -84,27 +97,54 @@ struct FormView {
             // Beside the field, under the hint: in the message's row, so that the form
             // grows no wider for it.
             grid.attach(counter, column: 2, row: row + 1)
+            let fieldRow = FieldRow(line: [label.asWidget, entry.asWidget, hint.asWidget], under: under.asWidget)
+            // A row the layout does not show stays hidden through the window's showAll.
+            for widget in fieldRow.line + [fieldRow.under] { widget.setShownOnlyWhenTold() }
+            rows[field.field] = fieldRow
             entries[field.field] = entry
             counters[field.field] = counter
             expansions[field.field] = expansion
             hints[field.field] = hint
-            messages.append(message)
+            messages[.text(field.field)] = message
         }
+        let below = 2 + FormField.every.count * 2
         destination.setTextAlignment(0)
         destination.setWraps()
         destination.addStyleClass("dim-label")
-        grid.attach(destination, column: 1, row: 2 + fields.count * 2)
+        grid.attach(destination, column: 1, row: below)
         credits.setTextAlignment(0)
         credits.ellipsize(PANGO_ELLIPSIZE_END)
         credits.addStyleClass("dim-label")
         credits.setShownOnlyWhenTold()
-        grid.attach(credits, column: 1, row: 3 + fields.count * 2)
+        grid.attach(credits, column: 1, row: below + 1)
         self.entries = entries
         self.hints = hints
         self.counters = counters
         self.expansions = expansions
         self.messages = messages
+        self.rows = rows
+        arrange(layout)
         grid.showAll()
+    }
+
+    /// Shows the rows of `layout`'s fields, in its order, and hides the others; Tab follows
+    /// the rows as they stand. The engine is the binding's to rearrange.
+    func arrange(_ layout: CaptionForm.Layout) {
+        arrangement.layout = layout
+        for (field, row) in rows {
+            guard let position = layout.fields.firstIndex(of: field) else {
+                for widget in row.line + [row.under] { widget.hide() }
+                counters[field]?.hide()
+                continue
+            }
+            // GtkGrid gives a row with nothing visible no height and no spacing: the hidden
+            // fields' rows keep their places and take no room.
+            let top = 2 + position * 2
+            for widget in row.line { grid.move(widget, toRow: top) }
+            grid.move(row.under, toRow: top + 1)
+            if let counter = counters[field] { grid.move(counter, toRow: top + 1) }
+            for widget in row.line + [row.under] { widget.show() }
+        }
     }
 
     /// The credits line: `line` shown (hidden when empty), `details` as its tooltip and as
@@ -159,7 +199,8 @@ struct FormView {
         let missing = layout.fields.compactMap { layout.index(of: .text($0)).flatMap(engine.message(for:)) }
         // messages holds one label per item of the layout, in its order.
         for (index, item) in layout.items.enumerated() {
-            let messageLabel = messages[index]
+            // Every item of a layout has its row, and so its message.
+            guard let messageLabel = messages[item] else { continue }
             let message = engine.message(for: index)
             messageLabel.text = message ?? ""
             messageLabel.isVisible = message != nil
@@ -221,6 +262,13 @@ struct FormView {
 
     var titleEntry: TextEntry { entry(.title) }
     var subtitleEntry: TextEntry { entry(.subtitle) }
+}
+
+/// One field's widgets in the grid: its line (label, entry, hint), and under the entry its
+/// message and its variables' expansion.
+private struct FieldRow {
+    let line: [Widget]
+    let under: Widget
 }
 
 /// What the focused field said as focus came to it. Once the user types there, its

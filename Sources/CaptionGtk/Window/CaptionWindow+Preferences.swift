@@ -14,6 +14,7 @@ extension CaptionWindow {
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
         preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
         preferences.onCheckChoicesChange = { [weak self] in self?.form.checkChoices = $0 }
+        preferences.fieldsPage.onChange = { [weak self] in self?.form.showFields($0) }
         preferences.onPadChosen = { [weak self] in self?.pads.choose($0) }
         preferences.onClose = { [weak self, weak preferences] in
             guard let self else { return }

@@ -94,7 +94,9 @@ import StartupTrace
         // The toplevel's draw paints every widget in it: after it, the frame is drawn.
         window.connect(.draw, after: true) { _ in StartupTrace.mark("first-frame") }
 
-        let formView = FormView(builder, layout: .window)
+        // Read before the first frame, which shows the fields: a small file.
+        let fields = CreditsFile.formChoices(self.creditsFile).shown
+        let formView = FormView(builder, layout: CaptionForm.Layout(optional: fields))
         // Tab and the form's own focus moves scroll the field they reach into view.
         formView.page.scrollFocusIntoView(of: builder["form_scroller"])
         form = FormController(

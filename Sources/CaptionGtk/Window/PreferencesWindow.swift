@@ -62,7 +62,7 @@ final class PreferencesWindow {
     var onKeyAfterClose: ((KeyPress) -> Bool)?
     /// Closed, and on screen only until the main window has the keyboard again.
     private(set) var isClosed = false
-    /// The pages: codes, credits and checks.
+    /// The pages: codes, credits, the form's fields and checks.
     let pages: Stack
     /// A field per standing credit, and whether they replace a photo's own.
     let creditFields: [CreditField: TextEntry]
@@ -96,6 +96,8 @@ final class PreferencesWindow {
     let checksStatus: Label
     /// A check was switched: the form's next Done follows it.
     var onCheckChoicesChange: ((CheckChoices) -> Void)?
+    /// The form's optional fields, turned on and arranged.
+    let fieldsPage: FieldsPage
 
     init(
         over parent: Window, table: ReplacementTable, credits: StandingCredits = .none,
@@ -157,6 +159,7 @@ final class PreferencesWindow {
         }
         checkButtons = buttons
         checksStatus = builder["checks_status"]
+        fieldsPage = FieldsPage(builder, path: creditsPath)
         creditsStatus.text = credits.problem ?? ""
         padInUse = credits.pad
         creditsHeading = builder["credits_heading"]
@@ -290,7 +293,7 @@ final class PreferencesWindow {
     }
 
     enum Page: String, CaseIterable {
-        case codes, credits, checks
+        case codes, credits, fields, checks
     }
 
     var isShowingCredits: Bool { pages.visibleChildName == Page.credits.rawValue }
@@ -310,6 +313,7 @@ final class PreferencesWindow {
         case .codes: if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
         case .credits: creditFields[.creator]?.grabFocus()
         case .checks: checkButtons[.leftovers]?.grabFocus()
+        case .fields: fieldsPage.focus()
         }
     }
 

@@ -1,4 +1,5 @@
-// Completion offers under a field: earlier titles or subtitles that match what is typed
+// Completion offers under a field: earlier words of that field that match what is typed
+// (for Keywords, earlier keywords matching the one being typed after the last comma)
 // (CompletionIndex decides which, and in what order), in a popover that never takes the
 // focus from the field. Down and Up move in the list, Enter or Tab accepts the offer chosen
 // and does nothing else, Escape closes it; with no offer chosen, Enter and Tab do what they
@@ -37,13 +38,12 @@ final class CompletionOffers {
     /// What is shown changed: the form says it to screen readers with the field.
     var onChange: (() -> Void)?
 
-    /// The fields offers are kept for, in `CaptionField`'s order: Title and Subtitle, which
-    /// every form shows, and each other field the form has an entry for.
-    let fields: [CaptionField]
+    /// The fields offers are kept for, in `CaptionField`'s order: those the form shows
+    /// (`follow`). The library is read for these alone: each is a pass over its entries.
+    private(set) var fields = CaptionField.required
 
     init(entries: [CaptionField: TextEntry], composing: @escaping (TextEntry) -> Bool) {
         self.entries = entries
-        fields = CaptionField.allCases.filter { !$0.isOptional || entries[$0] != nil }
         self.composing = composing
         list = ListBox()
         list.accessibleName = tr("Earlier captions")
@@ -65,6 +65,15 @@ final class CompletionOffers {
     /// of it again (see `settle`).
     private var unsettled: [(id: Int, words: CaptionWords, time: Timestamp)] = []
     private var lastUnsettled = 0
+
+    /// Keeps offers for the fields `shown` from now on; true when one of them has none yet,
+    /// so that the library is read again.
+    func follow(_ shown: [CaptionField]) -> Bool {
+        let now = CaptionField.allCases.filter { shown.contains($0) || !$0.isOptional }
+        let added = now.contains { !fields.contains($0) }
+        fields = now
+        return added && loaded
+    }
 
     /// Adopts the library's values, read off the main thread; what was saved or undone
     /// meanwhile is applied on top. The field being typed in offers from them at once.
@@ -102,12 +111,33 @@ final class CompletionOffers {
     }
 
     private func offer(_ words: CaptionWords, at time: Timestamp) {
-        for field in fields { indexes[field, default: CompletionIndex()].record(words[field], at: time) }
+        for field in fields {
+            for value in Self.offered(words, field) {
+                indexes[field, default: CompletionIndex()].record(value, at: time)
+            }
+        }
     }
 
     func forget(_ words: CaptionWords) {
         if !loaded { early.append((words, nil)) }
-        for field in fields { indexes[field]?.forget(words[field]) }
+        for field in fields {
+            for value in Self.offered(words, field) { indexes[field]?.forget(value) }
+        }
+    }
+
+    /// What a caption adds to a field's offers: its words, or each of its keywords.
+    private static func offered(_ words: CaptionWords, _ field: CaptionField) -> [String] {
+        field == .keywords ? words.keywords : [words[field]]
+    }
+
+    /// Keywords are offered one at a time, for the one being typed after the last comma,
+    /// leaving out those the field already names. `typed` splits a field's text into what
+    /// stays and what the offers are for.
+    private static func typed(_ text: String, in field: CaptionField) -> (kept: Substring, typed: Substring) {
+        guard field == .keywords, let comma = text.lastIndex(where: CaptionWords.isKeywordSeparator)
+        else { return (text.prefix(0), text[...]) }
+        let after = text.index(after: comma)
+        return (text[..<after], text[after...].drop { $0.isWhitespace })
     }
 
     private func watch(_ item: CaptionField, _ entry: TextEntry) {
@@ -140,8 +170,13 @@ final class CompletionOffers {
     }
 
     private func update(_ item: CaptionField, _ entry: TextEntry) {
-        guard entry.hasFocus, let index = indexes[item] else { return close() }
-        let offers = index.offers(for: entry.text, now: Timestamp.now())
+        guard entry.hasFocus, fields.contains(item), let index = indexes[item] else { return close() }
+        let (kept, typed) = Self.typed(entry.text, in: item)
+        guard item != .keywords || !typed.isEmpty else { return close() }
+        let named = Set(CaptionWords.keywords(in: String(kept)).map { $0.lowercased() })
+        let offers = index.offers(for: String(typed), now: Timestamp.now()).filter {
+            !named.contains($0.lowercased())
+        }
         guard !offers.isEmpty else { return close() }
         show(offers, for: item, under: entry)
     }
@@ -218,7 +253,8 @@ final class CompletionOffers {
         let offer = offers[index]
         typedIn = nil
         accepting = true
-        entry.text = offer
+        let kept = Self.typed(entry.text, in: field).kept
+        entry.text = kept.isEmpty ? offer : kept + " " + offer
         entry.caret = -1
         accepting = false
         close()

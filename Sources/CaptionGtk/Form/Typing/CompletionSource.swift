@@ -104,6 +104,12 @@ final class CompletionSource {
             })
     }
 
+    /// The form shows a field it had no offers for: they are read with the next check.
+    func readAgain() {
+        readAt = nil
+        check()
+    }
+
     /// An entry was updated from the library view (opened in the form, Done): its old words
     /// are one use fewer, its new words one use more, now.
     func updated(from old: Entry, to new: Entry) {

@@ -52,7 +52,11 @@ final class TypingAids {
         ordered.first?.afterFirstDraw { [weak source] in source?.load() }
     }
 
-    /// The window is going: the library's words on their way are not put in the offers.
+    /// The form shows `fields` from now on: offers are kept for them, and read from the
+    /// library for one that had none.
+    func formShows(_ fields: [CaptionField]) {
+        if completion.follow(fields) { completionSource?.readAgain() }
+    }
 
     /// The form sets a field's text: none of the aids takes it for typing.
     func whileFormSetsText(_ body: () -> Void) {
