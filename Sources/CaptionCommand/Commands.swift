@@ -261,7 +261,8 @@ public enum Commands {
         }
     }
 
-    /// One line per credit that is set, then whether they replace a photo's own.
+    /// One line per credit that is set, one per field a pad has words for, then whether
+    /// they replace a photo's own.
     static func showCredits(pad: String? = nil) -> Int32 {
         guard let reading = creditsReading(pad: pad) else { return 1 }
         if let problem = reading.problem {
@@ -273,6 +274,10 @@ public enum Commands {
         if reading.credits.isEmpty { output += tr("No standing credits are set.") + "\n" }
         for field in reading.credits.setFields {
             output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"
+        }
+        // A pad's words for the caption's fields, which a caption that leaves them empty takes.
+        for field in reading.credits.filledFields {
+            output += field.names { tr($0) }.name + ": " + (reading.credits.fieldWords[field] ?? "") + "\n"
         }
         output += CreditNames.rule(replacesPhotos: reading.credits.replacesPhotos) + "\n"
         output += CreditNames.iimRule(addsIIM: CreditsFile.writingChoices().addsIIM) + "\n"

@@ -185,11 +185,12 @@ public final class Library: Sendable {
         try add(PhotoInspector.load(path), words: words, credits: credits, editor: editor)
     }
 
-    /// Saves a photo loaded (and so checked and hashed) earlier.
+    /// Saves a photo loaded (and so checked and hashed) earlier. A stationery pad's words
+    /// for a field go where `words` leave that field empty (`Credits.filling`).
     public func add(
         _ photo: LoadedPhoto, words: CaptionWords, credits: Credits = .none, editor: Editor? = nil
     ) throws(LibraryError) -> Entry {
-        try storage.add(photo, words: words, credits: credits, editor: editor)
+        try storage.add(photo, words: credits.filling(words), credits: credits, editor: editor)
     }
 
     /// Records where an entry's photo lives outside the library (an absolute path) and the

@@ -77,17 +77,22 @@ public enum StationeryPads {
         }
     }
 
-    /// The credits an XMP file holds, where IPTC Core puts them; nil when it is not XMP.
+    /// The credits an XMP file holds, where IPTC Core puts them, and its words for the
+    /// optional caption fields where the IPTC standard puts them (Photo Mechanic's
+    /// template fills the same properties); nil when it is not XMP.
     public static func credits(inXMP bytes: [UInt8]) -> Credits? {
         guard !XMPPacket.isOversized([bytes]) else { return nil }
         return Exempi.locked { () -> Credits? in
             guard let packet = bytes.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
-            return Credits(packet.ownCredits)
+            var words: [CaptionField: String] = [:]
+            for field in CaptionField.optional { words[field] = packet.words(field) }
+            return Credits(packet.ownCredits, fieldWords: words)
         }
     }
 
     /// Writes `credits` as the pad `name` (a new pad, or over the one there, keeping the
-    /// fields of its file that Caption does not show); nil when done, else what went wrong.
+    /// fields of its file that Caption does not show, and the caption fields' words where
+    /// `credits` has none for them); nil when done, else what went wrong.
     public static func save(_ credits: Credits, as name: String, in folder: String) -> String? {
         if let reason = isAcceptable(name) { return reason }
         let file = path(of: name, in: folder)
@@ -107,6 +112,9 @@ public enum StationeryPads {
                 }
                 guard packet.setCredits(credits.compactMap { _, text in PhotoMetadata.xmlSafe(text) }) else {
                     return nil
+                }
+                for (field, text) in credits.fieldWords {
+                    guard packet.setWords(field, PhotoMetadata.xmlSafe(text)) else { return nil }
                 }
                 return packet.serializedForSidecar()
             })

@@ -23,11 +23,21 @@ public struct Credits: Sendable, Hashable {
     /// The stationery pad they were taken from; nil: the standing credits. Kept with each
     /// saved entry; never written into a photo.
     public var pad: String?
+    /// A stationery pad's words for optional caption fields (an event, a job ID, special
+    /// instructions): a caption saved with these credits takes them in each such field it
+    /// leaves empty. Required fields and blank words are left out.
+    public var fieldWords: [CaptionField: String] {
+        didSet { fieldWords = fieldWords.filter { $0.key.isOptional && !Self.isBlank($0.value) } }
+    }
 
-    public init(_ values: [CreditField: String] = [:], replacesPhotos: Bool = false, pad: String? = nil) {
+    public init(
+        _ values: [CreditField: String] = [:], replacesPhotos: Bool = false, pad: String? = nil,
+        fieldWords: [CaptionField: String] = [:]
+    ) {
         self.values = values.filter { !Self.isBlank($0.value) }
         self.replacesPhotos = replacesPhotos
         self.pad = pad
+        self.fieldWords = fieldWords.filter { $0.key.isOptional && !Self.isBlank($0.value) }
     }
 
     public static let none = Credits()
@@ -41,8 +51,18 @@ public struct Credits: Sendable, Hashable {
     /// Text that would show nothing counts as no credit.
     private static func isBlank(_ text: String) -> Bool { text.allSatisfy(\.isWhitespace) }
 
-    /// No credit set.
-    public var isEmpty: Bool { values.isEmpty }
+    /// No credit set, and no words for a field.
+    public var isEmpty: Bool { values.isEmpty && fieldWords.isEmpty }
+
+    /// The optional fields the pad has words for, in `CaptionField`'s order.
+    public var filledFields: [CaptionField] { CaptionField.optional.filter { fieldWords[$0] != nil } }
+
+    /// `words` with each optional field it leaves empty taken from `fieldWords`.
+    public func filling(_ words: CaptionWords) -> CaptionWords {
+        var filled = words
+        for (field, text) in fieldWords where words[field].isEmpty { filled[field] = text }
+        return filled
+    }
 
     /// The credits that are set, in `CreditField`'s order.
     public var setFields: [CreditField] { CreditField.allCases.filter { values[$0] != nil } }
@@ -50,7 +70,7 @@ public struct Credits: Sendable, Hashable {
     /// The same credits with every text changed by `transform`; a credit it gives nil for
     /// is left out.
     public func compactMap(_ transform: (CreditField, String) -> String?) -> Credits {
-        var mapped = Credits(replacesPhotos: replacesPhotos, pad: pad)
+        var mapped = Credits(replacesPhotos: replacesPhotos, pad: pad, fieldWords: fieldWords)
         for field in setFields { mapped[field] = transform(field, self[field]) ?? "" }
         return mapped
     }

@@ -193,15 +193,26 @@ extension Credits {
     /// The credits as they go into this photo: variables expanded, and a credit whose
     /// variable has no value for it (`{lens}` on a photo without one) left out, named in
     /// `leftOut`, rather than written with a hole in it.
+    /// A pad's words for a field are expanded the same way; a field's words with a variable
+    /// that has no value are left out, and the field stays as the caption leaves it.
     public func expanded(facts: PhotoFacts) -> (credits: Credits, leftOut: [CreditField]) {
         var leftOut: [CreditField] = []
-        let expanded = compactMap { field, text -> String? in
+        var expanded = compactMap { field, text -> String? in
             guard case .success(let value) = Variables.expand(text, facts: facts) else {
                 leftOut.append(field)
                 return nil
             }
             return value
         }
+        expanded.fieldWords = fieldWords.compactMapValues { text in
+            guard case .success(let value) = Variables.expand(text, facts: facts) else { return nil }
+            return value
+        }
         return (expanded, leftOut)
+    }
+
+    /// Whether a credit or a field's words hold a variable: only then is the photo read.
+    public var holdsVariables: Bool {
+        setFields.contains { Variables.appear(in: self[$0]) } || fieldWords.values.contains(where: Variables.appear)
     }
 }

@@ -107,6 +107,54 @@ struct PadCommandTests {
         #expect(try Caption.run(["--credits"], environment: config).stdout.hasPrefix("No standing credits are set.\n"))
     }
 
+    @Test func aPadsWordsForEveryFieldGoWhereTheStandardPutsThemUnlessTheCaptionHasSome() throws {
+        let scratch = Scratch()
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        // An agency's template in Photo Mechanic's shape, every optional field filled.
+        let template = scratch.file("Wire.xmp")
+        try exiftool([
+            "-q", "-o", template, "-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Headline=Match day",
+            "-XMP-dc:Subject=football", "-XMP-dc:Subject=Benfica",
+            "-XMP-iptcCore:AltTextAccessibility=Players on a pitch",
+            "-XMP-iptcCore:ExtDescrAccessibility=Two teams line up before kick-off",
+            "-XMP-iptcExt:Event=League final", "-XMP-photoshop:Instructions=Embargo 20:00",
+            "-XMP-photoshop:TransmissionReference=LIS-0042", "-XMP-iptcCore:Location=Estádio da Luz",
+            "-XMP-photoshop:State=Lisboa",
+        ])
+        #expect(try Caption.run(["--add-pad", template], environment: config).status == 0)
+        let shown = try Caption.run(["--credits", "--pad", "Wire"], environment: config)
+        #expect(
+            shown.stdout.contains("Creator: Ana Lima\nHeadline: Match day\nKeywords: football, Benfica\n"),
+            "\(shown.stdout)")
+
+        let photo = try cameraPhoto(in: scratch)
+        let saved = try Caption.run(
+            [
+                "--library", scratch.file("lib"), "--add", photo, "--title", "Goal", "--subtitle", "Lisboa, 6 Dec",
+                "--event", "Cup final", "--pad", "Wire", "--in-place",
+            ],
+            environment: config)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let entry = try #require(try Library(directory: scratch.file("lib")).entries().first)
+        #expect(entry.words[.event] == "Cup final", "the caption's own words win over the pad's")
+        #expect(entry.words[.jobID] == "LIS-0042")
+        #expect(entry.words[.keywords] == "football, Benfica")
+        let xmp = try exiftool([
+            "-s3", "-XMP-photoshop:Headline", "-XMP-dc:Subject", "-XMP-iptcCore:AltTextAccessibility",
+            "-XMP-iptcCore:ExtDescrAccessibility", "-XMP-iptcExt:Event", "-XMP-photoshop:Instructions",
+            "-XMP-photoshop:TransmissionReference", "-XMP-iptcCore:Location", "-XMP-photoshop:State", photo,
+        ])
+        #expect(
+            xmp == "Match day\nfootball, Benfica\nPlayers on a pitch\nTwo teams line up before kick-off\n"
+                + "Cup final\nEmbargo 20:00\nLIS-0042\nEstádio da Luz\nLisboa\n")
+        // The photo had no IIM: it gets a block for older systems, with the fields IIM has.
+        let iim = try exiftool([
+            "-s3", "-charset", "iptc=UTF8", "-IPTC:Headline", "-IPTC:Keywords", "-IPTC:SpecialInstructions",
+            "-IPTC:OriginalTransmissionReference", "-IPTC:Sub-location", "-IPTC:Province-State", photo,
+        ])
+        #expect(iim == "Match day\nfootball, Benfica\nEmbargo 20:00\nLIS-0042\nEstádio da Luz\nLisboa\n")
+    }
+
     @Test func padGivesThatPadsCreditsForOneCommandOnly() throws {
         let scratch = Scratch()
         let config = ["XDG_CONFIG_HOME": scratch.file("config")]

@@ -44,7 +44,7 @@ import Testing
         Harness.waitForPhoto(window) { window.openPhoto(path) }
         #expect(window.form.view.credits.text == "Credits: Own Name")
         window.activateAction(PadChoice.keyActionName(2))
-        let line = "Stationery pad “Lusa”: Ana Lima · Agência Lusa"
+        let line = "Stationery pad “Lusa”: Ana Lima · Agência Lusa · Headline: Match day"
         #expect(window.pads.names == ["Freelance", "Lusa"], "read as the key asks for one")
         #expect(window.pads.current == "Lusa")
         #expect(window.form.view.credits.text == line)
@@ -72,6 +72,7 @@ import Testing
         #expect(entry.credits[.creditLine] == "Agência Lusa")
         #expect(entry.credits[.creator] == "Ana Lima")
         #expect(entry.credits.pad == "Lusa", "the entry keeps the pad its credits came from")
+        #expect(entry.words[.headline] == "Match day", "a field the caption leaves empty takes the pad's words")
     }
 
     @Test func aKeyWithoutItsPadIsSaidAndChangesNothing() throws {
@@ -200,7 +201,7 @@ import Testing
         #expect(creator.text == "Ana Lima", "the page shows the pad's credits")
         #expect(try #require(preferences.creditFields[.creditLine]).text == "Agência Lusa")
         #expect(preferences.creditsHeading.text == "Stationery Pad “Lusa”")
-        #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa")
+        #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa · Headline: Match day")
         #expect(
             try StationeryPads.credits(of: "Lusa", in: StationeryPads.folder(besides: creditsFile)).get()[.creator]
                 == "Ana Lima", "showing a pad is no edit of it")
@@ -220,7 +221,7 @@ import Testing
         city.text = "Porto"
         window.activateAction(PadChoice.keyActionName(2))
         #expect(CreditsFile.read(creditsFile).credits == Credits([.creator: "Own Name", .city: "Porto"]))
-        #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa")
+        #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa · Headline: Match day")
         #expect(city.text == "", "the page shows the pad's credits")
         #expect(preferences.creditsHeading.text == "Stationery Pad “Lusa”")
         preferences.close()

@@ -34,10 +34,11 @@ struct StationeryPadTests {
         let credits = try StationeryPads.credits(of: "Lusa Sports", in: pads).get()
         #expect(
             credits
-                == Credits([
-                    .creator: "Ana Lima", .creditLine: "Agência Lusa", .copyright: "© 2026 Lusa", .source: "Lusa",
-                    .city: "Lisboa", .country: "Portugal", .countryCode: "PT",
-                ]))
+                == Credits(
+                    [
+                        .creator: "Ana Lima", .creditLine: "Agência Lusa", .copyright: "© 2026 Lusa", .source: "Lusa",
+                        .city: "Lisboa", .country: "Portugal", .countryCode: "PT",
+                    ], fieldWords: [.headline: "Match day", .instructions: "No sales"]))
     }
 
     @Test func aPadSavedHereIsReadByExiftoolAndKeepsTheTemplatesOtherFields() throws {
@@ -47,13 +48,16 @@ struct StationeryPadTests {
         var credits = try StationeryPads.credits(of: "Desk", in: pads).get()
         credits[.creditLine] = "Lusa/Reuters"
         credits[.city] = ""
+        // As the Credits page of Preferences saves a pad: the credits alone.
+        credits.fieldWords = [:]
         #expect(StationeryPads.save(credits, as: "Desk", in: pads) == nil)
         let read = try Tool.run("exiftool", ["-j", "-G1", pads + "/Desk.xmp"])
         try #require(read.status == 0, "\(read.stderr)")
         let object = try #require(try Readers.firstObject(read.stdout))
         #expect(object["XMP-photoshop:Credit"] as? String == "Lusa/Reuters")
         #expect(object["XMP-photoshop:City"] == nil, "a credit cleared leaves the pad")
-        #expect(object["XMP-photoshop:Headline"] as? String == "Match day", "what Caption does not show stays")
+        #expect(
+            object["XMP-photoshop:Headline"] as? String == "Match day", "a field's words the save did not hold stay")
         #expect(object["XMP-photoshop:Instructions"] as? String == "No sales")
         #expect("\(object["XMP-dc:Creator"] ?? "")" == "Ana Lima")
         #expect(scratch.names(in: pads) == ["Desk.xmp"], "no temporary file left")

@@ -675,7 +675,12 @@ final class PreferencesWindow {
             if reporting { creditsStatus.text = problem }
             return
         }
-        if tellingTheForm { onCreditsChange?(StandingCredits(CreditsFile.Reading(credits: credits, pad: padInUse))) }
+        guard tellingTheForm else { return }
+        // A pad is read again: it may hold words for the caption's fields, which this page
+        // does not show and the save kept.
+        onCreditsChange?(
+            StandingCredits(
+                padInUse == nil ? CreditsFile.Reading(credits: credits) : StationeryPads.standing(creditsPath)))
     }
 
     // MARK: Import

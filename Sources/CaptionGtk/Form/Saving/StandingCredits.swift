@@ -31,7 +31,7 @@ struct StandingCredits: Equatable {
     /// the library's queue, beside the save.
     nonisolated static func forPhoto(_ template: Credits, at path: String) -> (credits: Credits, leftOut: [CreditField])
     {
-        guard template.setFields.contains(where: { Variables.appear(in: template[$0]) }) else { return (template, []) }
+        guard template.holdsVariables else { return (template, []) }
         let facts = CaptureFactsReader.facts(at: path)
         return template.expanded(
             facts: PhotoFacts(
@@ -63,7 +63,7 @@ struct StandingCredits: Equatable {
         var credits = template
         var leftOut: [CreditField] = []
         if let facts { (credits, leftOut) = template.expanded(facts: facts) }
-        let set = credits.setFields.map { credits[$0] }.joined(separator: " · ")
+        let set = (credits.setFields.map { credits[$0] } + Self.fieldLines(credits)).joined(separator: " · ")
         var line =
             pad.map { fill(tr("Stationery pad “{pad}”: {credits}"), ["pad": $0, "credits": set]) }
             ?? fill(tr("Credits: {credits}"), ["credits": set])
@@ -85,11 +85,17 @@ struct StandingCredits: Equatable {
         return line
     }
 
+    /// A pad's words for the caption's fields, each after its field's name: a caption that
+    /// leaves the field empty takes them.
+    private static func fieldLines(_ credits: Credits) -> [String] {
+        credits.filledFields.map { $0.names { tr($0) }.name + ": " + (credits.fieldWords[$0] ?? "") }
+    }
+
     /// The line's tooltip and accessible description: each credit by its name, and whether
     /// a photo's own are kept.
     var details: String {
         guard !template.isEmpty else { return "" }
-        let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] }
+        let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] } + Self.fieldLines(template)
         let padLine = pad.map { [fill(tr("Stationery pad: {pad}"), ["pad": $0])] } ?? []
         return (padLine + lines + [CreditNames.rule(replacesPhotos: template.replacesPhotos)]).joined(separator: "\n")
     }
