@@ -160,13 +160,15 @@ public enum Commands {
 
     /// `credits` with their variables filled from the photo at `path`.
     static func expanded(_ credits: Credits, for path: String, say: (String) -> Void) -> Credits {
-        guard !credits.isEmpty else { return .none }
+        let placeFromGPS = WritingChoices.current.placeFromGPS
+        guard !credits.isEmpty || placeFromGPS else { return .none }
         let facts = CaptureFactsReader.facts(at: path)
         let (expanded, leftOut) = credits.expanded(
             facts: PhotoFacts(
                 capture: facts, place: PlaceNames.place(of: facts),
                 fileName: path.split(separator: "/").last.map(String.init) ?? path,
-                position: nil))
+                position: nil),
+            placeFromGPS: placeFromGPS)
         for field in leftOut {
             say(
                 fill(
@@ -210,7 +212,7 @@ public enum Commands {
             for (field, text) in changes { credits[field] = text }
             if let problem = StationeryPads.save(credits, as: pad, in: StationeryPads.folder())
                 ?? replacesPhotos.flatMap({ CreditsFile.save(replacesPhotos: $0) })
-                ?? addsIIM.flatMap({ CreditsFile.save(WritingChoices(addsIIM: $0)) })
+                ?? addsIIM.flatMap(saveIIMChoice)
             {
                 Console.error(problem)
                 return 1
@@ -225,7 +227,7 @@ public enum Commands {
             Console.error(problem)
             return 1
         }
-        if let addsIIM, let problem = CreditsFile.save(WritingChoices(addsIIM: addsIIM)) {
+        if let addsIIM, let problem = saveIIMChoice(addsIIM) {
             Console.error(problem)
             return 1
         }
@@ -261,6 +263,13 @@ public enum Commands {
         }
     }
 
+    /// Whether IIM is added, saved with the file's other writing choices as they are.
+    private static func saveIIMChoice(_ addsIIM: Bool) -> String? {
+        var choices = CreditsFile.writingChoices()
+        choices.addsIIM = addsIIM
+        return CreditsFile.save(choices)
+    }
+
     /// One line per credit that is set, one per field a pad has words for, then whether
     /// they replace a photo's own.
     static func showCredits(pad: String? = nil) -> Int32 {
@@ -280,7 +289,9 @@ public enum Commands {
             output += field.names { tr($0) }.name + ": " + (reading.credits.fieldWords[field] ?? "") + "\n"
         }
         output += CreditNames.rule(replacesPhotos: reading.credits.replacesPhotos) + "\n"
-        output += CreditNames.iimRule(addsIIM: CreditsFile.writingChoices().addsIIM) + "\n"
+        let writing = CreditsFile.writingChoices()
+        output += CreditNames.iimRule(addsIIM: writing.addsIIM) + "\n"
+        output += CreditNames.placeRule(placeFromGPS: writing.placeFromGPS) + "\n"
         Console.out(output)
         return 0
     }

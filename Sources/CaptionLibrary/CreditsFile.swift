@@ -110,21 +110,30 @@ public enum CreditsFile {
 
     static let writingGroup = "writing"
     static let iimKey = "iim_for_older_systems"
+    static let placeKey = "place_from_gps"
 
     /// The choices about writing the file holds; each one missing, or a file that cannot
-    /// be read, gives its default (the credits' reading says what is wrong with the file).
+    /// be read, gives its default (the credits' reading says what is wrong with the file);
+    /// one there that is not a boolean is off.
     public static func writingChoices(_ path: String = defaultPath) -> WritingChoices {
-        guard case .contents(let bytes) = SettingsFile.read(path) else { return WritingChoices() }
-        guard let file = KeyFile(bytes: Self.unicode(bytes)), file.hasKey(group: writingGroup, key: iimKey) else {
-            return WritingChoices()
+        let defaults = WritingChoices()
+        guard case .contents(let bytes) = SettingsFile.read(path), let file = KeyFile(bytes: Self.unicode(bytes))
+        else { return defaults }
+        func choice(_ key: String, _ byDefault: Bool) -> Bool {
+            file.hasKey(group: writingGroup, key: key)
+                ? file.boolean(group: writingGroup, key: key) ?? false : byDefault
         }
-        return WritingChoices(addsIIM: file.boolean(group: writingGroup, key: iimKey) ?? false)
+        return WritingChoices(
+            addsIIM: choice(iimKey, defaults.addsIIM), placeFromGPS: choice(placeKey, defaults.placeFromGPS))
     }
 
     /// Writes the choices into the same file, keeping everything else; nil when done, else
     /// what went wrong, to be said.
     public static func save(_ choices: WritingChoices, to path: String = defaultPath) -> String? {
-        update(path) { file in file.set(choices.addsIIM, group: writingGroup, key: iimKey) }
+        update(path) { file in
+            file.set(choices.addsIIM, group: writingGroup, key: iimKey)
+            file.set(choices.placeFromGPS, group: writingGroup, key: placeKey)
+        }
     }
 
     static let checksGroup = "checks"
@@ -217,6 +226,14 @@ public enum CreditNames {
         addsIIM
             ? tr("IPTC-IIM is added to JPEG and TIFF photos that have none.")
             : tr("IPTC-IIM is written only where a photo already has it.")
+    }
+
+    /// Whether the GPS place fills an unset City and Country, as Preferences and `--credits`
+    /// say it.
+    public static func placeRule(placeFromGPS: Bool) -> String {
+        placeFromGPS
+            ? tr("An unset City, Country and country code are the place of the photo's GPS position.")
+            : tr("City, Country and country code are written only as set here.")
     }
 
     public static func name(_ field: CreditField) -> String {

@@ -195,7 +195,9 @@ extension Credits {
     /// `leftOut`, rather than written with a hole in it.
     /// A pad's words for a field are expanded the same way; a field's words with a variable
     /// that has no value are left out, and the field stays as the caption leaves it.
-    public func expanded(facts: PhotoFacts) -> (credits: Credits, leftOut: [CreditField]) {
+    /// With `placeFromGPS`, a City, Country or country code left unset is the place of the
+    /// photo's GPS position, where it has one.
+    public func expanded(facts: PhotoFacts, placeFromGPS: Bool = false) -> (credits: Credits, leftOut: [CreditField]) {
         var leftOut: [CreditField] = []
         var expanded = compactMap { field, text -> String? in
             guard case .success(let value) = Variables.expand(text, facts: facts) else {
@@ -208,10 +210,25 @@ extension Credits {
             guard case .success(let value) = Variables.expand(text, facts: facts) else { return nil }
             return value
         }
+        if placeFromGPS {
+            let place: [CreditField: String?] = [
+                .city: facts.city, .country: facts.country, .countryCode: facts.countryCode,
+            ]
+            // A credit the user set and left out for this photo stays out: it is not the place's.
+            for (field, value) in place where self[field].isEmpty {
+                if let value { expanded[field] = value }
+            }
+        }
         return (expanded, leftOut)
     }
 
-    /// Whether a credit or a field's words hold a variable: only then is the photo read.
+    /// Whether the photo must be read for these credits: a credit or a field's words hold a
+    /// variable, or (with `placeFromGPS`) the place may fill one left unset.
+    public func needFacts(placeFromGPS: Bool) -> Bool {
+        holdsVariables || placeFromGPS && [.city, .country, .countryCode].contains { self[$0].isEmpty }
+    }
+
+    /// Whether a credit or a field's words hold a variable.
     public var holdsVariables: Bool {
         setFields.contains { Variables.appear(in: self[$0]) } || fieldWords.values.contains(where: Variables.appear)
     }

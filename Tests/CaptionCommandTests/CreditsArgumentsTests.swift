@@ -71,6 +71,7 @@ struct CreditsArgumentsTests {
             shown.stdout
                 == "Copyright notice: © {year} Ana Lima\nSource: Desk\nThey replace the credits a photo already carries.\n"
                 + "IPTC-IIM is added to JPEG and TIFF photos that have none.\n"
+                + "City, Country and country code are written only as set here.\n"
         )
         let reading = CreditsFile.read(scratch.file("config") + "/caption/credits.ini")
         var expected = Credits([.copyright: "© {year} Ana Lima", .source: "Desk"])
@@ -179,5 +180,66 @@ struct CreditsArgumentsTests {
         let outcome = try Caption.run(["--set-credits", "--creator", "Ana"], environment: ["XDG_CONFIG_HOME": blocker])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("The standing credits could not be saved"), "\(outcome.stderr)")
+    }
+
+    /// A camera JPEG by ImageMagick, placed by exiftool at the harbour of Lisbon, or with no
+    /// position; `city` is the photo's own City, if any.
+    func photo(in scratch: Scratch, _ name: String, placed: Bool, city: String? = nil) throws -> String {
+        let path = scratch.file(name)
+        let made = try Tool.run("convert", ["-size", "96x64", "gradient:navy-orange", "-quality", "90", path])
+        try #require(made.status == 0, "convert: \(made.stderr)")
+        var tags = ["-q", "-overwrite_original", "-Make=Canon", "-Model=EOS R5"]
+        if placed {
+            tags += ["-GPSLatitude=38.7139", "-GPSLatitudeRef=N", "-GPSLongitude=9.1394", "-GPSLongitudeRef=W"]
+        }
+        if let city { tags.append("-XMP-photoshop:City=" + city) }
+        let tagged = try Tool.run("exiftool", tags + [path])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        return path
+    }
+
+    func place(of photo: String) throws -> String {
+        let read = try Tool.run(
+            "exiftool",
+            ["-s3", "-XMP-photoshop:City", "-XMP-photoshop:Country", "-XMP-iptcCore:CountryCode", "-IPTC:City", photo])
+        try #require(read.status == 0, "exiftool: \(read.stderr)")
+        return read.stdout
+    }
+
+    @Test("the place of a photo's GPS position fills an unset City and Country once turned on")
+    func placeFromGPS() throws {
+        let scratch = Scratch()
+        let config = ["XDG_CONFIG_HOME": scratch.file("config")]
+        let library = scratch.file("lib")
+        func add(_ photo: String) throws {
+            let saved = try Caption.run(
+                ["--library", library, "--add", photo, "--title", "Tram", "--subtitle", "Alfama", "--in-place"],
+                environment: config)
+            #expect(saved.status == 0, "\(saved.stderr)")
+        }
+        let settings = scratch.file("config") + "/caption/credits.ini"
+        let before = try photo(in: scratch, "before.jpg", placed: true)
+        try add(before)
+        #expect(try place(of: before) == "", "off until asked for: nothing but the caption changes")
+        #expect(
+            try Caption.run(["--credits"], environment: config).stdout.contains("written only as set here"))
+
+        // Turned on, as Preferences' switch writes it.
+        #expect(CreditsFile.save(WritingChoices(addsIIM: true, placeFromGPS: true), to: settings) == nil)
+        let placed = try photo(in: scratch, "placed.jpg", placed: true)
+        try add(placed)
+        #expect(try place(of: placed) == "Lisbon\nPortugal\nPT\nLisbon\n", "no credits set: the place is the photo's")
+        let shown = try Caption.run(["--credits"], environment: config)
+        #expect(
+            shown.stdout.hasSuffix(
+                "An unset City, Country and country code are the place of the photo's GPS position.\n"))
+
+        let nowhere = try photo(in: scratch, "nowhere.jpg", placed: false)
+        try add(nowhere)
+        #expect(try place(of: nowhere) == "", "a photo without a position gets no place")
+
+        let own = try photo(in: scratch, "own.jpg", placed: true, city: "Belém")
+        try add(own)
+        #expect(try place(of: own).hasPrefix("Belém\nPortugal\n"), "the photo's own City is kept")
     }
 }

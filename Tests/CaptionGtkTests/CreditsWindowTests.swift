@@ -119,6 +119,15 @@ import Testing
         #expect(
             preferences.iimButton.accessibleDescription == "IPTC-IIM is written only where a photo already has it.")
         #expect(try String(contentsOfFile: credits, encoding: .utf8).contains("[writing]\niim_for_older_systems=false"))
+
+        // The place from GPS: off at first, on by Alt+G, said, saved beside the IIM choice.
+        #expect(!preferences.placeButton.isActive, "off by default")
+        press(preferences, GDK_KEY_g, GDK_MOD1_MASK)
+        #expect(preferences.window.focus?.id == preferences.placeButton.id)
+        #expect(preferences.placeButton.isActive)
+        #expect(chosen.last == WritingChoices(addsIIM: false, placeFromGPS: true))
+        #expect(CreditsFile.writingChoices(credits) == WritingChoices(addsIIM: false, placeFromGPS: true))
+        #expect(preferences.placeButton.accessibleDescription.hasPrefix("An unset City, Country and country code"))
         preferences.close()
     }
 

@@ -78,6 +78,32 @@ import Testing
         #expect(expanded.replacesPhotos)
     }
 
+    @Test func theGPSPlaceFillsOnlyACityOrCountryLeftUnset() {
+        let facts = PhotoFacts(fileName: "a.jpg", city: "Lisbon", country: "Portugal", countryCode: "PT")
+        let credits = Credits([.creator: "Ana Lima", .country: "Portugal (mainland)", .city: "{lens}"])
+        let (filled, leftOut) = credits.expanded(facts: facts, placeFromGPS: true)
+        #expect(filled[.country] == "Portugal (mainland)", "a credit set is the user's")
+        #expect(filled[.countryCode] == "PT")
+        #expect(filled[.city] == "", "a credit set and left out for this photo stays out")
+        #expect(leftOut == [.city])
+        let unset = Credits([.creator: "Ana Lima"]).expanded(facts: facts, placeFromGPS: true).credits
+        #expect(unset[.city] == "Lisbon" && unset[.country] == "Portugal")
+        #expect(Credits([.creator: "Ana Lima"]).expanded(facts: facts).credits[.city] == "", "only when asked")
+        let nowhere = PhotoFacts(fileName: "b.jpg")
+        #expect(Credits().expanded(facts: nowhere, placeFromGPS: true).credits.isEmpty, "no position, no place")
+    }
+
+    @Test func aPadsFieldWordsExpandAndOneWithoutAValueIsLeftOut() {
+        let credits = Credits(fieldWords: [.event: "{city} marathon", .jobID: "{lens}-1"])
+        let facts = PhotoFacts(fileName: "a.jpg", city: "Lisbon")
+        let expanded = credits.expanded(facts: facts).credits
+        #expect(expanded.fieldWords == [.event: "Lisbon marathon"])
+        #expect(expanded.filling(CaptionWords(title: "t", subtitle: "s"))[.event] == "Lisbon marathon")
+        var typed = CaptionWords(title: "t", subtitle: "s")
+        typed[.event] = "Typed"
+        #expect(expanded.filling(typed)[.event] == "Typed", "the caption's own words win")
+    }
+
     @Test func unknownNamesAreFoundOnceInOrder() {
         #expect(Variables.unknownNames(in: "{foo} {year} {bar} {foo} {{baz}}") == ["foo", "bar"])
         #expect(Variables.unknownNames(in: "© {year} Ana Lima").isEmpty)

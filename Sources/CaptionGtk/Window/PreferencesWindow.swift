@@ -69,6 +69,8 @@ final class PreferencesWindow {
     let replaceButton: CheckButton
     /// Whether a photo without IPTC-IIM gets a block for older systems.
     let iimButton: CheckButton
+    /// Whether the place of a photo's GPS position fills an unset City and Country.
+    let placeButton: CheckButton
     /// Says a variable in the credits that Caption does not know, or that the file could
     /// not be written.
     let creditsStatus: Label
@@ -146,7 +148,11 @@ final class PreferencesWindow {
         replaceButton = builder["credits_replace"]
         replaceButton.isActive = credits.template.replacesPhotos
         iimButton = builder["credits_iim"]
-        iimButton.isActive = CreditsFile.writingChoices(creditsPath).addsIIM
+        let writing = CreditsFile.writingChoices(creditsPath)
+        iimButton.isActive = writing.addsIIM
+        placeButton = builder["credits_place"]
+        placeButton.isActive = writing.placeFromGPS
+        placeButton.accessibleDescription = CreditNames.placeRule(placeFromGPS: writing.placeFromGPS)
         iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: iimButton.isActive)
         creditsStatus = builder["credits_status"]
         creditsRule = builder["credits_rule"]
@@ -586,6 +592,7 @@ final class PreferencesWindow {
             self.saveCreditsNow()
         }
         iimButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
+        placeButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
         for button in checkButtons.values {
             button.connect(.toggled) { [weak self] in self?.saveCheckChoices() }
         }
@@ -605,8 +612,9 @@ final class PreferencesWindow {
 
     /// Applies from the next write on, in this window and the command line alike.
     private func saveWritingChoices() {
-        let choices = WritingChoices(addsIIM: iimButton.isActive)
+        let choices = WritingChoices(addsIIM: iimButton.isActive, placeFromGPS: placeButton.isActive)
         iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: choices.addsIIM)
+        placeButton.accessibleDescription = CreditNames.placeRule(placeFromGPS: choices.placeFromGPS)
         onWritingChoicesChange?(choices)
         if let problem = CreditsFile.save(choices, to: creditsPath) { creditsStatus.text = problem }
     }

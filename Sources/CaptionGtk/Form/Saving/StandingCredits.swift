@@ -31,11 +31,13 @@ struct StandingCredits: Equatable {
     /// the library's queue, beside the save.
     nonisolated static func forPhoto(_ template: Credits, at path: String) -> (credits: Credits, leftOut: [CreditField])
     {
-        guard template.holdsVariables else { return (template, []) }
+        let placeFromGPS = WritingChoices.current.placeFromGPS
+        guard template.needFacts(placeFromGPS: placeFromGPS) else { return (template, []) }
         let facts = CaptureFactsReader.facts(at: path)
         return template.expanded(
             facts: PhotoFacts(
-                capture: facts, place: PlaceNames.place(of: facts), fileName: PhotoQueue.name(of: path), position: nil))
+                capture: facts, place: PlaceNames.place(of: facts), fileName: PhotoQueue.name(of: path), position: nil),
+            placeFromGPS: placeFromGPS)
     }
 
     /// Whether any credit set would be left out of another creator's photo: only then is a
@@ -54,15 +56,18 @@ struct StandingCredits: Equatable {
     }
 
     /// The line under the fields: the credits each caption gets (expanded for this photo
-    /// once its facts are known), and what is left out; "" when none are set.
+    /// once its facts are known, with the place of its GPS position where City or Country
+    /// is unset), and what is left out; "" when none are set.
     func line(facts: PhotoFacts?, photoCreator: String? = nil) -> String {
         if let problem { return problem }
-        guard !template.isEmpty else {
-            return pad.map { fill(tr("The stationery pad “{pad}” sets no credits"), ["pad": $0]) } ?? ""
-        }
         var credits = template
         var leftOut: [CreditField] = []
-        if let facts { (credits, leftOut) = template.expanded(facts: facts) }
+        if let facts {
+            (credits, leftOut) = template.expanded(facts: facts, placeFromGPS: WritingChoices.current.placeFromGPS)
+        }
+        guard !credits.isEmpty || !leftOut.isEmpty else {
+            return pad.map { fill(tr("The stationery pad “{pad}” sets no credits"), ["pad": $0]) } ?? ""
+        }
         let set = (credits.setFields.map { credits[$0] } + Self.fieldLines(credits)).joined(separator: " · ")
         var line =
             pad.map { fill(tr("Stationery pad “{pad}”: {credits}"), ["pad": $0, "credits": set]) }
