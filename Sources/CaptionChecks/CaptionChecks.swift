@@ -23,6 +23,8 @@ public struct CaptionFinding: Equatable, Sendable {
         /// A description that says no place, or no date.
         case noPlace
         case noDate
+        /// A headline not in Title Case, where the desk asks for it.
+        case notTitleCase
     }
 
     public var kind: Kind
@@ -56,6 +58,7 @@ public struct CaptionFinding: Equatable, Sendable {
             case .nameNearMiss: tr("{field}: “{text}” is spelt “{name}” in the codes")
             case .noPlace: tr("{field} says no place, as a wire caption must (a city, or a dateline)")
             case .noDate: tr("{field} says no date, as a wire caption must (a day, a month or a year)")
+            case .notTitleCase: tr("{field} is not in Title Case: “{name}”")
             }
         let name = field.names { tr($0) }.name
         return template.replacing("{field}", with: name).replacing("{name}", with: suggestion ?? "")
@@ -96,6 +99,9 @@ public enum CaptionChecks {
             if !Dateline.hasDate(tokens) {
                 found.append(CaptionFinding(kind: .noDate, field: .subtitle, text: "", offset: end, length: 0))
             }
+        }
+        if choices.allows(.headlineCase), let finding = TitleCase.finding(in: words[.headline], field: .headline) {
+            found.append(finding)
         }
         return found
     }

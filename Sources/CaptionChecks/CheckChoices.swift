@@ -12,6 +12,8 @@ public enum CaptionCheck: String, CaseIterable, Sendable {
     case names
     /// A description without a place or a date: off unless a desk asks for it.
     case dateline
+    /// A headline not in Title Case: off unless a desk asks for it.
+    case headlineCase = "headline_case"
 }
 
 extension CaptionFinding.Kind {
@@ -22,16 +24,18 @@ extension CaptionFinding.Kind {
         case .unbalanced: .brackets
         case .nameNearMiss: .names
         case .noPlace, .noDate: .dateline
+        case .notTitleCase: .headlineCase
         }
     }
 }
 
 /// The checks switched off. All are on unless the user switched one off, but the
-/// dateline's: most captions are not a wire's, and it would speak at every Done.
+/// dateline's and the headline's case: most captions are not a wire's, and they would speak
+/// at every Done.
 public struct CheckChoices: Sendable, Equatable {
     public var off: Set<CaptionCheck>
 
-    public static let offByDefault: Set<CaptionCheck> = [.dateline]
+    public static let offByDefault: Set<CaptionCheck> = [.dateline, .headlineCase]
 
     public init(off: Set<CaptionCheck> = CheckChoices.offByDefault) { self.off = off }
 

@@ -77,4 +77,38 @@ struct CaptionChecksTests {
                 "Title: “XXX” is a placeholder left in", "Subtitle: the code “=bb” was not replaced",
             ])
     }
+
+    @Test(
+        "a headline is held to Title Case: minor words inside stay small, the first and last and after a colon do not",
+        arguments: [
+            ("storm hits the coast of Portugal", "Storm Hits the Coast of Portugal"),
+            ("what they fought for", "What They Fought For"),
+            ("Benfica v Porto: the title at stake", "Benfica v Porto: The Title at Stake"),
+            ("prices go up in the EU", "Prices Go Up in the EU"),
+            ("iPhone sales rise", "iPhone Sales Rise"),
+            ("4th win in a row for McDonald's team", "4th Win in a Row for McDonald's Team"),
+        ])
+    func titleCase(typed: String, titled: String) {
+        #expect(TitleCase.titled(typed) == titled)
+        #expect(TitleCase.titled(titled) == titled, "a headline in Title Case is left as it is")
+    }
+
+    @Test("the headline's case is checked only when the desk asks, as one finding with the headline as it should be")
+    func headlineCaseFinding() {
+        var words = CaptionWords(title: "Storm", subtitle: "Waves at the pier, Lisbon, Dec 6")
+        words[.headline] = "storm hits the coast"
+        #expect(CaptionChecks.findings(in: words).isEmpty, "off by default")
+        var choices = CheckChoices()
+        choices[.headlineCase] = true
+        let found = CaptionChecks.findings(in: words, choices: choices)
+        #expect(
+            found == [
+                CaptionFinding(
+                    kind: .notTitleCase, field: .headline, text: "storm hits the coast", offset: 0, length: 20,
+                    suggestion: "Storm Hits the Coast")
+            ])
+        #expect(found.first?.message == "Headline is not in Title Case: “Storm Hits the Coast”")
+        words[.headline] = "Storm Hits the Coast"
+        #expect(CaptionChecks.findings(in: words, choices: choices).isEmpty)
+    }
 }

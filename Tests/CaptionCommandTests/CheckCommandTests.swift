@@ -111,9 +111,35 @@ struct CheckCommandTests {
         _ = scratch.write(
             "config/caption/credits.ini", Array("[checks]\nleftovers=perhaps\nbrackets=false\n".utf8))
         #expect(
-            CreditsFile.checkChoices(settings) == CheckChoices(off: [.brackets, .dateline]), "off unless asked for")
+            CreditsFile.checkChoices(settings) == CheckChoices(off: [.brackets, .dateline, .headlineCase]),
+            "off unless asked for")
         let again = try Caption.run(["--check", photo], environment: ["XDG_CONFIG_HOME": config])
         #expect(again.stdout == photo + ": Title: “XXX” is a placeholder left in\n", "\(again.stdout)")
+    }
+
+    @Test("--check holds a headline to Title Case once the desk asks for it, with the headline as it should be")
+    func headlineInTitleCase() throws {
+        let scratch = Scratch()
+        let config = scratch.file("config")
+        let photo = scratch.write("storm.png", Photos.png())
+        let tagged = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=Storm", "-XMP-dc:Description=Waves at the pier",
+                "-XMP-photoshop:Headline=storm hits the coast of Portugal", photo,
+            ])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let environment = ["XDG_CONFIG_HOME": config]
+        let before = try Caption.run(["--check", photo], environment: environment)
+        #expect(before.status == 0 && before.stdout.isEmpty, "off by default: \(before.stdout)")
+        var choices = CheckChoices()
+        choices[.headlineCase] = true
+        #expect(CreditsFile.save(choices, to: config + "/caption/credits.ini") == nil)
+        let outcome = try Caption.run(["--check", photo], environment: environment)
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout == photo + ": Headline is not in Title Case: “Storm Hits the Coast of Portugal”\n",
+            "\(outcome.stdout)")
     }
 
     @Test("--check over the library names each entry; a clean library exits 0 and says nothing")

@@ -108,12 +108,13 @@ import Testing
         Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_Page_Up, state: GDK_CONTROL_MASK)
         #expect(preferences.pages.visibleChildName == "checks")
         #expect(
-            CaptionCheck.allCases.allSatisfy { preferences.checkButtons[$0]?.isActive == ($0 != .dateline) },
-            "all on at first but the dateline's")
+            CaptionCheck.allCases.allSatisfy {
+                preferences.checkButtons[$0]?.isActive == !CheckChoices.offByDefault.contains($0)
+            }, "all on at first but the dateline's and the headline's case")
         Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_p, state: GDK_MOD1_MASK)
         #expect(preferences.checkButtons[.leftovers]?.isActive == false)
-        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .dateline]))
-        #expect(window.form.checkChoices == CheckChoices(off: [.leftovers, .dateline]))
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .dateline, .headlineCase]))
+        #expect(window.form.checkChoices == CheckChoices(off: [.leftovers, .dateline, .headlineCase]))
         preferences.close()
         Harness.settle()
 
@@ -138,6 +139,33 @@ import Testing
         #expect(window.form.view.subtitleEntry.hasFocus && window.form.view.subtitleEntry.caret == 15)
         done(window)
         #expect(Harness.spin { saved.count == 1 })
+    }
+
+    @Test func aHeadlineNotInTitleCaseIsSaidAndAltMMakesItSo() throws {
+        let (window, _) = try windowWithPhoto("title-case")
+        defer { Harness.close(window) }
+        window.form.showFields(FormChoices(order: [.headline], on: [.headline]))
+        window.form.checkChoices = CheckChoices(off: [.dateline])
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        Harness.type(window.form.view.titleEntry, "Storm")
+        Harness.type(window.form.view.subtitleEntry, "Waves at the pier")
+        let headline = window.form.view.entry(.headline)
+        headline.grabFocus()
+        Harness.type(headline, "storm hits the coast")
+        Harness.press(window, keyval: GDK_KEY_Return)
+        Harness.settle()
+        #expect(
+            window.messages.text
+                == "Headline is not in Title Case: “Storm Hits the Coast”. Done again saves the caption as it is.",
+            "\(window.messages.text ?? "")")
+        #expect(window.messages.actionLabel == "_Make It “Storm Hits the Coast”")
+        #expect(headline.hasFocus)
+        Harness.press(window, keyval: GDK_KEY_m, state: GDK_MOD1_MASK)
+        #expect(headline.text == "Storm Hits the Coast")
+        Harness.press(window, keyval: GDK_KEY_Return)
+        #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
+        #expect(saved.first?.words[.headline] == "Storm Hits the Coast")
     }
 
     /// Words as typed are checked: a variable the form fills and a doubled brace (a brace
