@@ -44,6 +44,23 @@ def wait_until(description, probe, timeout=TIMEOUT, interval=0.05):
         time.sleep(interval)
 
 
+def make_pads(desktop, pads):
+    """Stationery pads as an agency hands them out: XMP files made by exiftool in the shape
+    of Photo Mechanic's templates, in the scenario's settings folder; `pads` maps each
+    pad's name to exiftool's tag arguments."""
+    folder = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
+    os.makedirs(folder, exist_ok=True)
+    for name, tags in pads.items():
+        subprocess.run(["exiftool", "-q", "-o", os.path.join(folder, name + ".xmp")] + tags,
+                       check=True, timeout=TIMEOUT)
+
+
+def wait_setting_saved(desktop, text, description):
+    """Waits until the settings file (credits, choices, checks, fields) holds `text`."""
+    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
+    wait_until(description, lambda: text in open(settings).read() if os.path.exists(settings) else None)
+
+
 def read_ppm(data):
     """(width, height, RGB bytes) of a binary PPM (P6, 8 bits), as ImageMagick and grim
     write it."""

@@ -7,11 +7,14 @@ import glob
 import os
 import subprocess
 
-from harness import TIMEOUT, Failure, expect, input_method, require, wait_until
+from harness import TIMEOUT, Failure, expect, input_method, make_pads, require, wait_until
 
 # ibus's in-memory configuration: no dconf service, nothing written outside the scenario.
 MEMCONF = "/usr/libexec/ibus-memconf"
 LIBPINYIN = "/usr/share/ibus/component/libpinyin.xml"
+# Two pads: a freelancer's, and an agency's the second key chooses.
+FREELANCE_AND_XINHUA = {"Freelance": ["-XMP-dc:Creator=Rui Costa"],
+                        "Xinhua": ["-XMP-photoshop:Credit=Xinhua", "-XMP-dc:Creator=Li Wei"]}
 
 
 def compose_and_confirm(desktop, ui, entry, keys, committed, label):
@@ -153,12 +156,7 @@ def scenario_stationery_pad_key_through_ibus(desktop):
     then Ctrl+2 (which the idle input method passes on) chooses the second pad, said in the
     notification, the title kept; composing goes on, and the caption is saved with the
     pad's credits."""
-    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
-    os.makedirs(pads, exist_ok=True)
-    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
-                       ("Xinhua", ["-XMP-photoshop:Credit=Xinhua", "-XMP-dc:Creator=Li Wei"])):
-        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
-                       check=True, timeout=TIMEOUT)
+    make_pads(desktop, FREELANCE_AND_XINHUA)
     ui = launch_with_libpinyin(desktop)
     compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
     desktop.key("ctrl+2")
@@ -191,13 +189,8 @@ def scenario_optional_fields_and_a_pad_switch_through_ibus(desktop):
     fields: Enter leads from Subtitle to Keywords; a keyword composed there is confirmed by
     Return, which does nothing else; Ctrl+2 chooses a pad meanwhile; Enter goes on to Event,
     the last stop, and Enter there saves the keyword with the pad's credits."""
+    make_pads(desktop, FREELANCE_AND_XINHUA)
     config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
-    pads = os.path.join(config, "pads")
-    os.makedirs(pads, exist_ok=True)
-    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
-                       ("Xinhua", ["-XMP-photoshop:Credit=Xinhua", "-XMP-dc:Creator=Li Wei"])):
-        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
-                       check=True, timeout=TIMEOUT)
     with open(os.path.join(config, "credits.ini"), "w") as settings:
         settings.write("[form]\nfields=keywords;event\n")
     ui = launch_with_libpinyin(desktop)

@@ -4,7 +4,7 @@
 import os
 import subprocess
 
-from harness import TIMEOUT, Failure, expect, wait_until
+from harness import TIMEOUT, Failure, expect, make_pads, wait_setting_saved, wait_until
 from orca import Orca
 
 
@@ -805,9 +805,7 @@ def scenario_orca_credits_journey_set_by_ear_and_saved_into_the_photo(desktop):
     # Orca speaks the hyphen.
     step(["Tab"], "Add IPTC dash IIM to JPEG and TIFF photos that have none check box checked",
          "IPTC dash IIM is added to JPEG and TIFF photos that have none.")
-    credits = os.path.join(config, "credits.ini")
-    wait_until("the credits saved as typed",
-               lambda: "copyright=(c) {year} Ana Lima" in open(credits).read() if os.path.exists(credits) else None)
+    wait_setting_saved(desktop, "copyright=(c) {year} Ana Lima", "the credits saved as typed")
     step(["Escape"], "Title text.")
     desktop.type("Harbour")
     step(["Return"], "Subtitle text.")
@@ -916,9 +914,7 @@ def scenario_orca_a_check_switched_off_by_ear_lets_done_save(desktop):
     step(["ctrl+comma"], "Preferences", "Add Code push button.")
     step(["ctrl+Page_Up"], "Placeholders, codes and variables left in check box checked")
     step(["space"], "not checked")
-    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
-    wait_until("the switch saved",
-               lambda: "leftovers=false" in open(settings).read() if os.path.exists(settings) else None)
+    wait_setting_saved(desktop, "leftovers=false", "the switch saved")
     step(["Escape"], "Title text.")
     desktop.type("Mayor TK")
     step(["Return"], "Subtitle text.")
@@ -933,13 +929,9 @@ def scenario_orca_a_stationery_pad_chosen_by_key_is_said_and_its_credits_saved(d
     the title says the pad and its credits and leaves the keyboard in the field; F10 reads
     the pads as radio items under their heading, the chosen one selected; the caption saved
     carries the pad's credits."""
-    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
-    os.makedirs(pads, exist_ok=True)
-    for name, tags in (("Freelance", ["-XMP-dc:Creator=Rui Costa"]),
-                       ("Lusa", ["-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Credit=Agencia Lusa",
-                                 "-XMP-photoshop:Headline=Match day"])):
-        subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, name + ".xmp")] + tags,
-                       check=True, timeout=TIMEOUT)
+    make_pads(desktop, {"Freelance": ["-XMP-dc:Creator=Rui Costa"],
+                        "Lusa": ["-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Credit=Agencia Lusa",
+                                 "-XMP-photoshop:Headline=Match day"]})
     orca, ui, step = heard_on_the_form(desktop)
     desktop.type("Goal")
     ui.wait_text(ui.title, "Goal")
@@ -1010,10 +1002,7 @@ def scenario_orca_fields_turned_on_by_ear_are_reached_by_enter_through_a_pad_swi
     leads from Subtitle to Keywords, then Headline, each said; Ctrl+1 in Keywords chooses a
     pad, said, the keyboard kept; the caption is saved with its keywords and the pad's
     credits."""
-    pads = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads")
-    os.makedirs(pads, exist_ok=True)
-    subprocess.run(["exiftool", "-q", "-o", os.path.join(pads, "Lusa.xmp"), "-XMP-dc:Creator=Ana Lima",
-                    "-XMP-photoshop:Credit=Agencia Lusa"], check=True, timeout=TIMEOUT)
+    make_pads(desktop, {"Lusa": ["-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Credit=Agencia Lusa"]})
     orca, ui, step = heard_on_the_form(desktop, window_manager=True)
     step(["ctrl+comma"], "Preferences", "Add Code push button.")
     step(["ctrl+Page_Down"], "Creator text.")
@@ -1022,9 +1011,7 @@ def scenario_orca_fields_turned_on_by_ear_are_reached_by_enter_through_a_pad_swi
     step(["Tab"], "Keywords check box not checked", "2 of 9 in the list")
     step(["space"], "checked")
     step(["alt+Up"], "Keywords check box checked", "1 of 9 in the list")
-    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
-    wait_until("the fields saved",
-               lambda: "fields=keywords;headline" in open(settings).read() if os.path.exists(settings) else None)
+    wait_setting_saved(desktop, "fields=keywords;headline", "the fields saved")
     step(["Escape"], "Title text.")
     desktop.type("Harbour")
     step(["Return"], "Subtitle text.")
