@@ -108,6 +108,20 @@ def launch_with_libpinyin(desktop):
     return ui
 
 
+def title_composed_then_subtitle_typed(desktop, subtitle):
+    """The window on a photo with libpinyin: "zhong" composed and confirmed in Title, Return
+    to Subtitle, `subtitle` typed there through ibus's English keyboard, then Return."""
+    ui = launch_with_libpinyin(desktop)
+    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
+    desktop.key("Return")
+    ui.wait_focus("Subtitle")
+    select_engine(desktop, "xkb:us::eng")
+    desktop.type(subtitle)
+    ui.wait_text(ui.subtitle, subtitle)
+    desktop.key("Return")
+    return ui
+
+
 @input_method("ibus")
 def scenario_enter_confirms_ibus_pinyin(desktop):
     """ibus with libpinyin: zhong then Return commits the text into the entry, and the
@@ -131,14 +145,7 @@ def scenario_check_message_and_its_accept_key_through_ibus(desktop):
     codes; Done says so, Alt+M (which ibus never takes) mends it, Done saves."""
     import scenarios_shorthand
     scenarios_shorthand.codes(desktop, "=bo\tBarack Obama (USA)\n")
-    ui = launch_with_libpinyin(desktop)
-    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
-    desktop.key("Return")
-    ui.wait_focus("Subtitle")
-    select_engine(desktop, "xkb:us::eng")
-    desktop.type("Barak Obama waves")
-    ui.wait_text(ui.subtitle, "Barak Obama waves")
-    desktop.key("Return")
+    ui = title_composed_then_subtitle_typed(desktop, "Barak Obama waves")
     wait_until("the check to be said", lambda: "in the codes" in (ui.alert_text() or ""))
     expect("Barack Obama" in ui.alert_text(), f"the bar says {ui.alert_text()!r}")
     expect(desktop.entries() == [], "a finding saved the caption")
@@ -193,14 +200,7 @@ def scenario_optional_fields_and_a_pad_switch_through_ibus(desktop):
     config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
     with open(os.path.join(config, "credits.ini"), "w") as settings:
         settings.write("[form]\nfields=keywords;event\n")
-    ui = launch_with_libpinyin(desktop)
-    compose_and_confirm(desktop, ui, ui.title, ["z", "h", "o", "n", "g"], "zhong", "Next")
-    desktop.key("Return")
-    ui.wait_focus("Subtitle")
-    select_engine(desktop, "xkb:us::eng")
-    desktop.type("Beijing, Dec 6")
-    ui.wait_text(ui.subtitle, "Beijing, Dec 6")
-    desktop.key("Return")
+    ui = title_composed_then_subtitle_typed(desktop, "Beijing, Dec 6")
     ui.wait_focus("Keywords")
     keywords = ui.find("the Keywords field", role="text", name="Keywords")
     select_engine(desktop, "libpinyin")
