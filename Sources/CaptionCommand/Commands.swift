@@ -285,9 +285,7 @@ public enum Commands {
             output += CreditNames.name(field) + ": " + reading.credits[field] + "\n"
         }
         // A pad's words for the caption's fields, which a caption that leaves them empty takes.
-        for field in reading.credits.filledFields {
-            output += field.names { tr($0) }.name + ": " + (reading.credits.fieldWords[field] ?? "") + "\n"
-        }
+        for line in reading.credits.fieldWordLines({ tr($0) }) { output += line + "\n" }
         output += CreditNames.rule(replacesPhotos: reading.credits.replacesPhotos) + "\n"
         let writing = CreditsFile.writingChoices()
         output += CreditNames.iimRule(addsIIM: writing.addsIIM) + "\n"

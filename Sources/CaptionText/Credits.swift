@@ -27,7 +27,7 @@ public struct Credits: Sendable, Hashable {
     /// instructions): a caption saved with these credits takes them in each such field it
     /// leaves empty. Required fields and blank words are left out.
     public var fieldWords: [CaptionField: String] {
-        didSet { fieldWords = fieldWords.filter { $0.key.isOptional && !Self.isBlank($0.value) } }
+        didSet { fieldWords = Self.kept(fieldWords) }
     }
 
     public init(
@@ -37,7 +37,12 @@ public struct Credits: Sendable, Hashable {
         self.values = values.filter { !Self.isBlank($0.value) }
         self.replacesPhotos = replacesPhotos
         self.pad = pad
-        self.fieldWords = fieldWords.filter { $0.key.isOptional && !Self.isBlank($0.value) }
+        self.fieldWords = Self.kept(fieldWords)
+    }
+
+    /// The words a pad may hold: an optional field's, not blank.
+    private static func kept(_ words: [CaptionField: String]) -> [CaptionField: String] {
+        words.filter { $0.key.isOptional && !isBlank($0.value) }
     }
 
     public static let none = Credits()
@@ -56,6 +61,12 @@ public struct Credits: Sendable, Hashable {
 
     /// The optional fields the pad has words for, in `CaptionField`'s order.
     public var filledFields: [CaptionField] { CaptionField.optional.filter { fieldWords[$0] != nil } }
+
+    /// "Event: League final", one for each field the pad has words for, as the line under
+    /// the form and `--credits` name them; `t` translates the fields' names.
+    public func fieldWordLines(_ t: (String) -> String) -> [String] {
+        filledFields.map { $0.names(t).name + ": " + (fieldWords[$0] ?? "") }
+    }
 
     /// `words` with each optional field it leaves empty taken from `fieldWords`.
     public func filling(_ words: CaptionWords) -> CaptionWords {

@@ -189,6 +189,18 @@ public enum Variables {
     }
 }
 
+extension PhotoFacts {
+    /// The place's value for one of `Credits.placeFields`.
+    func place(of field: CreditField) -> String? {
+        switch field {
+        case .city: city
+        case .country: country
+        case .countryCode: countryCode
+        default: nil
+        }
+    }
+}
+
 extension Credits {
     /// The credits as they go into this photo: variables expanded, and a credit whose
     /// variable has no value for it (`{lens}` on a photo without one) left out, named in
@@ -211,12 +223,9 @@ extension Credits {
             return value
         }
         if placeFromGPS {
-            let place: [CreditField: String?] = [
-                .city: facts.city, .country: facts.country, .countryCode: facts.countryCode,
-            ]
             // A credit the user set and left out for this photo stays out: it is not the place's.
-            for (field, value) in place where self[field].isEmpty {
-                if let value { expanded[field] = value }
+            for field in Self.placeFields where self[field].isEmpty {
+                if let value = facts.place(of: field) { expanded[field] = value }
             }
         }
         return (expanded, leftOut)
@@ -225,8 +234,11 @@ extension Credits {
     /// Whether the photo must be read for these credits: a credit or a field's words hold a
     /// variable, or (with `placeFromGPS`) the place may fill one left unset.
     public func needFacts(placeFromGPS: Bool) -> Bool {
-        holdsVariables || placeFromGPS && [.city, .country, .countryCode].contains { self[$0].isEmpty }
+        holdsVariables || placeFromGPS && Self.placeFields.contains { self[$0].isEmpty }
     }
+
+    /// The credits the photo's GPS place may fill.
+    static let placeFields: [CreditField] = [.city, .country, .countryCode]
 
     /// Whether a credit or a field's words hold a variable.
     public var holdsVariables: Bool {

@@ -68,7 +68,7 @@ struct StandingCredits: Equatable {
         guard !credits.isEmpty || !leftOut.isEmpty else {
             return pad.map { fill(tr("The stationery pad “{pad}” sets no credits"), ["pad": $0]) } ?? ""
         }
-        let set = (credits.setFields.map { credits[$0] } + Self.fieldLines(credits)).joined(separator: " · ")
+        let set = (credits.setFields.map { credits[$0] } + credits.fieldWordLines { tr($0) }).joined(separator: " · ")
         var line =
             pad.map { fill(tr("Stationery pad “{pad}”: {credits}"), ["pad": $0, "credits": set]) }
             ?? fill(tr("Credits: {credits}"), ["credits": set])
@@ -90,17 +90,12 @@ struct StandingCredits: Equatable {
         return line
     }
 
-    /// A pad's words for the caption's fields, each after its field's name: a caption that
-    /// leaves the field empty takes them.
-    private static func fieldLines(_ credits: Credits) -> [String] {
-        credits.filledFields.map { $0.names { tr($0) }.name + ": " + (credits.fieldWords[$0] ?? "") }
-    }
-
     /// The line's tooltip and accessible description: each credit by its name, and whether
     /// a photo's own are kept.
     var details: String {
         guard !template.isEmpty else { return "" }
-        let lines = template.setFields.map { CreditNames.name($0) + ": " + template[$0] } + Self.fieldLines(template)
+        let lines =
+            template.setFields.map { CreditNames.name($0) + ": " + template[$0] } + template.fieldWordLines { tr($0) }
         let padLine = pad.map { [fill(tr("Stationery pad: {pad}"), ["pad": $0])] } ?? []
         return (padLine + lines + [CreditNames.rule(replacesPhotos: template.replacesPhotos)]).joined(separator: "\n")
     }
