@@ -58,7 +58,8 @@ let package = Package(
         .target(
             name: "CaptionMetadata",
             dependencies: [
-                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionLibrary", "CaptionText", "Localization",
+                "CExempi", "CMetadataSupport", "CPixbuf", "CaptionChecks", "CaptionLibrary", "CaptionText",
+                "Localization",
                 "PhotoFormats", "Pixbufs", "POSIXFiles", "Threads",
             ]),
         .target(
@@ -142,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "CaptionCommandTests",
             dependencies: [
-                "CaptionChecks", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CSQLite",
+                "CaptionChecks", "CaptionCommand", "CaptionLibrary", "CaptionMetadata", "CaptionTestSupport",
+                "CaptionText", "CSQLite",
             ]),
         .testTarget(
             name: "CaptionGtkTests",
@@ -154,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "CaptionMetadataTests",
             dependencies: [
-                "CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport", "CaptionText", "CPixbuf",
+                "CaptionChecks", "CaptionMetadata", "CaptionCommand", "CaptionLibrary", "CaptionTestSupport",
+                "CaptionText", "CPixbuf",
                 "CSQLite",
             ]),
     ],

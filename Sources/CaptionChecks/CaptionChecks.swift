@@ -23,6 +23,8 @@ public struct CaptionFinding: Equatable, Sendable {
         /// A description that says no place, or no date.
         case noPlace
         case noDate
+        /// A description that does not open with the desk's dateline pattern.
+        case notAsDateline
         /// A headline not in Title Case, where the desk asks for it.
         case notTitleCase
     }
@@ -36,14 +38,23 @@ public struct CaptionFinding: Equatable, Sendable {
     public var length: Int
     /// What the words should be, where a check knows: the name they are a slip of.
     public var suggestion: String?
+    /// For a dateline that does not follow the desk's pattern: the pattern, and the part
+    /// of it wanted where the words part from it.
+    public var pattern: String?
+    public var wanted: String?
 
-    public init(kind: Kind, field: CaptionField, text: String, offset: Int, length: Int, suggestion: String? = nil) {
+    public init(
+        kind: Kind, field: CaptionField, text: String, offset: Int, length: Int, suggestion: String? = nil,
+        pattern: String? = nil, wanted: String? = nil
+    ) {
         self.kind = kind
         self.field = field
         self.text = text
         self.offset = offset
         self.length = length
         self.suggestion = suggestion
+        self.pattern = pattern
+        self.wanted = wanted
     }
 
     /// What the form and the command line say: the field, the words and why.
@@ -59,9 +70,14 @@ public struct CaptionFinding: Equatable, Sendable {
             case .noPlace: tr("{field} says no place, as a wire caption must (a city, or a dateline)")
             case .noDate: tr("{field} says no date, as a wire caption must (a day, a month or a year)")
             case .notTitleCase: tr("{field} is not in Title Case: “{name}”")
+            case .notAsDateline:
+                text.isEmpty
+                    ? tr("{field} does not open with the dateline “{pattern}”: it ends where “{wanted}” is wanted")
+                    : tr("{field} does not open with the dateline “{pattern}”: “{wanted}” is wanted at “{text}”")
             }
         let name = field.names { tr($0) }.name
         return template.replacing("{field}", with: name).replacing("{name}", with: suggestion ?? "")
+            .replacing("{pattern}", with: pattern ?? "").replacing("{wanted}", with: wanted ?? "")
             .replacing("{text}", with: text)
     }
 }
@@ -87,17 +103,32 @@ public enum CaptionChecks {
             .filter { choices.allows($0.kind.check) }
         }
         // The description is where a wire caption says where and when; said after the
-        // rest, at its end, where the words would go.
+        // rest, at its end, where the words would go. A desk's pattern says how it opens.
         let description = words.subtitle
         if choices.allows(.dateline), description.contains(where: { !$0.isWhitespace }) {
             let characters = Array(description)
-            let tokens = self.words(characters).map { String(characters[$0]) }
-            let end = characters.count
-            if !Dateline.hasPlace(description, words: tokens, places: places) {
-                found.append(CaptionFinding(kind: .noPlace, field: .subtitle, text: "", offset: end, length: 0))
-            }
-            if !Dateline.hasDate(tokens) {
-                found.append(CaptionFinding(kind: .noDate, field: .subtitle, text: "", offset: end, length: 0))
+            if let pattern = DatelinePattern(choices.datelinePattern) {
+                if let mismatch = pattern.mismatch(in: description) {
+                    // The word where it parts from the pattern (the next one, where that is a
+                    // space), selected as a slip would be.
+                    var start = mismatch.offset
+                    while start < characters.count, characters[start].isWhitespace { start += 1 }
+                    var end = start
+                    while end < characters.count, !characters[end].isWhitespace { end += 1 }
+                    found.append(
+                        CaptionFinding(
+                            kind: .notAsDateline, field: .subtitle, text: String(characters[start..<end]),
+                            offset: start, length: end - start, pattern: pattern.text, wanted: mismatch.wanted))
+                }
+            } else {
+                let tokens = self.words(characters).map { String(characters[$0]) }
+                let end = characters.count
+                if !Dateline.hasPlace(description, words: tokens, places: places) {
+                    found.append(CaptionFinding(kind: .noPlace, field: .subtitle, text: "", offset: end, length: 0))
+                }
+                if !Dateline.hasDate(tokens) {
+                    found.append(CaptionFinding(kind: .noDate, field: .subtitle, text: "", offset: end, length: 0))
+                }
             }
         }
         if choices.allows(.headlineCase), let finding = TitleCase.finding(in: words[.headline], field: .headline) {

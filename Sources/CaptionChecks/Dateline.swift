@@ -4,12 +4,20 @@
 // gives, or a capitalised word after "in", "at", "near" or "outside".
 
 enum Dateline {
-    static let dayAndMonthNames: Set<String> = [
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    static let monthNames: Set<String> = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
         "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-        "dec", "today", "yesterday", "tonight",
+        "dec",
     ]
+
+    static let weekdayNames: Set<String> = [
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        // Abbreviations, for a pattern's DAY only: "sun" or "sat" alone says no date.
+        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+    ]
+
+    static let dayAndMonthNames: Set<String> = monthNames.union(
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday", "tonight"])
 
     static let placeWords: Set<String> = ["in", "at", "near", "outside", "from"]
 

@@ -31,7 +31,7 @@ public enum Request: Equatable, Sendable {
     case writeBack(library: String?, ids: [Int64], into: CaptionDestination)
     /// The caption checks over `photos`' own words, or over every entry of the library
     /// when none is given.
-    case check(library: String?, photos: [String])
+    case check(library: String?, photos: [String], pad: String? = nil)
     /// The standing credits given (`--creator`…; "" clears one), and whether they replace
     /// a photo's own (nil: as before); the others stay as they are. With `pad`, the credits
     /// go into that stationery pad (made if it is new) rather than the standing ones.
@@ -210,7 +210,8 @@ public enum Arguments {
                     message: tr("--pads, --use-pad, --no-pad and --add-pad go alone (--add-pad with --pad)"))
             }
             if pad != nil && addPad == nil {
-                throw UsageError(message: tr("--pad goes with --add, --import, --set-credits, --credits or --add-pad"))
+                throw UsageError(
+                    message: tr("--pad goes with --add, --import, --check, --set-credits, --credits or --add-pad"))
             }
             if let addPad {
                 guard !addPad.isEmpty else { throw UsageError(message: tr("--add-pad needs an XMP file")) }
@@ -241,8 +242,9 @@ public enum Arguments {
             throw UsageError(
                 message: tr("use only one of --add, --import, --list, --remove, --export, --write-back and --check"))
         }
-        if pad != nil && add == nil && importSheet == nil {
-            throw UsageError(message: tr("--pad goes with --add, --import, --set-credits, --credits or --add-pad"))
+        if pad != nil && add == nil && importSheet == nil && !check {
+            throw UsageError(
+                message: tr("--pad goes with --add, --import, --check, --set-credits, --credits or --add-pad"))
         }
         if export == nil && !writeBack && !ids.isEmpty {
             throw UsageError(message: tr("--id goes with --export or --write-back"))
@@ -318,7 +320,7 @@ public enum Arguments {
             }
             return numbers
         }
-        if check { return .check(library: library, photos: photos) }
+        if check { return .check(library: library, photos: photos, pad: pad) }
         if writeBack {
             guard photos.isEmpty else {
                 throw UsageError(
@@ -394,7 +396,7 @@ public enum Arguments {
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
             "  caption " + tr("[--library DIR] --write-back [--sidecar] [--id ID]..."),
-            "  caption " + tr("[--library DIR] --check [PHOTO...]"),
+            "  caption " + tr("[--library DIR] --check [--pad NAME] [PHOTO...]"),
             "  caption " + tr("--set-credits [--creator NAME] [--credit-line TEXT] [--copyright TEXT] ..."),
             "  caption " + tr("--credits [--pad NAME]"),
             "  caption " + tr("--pads | --use-pad NAME | --no-pad | --add-pad FILE.xmp [--pad NAME]"),
@@ -467,7 +469,7 @@ public enum Arguments {
                 "  --add-pad FILE    make an XMP file (a Photo Mechanic metadata template) a\n                    stationery pad, named after the file or --pad"
             ),
             tr(
-                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any"
+                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any;\n                    with --pad NAME, that stationery pad's own checks apply"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

@@ -12,12 +12,16 @@ import Shorthand
 extension Commands {
     /// One line on standard output per finding, naming the entry (or the photo), the field
     /// and the words; exit status 1 when anything was found, 0 when nothing was. The library
-    /// is read a page at a time, oldest first.
-    static func check(library: String?, photos: [String]) -> Int32 {
+    /// is read a page at a time, oldest first. The checks are Preferences', with those of
+    /// the stationery pad `pad` (or of the pad in use) over them.
+    static func check(library: String?, photos: [String], pad: String? = nil) -> Int32 {
         var found = 0
         var output = Console.Buffer()
-        // The checks switched off in Preferences are off here too.
-        let choices = CreditsFile.checkChoices()
+        if let pad, case .failure(let problem) = StationeryPads.credits(of: pad, in: StationeryPads.folder()) {
+            Console.error(problem.message)
+            return 1
+        }
+        let choices = StationeryPads.checkChoices(pad: pad)
         let names = roster()
         // A library's words were saved with their variables expanded: a brace left in them
         // is one the user typed as a brace. A photo's own words may come from anywhere.

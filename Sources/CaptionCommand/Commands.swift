@@ -52,8 +52,8 @@ public enum Commands {
             return showCredits(pad: pad)
         case .pads(let request):
             return pads(request)
-        case .check(let library, let photos):
-            return check(library: library, photos: photos)
+        case .check(let library, let photos, let pad):
+            return check(library: library, photos: photos, pad: pad)
         case .window, .help, .version:
             Console.error(tr("this request needs the window, not a command"))
             return 2

@@ -137,9 +137,11 @@ public enum CreditsFile {
     }
 
     static let checksGroup = "checks"
+    static let patternKey = "dateline_pattern"
 
-    /// The checks at Done and in `--check`, each `true` or `false` under [checks]; one
-    /// missing is on, and so are all where the file cannot be read.
+    /// The checks at Done and in `--check`, each `true` or `false` under [checks], with the
+    /// desk's `dateline_pattern`; one missing has its default, and so have all where the file
+    /// cannot be read.
     public static func checkChoices(_ path: String = defaultPath) -> CheckChoices {
         guard case .contents(let bytes) = SettingsFile.read(path) else { return CheckChoices() }
         guard let file = KeyFile(bytes: Self.unicode(bytes)) else { return CheckChoices() }
@@ -148,6 +150,7 @@ public enum CreditsFile {
             // A value that is not a boolean leaves the check on.
             if let on = file.boolean(group: checksGroup, key: check.rawValue) { choices[check] = on }
         }
+        choices.datelinePattern = file.string(group: checksGroup, key: patternKey) ?? ""
         return choices
     }
 
@@ -157,6 +160,11 @@ public enum CreditsFile {
         update(path) { file in
             for check in CaptionCheck.allCases {
                 file.set(choices.allows(check), group: checksGroup, key: check.rawValue)
+            }
+            if choices.datelinePattern.isEmpty {
+                file.removeKey(group: checksGroup, key: patternKey)
+            } else {
+                file.set(choices.datelinePattern, group: checksGroup, key: patternKey)
             }
         }
     }

@@ -3,6 +3,7 @@
 // agency hands out is used as it is and a pad written here opens there.
 
 import CExempi
+import CaptionChecks
 import CaptionLibrary
 import CaptionText
 import Localization
@@ -120,6 +121,49 @@ public enum StationeryPads {
             })
         else { return failure(name, tr("it is not an XMP file")) }
         return place(Array(text.utf8), at: file, folder: folder, name: name)
+    }
+
+    /// The pad's own checks; none when it has none, or cannot be read (its credits say why).
+    public static func checks(of name: String, in folder: String) -> PadChecks {
+        guard isAcceptable(name) == nil, case .contents(let bytes) = SettingsFile.read(path(of: name, in: folder)),
+            !XMPPacket.isOversized([bytes])
+        else { return .none }
+        return Exempi.locked { () -> PadChecks in
+            bytes.withUnsafeBytes { XMPPacket(parsing: $0) }?.padChecks ?? .none
+        }
+    }
+
+    /// Gives the pad `name` the checks `checks` (`.none`: none of its own), keeping the
+    /// rest of its file; nil when done, else what went wrong. The pad is made if it is new.
+    public static func save(_ checks: PadChecks, as name: String, in folder: String) -> String? {
+        if let reason = isAcceptable(name) { return reason }
+        let file = path(of: name, in: folder)
+        let old: [UInt8]?
+        switch SettingsFile.read(file) {
+        case .missing: old = nil
+        case .contents(let bytes): old = bytes
+        case .notRegular: return failure(name, tr("not a regular file"))
+        case .failed(let code): return failure(name, POSIXFiles.reason(code))
+        }
+        guard
+            let text = Exempi.locked({ () -> String? in
+                guard let packet = XMPPacket.stored(in: old), packet.setPadChecks(checks) else { return nil }
+                return packet.serializedForSidecar()
+            })
+        else { return failure(name, tr("it is not an XMP file")) }
+        return place(Array(text.utf8), at: file, folder: folder, name: name)
+    }
+
+    /// The checks as they apply now: Preferences' with those of the pad `name` over them, or
+    /// of the pad in use when `name` is nil.
+    public static func checkChoices(
+        pad name: String? = nil, creditsPath: String = CreditsFile.defaultPath
+    )
+        -> CheckChoices
+    {
+        let choices = CreditsFile.checkChoices(creditsPath)
+        guard let pad = name ?? CreditsFile.read(creditsPath).pad else { return choices }
+        return checks(of: pad, in: folder(besides: creditsPath)).applied(to: choices)
     }
 
     /// Copies the XMP file at `source` into the pads as `name` (its own file name less

@@ -40,6 +40,8 @@ enum Exempi {
         // The toolkit may not know IPTC Extension's namespace (where Event lives); a
         // property in an unregistered namespace cannot be set.
         _ = xmp_register_namespace(XMPPacket.iptcExtension, "Iptc4xmpExt", nil)
+        // Caption's own properties: a stationery pad's checks (`PadChecksPlaces`).
+        _ = xmp_register_namespace(XMPPacket.caption, "caption", nil)
     }
 
     /// exempi is opened on first use (see its shim), and every package of Caption depends

@@ -4,7 +4,9 @@
 
 import CaptionChecks
 import CaptionLibrary
+import CaptionMetadata
 import CaptionTestSupport
+import CaptionText
 import Foundation
 import Testing
 
@@ -140,6 +142,49 @@ struct CheckCommandTests {
         #expect(
             outcome.stdout == photo + ": Headline is not in Title Case: “Storm Hits the Coast of Portugal”\n",
             "\(outcome.stdout)")
+    }
+
+    @Test("--check follows the pad in use's own checks and dateline pattern, or those of --pad")
+    func padsOwnChecks() throws {
+        let scratch = Scratch()
+        let config = scratch.file("config")
+        let settings = config + "/caption/credits.ini"
+        let pads = scratch.folder("config/caption/pads")
+        let photo = scratch.write("ferry.png", Photos.png())
+        let tagged = try Tool.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=Ferry",
+                "-XMP-dc:Description=LISBON, Portugal - Mai 17: The ferry docks", photo,
+            ])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let environment = ["XDG_CONFIG_HOME": config]
+        // An agency's pad (made by exiftool) given its checks; a local pad without.
+        let made = try Tool.run("exiftool", ["-q", "-o", pads + "/Wire.xmp", "-XMP-photoshop:Credit=Wire Agency"])
+        try #require(made.status == 0, "exiftool: \(made.stderr)")
+        #expect(
+            StationeryPads.save(
+                PadChecks(on: [.dateline], datelinePattern: "CITY, COUNTRY - MONTH D:"), as: "Wire", in: pads) == nil)
+        #expect(StationeryPads.save(Credits([.creator: "Ana"]), as: "Local", in: pads) == nil)
+
+        let plain = try Caption.run(["--check", photo], environment: environment)
+        #expect(plain.status == 0 && plain.stdout.isEmpty, "no pad in use, the dateline off: \(plain.stdout)")
+        let asked = try Caption.run(["--check", "--pad", "Wire", photo], environment: environment)
+        #expect(asked.status == 1)
+        let said =
+            photo
+            + ": Subtitle does not open with the dateline “CITY, COUNTRY - MONTH D:”: “MONTH” is wanted at “Mai”\n"
+        #expect(asked.stdout == said, "\(asked.stdout)")
+        #expect(CreditsFile.usePad("Wire", in: settings) == nil)
+        let inUse = try Caption.run(["--check", photo], environment: environment)
+        #expect(inUse.stdout == said, "the pad in use's checks: \(inUse.stdout)")
+        let other = try Caption.run(["--check", "--pad", "Local", photo], environment: environment)
+        #expect(other.status == 0 && other.stdout.isEmpty, "\(other.stdout)")
+        let missing = try Caption.run(["--check", "--pad", "Nowhere", photo], environment: environment)
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr.contains("The stationery pad “Nowhere” cannot be read (there is no such pad)"),
+            "\(missing.stderr)")
     }
 
     @Test("--check over the library names each entry; a clean library exits 0 and says nothing")

@@ -34,9 +34,15 @@ struct PadCommandTests {
     @Test(
         "pad mistakes",
         arguments: [
-            (["--pad", "Desk"], "--pad goes with --add, --import, --set-credits, --credits or --add-pad"),
-            (["--list", "--pad", "Desk"], "--pad goes with --add, --import, --set-credits, --credits or --add-pad"),
-            (["--pads", "--pad", "Desk"], "--pad goes with --add, --import, --set-credits, --credits or --add-pad"),
+            (["--pad", "Desk"], "--pad goes with --add, --import, --check, --set-credits, --credits or --add-pad"),
+            (
+                ["--list", "--pad", "Desk"],
+                "--pad goes with --add, --import, --check, --set-credits, --credits or --add-pad"
+            ),
+            (
+                ["--pads", "--pad", "Desk"],
+                "--pad goes with --add, --import, --check, --set-credits, --credits or --add-pad"
+            ),
             (["--pads", "--list"], "--pads, --use-pad, --no-pad and --add-pad go alone (--add-pad with --pad)"),
             (
                 ["--use-pad", "A", "--no-pad"],

@@ -5,6 +5,7 @@
 import CGtk
 import CaptionChecks
 import CaptionLibrary
+import CaptionMetadata
 import CaptionText
 import Foundation
 import Shorthand
@@ -109,10 +110,10 @@ import Testing
         #expect(preferences.pages.visibleChildName == "checks")
         #expect(
             CaptionCheck.allCases.allSatisfy {
-                preferences.checkButtons[$0]?.isActive == !CheckChoices.offByDefault.contains($0)
+                preferences.checksPage.buttons[$0]?.isActive == !CheckChoices.offByDefault.contains($0)
             }, "all on at first but the dateline's and the headline's case")
         Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_p, state: GDK_MOD1_MASK)
-        #expect(preferences.checkButtons[.leftovers]?.isActive == false)
+        #expect(preferences.checksPage.buttons[.leftovers]?.isActive == false)
         #expect(CreditsFile.checkChoices(settings) == CheckChoices(off: [.leftovers, .dateline, .headlineCase]))
         #expect(window.form.checkChoices == CheckChoices(off: [.leftovers, .dateline, .headlineCase]))
         preferences.close()
@@ -121,6 +122,82 @@ import Testing
         type(window, "Harbour", "Mayor TK opens the bridge")
         #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
         #expect(saved.first?.subtitle == "Mayor TK opens the bridge")
+    }
+
+    /// A stationery pad's own checks, made on the Checks page while the pad is in use: its
+    /// dateline pattern is held to the subtitle at Done, Preferences' are left as they were,
+    /// and another pad in use brings Preferences' back.
+    @Test func aPadsOwnChecksAndDatelinePatternApplyWhileItIsInUse() throws {
+        let settings = folder + "/pad-checks/credits.ini"
+        let pads = StationeryPads.folder(besides: settings)
+        #expect(StationeryPads.save(Credits([.creator: "Ana Lima"]), as: "Local", in: pads) == nil)
+        #expect(StationeryPads.save(Credits([.creditLine: "Wire Agency"]), as: "Wire", in: pads) == nil)
+        #expect(CreditsFile.usePad("Wire", in: settings) == nil)
+        let window = try Harness.makeWindow(library: folder + "/pad-checks-library", creditsFile: settings)
+        defer { Harness.close(window) }
+        let photo = Harness.makePhoto(in: folder, name: "pad-checks.jpg")
+        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
+        var saved: [CaptionLibrary.Entry] = []
+        window.form.onSaved = { saved.append($0) }
+        window.activateAction("preferences")
+        Harness.settle()
+        let preferences = try #require(window.preferences)
+        let page = preferences.checksPage
+        preferences.show(.checks)
+        #expect(page.padButton.isVisible && page.padButton.hasFocus, "the pad's switch first, where a pad is in use")
+        #expect(page.padButton.label == "_Own checks for the stationery pad “Wire”")
+        #expect(!page.padButton.isActive)
+        Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_o, state: GDK_MOD1_MASK)
+        #expect(page.padButton.isActive)
+        #expect(StationeryPads.checks(of: "Wire", in: pads) == PadChecks(owning: CheckChoices()), "starts as it was")
+        #expect(!page.patternEntry.isSensitive, "no pattern while the dateline check is off")
+        Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_d, state: GDK_MOD1_MASK)
+        #expect(page.patternEntry.isSensitive)
+        Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_l, state: GDK_MOD1_MASK)
+        #expect(page.patternEntry.hasFocus)
+        Harness.type(page.patternEntry, "city -")
+        #expect(
+            page.status.text
+                == "“city -” names none of CITY, STATE, COUNTRY, MONTH, D, DAY and YEAR: it is matched as written")
+        page.patternEntry.text = ""
+        Harness.type(page.patternEntry, "CITY, COUNTRY - MONTH D:")
+        Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_Return)
+        #expect(page.status.text == "")
+        let wire = StationeryPads.checks(of: "Wire", in: pads)
+        #expect(wire.on.contains(.dateline) && wire.datelinePattern == "CITY, COUNTRY - MONTH D:")
+        #expect(CreditsFile.checkChoices(settings) == CheckChoices(), "Preferences' own are left as they were")
+        preferences.close()
+        Harness.settle()
+
+        type(window, "Ferry", "Lisbon - May 17: boats")
+        #expect(
+            window.messages.text
+                == "Subtitle does not open with the dateline “CITY, COUNTRY - MONTH D:”: “,” is wanted at “-”. Done again saves the caption as it is.",
+            "\(window.messages.text ?? "")")
+        #expect(window.form.view.subtitleEntry.hasFocus)
+        #expect(selection(window.form.view.subtitleEntry) == 7..<8, "the word where it parts from the pattern")
+        #expect(saved.isEmpty)
+
+        // The local paper's pad: Preferences' checks, no dateline asked for.
+        window.activateAction(PadChoice.keyActionName(1))
+        Harness.type(window.form.view.subtitleEntry, "Lisbon - May 17: boats at dawn")
+        done(window)
+        #expect(Harness.spin { saved.count == 1 }, "\(window.messages.text ?? "")")
+        #expect(saved.first?.subtitle == "Lisbon - May 17: boats at dawn")
+
+        // The wire's pad again: its own checks shown; taken away, Preferences' come back.
+        window.activateAction(PadChoice.keyActionName(2))
+        window.activateAction("preferences")
+        Harness.settle()
+        let again = try #require(window.preferences)
+        again.show(.checks)
+        #expect(again.checksPage.padButton.isActive && again.checksPage.buttons[.dateline]?.isActive == true)
+        #expect(again.checksPage.patternEntry.text == "CITY, COUNTRY - MONTH D:")
+        Harness.press(toplevel: again.window.pointer, keyval: GDK_KEY_o, state: GDK_MOD1_MASK)
+        #expect(StationeryPads.checks(of: "Wire", in: pads) == .none)
+        #expect(again.checksPage.buttons[.dateline]?.isActive == false && again.checksPage.patternEntry.text == "")
+        #expect(window.form.checkChoices == CheckChoices())
+        again.close()
     }
 
     /// The dateline check, where a desk switched it on: the subtitle's missing place said,

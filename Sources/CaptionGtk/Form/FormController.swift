@@ -46,18 +46,26 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     /// The names the code replacements spell, for the check at Done: made when first
     /// needed after the table changes.
     var names: NameRoster?
-    /// The checks at Done that Preferences leaves on: read from `settingsFile` at the
-    /// first Done (nothing of them is needed before), then as Preferences changes them.
+    /// The checks at Done that Preferences leaves on, with those of the stationery pad in
+    /// use over them: read from `settingsFile` at the first Done (nothing of them is needed
+    /// before) and when another pad is in use, and as Preferences changes them.
     var checkChoices: CheckChoices {
         get {
-            if let chosenChecks { return chosenChecks }
-            let read = settingsFile.map { CreditsFile.checkChoices($0) } ?? CheckChoices()
-            chosenChecks = read
+            if let chosenChecks, chosenChecks.pad == standingCredits.pad { return chosenChecks.choices }
+            var read = CheckChoices()
+            if let settingsFile {
+                read = CreditsFile.checkChoices(settingsFile)
+                if let pad = standingCredits.pad {
+                    read = StationeryPads.checks(of: pad, in: StationeryPads.folder(besides: settingsFile))
+                        .applied(to: read)
+                }
+            }
+            chosenChecks = (standingCredits.pad, read)
             return read
         }
-        set { chosenChecks = newValue }
+        set { chosenChecks = (standingCredits.pad, newValue) }
     }
-    private var chosenChecks: CheckChoices?
+    private var chosenChecks: (pad: String?, choices: CheckChoices)?
 
     /// Shows the optional fields Preferences turned on, in its order, from now on: the
     /// photo on the form keeps its words.

@@ -13,7 +13,7 @@ extension CaptionWindow {
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
         preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
         preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
-        preferences.onCheckChoicesChange = { [weak self] in self?.form.checkChoices = $0 }
+        preferences.checksPage.onChange = { [weak self] in self?.form.checkChoices = $0 }
         preferences.fieldsPage.onChange = { [weak self] in self?.form.showFields($0) }
         preferences.onPadChosen = { [weak self] in self?.pads.choose($0) }
         preferences.onClose = { [weak self, weak preferences] in

@@ -1,11 +1,11 @@
-// The Preferences window (Ctrl+comma, or Preferences in the main menu), two pages switched
+// The Preferences window (Ctrl+comma, or Preferences in the main menu), four pages switched
 // from its header bar (or Ctrl+Page Up and Down): the code replacements as a searchable
 // list, the chosen row edited in two fields under it, removals undone with Ctrl+Z, and codes
-// imported from Photo Mechanic; and the standing credits. Both are saved as they change
-// (GNOME's preferences apply at once, with no Apply button).
+// imported from Photo Mechanic; the standing credits; the form's fields (FieldsPage); the
+// checks at Done (ChecksPage). All are saved as they change (GNOME's preferences apply at
+// once, with no Apply button).
 
 import CGtk
-import CaptionChecks
 import CaptionLibrary
 import CaptionMetadata
 import CaptionText
@@ -92,12 +92,8 @@ final class PreferencesWindow {
     var onCreditsChange: ((StandingCredits) -> Void)?
     /// The choices about writing were saved: writes follow them from now on.
     var onWritingChoicesChange: ((WritingChoices) -> Void)?
-    /// A switch per check at Done.
-    let checkButtons: [CaptionCheck: CheckButton]
-    /// Says that the checks' switches could not be saved.
-    let checksStatus: Label
-    /// A check was switched: the form's next Done follows it.
-    var onCheckChoicesChange: ((CheckChoices) -> Void)?
+    /// The checks at Done, Preferences' or the pad's.
+    let checksPage: ChecksPage
     /// The form's optional fields, turned on and arranged.
     let fieldsPage: FieldsPage
 
@@ -156,15 +152,7 @@ final class PreferencesWindow {
         iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: iimButton.isActive)
         creditsStatus = builder["credits_status"]
         creditsRule = builder["credits_rule"]
-        let checks = CreditsFile.checkChoices(creditsPath)
-        var buttons: [CaptionCheck: CheckButton] = [:]
-        for check in CaptionCheck.allCases {
-            let button: CheckButton = builder["check_" + check.rawValue]
-            button.isActive = checks.allows(check)
-            buttons[check] = button
-        }
-        checkButtons = buttons
-        checksStatus = builder["checks_status"]
+        checksPage = ChecksPage(builder, path: creditsPath, pad: credits.pad, lifetime: lifetime)
         fieldsPage = FieldsPage(builder, path: creditsPath)
         creditsStatus.text = credits.problem ?? ""
         padInUse = credits.pad
@@ -286,6 +274,7 @@ final class PreferencesWindow {
             self?.notification.finish()
             self?.saveNow(reporting: false)
             self?.saveCreditsNow(reporting: false)
+            self?.checksPage.saveNow()
             self?.lifetime.end()
         }
     }
@@ -318,7 +307,7 @@ final class PreferencesWindow {
         switch page {
         case .codes: if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
         case .credits: creditFields[.creator]?.grabFocus()
-        case .checks: checkButtons[.leftovers]?.grabFocus()
+        case .checks: checksPage.focus()
         case .fields: fieldsPage.focus()
         }
     }
@@ -331,6 +320,7 @@ final class PreferencesWindow {
         guard !isClosed else { return }
         saveNow()
         saveCreditsNow()
+        checksPage.saveNow()
         notification.finish()
         isClosed = true
         onClose?()
@@ -537,6 +527,7 @@ final class PreferencesWindow {
         creditsUnsaved = false
         creditsStatus.text = credits.problem ?? ""
         padRow.show(inUse: credits.pad)
+        checksPage.show(pad: credits.pad)
     }
 
     private func connectPads() {
@@ -593,21 +584,6 @@ final class PreferencesWindow {
         }
         iimButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
         placeButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
-        for button in checkButtons.values {
-            button.connect(.toggled) { [weak self] in self?.saveCheckChoices() }
-        }
-    }
-
-    /// The checks as the switches say them.
-    var checkChoices: CheckChoices {
-        CheckChoices(off: Set(checkButtons.filter { !$0.value.isActive }.map(\.key)))
-    }
-
-    /// Applies from the next Done on, and to caption --check.
-    private func saveCheckChoices() {
-        let choices = checkChoices
-        onCheckChoicesChange?(choices)
-        checksStatus.text = CreditsFile.save(choices, to: creditsPath) ?? ""
     }
 
     /// Applies from the next write on, in this window and the command line alike.
