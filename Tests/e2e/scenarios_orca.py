@@ -1033,3 +1033,44 @@ def scenario_orca_fields_turned_on_by_ear_are_reached_by_enter_through_a_pad_swi
            f"saved {entries[0]!r}")
     expect(entries[0].get("credits", {}).get("creator") == "Ana Lima",
            f"saved without the pad's credits: {entries[0]!r}")
+
+
+def scenario_orca_a_pads_own_dateline_pattern_is_made_and_said_by_ear(desktop):
+    """An agency's pad given checks of its own by ear: with the pad in use, the Checks page
+    opens on "Own checks for the stationery pad", said; Space gives the pad its checks,
+    Alt+D switches the dateline on, Alt+L reaches the pattern, said; the pattern typed is
+    kept in the pad's file, not in Preferences'. Escape, and Done on a subtitle that does
+    not open so says the part wanted and the word; Done again saves."""
+    make_pads(desktop, {"Wire": ["-XMP-dc:Creator=Ana Lima", "-XMP-photoshop:Credit=Wire Agency"]})
+    subprocess.run([desktop.caption, "--use-pad", "Wire"], env=desktop.env, capture_output=True,
+                   timeout=TIMEOUT, check=True)
+    pad = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "pads", "Wire.xmp")
+    orca, ui, step = heard_on_the_form(desktop, window_manager=True)
+    step(["ctrl+comma"], "Preferences", "Add Code push button.")
+    step(["ctrl+Page_Up"], "Own checks for the stationery pad", "check box not checked")
+    step(["space"], "checked")
+    wait_until("the pad given checks", lambda: "ChecksOn" in open(pad).read() or None)
+    step(["alt+d"], "A place and a date in the subtitle", "checked")
+    step(["alt+l"], "Dateline pattern text.")
+    desktop.type("CITY, COUNTRY - MONTH D:")
+    desktop.key("Return")
+    wait_until("the pattern kept in the pad",
+               lambda: "CITY, COUNTRY - MONTH D:" in open(pad).read() or None)
+    settings = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "credits.ini")
+    expect("dateline_pattern" not in open(settings).read(), "the pattern went into Preferences' own checks")
+    step(["Escape"], "Title text.")
+    desktop.type("Ferry")
+    step(["Return"], "Subtitle text.")
+    desktop.type("Lisbon - May 17: boats")
+    ui.wait_text(ui.subtitle, "Lisbon - May 17: boats")
+    orca.settle()
+    orca.start_listening()
+    desktop.key("Return")
+    orca.wait_heard("does not open with the dateline")
+    orca.wait_heard("is wanted at")
+    orca.wait_heard("Done again saves the caption as it is")
+    ui.wait_focus("Subtitle")
+    expect(desktop.entries() == [], "a finding saved the caption")
+    step(["Return"], "Saved")
+    entries = desktop.wait_for_entries(1)
+    expect(entries[0]["subtitle"] == "Lisbon - May 17: boats", f"saved {entries[0]['subtitle']!r}")
