@@ -469,7 +469,7 @@ public enum Arguments {
                 "  --add-pad FILE    make an XMP file (a Photo Mechanic metadata template) a\n                    stationery pad, named after the file or --pad"
             ),
             tr(
-                "  --check [PHOTO...] check the captions of the library, or the photos' own, for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any;\n                    with --pad NAME, that stationery pad's own checks apply"
+                "  --check [PHOTO...] check the captions of the library, the photos' own, or a\n                    caption sheet's rows (SHEET.csv), for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any;\n                    with --pad NAME, that stationery pad's own checks apply"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

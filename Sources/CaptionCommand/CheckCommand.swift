@@ -42,12 +42,34 @@ extension Commands {
             }
         }
         if !photos.isEmpty {
+            var unreadable = false
             for photo in photos {
-                let caption = CaptionFinder.find(photo).caption
-                say(photo, CaptionWords { caption[$0] ?? "" }, photo: photo)
+                guard isSheet(photo) else {
+                    let caption = CaptionFinder.find(photo).caption
+                    say(photo, CaptionWords { caption[$0] ?? "" }, photo: photo)
+                    continue
+                }
+                // A sheet's rows, each by its line; the words as --import would take them,
+                // variables still to be filled from the row's photo.
+                output.flush()
+                guard let rows = sheetRows(photo) else {
+                    unreadable = true
+                    continue
+                }
+                for row in rows {
+                    switch row {
+                    case .failure(let problem):
+                        Console.error(photo + ":" + String(problem.line) + ": " + problem.message)
+                        unreadable = true
+                    case .success(let row):
+                        say(
+                            photo + ":" + String(row.line), CaptionWords { row.words[$0] ?? "" },
+                            variables: Set(Variables.names), photo: row.photo)
+                    }
+                }
             }
             output.flush()
-            return found > 0 ? 1 : 0
+            return found > 0 || unreadable ? 1 : 0
         }
         do {
             let opened = try openForReading(library)
@@ -71,6 +93,9 @@ extension Commands {
             return 1
         }
     }
+
+    /// A caption sheet rather than a photo: a `.csv` file, as exiftool's `-csv` writes.
+    static func isSheet(_ path: String) -> Bool { path.lowercased().hasSuffix(".csv") }
 
     /// The names the code replacements spell (the window's own file, which Preferences
     /// edits and imports Photo Mechanic's into); none when there is no file.

@@ -18,37 +18,7 @@ extension Commands {
     /// A row that cannot be saved is said as `SHEET:LINE: reason` and the others go on;
     /// exit status 1 when any row was not saved or not written, 0 when all were.
     static func importSheet(_ sheet: String, library: String?, into: CaptionDestination?, pad: String? = nil) -> Int32 {
-        let text: String
-        switch SettingsFile.read(sheet) {
-        case .contents(let bytes):
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                Console.error(
-                    fill(tr("The sheet is not UTF-8 text (exiftool writes UTF-8): {path}"), ["path": sheet]))
-                return 1
-            }
-            text = decoded
-        case .missing:
-            Console.error(fill(tr("There is no sheet at {path}"), ["path": sheet]))
-            return 1
-        case .notRegular:
-            Console.error(fill(tr("The sheet is not a file: {path}"), ["path": sheet]))
-            return 1
-        case .failed(let code):
-            Console.error(
-                fill(
-                    tr("The sheet cannot be read ({reason}): {path}"),
-                    ["reason": POSIXFiles.reason(code), "path": sheet]))
-            return 1
-        }
-        let (rows, leftOut) = CaptionSheet.read(text)
-        for name in leftOut {
-            Console.error(
-                fill(
-                    tr("{path}: the column {column} is not a field Caption keeps; left out"),
-                    [
-                        "path": sheet, "column": name,
-                    ]))
-        }
+        guard let rows = sheetRows(sheet) else { return 1 }
         var status: Int32 = 0
 
         // Read once for the whole sheet; each row fills their variables from its own photo.
@@ -92,6 +62,43 @@ extension Commands {
     }
 
     /// A row's words (a cell left empty taken from the photo) and its photo read and checked.
+    /// The sheet's rows, its columns Caption does not keep said; nil, with what is wrong
+    /// said, when it cannot be read.
+    static func sheetRows(_ sheet: String) -> [Result<SheetRow, SheetProblem>]? {
+        let text: String
+        switch SettingsFile.read(sheet) {
+        case .contents(let bytes):
+            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                Console.error(
+                    fill(tr("The sheet is not UTF-8 text (exiftool writes UTF-8): {path}"), ["path": sheet]))
+                return nil
+            }
+            text = decoded
+        case .missing:
+            Console.error(fill(tr("There is no sheet at {path}"), ["path": sheet]))
+            return nil
+        case .notRegular:
+            Console.error(fill(tr("The sheet is not a file: {path}"), ["path": sheet]))
+            return nil
+        case .failed(let code):
+            Console.error(
+                fill(
+                    tr("The sheet cannot be read ({reason}): {path}"),
+                    ["reason": POSIXFiles.reason(code), "path": sheet]))
+            return nil
+        }
+        let (rows, leftOut) = CaptionSheet.read(text)
+        for name in leftOut {
+            Console.error(
+                fill(
+                    tr("{path}: the column {column} is not a field Caption keeps; left out"),
+                    [
+                        "path": sheet, "column": name,
+                    ]))
+        }
+        return rows
+    }
+
     static func prepared(_ row: SheetRow) -> (words: CaptionWords, loaded: Result<LoadedPhoto, LibraryError>) {
         (words(row.words, for: row.photo).0, Result { () throws(LibraryError) in try PhotoInspector.load(row.photo) })
     }

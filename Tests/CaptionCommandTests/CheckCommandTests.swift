@@ -187,6 +187,36 @@ struct CheckCommandTests {
             "\(missing.stderr)")
     }
 
+    @Test("--check over a caption sheet exiftool wrote names each row by its line, beside photos given")
+    func aSheetsRows() throws {
+        let scratch = Scratch()
+        let first = scratch.write("first.png", Photos.png())
+        let second = scratch.write("second.png", Photos.png(seed: 2))
+        for (photo, title, description) in [
+            (first, "Fans at XXX", "Boats at dusk"), (second, "Pier", "Boats at dusk"),
+        ] {
+            let tagged = try Tool.run(
+                "exiftool",
+                ["-q", "-overwrite_original", "-XMP-dc:Title=" + title, "-XMP-dc:Description=" + description, photo])
+            try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        }
+        let sheet = try Tool.run("exiftool", ["-csv", "-XMP-dc:Title", "-XMP-dc:Description", first, second])
+        try #require(sheet.status == 0, "exiftool: \(sheet.stderr)")
+        // A colleague's edit: the second row's words typed twice, a row with no photo.
+        let text = sheet.stdout.replacing("Pier", with: "Pier pier") + ",Lost,Row\n"
+        let path = scratch.write("sheet.CSV", Array(text.utf8))
+        let outcome = try Caption.run(["--check", path])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout
+                == path + ":2: Title: “XXX” is a placeholder left in\n" + path
+                + ":3: Title: “Pier pier” is typed twice\n", "\(outcome.stdout)")
+        #expect(outcome.stderr.contains(path + ":4: "), "the row without a photo said: \(outcome.stderr)")
+        let missing = try Caption.run(["--check", scratch.file("none.csv")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("There is no sheet at " + scratch.file("none.csv")), "\(missing.stderr)")
+    }
+
     @Test("--check over the library names each entry; a clean library exits 0 and says nothing")
     func libraryEntries() throws {
         let scratch = Scratch()
