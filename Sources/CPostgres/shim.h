@@ -55,7 +55,7 @@ struct caption_libpq {
     int (*flush)(PGconn *);
     int (*is_busy)(PGconn *);
     PGresult *(*get_result)(PGconn *);
-    int (*set_single_row_mode)(PGconn *);
+    int (*get_copy_data)(PGconn *, char **, int);
     int loaded;
 };
 
@@ -108,7 +108,7 @@ static inline void caption_libpq_load(void) {
     *(void **)&t->flush = dlsym(library, "PQflush");
     *(void **)&t->is_busy = dlsym(library, "PQisBusy");
     *(void **)&t->get_result = dlsym(library, "PQgetResult");
-    *(void **)&t->set_single_row_mode = dlsym(library, "PQsetSingleRowMode");
+    *(void **)&t->get_copy_data = dlsym(library, "PQgetCopyData");
     t->loaded = t->connectdb && t->status && t->error_message && t->finish && t->exec && t->exec_params &&
                 t->result_status && t->result_error_field && t->result_error_message && t->ntuples &&
                 t->nfields && t->getvalue && t->getisnull && t->getlength && t->clear &&
@@ -116,7 +116,7 @@ static inline void caption_libpq_load(void) {
                 t->user && t->transaction_status && t->server_version && t->socket && t->consume_input &&
                 t->notifies && t->set_notice_processor && t->needs_password && t->used_password &&
                 t->connectdb_params && t->send_query && t->send_query_params && t->set_nonblocking && t->flush &&
-                t->is_busy && t->get_result && t->set_single_row_mode;
+                t->is_busy && t->get_result && t->get_copy_data;
 }
 
 /* libpq's functions, or NULL when it cannot be opened; opened once, from any thread. */

@@ -74,13 +74,14 @@ extension Commands {
         do {
             let opened = try openForReading(library)
             guard let last = try opened.newestCursor() else { return 0 }
+            let photoPath = opened.photoPathsIfHere()
             var cursor: EntryCursor?
             while true {
                 let page = try opened.entries(after: cursor, order: .oldestFirst, limit: 256, through: last)
                 for entry in page {
                     say(
                         fill(tr("entry {id}"), ["id": String(entry.id)]), entry.words, variables: nil,
-                        photo: opened.photoPathIfHere(of: entry))
+                        photo: photoPath(entry))
                 }
                 guard page.count == 256, let next = page.last else { break }
                 cursor = EntryCursor(next)

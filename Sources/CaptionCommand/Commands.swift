@@ -389,11 +389,12 @@ enum JSON {
     /// what SQLite does.
     static func write(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
         var first = true
+        let photoPath = library.photoPathsIfHere()
         try library.forEachEntry { entry in
             output.append(bytes: first ? "[\n" : ",\n")
             first = false
             // A listing fetches no photo from a server: "photo" is null for one not here yet.
-            output.withBytes { object(entry, photo: library.photoPathIfHere(of: entry), into: &$0) }
+            output.withBytes { object(entry, photo: photoPath(entry), into: &$0) }
             return true
         }
         output.append(bytes: first ? "[]\n" : "\n]\n")
@@ -405,7 +406,7 @@ enum JSON {
         // Title and Subtitle always; an optional field only when it holds words (a million
         // entries would otherwise carry nine empty keys each), Keywords as a list.
         for field in CaptionField.required + entry.words.filledOptionalFields {
-            out.append(contentsOf: ", \"\(jsonKey(field.rawValue))\": ".utf8)
+            out.append(contentsOf: fieldKeys[field] ?? [])
             if field == .keywords {
                 out.append(contentsOf: "[".utf8)
                 for (position, keyword) in entry.words.keywords.enumerated() {
@@ -436,7 +437,8 @@ enum JSON {
         out.append(contentsOf: "\", \"credits\": {".utf8)
         var separator = ""
         for field in entry.credits.setFields {
-            out.append(contentsOf: "\(separator)\"\(jsonKey(field))\": ".utf8)
+            out.append(contentsOf: separator.utf8)
+            out.append(contentsOf: creditKeys[field] ?? [])
             string(entry.credits[field], into: &out)
             separator = ", "
         }
@@ -450,6 +452,13 @@ enum JSON {
         }
         out.append(contentsOf: "}}".utf8)
     }
+
+    /// `, "headline": ` for each field, by its place among all fields: made once, not for
+    /// each of a listing's entries.
+    static let fieldKeys = Dictionary(
+        uniqueKeysWithValues: CaptionField.allCases.map { ($0, Array(", \"\(jsonKey($0.rawValue))\": ".utf8)) })
+    static let creditKeys = Dictionary(
+        uniqueKeysWithValues: CreditField.allCases.map { ($0, Array("\"\(jsonKey($0))\": ".utf8)) })
 
     /// A credit's key, in the camel case of the other keys: "creditLine", "countryCode".
     static func jsonKey(_ field: CreditField) -> String { jsonKey(field.rawValue) }

@@ -117,8 +117,9 @@ extension Commands {
     /// the library's copy when that is not known), its words and its credits.
     static func sheet(_ library: Library, to output: inout Console.Buffer) throws(LibraryError) {
         output.append(CaptionSheet.header.joined(separator: ",") + "\n")
+        let photoPath = library.photoPathsIfHere()
         try library.forEachEntry { entry in
-            let photo = entry.source ?? library.photoPathIfHere(of: entry) ?? entry.originalName
+            let photo = entry.source ?? photoPath(entry) ?? entry.originalName
             output.append(CaptionSheet.line(photo: photo, words: entry.words, credits: entry.credits))
             return true
         }

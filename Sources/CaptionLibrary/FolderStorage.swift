@@ -177,6 +177,8 @@ final class FolderStorage: LibraryStorage {
 
     func photoPathIfHere(of entry: Entry) -> String? { photoPath(of: entry) }
 
+    func photoPathsIfHere() -> (Entry) -> String? { { self.photoPath(of: $0) } }
+
     func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String? { photoPath(of: entry) }
 
     /// The same, for a library folder not open here (the window asks before opening).

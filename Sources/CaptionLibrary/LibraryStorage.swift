@@ -65,6 +65,9 @@ protocol LibraryStorage: AnyObject, Sendable {
     /// The same when the photo is already on this machine, nil when it would have to be
     /// fetched: what a listing shows, which fetches nothing.
     func photoPathIfHere(of entry: Entry) -> String?
+    /// `photoPathIfHere` for a pass over many entries (a listing): the photos here read
+    /// once, not looked up one entry at a time.
+    func photoPathsIfHere() -> (Entry) -> String?
     /// The same, fetching the photo when it is not here; a server that cannot be reached
     /// throws (rather than giving nil, which says the photo is not there).
     func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String?

@@ -440,23 +440,25 @@ final class PostgresStorage: LibraryStorage {
     ) throws(LibraryError) {
         let newest = order == .newestFirst
         if limit == nil && last == nil {
-            // The whole list (`--list`): one statement whose rows are handed on as they come.
-            var parameters: [String?] = []
+            // The whole list (`--list`): one COPY whose rows are handed on as they come, as
+            // psql's copy of them would come. A COPY takes no parameters: the cursor's two
+            // integers are written into it.
             var filter = ""
             if let cursor {
-                parameters = [String(cursor.created), String(cursor.id)]
-                filter = "WHERE (created, id) \(newest ? "<" : ">") ($1, $2)"
+                filter = "WHERE (created, id) \(newest ? "<" : ">") (\(cursor.created), \(cursor.id))"
             }
             let direction = newest ? "DESC" : "ASC"
-            let sql =
-                "SELECT \(Self.columns) FROM caption.entries \(filter) ORDER BY created \(direction), id \(direction)"
+            let sql = """
+                COPY (SELECT \(Self.columns) FROM caption.entries \(filter) \
+                ORDER BY created \(direction), id \(direction)) TO STDOUT
+                """
             try state.withLock { (state) throws(LibraryError) in
                 try reconnectIfLost(&state)
                 var handedOn = false
                 func stream(_ db: PostgresConnection) throws(LibraryError) {
-                    try db.stream(sql, parameters) { rows in
+                    try db.copyOut(sql) { line in
                         handedOn = true
-                        return body(Self.entry(rows, 0))
+                        return body(Entry(columns: CopyRow(line)))
                     }
                 }
                 do throws(LibraryError) {
@@ -657,6 +659,15 @@ final class PostgresStorage: LibraryStorage {
         guard PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
         let path = directory + "/" + entry.photo
         return access(path, F_OK) == 0 ? path : nil
+    }
+
+    func photoPathsIfHere() -> (Entry) -> String? {
+        let here = Set((Files.list(directory + "/photos") ?? []).map { "photos/" + $0 })
+        let directory = directory
+        return { entry in
+            guard here.contains(entry.photo), PhotoFolder.isStoredPhoto(entry.photo) else { return nil }
+            return directory + "/" + entry.photo
+        }
     }
 
     func photoPath(of entry: Entry) -> String? {

@@ -94,6 +94,48 @@ struct ServerCommandTests {
         #expect(again.stderr == "caption: There is no entry 1 in the library\n")
     }
 
+    /// The server's listing (a COPY, its values escaped by the server) gives what a folder's
+    /// gives for the same captions: backslashes, a literal `\N`, quotes, Chinese and emoji,
+    /// keywords, credits and a pad's name, as JSON and as a sheet.
+    @Test func aServersListingSaysWhatAFoldersSays() throws {
+        let scratch = Scratch()
+        let address = try Storage.database(for: scratch).connectionString
+        let ana = Machine(scratch: scratch, name: "ana")
+        let folder = scratch.file("folder-library")
+        let captions: [[String]] = [
+            ["--title", #"C:\photos\N and \N"#, "--subtitle", #"A "quoted" \t tab, 港口 🚢"#],
+            ["--title", "Plain", "--subtitle", "Boats", "--keywords", "harbour, 港口", "--headline", #"Back\slash"#],
+        ]
+        let credits = try ana.run(["--set-credits", "--creator", "Ana \\ Lima", "--credit-line", "\\N"])
+        #expect(credits.status == 0, "\(credits.stderr)")
+        for (index, words) in captions.enumerated() {
+            let photo = scratch.write("p\(index).jpg", Photos.jpeg(seed: UInt32(index + 1), width: 64, height: 48))
+            for library in [address, folder] {
+                let added = try ana.run(["--library", library, "--add", photo] + words)
+                #expect(added.status == 0, "\(words): \(added.stderr)")
+            }
+        }
+        func listed(_ library: String, _ format: String) throws -> String {
+            let outcome = try ana.run(["--library", library, "--list", format])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            return outcome.stdout
+        }
+        func objects(_ library: String) throws -> [NSDictionary] {
+            let parsed = try JSONSerialization.jsonObject(with: Data(try listed(library, "--json").utf8))
+            return try #require(parsed as? [[String: Any]]).map { object in
+                // Where and when differ between the two libraries; the words may not.
+                NSDictionary(dictionary: object.filter { !["photo", "created", "updated"].contains($0.key) })
+            }
+        }
+        let onServer = try objects(address)
+        #expect(onServer.count == 2)
+        #expect(onServer == (try objects(folder)))
+        #expect(onServer.last?["title"] as? String == #"C:\photos\N and \N"#)
+        #expect((onServer.last?["credits"] as? [String: Any])?["creditLine"] as? String == "\\N")
+        let sheet = { (text: String) in text.split(separator: "\n").map { $0.split(separator: ",").dropFirst() } }
+        #expect(sheet(try listed(address, "--csv")) == sheet(try listed(folder, "--csv")))
+    }
+
     @Test func anAddressWithAPasswordIsRefusedWithoutShowingIt() throws {
         let scratch = Scratch()
         let machine = Machine(scratch: scratch, name: "ana")
