@@ -62,8 +62,11 @@ import Testing
         #expect(preferences.window.focus?.accessibleName == "Source")
         for _ in 0..<4 { press(preferences, GDK_KEY_Return) }
         #expect(
-            preferences.window.focus?.id == preferences.replaceButton.id, "after the last credit, the choice")
-        #expect(preferences.replaceButton.accessibleDescription.hasPrefix("A photo that already names its Creator"))
+            preferences.window.focus?.id == preferences.creditsPage.replaceButton.id,
+            "after the last credit, the choice")
+        #expect(
+            preferences.creditsPage.replaceButton.accessibleDescription.hasPrefix(
+                "A photo that already names its Creator"))
 
         #expect(
             Harness.spin { CreditsFile.read(credits).credits[.copyright] == "© {year} Ana Lima" },
@@ -75,18 +78,18 @@ import Testing
             window.form.view.credits.accessibleDescription.hasPrefix("Creator: Ana Lima\nCredit line: Agência Lusa"))
 
         // The choice is saved at once.
-        gtk_button_clicked(caption_button(preferences.replaceButton.pointer))
+        gtk_button_clicked(caption_button(preferences.creditsPage.replaceButton.pointer))
         #expect(CreditsFile.read(credits).credits.replacesPhotos)
         #expect(window.form.standingCredits.template.replacesPhotos)
 
         // A variable Caption does not know is said at once; the photo's line says it is left out.
         press(preferences, GDK_KEY_Page_Up, GDK_CONTROL_MASK)
         press(preferences, GDK_KEY_Page_Down, GDK_CONTROL_MASK)
-        let source = try #require(preferences.creditFields[.source])
+        let source = try #require(preferences.creditsPage.fields[.source])
         source.grabFocus()
         Harness.type(source, "{desk}")
-        #expect(preferences.creditsStatus.text.hasPrefix("Unknown variable {desk} in Source"))
-        preferences.saveCreditsNow()
+        #expect(preferences.creditsPage.status.text.hasPrefix("Unknown variable {desk} in Source"))
+        preferences.creditsPage.saveNow()
         #expect(
             window.form.view.credits.text.hasSuffix(
                 "(Source left out: this photo has no value for a variable in them)"))
@@ -105,29 +108,33 @@ import Testing
         let preferences = try preferences(window)
         // Another test's writes must not see this one's choice: it is taken here instead.
         var chosen: [WritingChoices] = []
-        preferences.onWritingChoicesChange = { chosen.append($0) }
+        preferences.creditsPage.onWritingChoicesChange = { chosen.append($0) }
         press(preferences, GDK_KEY_Page_Down, GDK_CONTROL_MASK)
-        #expect(preferences.iimButton.isActive, "on by default")
+        #expect(preferences.creditsPage.iimButton.isActive, "on by default")
         #expect(
-            preferences.iimButton.accessibleDescription == "IPTC-IIM is added to JPEG and TIFF photos that have none.")
+            preferences.creditsPage.iimButton.accessibleDescription
+                == "IPTC-IIM is added to JPEG and TIFF photos that have none.")
         // Its mnemonic reaches it from the keyboard, and turns it off.
         press(preferences, GDK_KEY_i, GDK_MOD1_MASK)
-        #expect(preferences.window.focus?.id == preferences.iimButton.id)
-        #expect(!preferences.iimButton.isActive)
+        #expect(preferences.window.focus?.id == preferences.creditsPage.iimButton.id)
+        #expect(!preferences.creditsPage.iimButton.isActive)
         #expect(chosen == [WritingChoices(addsIIM: false)])
         #expect(CreditsFile.writingChoices(credits) == WritingChoices(addsIIM: false))
         #expect(
-            preferences.iimButton.accessibleDescription == "IPTC-IIM is written only where a photo already has it.")
+            preferences.creditsPage.iimButton.accessibleDescription
+                == "IPTC-IIM is written only where a photo already has it.")
         #expect(try String(contentsOfFile: credits, encoding: .utf8).contains("[writing]\niim_for_older_systems=false"))
 
         // The place from GPS: off at first, on by Alt+G, said, saved beside the IIM choice.
-        #expect(!preferences.placeButton.isActive, "off by default")
+        #expect(!preferences.creditsPage.placeButton.isActive, "off by default")
         press(preferences, GDK_KEY_g, GDK_MOD1_MASK)
-        #expect(preferences.window.focus?.id == preferences.placeButton.id)
-        #expect(preferences.placeButton.isActive)
+        #expect(preferences.window.focus?.id == preferences.creditsPage.placeButton.id)
+        #expect(preferences.creditsPage.placeButton.isActive)
         #expect(chosen.last == WritingChoices(addsIIM: false, placeFromGPS: true))
         #expect(CreditsFile.writingChoices(credits) == WritingChoices(addsIIM: false, placeFromGPS: true))
-        #expect(preferences.placeButton.accessibleDescription.hasPrefix("An unset City, Country and country code"))
+        #expect(
+            preferences.creditsPage.placeButton.accessibleDescription.hasPrefix(
+                "An unset City, Country and country code"))
         preferences.close()
     }
 

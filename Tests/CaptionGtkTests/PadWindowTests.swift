@@ -122,10 +122,10 @@ import Testing
         window.activateAction("preferences")
         Harness.settle()
         let preferences = try #require(window.preferences)
-        #expect(preferences.creditsHeading.text == "Stationery Pad “Freelance”")
-        let city = try #require(preferences.creditFields[.city])
+        #expect(preferences.creditsPage.heading.text == "Stationery Pad “Freelance”")
+        let city = try #require(preferences.creditsPage.fields[.city])
         city.text = "Porto"
-        preferences.saveCreditsNow()
+        preferences.creditsPage.saveNow()
         let pads = StationeryPads.folder(besides: creditsFile)
         #expect(
             try StationeryPads.credits(of: "Freelance", in: pads).get()
@@ -149,7 +149,7 @@ import Testing
         let window = try Harness.makeWindow(library: folder + "/new-library", creditsFile: creditsFile)
         defer { gtk_widget_destroy(window.widget) }
         let preferences = try openCreditsPage(window)
-        let row = preferences.padRow
+        let row = preferences.creditsPage.padRow
         #expect(row.list.activeID == "", "no pad in use: the standing credits")
         gtk_button_clicked(caption_button(row.newButton.pointer))
         #expect(row.isNaming)
@@ -176,11 +176,11 @@ import Testing
         #expect(try StationeryPads.credits(of: "AP Sports", in: pads).get() == Credits([.creator: "Own Name"]))
         #expect(window.pads.current == "AP Sports")
         #expect(row.list.activeID == "AP Sports")
-        #expect(preferences.creditsHeading.text == "Stationery Pad “AP Sports”")
+        #expect(preferences.creditsPage.heading.text == "Stationery Pad “AP Sports”")
 
-        let city = try #require(preferences.creditFields[.city])
+        let city = try #require(preferences.creditsPage.fields[.city])
         city.text = "Porto"
-        preferences.saveCreditsNow()
+        preferences.creditsPage.saveNow()
         #expect(
             try StationeryPads.credits(of: "AP Sports", in: pads).get()
                 == Credits([.creator: "Own Name", .city: "Porto"]))
@@ -193,22 +193,22 @@ import Testing
         let window = try Harness.makeWindow(library: folder + "/list-library", creditsFile: creditsFile)
         defer { gtk_widget_destroy(window.widget) }
         let preferences = try openCreditsPage(window)
-        let creator = try #require(preferences.creditFields[.creator])
+        let creator = try #require(preferences.creditsPage.fields[.creator])
         creator.text = "Own Name Jr"
-        preferences.padRow.list.activeID = "Lusa"
+        preferences.creditsPage.padRow.list.activeID = "Lusa"
         #expect(CreditsFile.read(creditsFile).credits[.creator] == "Own Name Jr", "saved before the switch")
         #expect(window.pads.current == "Lusa")
         #expect(creator.text == "Ana Lima", "the page shows the pad's credits")
-        #expect(try #require(preferences.creditFields[.creditLine]).text == "Agência Lusa")
-        #expect(preferences.creditsHeading.text == "Stationery Pad “Lusa”")
+        #expect(try #require(preferences.creditsPage.fields[.creditLine]).text == "Agência Lusa")
+        #expect(preferences.creditsPage.heading.text == "Stationery Pad “Lusa”")
         #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa · Headline: Match day")
         #expect(
             try StationeryPads.credits(of: "Lusa", in: StationeryPads.folder(besides: creditsFile)).get()[.creator]
                 == "Ana Lima", "showing a pad is no edit of it")
-        preferences.padRow.list.activeID = ""
+        preferences.creditsPage.padRow.list.activeID = ""
         #expect(window.pads.current == nil)
         #expect(creator.text == "Own Name Jr")
-        #expect(preferences.creditsHeading.text == "Standing Credits")
+        #expect(preferences.creditsPage.heading.text == "Standing Credits")
         preferences.close()
     }
 
@@ -217,13 +217,13 @@ import Testing
         let window = try Harness.makeWindow(library: folder + "/typed-library", creditsFile: creditsFile)
         defer { gtk_widget_destroy(window.widget) }
         let preferences = try openCreditsPage(window)
-        let city = try #require(preferences.creditFields[.city])
+        let city = try #require(preferences.creditsPage.fields[.city])
         city.text = "Porto"
         window.activateAction(PadChoice.keyActionName(2))
         #expect(CreditsFile.read(creditsFile).credits == Credits([.creator: "Own Name", .city: "Porto"]))
         #expect(window.form.view.credits.text == "Stationery pad “Lusa”: Ana Lima · Agência Lusa · Headline: Match day")
         #expect(city.text == "", "the page shows the pad's credits")
-        #expect(preferences.creditsHeading.text == "Stationery Pad “Lusa”")
+        #expect(preferences.creditsPage.heading.text == "Stationery Pad “Lusa”")
         preferences.close()
     }
 
@@ -234,7 +234,7 @@ import Testing
         let preferences = try openCreditsPage(window)
         let junk = folder + "/junk.xmp"
         #expect(FileManager.default.createFile(atPath: junk, contents: Data("no XMP".utf8)))
-        preferences.padRow.importFile(junk)
+        preferences.creditsPage.padRow.importFile(junk)
         #expect(preferences.message == "The file cannot be a stationery pad (it is not an XMP file): \(junk)")
         #expect(window.pads.current == nil)
 
@@ -242,11 +242,11 @@ import Testing
         let made = try Tool.run(
             "exiftool", ["-q", "-o", template, "-XMP-photoshop:Credit=Reuters", "-XMP-photoshop:Source=Reuters"])
         try #require(made.status == 0, "\(made.stderr)")
-        preferences.padRow.importFile(template)
+        preferences.creditsPage.padRow.importFile(template)
         #expect(preferences.message == "Stationery pad “Reuters Sport” imported and in use")
         #expect(window.pads.current == "Reuters Sport")
-        #expect(try #require(preferences.creditFields[.creditLine]).text == "Reuters")
-        #expect(preferences.padRow.list.activeID == "Reuters Sport")
+        #expect(try #require(preferences.creditsPage.fields[.creditLine]).text == "Reuters")
+        #expect(preferences.creditsPage.padRow.list.activeID == "Reuters Sport")
         preferences.close()
     }
 }

@@ -11,11 +11,11 @@ extension CaptionWindow {
         let preferences = PreferencesWindow(
             over: window, table: form.replacementTable, credits: form.standingCredits, creditsPath: creditsFile)
         preferences.onChange = { [weak self] table in self?.form.replacementTable = table }
-        preferences.onCreditsChange = { [weak self] credits in self?.form.standingCredits = credits }
-        preferences.onWritingChoicesChange = { WritingChoices.current = $0 }
+        preferences.creditsPage.onChange = { [weak self] credits in self?.form.standingCredits = credits }
+        preferences.creditsPage.onWritingChoicesChange = { WritingChoices.current = $0 }
         preferences.checksPage.onChange = { [weak self] in self?.form.checkChoices = $0 }
         preferences.fieldsPage.onChange = { [weak self] in self?.form.showFields($0) }
-        preferences.onPadChosen = { [weak self] in self?.pads.choose($0) }
+        preferences.creditsPage.onPadChosen = { [weak self] in self?.pads.choose($0) }
         preferences.onClose = { [weak self, weak preferences] in
             guard let self else { return }
             self.preferences = nil

@@ -64,34 +64,8 @@ final class PreferencesWindow {
     private(set) var isClosed = false
     /// The pages: codes, credits, the form's fields and checks.
     let pages: Stack
-    /// A field per standing credit, and whether they replace a photo's own.
-    let creditFields: [CreditField: TextEntry]
-    let replaceButton: CheckButton
-    /// Whether a photo without IPTC-IIM gets a block for older systems.
-    let iimButton: CheckButton
-    /// Whether the place of a photo's GPS position fills an unset City and Country.
-    let placeButton: CheckButton
-    /// Says a variable in the credits that Caption does not know, or that the file could
-    /// not be written.
-    let creditsStatus: Label
-    private let creditsRule: Label
-    private let creditsPath: String
-    private var pendingCreditsSave: SourceHandle?
-    private var creditsUnsaved = false
-    /// The stationery pad whose credits the page edits; nil: the standing credits' own.
-    private var padInUse: String?
-    let creditsHeading: Label
-    /// The pad the page edits, and new or imported ones.
-    let padRow: PadRow
-    /// A pad was chosen, made or imported here: the window makes it the one in use and
-    /// hands its credits back (`showCredits`).
-    var onPadChosen: ((String?) -> Void)?
-    /// The credits' fields are being filled from a pad: not the user's edit.
-    private var fillingCredits = false
-    /// The credits were saved: the form writes them from its next save on.
-    var onCreditsChange: ((StandingCredits) -> Void)?
-    /// The choices about writing were saved: writes follow them from now on.
-    var onWritingChoicesChange: ((WritingChoices) -> Void)?
+    /// The standing credits, or the stationery pad's in use.
+    let creditsPage: CreditsPage
     /// The checks at Done, Preferences' or the pad's.
     let checksPage: ChecksPage
     /// The form's optional fields, turned on and arranged.
@@ -102,7 +76,6 @@ final class PreferencesWindow {
         path: String = ReplacementStore.defaultPath, creditsPath: String = CreditsFile.defaultPath
     ) {
         self.path = path
-        self.creditsPath = creditsPath
         notification = InAppNotification(lifetime: lifetime)
         codes = CodeList(table)
         window = Window.toplevel()
@@ -129,38 +102,10 @@ final class PreferencesWindow {
         for field in [codeField, textField] {
             field.setPlaceholder(fill(tr("for example {example}"), ["example": field.placeholder]))
         }
-        var fields: [CreditField: TextEntry] = [:]
-        for field in CreditField.allCases {
-            let entry: TextEntry = builder["credit_" + field.rawValue]
-            entry.text = credits.template[field]
-            entry.accessibleName = CreditNames.name(field)
-            // A screen reader reads an empty field's grey text as if it were its value: it
-            // is said as an example, and the field as not set.
-            entry.setPlaceholder(fill(tr("for example {example}"), ["example": entry.placeholder]))
-            Self.describeEmptiness(entry)
-            fields[field] = entry
-        }
-        creditFields = fields
-        replaceButton = builder["credits_replace"]
-        replaceButton.isActive = credits.template.replacesPhotos
-        iimButton = builder["credits_iim"]
-        let writing = CreditsFile.writingChoices(creditsPath)
-        iimButton.isActive = writing.addsIIM
-        placeButton = builder["credits_place"]
-        placeButton.isActive = writing.placeFromGPS
-        placeButton.accessibleDescription = CreditNames.placeRule(placeFromGPS: writing.placeFromGPS)
-        iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: iimButton.isActive)
-        creditsStatus = builder["credits_status"]
-        creditsRule = builder["credits_rule"]
+        creditsPage = CreditsPage(builder, credits: credits, path: creditsPath, window: window, lifetime: lifetime)
         checksPage = ChecksPage(builder, path: creditsPath, pad: credits.pad, lifetime: lifetime)
         fieldsPage = FieldsPage(builder, path: creditsPath)
-        creditsStatus.text = credits.problem ?? ""
-        padInUse = credits.pad
-        creditsHeading = builder["credits_heading"]
-        padRow = PadRow(
-            builder, folder: StationeryPads.folder(besides: creditsPath), inUse: credits.pad, window: window)
         store = CodeStore()
-        nameHeading()
         showRows(matching: "")
         sayWhatThePageIs()
         let skipped = ReplacementStore.reading(path).skippedLines
@@ -174,7 +119,6 @@ final class PreferencesWindow {
                     "file": path,
                 ])
         }
-        sayCreditsRule()
         connectSignals()
     }
 
@@ -215,7 +159,7 @@ final class PreferencesWindow {
         }
         addButton.connect(.clicked) { [weak self] in self?.addCode() }
         addButton.clicksAtOnceByMnemonic()
-        connectCredits()
+        creditsPage.say = { [weak self] in self?.say($0) }
         let importButton: Button = builder["import"]
         importButton.connect(.clicked) { [weak self] in self?.chooseImport() }
         importButton.clicksAtOnceByMnemonic()
@@ -229,8 +173,8 @@ final class PreferencesWindow {
                 self.showRows(matching: self.searchField.text)
                 self.sayMatches()
             }
-            if key == GDK_KEY_Escape && self.padRow.isNaming {
-                self.padRow.cancelNaming()
+            if key == GDK_KEY_Escape && self.creditsPage.padRow.isNaming {
+                self.creditsPage.padRow.cancelNaming()
                 return true
             }
             if key == GDK_KEY_Escape {
@@ -263,7 +207,7 @@ final class PreferencesWindow {
         }
         window.connect(.deleteEvent) { [weak self] in
             self?.saveNow()
-            self?.saveCreditsNow()
+            self?.creditsPage.saveNow()
             self?.notification.finish()
             self?.onClose?()
             return false
@@ -273,7 +217,7 @@ final class PreferencesWindow {
         window.connect(.destroy) { [weak self] in
             self?.notification.finish()
             self?.saveNow(reporting: false)
-            self?.saveCreditsNow(reporting: false)
+            self?.creditsPage.saveNow(reporting: false)
             self?.checksPage.saveNow()
             self?.lifetime.end()
         }
@@ -306,7 +250,7 @@ final class PreferencesWindow {
         pages.visibleChildName = page.rawValue
         switch page {
         case .codes: if shown.isEmpty { addButton.grabFocus() } else { searchField.grabFocus() }
-        case .credits: creditFields[.creator]?.grabFocus()
+        case .credits: creditsPage.focus()
         case .checks: checksPage.focus()
         case .fields: fieldsPage.focus()
         }
@@ -319,7 +263,7 @@ final class PreferencesWindow {
     func close() {
         guard !isClosed else { return }
         saveNow()
-        saveCreditsNow()
+        creditsPage.saveNow()
         checksPage.saveNow()
         notification.finish()
         isClosed = true
@@ -503,168 +447,11 @@ final class PreferencesWindow {
         onChange?(table)
     }
 
-    // MARK: Credits
-
-    /// The page edits the credits in use: the pad's, which its heading names.
-    private func nameHeading() {
-        creditsHeading.text = padInUse.map { fill(tr("Stationery Pad “{pad}”"), ["pad": $0]) } ?? tr("Standing Credits")
-    }
-
-    /// Shows the credits now in use (another pad was chosen, here or in the window).
+    /// Shows the credits now in use (another pad was chosen, here or in the window), and
+    /// the checks that apply with them.
     func showCredits(_ credits: StandingCredits) {
-        // Typed and not yet saved (a key chose another pad in the main window): kept, in the
-        // pad it was typed for.
-        saveCreditsNow(tellingTheForm: false)
-        padInUse = credits.pad
-        nameHeading()
-        fillingCredits = true
-        for (field, entry) in creditFields {
-            entry.text = credits.template[field]
-            confirmed[field] = entry.text
-            Self.describeEmptiness(entry)
-        }
-        fillingCredits = false
-        creditsUnsaved = false
-        creditsStatus.text = credits.problem ?? ""
-        padRow.show(inUse: credits.pad)
+        creditsPage.show(credits)
         checksPage.show(pad: credits.pad)
-    }
-
-    private func connectPads() {
-        padRow.onChoose = { [weak self] name in
-            guard let self else { return }
-            // What was typed goes into the pad it was typed for, before the page changes.
-            self.saveCreditsNow()
-            self.onPadChosen?(name)
-        }
-        padRow.takeCredits = { [weak self] in
-            guard let self else { return .none }
-            self.saveCreditsNow()
-            return self.credits
-        }
-        padRow.onSay = { [weak self] in self?.say($0) }
-    }
-
-    private func connectCredits() {
-        connectPads()
-        let order = CreditField.allCases
-        for (index, field) in order.enumerated() {
-            guard let entry = creditFields[field] else { continue }
-            entry.connect(.changed) { [weak self] in
-                guard let self, !self.fillingCredits else { return }
-                Self.describeEmptiness(entry)
-                self.creditsEdited()
-            }
-            confirmed[field] = entry.text
-            // Enter goes on to the next credit, as in the form; after the last, to the choice.
-            // A credit changed is confirmed as it is left, and saved at once.
-            entry.connect(.activate) { [weak self] in
-                guard let self else { return }
-                if self.confirmed[field] != entry.text {
-                    self.confirmed[field] = entry.text
-                    self.saveCreditsNow()
-                    let name = CreditNames.name(field)
-                    self.say(
-                        entry.text.isEmpty
-                            ? fill(tr("{credit} cleared"), ["credit": name])
-                            : fill(tr("{credit} set to {value}"), ["credit": name, "value": entry.text]))
-                }
-                if index + 1 < order.count, let next = self.creditFields[order[index + 1]] {
-                    next.grabFocus()
-                } else {
-                    self.replaceButton.grabFocus()
-                }
-            }
-        }
-        replaceButton.connect(.toggled) { [weak self] in
-            guard let self else { return }
-            self.sayCreditsRule()
-            self.creditsUnsaved = true
-            self.saveCreditsNow()
-        }
-        iimButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
-        placeButton.connect(.toggled) { [weak self] in self?.saveWritingChoices() }
-    }
-
-    /// Applies from the next write on, in this window and the command line alike.
-    private func saveWritingChoices() {
-        let choices = WritingChoices(addsIIM: iimButton.isActive, placeFromGPS: placeButton.isActive)
-        iimButton.accessibleDescription = CreditNames.iimRule(addsIIM: choices.addsIIM)
-        placeButton.accessibleDescription = CreditNames.placeRule(placeFromGPS: choices.placeFromGPS)
-        onWritingChoicesChange?(choices)
-        if let problem = CreditsFile.save(choices, to: creditsPath) { creditsStatus.text = problem }
-    }
-
-    /// Each credit as last confirmed by Enter (or as the page opened).
-    private var confirmed: [CreditField: String] = [:]
-
-    /// "Not set" after an empty credit's name, nothing once it holds words.
-    private static func describeEmptiness(_ entry: TextEntry) {
-        entry.accessibleDescription = entry.text.isEmpty ? tr("Not set") : ""
-    }
-
-    /// The credits as the fields and the choice say them.
-    var credits: Credits {
-        var credits = Credits(replacesPhotos: replaceButton.isActive)
-        for (field, entry) in creditFields { credits[field] = entry.text }
-        return credits
-    }
-
-    private func sayCreditsRule() {
-        creditsRule.text =
-            replaceButton.isActive
-            ? tr("A photo's own Creator, copyright notice and other credits are replaced by these.")
-            : tr(
-                "A photo that already names its Creator, copyright notice or another credit keeps it; these fill only what it lacks."
-            )
-        replaceButton.accessibleDescription = creditsRule.text
-    }
-
-    private func creditsEdited() {
-        creditsUnsaved = true
-        // A variable Caption does not know is said at once; the credit is kept as typed,
-        // and left out of photos until it is corrected.
-        creditsStatus.text = unknownVariable() ?? ""
-        pendingCreditsSave?.cancel()
-        pendingCreditsSave = lifetime.after(milliseconds: Self.saveDelay) { [weak self] in self?.saveCreditsNow() }
-    }
-
-    private func unknownVariable() -> String? {
-        for field in CreditField.allCases {
-            guard let name = Variables.unknownNames(in: creditFields[field]?.text ?? "").first else { continue }
-            return fill(
-                tr("Unknown variable {{name}} in {credit}: use {names}"),
-                ["credit": CreditNames.name(field), "names": Variables.typedNames]
-            ).replacing("{{name}}", with: "{" + name + "}")
-        }
-        return nil
-    }
-
-    /// Writes the credits if they changed, and tells the form.
-    /// `tellingTheForm`: false when another pad is about to take the form's credits.
-    func saveCreditsNow(reporting: Bool = true, tellingTheForm: Bool = true) {
-        pendingCreditsSave?.cancel()
-        pendingCreditsSave = nil
-        guard creditsUnsaved else { return }
-        creditsUnsaved = false
-        let credits = self.credits
-        let problem =
-            if let pad = padInUse {
-                StationeryPads.save(credits, as: pad, in: StationeryPads.folder(besides: creditsPath))
-                    ?? CreditsFile.save(replacesPhotos: credits.replacesPhotos, to: creditsPath)
-            } else {
-                CreditsFile.save(credits, to: creditsPath)
-            }
-        if let problem {
-            if reporting { creditsStatus.text = problem }
-            return
-        }
-        guard tellingTheForm else { return }
-        // A pad is read again: it may hold words for the caption's fields, which this page
-        // does not show and the save kept.
-        onCreditsChange?(
-            StandingCredits(
-                padInUse == nil ? CreditsFile.Reading(credits: credits) : StationeryPads.standing(creditsPath)))
     }
 
     // MARK: Import
