@@ -220,7 +220,9 @@ bench: test-deps
 	build-aux/with-postgres sh -c '.build/release/caption-bench server .build/bench/fixtures $(SAMPLE) && \
 		build-aux/with-display .build/release/caption-view-bench --server-search "$$CAPTION_TEST_POSTGRES" \
 		.build/bench/fixtures/data-100000/caption && \
-		.build/release/caption-bench editors .build/bench/fixtures $(SAMPLE)'
+		.build/release/caption-bench editors .build/bench/fixtures $(SAMPLE) && \
+		.build/release/caption-bench server-list .build/bench/fixtures $(SAMPLE) 100000 && \
+		.build/release/caption-bench server-list .build/bench/fixtures $(SAMPLE)'
 	build-aux/with-display .build/release/caption-view-bench
 	build-aux/with-display .build/release/caption-view-bench --large .build/bench/fixtures/data-100000/caption
 	build-aux/with-display .build/release/caption-view-bench --large --search .build/bench/fixtures/data-1000000/caption

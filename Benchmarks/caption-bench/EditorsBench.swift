@@ -16,6 +16,33 @@ func percentile99(_ values: [Double]) -> Double {
     return sorted[min(sorted.count - 1, (sorted.count * 99 + 99) / 100 - 1)]
 }
 
+/// The desk's library of `count` entries, in a database of its own on the server (`database`)
+/// beside the 100,000-entry library of `server`: made once, then kept; and the seconds that
+/// took.
+func editorsDesk(
+    server: String, fixtures: String, photo: String, count: Int, database: String = "caption_editors"
+) -> (address: PostgresAddress, desk: Library, seconds: Double) {
+    let made = "psql \"$1\" -XtAc \"SELECT 1 FROM pg_database WHERE datname = '\(database)'\" | grep -q 1"
+    _ = timed(["/bin/sh", "-c", made + " || psql \"$1\" -Xqc 'CREATE DATABASE \(database)'", "sh", server])
+    do {
+        let address = try PostgresAddress(try PostgresAddress(server).connectionString + " dbname=\(database)")
+        let desk = try Library(server: address, cache: fixtures + "/editors-cache/fill")
+        let began = nowNanoseconds()
+        if try desk.count() != count {
+            let first = try desk.add(
+                photoAt: photo, words: CaptionWords(title: "Harbour at dusk 港口", subtitle: "The last ferry"))
+            try desk.insertCopies(of: first, count: count - 1, caption: largeCaption)
+        }
+        guard try desk.count() == count else { fail("the desk's library did not fill") }
+        // The server's statistics, as autovacuum gathers them within a minute of a bulk
+        // load: without them the planner reads every row to find the few changed.
+        _ = timed(["/usr/bin/psql", address.connectionString, "-X", "-q", "-c", "ANALYZE caption.entries"])
+        return (address, desk, Double(nowNanoseconds() - began) / 1e9)
+    } catch {
+        fail(error.message)
+    }
+}
+
 /// What one editor measured.
 struct EditorFigures: Sendable {
     var firstSearch = 0.0
@@ -27,30 +54,8 @@ func benchEditors(fixtures: String, photo: String, count: Int = millionCount, ed
     guard let server = getenv("CAPTION_TEST_POSTGRES").map({ String(cString: $0) }) else {
         fail("no PostgreSQL server: run under build-aux/with-postgres, as make bench does")
     }
-    // A database of its own on the server, beside the 100,000-entry library of `server`.
-    let address: PostgresAddress
-    let desk: Library
-    let made = "psql \"$1\" -XtAc \"SELECT 1 FROM pg_database WHERE datname = 'caption_editors'\" | grep -q 1"
-    _ = timed(["/bin/sh", "-c", made + " || psql \"$1\" -Xqc 'CREATE DATABASE caption_editors'", "sh", server])
-    do {
-        address = try PostgresAddress(try PostgresAddress(server).connectionString + " dbname=caption_editors")
-        desk = try Library(server: address, cache: fixtures + "/editors-cache/fill")
-        let began = nowNanoseconds()
-        if try desk.count() != count {
-            let first = try desk.add(
-                photoAt: photo, words: CaptionWords(title: "Harbour at dusk 港口", subtitle: "The last ferry"))
-            try desk.insertCopies(of: first, count: count - 1, caption: largeCaption)
-        }
-        guard try desk.count() == count else { fail("the desk's library did not fill") }
-        // The server's statistics, as autovacuum gathers them within a minute of a bulk
-        // load: without them the planner reads every row to find the few changed.
-        _ = timed(["/usr/bin/psql", address.connectionString, "-X", "-q", "-c", "ANALYZE caption.entries"])
-        print(
-            "\nTen editors at one desk: \(count) entries on PostgreSQL (made or checked in "
-                + "\(fixed(Double(nowNanoseconds() - began) / 1e9, 1)) s)")
-    } catch {
-        fail(error.message)
-    }
+    let (address, desk, made) = editorsDesk(server: server, fixtures: fixtures, photo: photo, count: count)
+    print("\nTen editors at one desk: \(count) entries on PostgreSQL (made or checked in \(fixed(made, 1)) s)")
 
     // Every photo an editor saves is a file of its own (a small JPEG with its own trailer
     // after the end of the image), read and hashed before the clock runs, as a window

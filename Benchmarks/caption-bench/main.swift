@@ -55,6 +55,19 @@ if CommandLine.arguments.dropFirst().first == "editors" {
     exit(0)
 }
 
+// `caption-bench server-list FIXTURES SAMPLE [COUNT]`: the desk's listing at COUNT entries
+// (1,000,000 unless given) against psql's COPY, warm and cold, under build-aux/with-postgres.
+if CommandLine.arguments.dropFirst().first == "server-list" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 2 || arguments.count == 3 else {
+        fail("usage: caption-bench server-list FIXTURES SAMPLE-PHOTO [ENTRIES]")
+    }
+    benchServerList(
+        fixtures: arguments[0], photo: arguments[1],
+        count: arguments.count == 3 ? Int(arguments[2]) ?? millionCount : millionCount)
+    exit(0)
+}
+
 // `caption-bench places`: GeoNames' index and a place's lookup.
 if CommandLine.arguments.dropFirst().first == "places" {
     benchPlaces()
