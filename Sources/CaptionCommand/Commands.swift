@@ -532,25 +532,23 @@ enum JSON {
             out.append(contentsOf: timestamp.iso8601.utf8)
             return
         }
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(48 + (value / divisor) % 10))
-                divisor /= 10
-            }
+        // Two digits at a time, with no loop: two timestamps an entry, a million entries.
+        func two(_ value: Int) {
+            out.append(UInt8(48 + value / 10))
+            out.append(UInt8(48 + value % 10))
         }
-        digits(year, 4)
+        two(year / 100)
+        two(year % 100)
         out.append(0x2D)
-        digits(Int(parts.tm_mon) + 1, 2)
+        two(Int(parts.tm_mon) + 1)
         out.append(0x2D)
-        digits(Int(parts.tm_mday), 2)
+        two(Int(parts.tm_mday))
         out.append(0x54)
-        digits(Int(parts.tm_hour), 2)
+        two(Int(parts.tm_hour))
         out.append(0x3A)
-        digits(Int(parts.tm_min), 2)
+        two(Int(parts.tm_min))
         out.append(0x3A)
-        digits(Int(parts.tm_sec), 2)
+        two(Int(parts.tm_sec))
         out.append(0x5A)
     }
 }

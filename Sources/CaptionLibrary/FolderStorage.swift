@@ -177,7 +177,11 @@ final class FolderStorage: LibraryStorage {
 
     func photoPathIfHere(of entry: Entry) -> String? { photoPath(of: entry) }
 
-    func photoPathsIfHere() -> (Entry) -> String? { { self.photoPath(of: $0) } }
+    func photoPathsIfHere() -> (Entry) -> String? {
+        // The folder made absolute once, not for each entry.
+        let folder = Files.absolute(directory) + "/"
+        return { PhotoFolder.isStoredPhoto($0.photo) ? folder + $0.photo : nil }
+    }
 
     func fetchedPhotoPath(of entry: Entry) throws(LibraryError) -> String? { photoPath(of: entry) }
 
