@@ -95,9 +95,27 @@ public enum StationeryPads {
     /// fields of its file that Caption does not show, and the caption fields' words where
     /// `credits` has none for them); nil when done, else what went wrong.
     public static func save(_ credits: Credits, as name: String, in folder: String) -> String? {
+        edit(name, in: folder) { packet in
+            for field in CreditField.allCases where !credits.setFields.contains(field) {
+                let (namespace, property, _) = field.xmpProperty
+                xmp_delete_property(packet.pointer, namespace, property)
+            }
+            guard packet.setCredits(credits.compactMap { _, text in PhotoMetadata.xmlSafe(text) }) else {
+                return false
+            }
+            return credits.fieldWords.allSatisfy { field, text in
+                packet.setWords(field, PhotoMetadata.xmlSafe(text))
+            }
+        }
+    }
+
+    /// The pad `name`'s file changed by `change` (a new pad when there is none), the rest of
+    /// it kept, and written whole or not at all; nil when done, else what went wrong.
+    /// `change` runs under exempi's lock; false: the toolkit refused a value.
+    private static func edit(_ name: String, in folder: String, _ change: (XMPPacket) -> Bool) -> String? {
         if let reason = isAcceptable(name) { return reason }
         let file = path(of: name, in: folder)
-        var old: [UInt8]?
+        let old: [UInt8]?
         switch SettingsFile.read(file) {
         case .missing: old = nil
         case .contents(let bytes): old = bytes
@@ -106,17 +124,7 @@ public enum StationeryPads {
         }
         guard
             let text = Exempi.locked({ () -> String? in
-                guard let packet = XMPPacket.stored(in: old) else { return nil }
-                for field in CreditField.allCases where !credits.setFields.contains(field) {
-                    let (namespace, property, _) = field.xmpProperty
-                    xmp_delete_property(packet.pointer, namespace, property)
-                }
-                guard packet.setCredits(credits.compactMap { _, text in PhotoMetadata.xmlSafe(text) }) else {
-                    return nil
-                }
-                for (field, text) in credits.fieldWords {
-                    guard packet.setWords(field, PhotoMetadata.xmlSafe(text)) else { return nil }
-                }
+                guard let packet = XMPPacket.stored(in: old), change(packet) else { return nil }
                 return packet.serializedForSidecar()
             })
         else { return failure(name, tr("it is not an XMP file")) }
@@ -136,22 +144,7 @@ public enum StationeryPads {
     /// Gives the pad `name` the checks `checks` (`.none`: none of its own), keeping the
     /// rest of its file; nil when done, else what went wrong. The pad is made if it is new.
     public static func save(_ checks: PadChecks, as name: String, in folder: String) -> String? {
-        if let reason = isAcceptable(name) { return reason }
-        let file = path(of: name, in: folder)
-        let old: [UInt8]?
-        switch SettingsFile.read(file) {
-        case .missing: old = nil
-        case .contents(let bytes): old = bytes
-        case .notRegular: return failure(name, tr("not a regular file"))
-        case .failed(let code): return failure(name, POSIXFiles.reason(code))
-        }
-        guard
-            let text = Exempi.locked({ () -> String? in
-                guard let packet = XMPPacket.stored(in: old), packet.setPadChecks(checks) else { return nil }
-                return packet.serializedForSidecar()
-            })
-        else { return failure(name, tr("it is not an XMP file")) }
-        return place(Array(text.utf8), at: file, folder: folder, name: name)
+        edit(name, in: folder) { $0.setPadChecks(checks) }
     }
 
     /// The checks as they apply now: Preferences' with those of the pad `name` over them, or
