@@ -10,14 +10,12 @@ enum Dateline {
         "dec",
     ]
 
-    static let weekdayNames: Set<String> = [
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-        // Abbreviations, for a pattern's DAY only: "sun" or "sat" alone says no date.
-        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
-    ]
+    static let weekdays: Set<String> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-    static let dayAndMonthNames: Set<String> = monthNames.union(
-        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday", "tonight"])
+    /// With abbreviations, for a pattern's DAY only: "sun" or "sat" alone says no date.
+    static let weekdayNames = weekdays.union(["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"])
+
+    static let dayAndMonthNames = monthNames.union(weekdays).union(["today", "yesterday", "tonight"])
 
     static let placeWords: Set<String> = ["in", "at", "near", "outside", "from"]
 

@@ -10,9 +10,6 @@ public struct DatelinePattern: Equatable, Sendable {
     public let text: String
     let elements: [Element]
 
-    /// The words a pattern may use for the caption's own words, in capitals.
-    public static let partNames = ["CITY", "STATE", "COUNTRY", "MONTH", "D", "DD", "DAY", "YEAR"]
-
     enum Part: Equatable, Sendable {
         /// One or more words: a city, a state or a country, any case ("SPRINGFIELD", "Ill.").
         case place

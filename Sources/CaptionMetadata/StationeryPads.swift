@@ -82,13 +82,18 @@ public enum StationeryPads {
     /// optional caption fields where the IPTC standard puts them (Photo Mechanic's
     /// template fills the same properties); nil when it is not XMP.
     public static func credits(inXMP bytes: [UInt8]) -> Credits? {
-        guard !XMPPacket.isOversized([bytes]) else { return nil }
-        return Exempi.locked { () -> Credits? in
-            guard let packet = bytes.withUnsafeBytes({ XMPPacket(parsing: $0) }) else { return nil }
+        read(bytes) { packet in
             var words: [CaptionField: String] = [:]
             for field in CaptionField.optional { words[field] = packet.words(field) }
             return Credits(packet.ownCredits, fieldWords: words)
         }
+    }
+
+    /// `body` over the packet an XMP file holds, under exempi's lock; nil when it is not
+    /// XMP or too large to parse.
+    private static func read<T: Sendable>(_ bytes: [UInt8], _ body: (XMPPacket) -> T) -> T? {
+        guard !XMPPacket.isOversized([bytes]) else { return nil }
+        return Exempi.locked { () -> T? in bytes.withUnsafeBytes { XMPPacket(parsing: $0) }.map(body) }
     }
 
     /// Writes `credits` as the pad `name` (a new pad, or over the one there, keeping the
@@ -133,12 +138,9 @@ public enum StationeryPads {
 
     /// The pad's own checks; none when it has none, or cannot be read (its credits say why).
     public static func checks(of name: String, in folder: String) -> PadChecks {
-        guard isAcceptable(name) == nil, case .contents(let bytes) = SettingsFile.read(path(of: name, in: folder)),
-            !XMPPacket.isOversized([bytes])
+        guard isAcceptable(name) == nil, case .contents(let bytes) = SettingsFile.read(path(of: name, in: folder))
         else { return .none }
-        return Exempi.locked { () -> PadChecks in
-            bytes.withUnsafeBytes { XMPPacket(parsing: $0) }?.padChecks ?? .none
-        }
+        return read(bytes) { $0.padChecks } ?? .none
     }
 
     /// Gives the pad `name` the checks `checks` (`.none`: none of its own), keeping the
@@ -154,8 +156,14 @@ public enum StationeryPads {
     )
         -> CheckChoices
     {
+        checkChoices(with: name ?? CreditsFile.read(creditsPath).pad, creditsPath: creditsPath)
+    }
+
+    /// The checks with the pad `pad` in use (nil: none): Preferences' with the pad's over
+    /// them.
+    public static func checkChoices(with pad: String?, creditsPath: String) -> CheckChoices {
         let choices = CreditsFile.checkChoices(creditsPath)
-        guard let pad = name ?? CreditsFile.read(creditsPath).pad else { return choices }
+        guard let pad else { return choices }
         return checks(of: pad, in: folder(besides: creditsPath)).applied(to: choices)
     }
 

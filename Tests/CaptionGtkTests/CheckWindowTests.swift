@@ -17,11 +17,18 @@ import Testing
 @Suite(.serialized) struct CheckWindowTests {
     let folder = Harness.temporaryDirectory("caption-checks")
 
-    func windowWithPhoto(_ name: String) throws -> (CaptionWindow, String) {
-        let window = try Harness.makeWindow(library: folder + "/" + name)
+    func windowWithPhoto(_ name: String, creditsFile: String? = nil) throws -> (CaptionWindow, String) {
+        let window = try Harness.makeWindow(library: folder + "/" + name, creditsFile: creditsFile)
         let photo = Harness.makePhoto(in: folder, name: name + ".jpg")
         Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
         return (window, photo)
+    }
+
+    /// Preferences over `window`, as its shortcut opens it.
+    func openPreferences(_ window: CaptionWindow) throws -> PreferencesWindow {
+        window.activateAction("preferences")
+        Harness.settle()
+        return try #require(window.preferences)
     }
 
     func selection(_ entry: TextEntry) -> Range<Int>? {
@@ -96,15 +103,11 @@ import Testing
     /// credits, for the command line too, and the next Done finds nothing of it.
     @Test func aCheckSwitchedOffInPreferencesFindsNothingFromTheNextDone() throws {
         let settings = folder + "/switch.ini"
-        let window = try Harness.makeWindow(library: folder + "/switch", creditsFile: settings)
+        let (window, _) = try windowWithPhoto("switch", creditsFile: settings)
         defer { Harness.close(window) }
-        let photo = Harness.makePhoto(in: folder, name: "switch.jpg")
-        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
-        window.activateAction("preferences")
-        Harness.settle()
-        let preferences = try #require(window.preferences)
+        let preferences = try openPreferences(window)
         // The last page: Ctrl+Page Up goes round to it, as the guide says.
         Harness.press(toplevel: preferences.window.pointer, keyval: GDK_KEY_Page_Up, state: GDK_CONTROL_MASK)
         #expect(preferences.pages.visibleChildName == "checks")
@@ -128,20 +131,16 @@ import Testing
     /// dateline pattern is held to the subtitle at Done, Preferences' are left as they were,
     /// and another pad in use brings Preferences' back.
     @Test func aPadsOwnChecksAndDatelinePatternApplyWhileItIsInUse() throws {
-        let settings = folder + "/pad-checks/credits.ini"
+        let settings = folder + "/pad-checks-settings/credits.ini"
         let pads = StationeryPads.folder(besides: settings)
         #expect(StationeryPads.save(Credits([.creator: "Ana Lima"]), as: "Local", in: pads) == nil)
         #expect(StationeryPads.save(Credits([.creditLine: "Wire Agency"]), as: "Wire", in: pads) == nil)
         #expect(CreditsFile.usePad("Wire", in: settings) == nil)
-        let window = try Harness.makeWindow(library: folder + "/pad-checks-library", creditsFile: settings)
+        let (window, _) = try windowWithPhoto("pad-checks", creditsFile: settings)
         defer { Harness.close(window) }
-        let photo = Harness.makePhoto(in: folder, name: "pad-checks.jpg")
-        Harness.waitForPhoto(window) { window.form.enqueue([photo]) }
         var saved: [CaptionLibrary.Entry] = []
         window.form.onSaved = { saved.append($0) }
-        window.activateAction("preferences")
-        Harness.settle()
-        let preferences = try #require(window.preferences)
+        let preferences = try openPreferences(window)
         let page = preferences.checksPage
         preferences.show(.checks)
         #expect(page.padButton.isVisible && page.padButton.hasFocus, "the pad's switch first, where a pad is in use")
@@ -187,9 +186,7 @@ import Testing
 
         // The wire's pad again: its own checks shown; taken away, Preferences' come back.
         window.activateAction(PadChoice.keyActionName(2))
-        window.activateAction("preferences")
-        Harness.settle()
-        let again = try #require(window.preferences)
+        let again = try openPreferences(window)
         again.show(.checks)
         #expect(again.checksPage.padButton.isActive && again.checksPage.buttons[.dateline]?.isActive == true)
         #expect(again.checksPage.patternEntry.text == "CITY, COUNTRY - MONTH D:")

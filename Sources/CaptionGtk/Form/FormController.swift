@@ -53,14 +53,9 @@ final class FormController: FormBindingOwner, QueueHolder, DraftHolder {
     var checkChoices: CheckChoices {
         get {
             if let chosenChecks, chosenChecks.pad == standingCredits.pad { return chosenChecks.choices }
-            var read = CheckChoices()
-            if let settingsFile {
-                read = CreditsFile.checkChoices(settingsFile)
-                if let pad = standingCredits.pad {
-                    read = StationeryPads.checks(of: pad, in: StationeryPads.folder(besides: settingsFile))
-                        .applied(to: read)
-                }
-            }
+            let read =
+                settingsFile.map { StationeryPads.checkChoices(with: standingCredits.pad, creditsPath: $0) }
+                ?? CheckChoices()
             chosenChecks = (standingCredits.pad, read)
             return read
         }
