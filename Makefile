@@ -14,9 +14,10 @@ PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # GExiv2 through Python (GObject introspection) reads captions as Shotwell and gThumb do.
 # The spell-checking scenario checks against the en_US dictionary. GeoNames' cities
 # (libgeonames0) give the place variables their values.
+# gdb prints where a test process that ran out of time stood (build-aux/with-time-limit).
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
-	strace postgresql libtiff-tools python3-pil time libgeonames0
+	strace postgresql libtiff-tools python3-pil time libgeonames0 gdb
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin, Hangul and Anthy engines and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on
@@ -167,7 +168,7 @@ test-screenshots:
 # The eighth-size decoder's tests decode large JPEGs on two threads; run beside the window
 # tests they starve the main loop those time, so they run on their own, after.
 DECODER_TESTS = JPEGPreviewTests
-# The window's suites and the rest run side by side, in two processes (test-side-by-side).
+# The window's suites, in two halves, and the rest run side by side (test-side-by-side).
 # The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
 	build-aux/test-side-by-side .build/debug --skip $(DECODER_TESTS)

@@ -120,16 +120,28 @@ def scenario_draft_survives_kill_9_part_1(desktop):
     kill_while_typing(desktop, 25, 1)
 
 
+scenario_draft_survives_kill_9_part_1.long = True
+
+
 def scenario_draft_survives_kill_9_part_2(desktop):
     kill_while_typing(desktop, 25, 2)
+
+
+scenario_draft_survives_kill_9_part_2.long = True
 
 
 def scenario_draft_survives_kill_9_part_3(desktop):
     kill_while_typing(desktop, 25, 3)
 
 
+scenario_draft_survives_kill_9_part_3.long = True
+
+
 def scenario_draft_survives_kill_9_part_4(desktop):
     kill_while_typing(desktop, 25, 4)
+
+
+scenario_draft_survives_kill_9_part_4.long = True
 
 
 def scenario_open_with_sorts_out_what_it_is_given(desktop):

@@ -95,3 +95,4 @@ def scenario_kill_during_a_write_into_the_photo_leaves_it_whole(desktop):
 # Fifty launches, each killed inside a write: 88.7 s in one run on two cores, past the 90 s
 # every scenario gets in the next, 106 s alone after it; so it has a budget of its own.
 scenario_kill_during_a_write_into_the_photo_leaves_it_whole.timeout = 240
+scenario_kill_during_a_write_into_the_photo_leaves_it_whole.long = True
