@@ -154,17 +154,20 @@ test-sanitizers: test-deps
 	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	$(ASAN) build-aux/test-side-by-side .build/asan/debug $(SANITIZER_SKIP) --skip $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(ASAN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(ASAN) $(LIMIT) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(TSAN) build-aux/test-side-by-side .build/tsan/debug $(SANITIZER_SKIP) $(THREAD_SANITIZER_SKIP) \
 		--skip $(DECODER_TESTS) $(SHOW_REPORTS)
-	$(TSAN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
+	$(TSAN) $(LIMIT) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter $(DECODER_TESTS) $(SHOW_REPORTS)
 
 # make screenshot must give the same pixels twice (fixed theme, fonts, scale; no animations).
 test-screenshots:
 	@build-aux/install-deps $(SCREENSHOT_DEPS)
 	build-aux/check-screenshots .build/debug/caption $(SAMPLE)
 
+# A test run that hangs stops at ten minutes, saying where it stood (test-side-by-side's
+# processes have twenty).
+LIMIT = build-aux/with-time-limit 600
 # The eighth-size decoder's tests decode large JPEGs on two threads; run beside the window
 # tests they starve the main loop those time, so they run on their own, after.
 DECODER_TESTS = JPEGPreviewTests
@@ -172,8 +175,8 @@ DECODER_TESTS = JPEGPreviewTests
 # The small-screen layout once more at GDK_SCALE=2 (1280×800 at 200 %).
 test-unit:
 	build-aux/test-side-by-side .build/debug --skip $(DECODER_TESTS)
-	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
-	$(SWIFT) test --skip-build --filter $(DECODER_TESTS)
+	GDK_SCALE=2 XVFB_SCREEN=1280x800x24 $(LIMIT) build-aux/with-display $(SWIFT) test --skip-build --filter SmallScreenTests
+	$(LIMIT) $(SWIFT) test --skip-build --filter $(DECODER_TESTS)
 
 # What start-up opens before the first frame, against Tests/startup/before-first-frame
 # (strace): a library or a file new there fails, whatever the milliseconds say.
