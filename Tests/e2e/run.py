@@ -148,8 +148,8 @@ def main():
 
     # Two at a time, the longest first (marked `long`: tens of kills and restarts), so that
     # none is left running by itself at the end. Orca's scenarios then run one at a time:
-    # run two at a time (or beside others), one of them in one run of CI heard nothing at
-    # all from Orca once the window opened, a cause not yet found. A scenario runs once:
+    # run two at a time, one of them once heard nothing at all from Orca after the window
+    # opened, a cause not yet found. A scenario runs once:
     # one that fails by timing has a cause to find, in the app or in the scenario. A
     # scenario that brings its own load (busy processes, as the type-ahead ones do) runs
     # alone too: beside another, the machine would be busier than the scenario says.
