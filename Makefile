@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 BUILD_DEPS = libgtk-3-dev libsqlite3-dev libgdk-pixbuf-2.0-dev libexempi-dev libraw-dev libheif-dev libtiff-dev \
-	libgspell-1-dev libpq-dev pkg-config
+	libgspell-1-dev libpq-dev libcurl4-openssl-dev pkg-config
 # GdkPixbuf's loaders for WebP, HEIF/HEIC and AVIF (docs/formats.md).
 PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # Other encoders than Caption's own make the format tests' files: cwebp, heif-enc, avifenc,
@@ -15,9 +15,12 @@ PHOTO_LOADERS = webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf
 # The spell-checking scenario checks against the en_US dictionary. GeoNames' cities
 # (libgeonames0) give the place variables their values.
 # gdb prints where a test process that ran out of time stood (build-aux/with-time-limit).
+# Sending is tested against vsftpd (FTP, FTPS) and OpenSSH's SFTP on local ports, with the
+# passwords in gnome-keyring (secret-tool reads them back) (with-file-servers, with-keyring).
 TEST_DEPS = xvfb xauth dbus dbus-bin xdotool x11-utils imagemagick exiv2 libimage-exiftool-perl webp \
 	libheif-examples libavif-bin libjpeg-turbo-progs icc-profiles-free hunspell-en-us gir1.2-gexiv2-0.10 python3-gi \
-	strace postgresql libtiff-tools python3-pil time libgeonames0 gdb
+	strace postgresql libtiff-tools python3-pil time libgeonames0 gdb \
+	vsftpd openssh-server openssh-sftp-server openssl gnome-keyring libsecret-tools libsecret-1-0 libcurl4
 # The end-to-end suite: Debian's python3 with the AT-SPI client, the accessibility bus,
 # ibus and fcitx5, each with pinyin, Hangul and Anthy engines and its GTK
 # input method module, and GTK's Python bindings for the drag source that drops files on

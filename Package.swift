@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Caption: give photos a title and a subtitle from the keyboard. Only the toolchain and
-// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, zlib, exempi, LibRaw, libheif, libtiff, gspell)
+// system C libraries (GTK 3, GLib, GdkPixbuf, SQLite, zlib, exempi, LibRaw, libheif, libtiff, gspell,
+// libpq, libcurl, libsecret)
 // are used, so every dependency is one a distribution already ships.
 import PackageDescription
 
@@ -65,8 +66,17 @@ let package = Package(
         .target(
             name: "CaptionCommand",
             dependencies: [
-                "CaptionChecks", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionText", "Localization",
-                "POSIXFiles", "PhotoFormats", "PlaceNames", "Shorthand", "Threads",
+                "CaptionChecks", "FocusEngine", "CaptionLibrary", "CaptionMetadata", "CaptionSending", "CaptionText",
+                "Localization", "POSIXFiles", "PhotoFormats", "PlaceNames", "Shorthand", "Threads",
+            ]),
+        // libcurl and libsecret, opened when something is first sent (dlopen), for sending
+        // photos to an agency's FTP, FTPS or SFTP server with the password in the keyring.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSecret", path: "Sources/CSecret", pkgConfig: "glib-2.0"),
+        .target(
+            name: "CaptionSending",
+            dependencies: [
+                "CCurl", "CSecret", "CPixbuf", "CaptionLibrary", "CaptionMetadata", "Localization", "POSIXFiles",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
@@ -146,6 +156,13 @@ let package = Package(
                 "CaptionChecks", "CaptionCommand", "CaptionLibrary", "CaptionMetadata", "CaptionTestSupport",
                 "CaptionText", "CSQLite",
             ]),
+        .testTarget(
+            name: "CaptionSendingTests",
+            dependencies: [
+                "CaptionCommand", "CaptionLibrary", "CaptionMetadata", "CaptionSending", "CaptionTestSupport",
+                "CaptionText", "POSIXFiles",
+            ],
+            exclude: ["faulty-relay.py"]),
         .testTarget(
             name: "CaptionGtkTests",
             dependencies: [

@@ -37,6 +37,12 @@ public enum Arguments {
         var usePad: String??
         var usePadCount = 0
         var addPad: String?
+        var listDestinations = false
+        var addDestination: String?
+        var removeDestination: String?
+        var fingerprint: String?
+        var send: String?
+        var given: Set<String> = []
         var help = false
         var version = false
         var index = 0
@@ -100,6 +106,11 @@ public enum Arguments {
                 usePad = .some(nil)
                 usePadCount += 1
             case "--add-pad": addPad = try take()
+            case "--destinations": listDestinations = true
+            case "--add-destination": addDestination = try take()
+            case "--remove-destination": removeDestination = try take()
+            case "--fingerprint": fingerprint = try take()
+            case "--send": send = try take()
             // A standing credit by its name: --creator, --credit-line, --country-code…
             case let option where option.hasPrefix("--") && creditField(option) != nil:
                 // The case's condition just found the credit.
@@ -119,18 +130,25 @@ public enum Arguments {
                     "--list", "--json", "--csv", "--sidecar", "--in-place", "--write-back", "--check", "--subfolders",
                     "--help",
                     "--version", "--", "--set-credits", "--credits", "--replace-own", "--keep-own", "--iim",
-                    "--no-iim", "--pads", "--no-pad",
+                    "--no-iim", "--pads", "--no-pad", "--destinations",
                 ]
                 .contains(
                     name)
             {
                 throw UsageError(message: tr("option {option} takes no value").replacing("{option}", with: name))
             }
+            given.insert(name)
             index += 1
         }
 
         if help { return .help }
         if version { return .version }
+        if let request = try destinationRequest(
+            list: listDestinations, add: addDestination, remove: removeDestination, fingerprint: fingerprint,
+            send: send, library: library, ids: ids, photos: photos, given: given)
+        {
+            return request
+        }
         if let pad, let reason = StationeryPads.isAcceptable(pad) {
             throw UsageError(message: "--pad: " + reason)
         }
@@ -278,6 +296,51 @@ public enum Arguments {
             return .export(library: library, folder: export, ids: try entryNumbers(), into: sidecar ? .sidecar : .photo)
         }
         return .window(library: library, photos: photos, watch: watch, subfolders: subfolders)
+    }
+
+    /// `--destinations`, `--add-destination`, `--remove-destination` and `--send`, each
+    /// with only its own options; nil when none is asked for.
+    private static func destinationRequest(
+        list: Bool, add: String?, remove: String?, fingerprint: String?, send: String?, library: String?,
+        ids: [String], photos: [String], given: Set<String>
+    ) throws(UsageError) -> Request? {
+        let modes = [list, add != nil, remove != nil, send != nil].filter { $0 }.count
+        guard modes > 0 else {
+            if fingerprint != nil { throw UsageError(message: tr("--fingerprint goes with --add-destination")) }
+            return nil
+        }
+        let own: Set<String> =
+            add != nil
+            ? ["--add-destination", "--fingerprint"]
+            : send != nil ? ["--send", "--id", "--library", "-l"] : ["--destinations", "--remove-destination"]
+        let photosAllowed = add != nil ? 1 : 0
+        if modes > 1 || !given.isSubset(of: own) || photos.count > photosAllowed {
+            throw UsageError(
+                message: tr(
+                    "--destinations, --add-destination NAME ADDRESS [--fingerprint KEY], --remove-destination NAME and --send NAME [--library DIR] --id ID... go alone"
+                ))
+        }
+        if list { return .destinations(.list) }
+        if let remove { return .destinations(.remove(remove)) }
+        if let add {
+            guard let address = photos.first, !address.isEmpty else {
+                throw UsageError(
+                    message: tr("--add-destination needs a name and an address, such as sftp://USER@HOST/FOLDER/"))
+            }
+            return .destinations(.add(name: add, address: address, fingerprint: fingerprint))
+        }
+        // Only --send is left.
+        let destination = send ?? ""
+        guard !ids.isEmpty else { throw UsageError(message: tr("--send needs the entries to send: --id ID...")) }
+        var numbers: [Int64] = []
+        for id in ids {
+            guard let number = Int64(id), number > 0 else {
+                throw UsageError(
+                    message: tr("--id needs an entry number, not “{value}”").replacing("{value}", with: id))
+            }
+            if !numbers.contains(number) { numbers.append(number) }
+        }
+        return .send(library: library, destination: destination, ids: numbers)
     }
 
     /// `--title`, `--alt-text` and the like: the caption field the option names.

@@ -52,6 +52,10 @@ public enum Commands {
             return showCredits(pad: pad)
         case .pads(let request):
             return pads(request)
+        case .destinations(let request):
+            return destinations(request)
+        case .send(let library, let destination, let ids):
+            return send(library: library, to: destination, ids: ids)
         case .check(let library, let photos, let pad):
             return check(library: library, photos: photos, pad: pad)
         case .window, .help, .version:

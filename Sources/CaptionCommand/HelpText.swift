@@ -20,6 +20,9 @@ extension Arguments {
             "  caption " + tr("--set-credits [--creator NAME] [--credit-line TEXT] [--copyright TEXT] ..."),
             "  caption " + tr("--credits [--pad NAME]"),
             "  caption " + tr("--pads | --use-pad NAME | --no-pad | --add-pad FILE.xmp [--pad NAME]"),
+            "  caption " + tr("--add-destination NAME ADDRESS [--fingerprint KEY]"),
+            "  caption " + tr("--destinations | --remove-destination NAME"),
+            "  caption " + tr("[--library DIR] --send NAME --id ID..."),
             "  caption --help | --version",
             "",
             tr("Give photos a title and a subtitle from the keyboard."),
@@ -90,6 +93,16 @@ extension Arguments {
             ),
             tr(
                 "  --check [PHOTO...] check the captions of the library, the photos' own, or a\n                    caption sheet's rows (SHEET.csv), for\n                    placeholders, codes and variables left in, words typed twice,\n                    brackets not closed and names spelt otherwise than the code\n                    replacements spell them: one line each, exit status 1 if any;\n                    with --pad NAME, that stationery pad's own checks apply"
+            ),
+            tr(
+                "  --add-destination NAME ADDRESS\n                    add a place to send photos to: ftp://USER@HOST/FOLDER/,\n                    ftps://… (FTP with TLS), sftp://… or a folder; the password is\n                    asked for, checked by logging in, and kept in the keyring"
+            ),
+            tr(
+                "  --fingerprint KEY with --add-destination: the server's key (SFTP) or\n                    certificate's key (FTPS) as the agency gave it; without it, the\n                    one the server shows is asked about on a terminal"
+            ),
+            tr("  --destinations    list the destinations; --remove-destination NAME removes one"),
+            tr(
+                "  --send NAME       send the entries --id names to the destination NAME, each\n                    photo with its caption inside, named as --export names it"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

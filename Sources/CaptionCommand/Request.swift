@@ -35,6 +35,10 @@ public enum Request: Equatable, Sendable {
     case showCredits(pad: String? = nil)
     /// The stationery pads: listed, one chosen for what follows, or a file added as one.
     case pads(PadRequest)
+    /// The places photos are sent to: listed, added or removed.
+    case destinations(DestinationRequest)
+    /// The entries `ids`, each exported with its caption, sent to the destination named.
+    case send(library: String?, destination: String, ids: [Int64])
     case help
     case version
 }
@@ -48,6 +52,17 @@ public enum PadRequest: Equatable, Sendable {
     case use(String?)
     /// `--add-pad FILE.xmp [--pad NAME]`: an XMP file (a Photo Mechanic template) becomes a pad.
     case add(file: String, name: String?)
+}
+
+/// What is asked of the destinations.
+public enum DestinationRequest: Equatable, Sendable {
+    /// `--destinations`: each one's name and address.
+    case list
+    /// `--add-destination NAME ADDRESS [--fingerprint KEY]`: checked by logging in, then
+    /// kept, its password in the keyring.
+    case add(name: String, address: String, fingerprint: String?)
+    /// `--remove-destination NAME`, its password too.
+    case remove(String)
 }
 
 /// How `--list` prints the entries.

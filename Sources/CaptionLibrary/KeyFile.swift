@@ -58,6 +58,14 @@ public final class KeyFile {
 
     public func hasKey(group: String, key: String) -> Bool { g_key_file_has_key(pointer, group, key, nil) != 0 }
 
+    /// The groups, in the file's order.
+    public var groups: [String] {
+        var count: gsize = 0
+        guard let names = g_key_file_get_groups(pointer, &count) else { return [] }
+        defer { g_strfreev(names) }
+        return (0..<Int(count)).compactMap { names[$0].map { String(cString: $0) } }
+    }
+
     private func read<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) -> T? {
         var error: UnsafeMutablePointer<GError>?
         let value = body(&error)

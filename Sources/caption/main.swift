@@ -51,7 +51,8 @@ case .window(let library, let photos, let watch, let subfolders):
         exit(1)
     }
     exit(status)
-case .add, .importSheet, .list, .remove, .export, .writeBack, .check, .setCredits, .showCredits, .pads:
+case .add, .importSheet, .list, .remove, .export, .writeBack, .check, .setCredits, .showCredits, .pads,
+    .destinations, .send:
     exit(Commands.run(request))
 }
 
