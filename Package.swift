@@ -77,6 +77,7 @@ let package = Package(
             name: "CaptionSending",
             dependencies: [
                 "CCurl", "CSecret", "CPixbuf", "CaptionLibrary", "CaptionMetadata", "Localization", "POSIXFiles",
+                "Threads",
             ]),
         .target(name: "CaptionQueue", dependencies: ["CaptionText"]),
         // Less to type: code replacements and caption variables. Pure Swift.
@@ -92,7 +93,7 @@ let package = Package(
             name: "CaptionGtk",
             dependencies: [
                 "CGtk", "CaptionChecks", "CaptionText", "FocusEngine", "JPEGPreview", "CaptionLibrary",
-                "CaptionMetadata", "CaptionQueue", "PlaceNames",
+                "CaptionMetadata", "CaptionQueue", "CaptionSending", "PlaceNames",
                 "Localization", "PhotoFormats", "Pixbufs", "Shorthand", "CGspell", "POSIXFiles",
                 "StartupTrace",
                 "Threads",
@@ -160,13 +161,14 @@ let package = Package(
             name: "CaptionSendingTests",
             dependencies: [
                 "CaptionCommand", "CaptionLibrary", "CaptionMetadata", "CaptionSending", "CaptionTestSupport",
-                "CaptionText", "POSIXFiles",
+                "CaptionText", "POSIXFiles", "Threads",
             ],
             exclude: ["faulty-relay.py"]),
         .testTarget(
             name: "CaptionGtkTests",
             dependencies: [
                 "CaptionGtk", "CGtk", "CaptionChecks", "CaptionLibrary", "CaptionMetadata", "CaptionQueue",
+                "CaptionSending",
                 "CaptionTestSupport",
                 "CaptionText", "FocusEngine", "JPEGPreview", "POSIXFiles", "Pixbufs",
             ]),

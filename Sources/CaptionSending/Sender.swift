@@ -80,14 +80,21 @@ public enum Sender {
     }
 
     /// Logs in to `destination` and looks at its folder, sending nothing: what adding a
-    /// destination checks. A folder is checked for being one that can be written.
+    /// destination checks. A folder is checked for being one that can be written, or, when
+    /// it is not there yet, one that can be made (the first photo makes it).
     public static func check(
         _ destination: Destination, password: String, patience: Patience = Patience()
     )
         throws(SendError)
     {
         if destination.kind == .folder {
-            guard access(destination.folder, W_OK | X_OK) == 0 else {
+            var folder = destination.folder
+            while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+            // The nearest folder that is there is the one that must take a new entry.
+            while access(folder, F_OK) != 0 && errno == ENOENT, let slash = folder.lastIndex(of: "/") {
+                folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            }
+            guard access(folder, W_OK | X_OK) == 0 else {
                 throw SendError(
                     .folderRefused,
                     fill(

@@ -264,6 +264,10 @@ final class Session {
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SSH,
             CURLE_WEIRD_SERVER_REPLY, CURLE_FTP_ACCEPT_FAILED, CURLE_FTP_CANT_GET_HOST, CURLE_FTP_WEIRD_PASV_REPLY:
             return SendError(.connectionLost, fill(tr("the connection to {host} was cut: {reason}"), values))
+        // libcurl's word for an SSH session that could not be set up: the server hung up
+        // or never answered the greeting.
+        case CURLE_FAILED_INIT where destination.kind == .sftp:
+            return SendError(.connectionLost, fill(tr("the connection to {host} was cut: {reason}"), values))
         case CURLE_LOGIN_DENIED:
             return SendError(.loginRefused, fill(tr("{host} refused the user name or the password"), values))
         case CURLE_PEER_FAILED_VERIFICATION where destination.kind == .sftp,

@@ -27,16 +27,18 @@ enum Harness {
     /// A window on `library`, shown and active; it remembers its size in `stateFile` (the
     /// user's config folder, under make test a private one, when nil). Its standing credits
     /// are in `creditsFile`, by default one of its own beside the library, so that no test
-    /// writes another's credits.
+    /// writes another's credits; the photos it sends wait in `sendQueueFile`, by default one
+    /// of its own beside the library too.
     static func makeWindow(
-        library: String, stateFile: String? = nil, creditsFile: String? = nil
+        library: String, stateFile: String? = nil, creditsFile: String? = nil, sendQueueFile: String? = nil
     ) throws
         -> CaptionWindow
     {
         try start()
         let window = CaptionWindow(
             application: nil, libraryLocation: library, stateFile: stateFile,
-            creditsFile: creditsFile ?? library + ".credits.ini")
+            creditsFile: creditsFile ?? library + ".credits.ini",
+            sendQueueFile: sendQueueFile ?? library + ".send-queue")
         gtk_widget_show_all(window.widget)
         gtk_window_present(caption_window(window.widget))
         settle()

@@ -336,7 +336,12 @@ func exiftool(_ arguments: [String]) throws -> String {
 
     @Test func aFolderDestinationGetsTheExportedPhoto() throws {
         let desk = try Desk()
-        let target = desk.scratch.folder("outbox")
+        // Not there yet: the first photo makes it.
+        let target = desk.scratch.file("outbox/today")
+        let blocked = desk.scratch.write("file", [1])
+        let refused = try desk.caption(["--add-destination", uniqueName("Blocked"), blocked + "/outbox"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cannot be written: Not a directory"), "\(refused.stderr)")
         let name = uniqueName("Outbox")
         let added = try desk.caption(["--add-destination", name, target])
         #expect(added.status == 0, "\(added.stderr)")

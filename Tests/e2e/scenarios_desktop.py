@@ -207,3 +207,44 @@ def scenario_f1_opens_the_guide_in_the_help_browser(desktop):
            f"the help browser was asked for {uri!r}, not the checkout's guide")
     expect(ui.alert_text() is None, f"the bar says {ui.alert_text()!r}")
     expect(ui.text(ui.title) == "Harbour", "opening the help changed the words")
+
+
+def scenario_photos_waiting_to_be_sent_at_a_kill_9_are_sent_by_the_next_start(desktop):
+    """Sending as you go survives a crash: a photo saved while its destination cannot take
+    it waits in the queue's file; the app is killed (kill -9), the destination mended, and
+    the next start sends it, captioned, and empties the queue."""
+    desktop.app_may_exit = True
+    config = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption")
+    os.makedirs(config, exist_ok=True)
+    blocker = os.path.join(desktop.root, "unplugged")
+    with open(blocker, "w") as f:
+        f.write("x")
+    destinations = os.path.join(config, "destinations.ini")
+    with open(destinations, "w") as f:
+        f.write(f"[Agency]\naddress={blocker}/outbox/\n")
+    # Chosen in the menu the day before.
+    with open(os.path.join(config, "window.ini"), "w") as f:
+        f.write("[sending]\ndestination=Agency\n")
+    state = desktop.env.get("XDG_STATE_HOME") or os.path.join(desktop.env["HOME"], ".local", "state")
+    queue = os.path.join(state, "caption", "send-queue")
+    photo, = desktop.photos("harbour.jpg")
+    ui = desktop.launch(photo)
+    ui.wait_focus("Title")
+    desktop.type("Harbour at dawn")
+    desktop.key("Return")
+    desktop.type("Boats come in")
+    desktop.key("Return")
+    desktop.wait_for_entries(1)
+    wait_until("the photo waiting in the queue's file",
+               lambda: os.path.exists(queue) and "\t1\tAgency" in open(queue).read() or None)
+    desktop.app.kill()
+    desktop.app.wait()
+    outbox = os.path.join(desktop.root, "outbox")
+    with open(destinations, "w") as f:
+        f.write(f"[Agency]\naddress={outbox}/\n")
+    ui = desktop.launch()
+    sent = os.path.join(outbox, "Harbour at dawn.jpg")
+    wait_until("the photo sent by the next start", lambda: os.path.exists(sent) or None)
+    wait_until("the queue emptied", lambda: open(queue).read() == "" or None)
+    read = subprocess.run(["exiftool", "-s3", "-Title", sent], capture_output=True, timeout=TIMEOUT)
+    expect(read.stdout.decode().strip() == "Harbour at dawn", f"sent with {read.stdout.decode()!r}")

@@ -965,6 +965,45 @@ def scenario_orca_a_stationery_pad_chosen_by_key_is_said_and_its_credits_saved(d
            f"saved without the pad's credits: {sheet.stdout.decode()!r}")
 
 
+def scenario_orca_a_destination_chosen_by_ear_gets_each_saved_photo_and_a_failure_is_said(desktop):
+    """Sending as you go, by ear: a destination added by the command line appears in F10's
+    menu under its heading, after where captions go, as a radio item; chosen, it is said,
+    and Escape puts the keyboard back in Title. Each photo saved arrives in it, captioned. When the
+    destination stops taking photos, the next save says so with the reason."""
+    outbox = os.path.join(desktop.root, "outbox")
+    added = subprocess.run([desktop.caption, "--add-destination", "Outbox", outbox], env=desktop.env,
+                           capture_output=True, timeout=TIMEOUT)
+    expect(added.returncode == 0, f"--add-destination: {added.stderr.decode()!r}")
+    first, second = desktop.photos("first.jpg", "second.jpg")
+    orca, ui = start(desktop, first, second)
+    orca.wait_heard("Title text.")
+    orca.settle()
+    step = stepper(desktop, orca)
+    step(["F10"], "In Caption's Library Only selected radio menu item")
+    step(["Down", "Down", "Down"], "Send Saved Photos To", "Send Nowhere selected radio menu item")
+    step(["Down"], "Outbox not selected radio menu item")
+    # A radio item keeps the menu open, as GTK's do: Escape goes back to the field.
+    step(["Return"], "Each photo saved is sent to Outbox", "Outbox selected radio menu item")
+    step(["Escape"], "Title text.")
+    save_one(desktop, orca, "Harbour at dawn", "Boats come in")
+    orca.wait_heard("Saved  left quote Harbour at dawn right quote")
+    sent = os.path.join(outbox, "Harbour at dawn.jpg")
+    wait_until("the photo in the destination", lambda: os.path.exists(sent) or None)
+    read = subprocess.run(["exiftool", "-s3", "-Description", sent], capture_output=True, timeout=TIMEOUT)
+    expect(read.stdout.decode().strip() == "Boats come in", f"sent with {read.stdout.decode()!r}")
+    orca.settle()
+    # The destination's folder becomes one that cannot be made (its parent a file).
+    blocker = os.path.join(desktop.root, "unplugged")
+    with open(blocker, "w") as f:
+        f.write("x")
+    destinations = os.path.join(desktop.env["XDG_CONFIG_HOME"], "caption", "destinations.ini")
+    with open(destinations, "w") as f:
+        f.write(f"[Outbox]\naddress={blocker}/outbox/\n")
+    save_one(desktop, orca, "Quay", "Nets drying")
+    orca.wait_heard("Photos are not being sent to Outbox")
+    orca.wait_heard("They wait until the next save")
+
+
 def scenario_orca_a_new_stationery_pad_named_by_ear_then_chosen_by_key(desktop):
     """Preferences by ear: on the Credits page, Shift+Tab from Creator reaches the pad row,
     its list said with the standing credits chosen; Alt+W opens the name field, said; a name

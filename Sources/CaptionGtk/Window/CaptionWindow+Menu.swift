@@ -19,6 +19,16 @@ extension CaptionWindow {
             if needed { menu.insertSection(tr("Stationery Pad"), self.pads.section, at: 1) } else { menu.remove(at: 1) }
         }
         connectPads()
+        // Where saved photos are sent, after the pads, while any destination exists.
+        sending.onSectionNeeded = { [weak self] needed in
+            guard let self else { return }
+            let position = self.pads.names.isEmpty ? 1 : 2
+            if needed {
+                menu.insertSection(tr("Send Saved Photos To"), self.sending.section, at: position)
+            } else {
+                menu.remove(at: position)
+            }
+        }
         let actionsSection = Menu()
         for action in WindowAction.allCases {
             if let label = action.menuLabel { actionsSection.append(label, action: action.detailedName) }
@@ -37,8 +47,15 @@ extension CaptionWindow {
             menuWidget.connect(.show) { [weak self] in
                 guard let self else { return }
                 self.pads.refresh()
+                self.sending.refresh()
                 self.giveRoles(in: menuWidget)
                 self.nameSections(of: menuWidget)
+                // A section the refresh just added gets its items and heading in GTK's
+                // idle: they are named once it has run.
+                self.lifetime.afterPendingEvents { [weak self] in
+                    self?.giveRoles(in: menuWidget)
+                    self?.nameSections(of: menuWidget)
+                }
             }
             // Home and End go to the first and last item, as in any menu; GTK 3's popover
             // menu leaves them to nothing.

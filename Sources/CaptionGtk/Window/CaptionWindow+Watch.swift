@@ -28,7 +28,7 @@ extension CaptionWindow {
                 problem: tr("“{folder}” was deleted: it is no longer watched").replacing(
                     "{folder}", with: setting.folder))
         }
-        form.headerNote = { [weak self] in self?.watch.waitingText }
+        form.headerNote = { [weak self] in self?.headerNote() }
         form.onShowing = { [weak self] path in self?.watch.shown(path) }
         // The watch of the last run goes on once the first frame is drawn: start-up opens
         // no folder.

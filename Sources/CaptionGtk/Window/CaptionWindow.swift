@@ -5,6 +5,7 @@ import CGtk
 import CaptionLibrary
 import CaptionMetadata
 import CaptionQueue
+import CaptionSending
 import CaptionText
 import FocusEngine
 import Localization
@@ -34,6 +35,9 @@ import StartupTrace
     let destination: DestinationChoice
     /// The stationery pad in use (the primary menu's choice, Ctrl+1…Ctrl+9).
     let pads: PadChoice
+    /// Where each saved photo is sent (the primary menu's choice), and the sending.
+    let sending: SendChoice
+    let sender: PhotoSender
     /// Where the window's size is remembered, and the size to remember.
     let stateFile: String
     /// Where the standing credits are kept (Preferences and `--set-credits` write it).
@@ -66,8 +70,12 @@ import StartupTrace
     var spellCheckMenuItem: Widget?
 
     /// `stateFile` is where the window size is remembered, `creditsFile` where the standing
-    /// credits are (tests pass their own).
-    init(application: GtkApp?, libraryLocation: String?, stateFile: String? = nil, creditsFile: String? = nil) {
+    /// credits are, and the destinations beside them; `sendQueueFile` where the photos waiting
+    /// to be sent are kept (tests pass their own).
+    init(
+        application: GtkApp?, libraryLocation: String?, stateFile: String? = nil, creditsFile: String? = nil,
+        sendQueueFile: String? = nil
+    ) {
         self.stateFile = stateFile ?? WindowStateFile.defaultPath
         self.creditsFile = creditsFile ?? CreditsFile.defaultPath
         library = LibraryAccess(location: libraryLocation, lifetime: lifetime)
@@ -117,6 +125,11 @@ import StartupTrace
         form.setDestination(destination.current)
         destination.onChange = { [weak form] in form?.setDestination($0) }
         pads = PadChoice(actions: actions, creditsFile: self.creditsFile, current: form.standingCredits.pad)
+        let destinationsFile = SendChoice.destinationsFile(besides: self.creditsFile)
+        sending = SendChoice(actions: actions, stateFile: self.stateFile, destinationsFile: destinationsFile)
+        sender = PhotoSender(
+            library: library, messages: messages, lifetime: lifetime,
+            queueFile: sendQueueFile ?? SendQueue.defaultPath, destinationsFile: destinationsFile)
         window.setDefault(formView.activateButton)
         StartupTrace.mark("form-built")
         Style.install()
@@ -126,6 +139,7 @@ import StartupTrace
         connectControllers()
         installActions()
         connectWatch()
+        connectSending()
         installMenu()
         acceptDrops()
         connectKeys()
@@ -276,6 +290,7 @@ import StartupTrace
     private func finish() {
         guard !lifetime.isOver else { return }
         lifetime.end()
+        sender.finish()
         notification.finish()
         form.finish()
         libraryController.setShowing(false)

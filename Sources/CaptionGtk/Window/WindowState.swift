@@ -58,6 +58,17 @@ enum WindowStateFile {
         }
     }
 
+    static let sendingGroup = "sending"
+
+    /// The destination each saved photo is sent to (the primary menu's choice); nil: none.
+    static func sendDestination(_ path: String) -> String? {
+        string(path, group: sendingGroup, key: "destination").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func saveSendDestination(_ name: String?, to path: String) {
+        KeyFile.update(path) { file in file.set(name ?? "", group: sendingGroup, key: "destination") }
+    }
+
     static let formGroup = "form"
 
     /// Whether spell-checking is on: true unless it was turned off.

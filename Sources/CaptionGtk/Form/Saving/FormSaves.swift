@@ -16,6 +16,9 @@ final class FormSaves {
     private let library: LibraryAccess
     private let writer: CaptionWriter
     private let completion: CompletionOffers
+    /// Told of each entry a save adds to the library (not of an edit's update): it is sent
+    /// where the menu says.
+    var onAdded: ((CaptionLibrary.Entry) -> Void)?
 
     /// Photos whose save is on its way, with their words: they have left the queue, and
     /// stay in the draft until the library has them.
@@ -166,6 +169,7 @@ final class FormSaves {
                 switch result {
                 case .success(let entry):
                     self.writer.saved(entry, from: photo.path, sha256: loaded?.sha256)
+                    self.onAdded?(entry)
                 case .failure:
                     // Withdrawn already if Ctrl+Z took it back: then nothing is left to forget.
                     if self.recent.contains(where: { $0.ticket == ticket }) {
@@ -280,6 +284,7 @@ final class FormSaves {
                     // Each caption also goes where the menu says, as a single save's does.
                     for (entry, path) in zip(outcome.saved, outcome.savedPaths) {
                         self.writer.saved(entry, from: path, sha256: path == loaded.path ? loaded.photo?.sha256 : nil)
+                        self.onAdded?(entry)
                         self.completion.record(entry.words)
                     }
                     if !outcome.saved.isEmpty { _ = self.newTicket(remembering: words) }
