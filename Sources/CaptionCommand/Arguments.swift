@@ -266,17 +266,7 @@ public enum Arguments {
             }
             return .remove(library: library, id: id)
         }
-        func entryNumbers() throws(UsageError) -> [Int64] {
-            var numbers: [Int64] = []
-            for id in ids {
-                guard let number = Int64(id), number > 0 else {
-                    throw UsageError(
-                        message: tr("--id needs an entry number, not “{value}”").replacing("{value}", with: id))
-                }
-                if !numbers.contains(number) { numbers.append(number) }
-            }
-            return numbers
-        }
+        func entryNumbers() throws(UsageError) -> [Int64] { try Arguments.entryNumbers(ids) }
         if check { return .check(library: library, photos: photos, pad: pad) }
         if writeBack {
             guard photos.isEmpty else {
@@ -332,6 +322,11 @@ public enum Arguments {
         // Only --send is left.
         let destination = send ?? ""
         guard !ids.isEmpty else { throw UsageError(message: tr("--send needs the entries to send: --id ID...")) }
+        return .send(library: library, destination: destination, ids: try entryNumbers(ids))
+    }
+
+    /// `--id`'s values as entry numbers, each once, in the order given.
+    private static func entryNumbers(_ ids: [String]) throws(UsageError) -> [Int64] {
         var numbers: [Int64] = []
         for id in ids {
             guard let number = Int64(id), number > 0 else {
@@ -340,7 +335,7 @@ public enum Arguments {
             }
             if !numbers.contains(number) { numbers.append(number) }
         }
-        return .send(library: library, destination: destination, ids: numbers)
+        return numbers
     }
 
     /// `--title`, `--alt-text` and the like: the caption field the option names.

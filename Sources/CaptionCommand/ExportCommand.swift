@@ -64,14 +64,7 @@ extension Commands {
                     return 0
                 }
             } else {
-                var entries: [Entry] = []
-                for id in ids {
-                    guard let entry = try opened.entry(id: id) else {
-                        Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
-                        return 1
-                    }
-                    entries.append(entry)
-                }
+                guard let entries = try entries(ids, in: opened) else { return 1 }
                 var skipped: [(id: Int64, problem: LibraryError)] = []
                 let placed = try Exporter.export(
                     entries, from: opened, to: folder, into: destination,
@@ -108,6 +101,22 @@ extension Commands {
             Console.error(error.message)
             return 1
         }
+    }
+}
+
+extension Commands {
+    /// The entries numbered `ids`, in that order; nil, with the first number missing said
+    /// on standard error, when the library has not every one.
+    static func entries(_ ids: [Int64], in library: Library) throws(LibraryError) -> [Entry]? {
+        var entries: [Entry] = []
+        for id in ids {
+            guard let entry = try library.entry(id: id) else {
+                Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
+                return nil
+            }
+            entries.append(entry)
+        }
+        return entries
     }
 }
 

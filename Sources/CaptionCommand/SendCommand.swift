@@ -139,14 +139,7 @@ extension Commands {
         }
         do {
             let opened = try openForReading(library)
-            var entries: [Entry] = []
-            for id in ids {
-                guard let entry = try opened.entry(id: id) else {
-                    Console.error(tr("There is no entry {id} in the library").replacing("{id}", with: String(id)))
-                    return 1
-                }
-                entries.append(entry)
-            }
+            guard let entries = try entries(ids, in: opened) else { return 1 }
             let password = destination.kind == .folder ? nil : try Passwords.password(for: name)
             var missing = 0
             // A server away is said once, not at every try.

@@ -42,16 +42,12 @@ public struct Destination: Sendable, Equatable {
     public init(name: String, address: String, fingerprint: String? = nil) throws(DestinationError) {
         let name = name.trimmingSpaces
         if let problem = Destination.problem(withName: name) { throw DestinationError(message: problem) }
-        self.name = name
-        self.fingerprint = fingerprint.flatMap { $0.isEmpty ? nil : $0 }
         if address.hasPrefix("/") {
-            kind = .folder
-            host = ""
-            user = ""
-            port = nil
-            folder = address.hasSuffix("/") ? address : address + "/"
+            self = Destination(name: name, folder: address)
             return
         }
+        self.name = name
+        self.fingerprint = fingerprint.flatMap { $0.isEmpty ? nil : $0 }
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_uri_parse(address, G_URI_FLAGS_HAS_PASSWORD, &error) else {
             g_clear_error(&error)
@@ -67,11 +63,7 @@ public struct Destination: Sendable, Equatable {
             guard path.hasPrefix("/") else {
                 throw DestinationError(message: fill(tr("“{address}” names no folder"), ["address": address]))
             }
-            kind = .folder
-            host = ""
-            user = ""
-            port = nil
-            folder = path.hasSuffix("/") ? path : path + "/"
+            self = Destination(name: name, folder: path)
             return
         }
         guard let kind = Kind(rawValue: scheme), kind != .folder else {
@@ -104,6 +96,17 @@ public struct Destination: Sendable, Equatable {
         // The URL's first "/" only ends the host: for FTP what follows is relative to the
         // login's folder (libcurl's reading, and the RFC's), for SFTP it is the root.
         folder = kind == .sftp ? (path.hasPrefix("/~/") ? String(path.dropFirst()) : path) : String(path.dropFirst())
+    }
+
+    /// A folder on this computer, `path` absolute; a folder trusts no key.
+    private init(name: String, folder path: String) {
+        self.name = name
+        kind = .folder
+        host = ""
+        user = ""
+        port = nil
+        folder = path.hasSuffix("/") ? path : path + "/"
+        fingerprint = nil
     }
 
     /// The address as the user would write it again: no password, and the port only

@@ -18,21 +18,30 @@ final class PadChoice {
     private let creditsFile: String
     private let action: SimpleAction
     /// The pads' radio items, a section of the primary menu while any pad exists.
-    let section = Menu()
+    private let choices: ChoiceSection
+    var section: Menu { choices.menu }
     /// The pads' names as the menu lists them, read again whenever the menu or a key may
     /// need them: a pad can be added by the command line while the window is open.
-    private(set) var names: [String] = []
+    var names: [String] { choices.names }
     /// The pad in use, nil for none.
     private(set) var current: String?
     /// Told with the credits a choice leaves in use.
     var onChange: ((CreditsFile.Reading) -> Void)?
     /// Told when the section appears or goes (the menu holds it only while pads exist).
-    var onSectionNeeded: ((Bool) -> Void)?
+    var onSectionNeeded: ((Bool) -> Void)? {
+        get { choices.onNeeded }
+        set { choices.onNeeded = newValue }
+    }
 
     /// The choice's action and the nine keys' actions join `actions`.
     init(actions: ActionMap, creditsFile: String, current: String?) {
         self.creditsFile = creditsFile
         self.current = current
+        // The first nine carry their key's digit as the mnemonic.
+        choices = ChoiceSection(action: "win." + Self.actionName, none: (tr("_No Pad"), Self.noPad)) { index, name in
+            index < Self.shortcutCount
+                ? "_" + String(index + 1) + " " + ChoiceSection.escaped(name) : ChoiceSection.escaped(name)
+        }
         action = SimpleAction(Self.actionName, chosen: current ?? Self.noPad)
         action.onActivate { [weak self] word in
             guard let self, let word else { return }
@@ -56,27 +65,8 @@ final class PadChoice {
 
     /// Reads the pads' names again and rebuilds the menu's items.
     func refresh() {
-        let found = StationeryPads.names(in: StationeryPads.folder(besides: creditsFile))
-        guard found != names else { return }
-        let had = !names.isEmpty
-        names = found
-        section.removeAll()
-        guard !found.isEmpty else {
-            if had { onSectionNeeded?(false) }
-            return
-        }
-        section.append(tr("_No Pad"), action: "win." + Self.actionName, word: Self.noPad)
-        for (index, name) in found.enumerated() {
-            // The first nine carry their key's digit as the mnemonic.
-            let label =
-                index < Self.shortcutCount ? "_" + String(index + 1) + " " + Self.escaped(name) : Self.escaped(name)
-            section.append(label, action: "win." + Self.actionName, word: name)
-        }
-        if !had { onSectionNeeded?(true) }
+        choices.show(StationeryPads.names(in: StationeryPads.folder(besides: creditsFile)))
     }
-
-    /// Underscores in a pad's name are shown, not taken as mnemonics.
-    private static func escaped(_ name: String) -> String { name.replacing("_", with: "__") }
 
     /// The pad at `position` (1 for Ctrl+1) in the menu's order; nothing when there is none.
     func choose(at position: Int) {

@@ -14,16 +14,22 @@ final class SendChoice {
     private let destinationsFile: String
     private let action: SimpleAction
     /// The destinations' radio items, a section of the primary menu while any exists.
-    let section = Menu()
+    private let choices = ChoiceSection(
+        action: "win." + SendChoice.actionName, none: (tr("Send _Nowhere"), SendChoice.nowhere)
+    ) { _, name in ChoiceSection.escaped(name) }
+    var section: Menu { choices.menu }
     /// The destinations' names as the menu lists them, read again as the menu opens: one
     /// can be added by the command line while the window is open.
-    private(set) var names: [String] = []
+    var names: [String] { choices.names }
     /// The destination each saved photo goes to; nil: none.
     private(set) var current: String?
     /// Told of each choice.
     var onChange: ((String?) -> Void)?
     /// Told when the section appears or goes.
-    var onSectionNeeded: ((Bool) -> Void)?
+    var onSectionNeeded: ((Bool) -> Void)? {
+        get { choices.onNeeded }
+        set { choices.onNeeded = newValue }
+    }
 
     init(actions: ActionMap, stateFile: String, destinationsFile: String) {
         self.stateFile = stateFile
@@ -46,21 +52,7 @@ final class SendChoice {
 
     /// Reads the destinations again and rebuilds the menu's items.
     func refresh() {
-        let found = DestinationFile.read(destinationsFile).destinations.map(\.name)
-        guard found != names else { return }
-        let had = !names.isEmpty
-        names = found
-        section.removeAll()
-        guard !found.isEmpty else {
-            if had { onSectionNeeded?(false) }
-            return
-        }
-        section.append(tr("Send _Nowhere"), action: "win." + Self.actionName, word: Self.nowhere)
-        for name in found {
-            // Underscores in a name are shown, not taken as mnemonics.
-            section.append(name.replacing("_", with: "__"), action: "win." + Self.actionName, word: name)
-        }
-        if !had { onSectionNeeded?(true) }
+        choices.show(DestinationFile.read(destinationsFile).destinations.map(\.name))
     }
 
     /// Makes `name` (nil: none) where saved photos go from now on, and remembers it.
