@@ -143,9 +143,11 @@ public enum Arguments {
 
         if help { return .help }
         if version { return .version }
+        // --send with --import sends what the sheet saved: the import's request says so.
+        let sendsImport = send != nil && importSheet != nil
         if let request = try destinationRequest(
             list: listDestinations, add: addDestination, remove: removeDestination, fingerprint: fingerprint,
-            send: send, library: library, ids: ids, photos: photos, given: given)
+            send: sendsImport ? nil : send, library: library, ids: ids, photos: photos, given: given)
         {
             return request
         }
@@ -251,7 +253,8 @@ public enum Arguments {
                         .replacing("{argument}", with: photos[0]))
             }
             return .importSheet(
-                library: library, sheet: importSheet, into: inPlace ? .photo : sidecar ? .sidecar : nil, pad: pad)
+                library: library, sheet: importSheet, into: inPlace ? .photo : sidecar ? .sidecar : nil, pad: pad,
+                send: send)
         }
         if let remove {
             guard let id = Int64(remove), id > 0 else {

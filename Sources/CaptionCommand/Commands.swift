@@ -38,8 +38,8 @@ public enum Commands {
             return add(library: library, photo: photo, words: words, into: into, credits: padCredits)
         case .list(let library, let format):
             return list(library: library, format: format)
-        case .importSheet(let library, let sheet, let into, let pad):
-            return importSheet(sheet, library: library, into: into, pad: pad)
+        case .importSheet(let library, let sheet, let into, let pad, let send):
+            return importSheet(sheet, library: library, into: into, pad: pad, send: send)
         case .remove(let library, let id):
             return remove(library: library, id: id)
         case .export(let library, let folder, let ids, let into):
@@ -104,7 +104,8 @@ public enum Commands {
     static func save(
         _ photo: String, words: CaptionWords, into: CaptionDestination?,
         library openLibrary: () throws(LibraryError) -> Library, credits: () -> Credits,
-        loaded read: Result<LoadedPhoto, LibraryError>? = nil, say: (String) -> Void
+        loaded read: Result<LoadedPhoto, LibraryError>? = nil, say: (String) -> Void,
+        added: (Entry) -> Void = { _ in }
     ) -> SaveOutcome {
         let layout = CaptionForm.Layout.everyField
         var engine = layout.engine(Wording(translate: { tr($0) }))
@@ -139,6 +140,7 @@ public enum Commands {
                 if let source = SourcePath.absolute(photo) {
                     entry = try opened.setSource(id: entry.id, path: source, sha256: loaded.sha256)
                 }
+                added(entry)
                 guard let into else { return .saved }
                 return write(entry, into: into, library: opened, say: say) == .written ? .saved : .notWritten
             } catch {

@@ -11,7 +11,7 @@ extension Arguments {
             tr("Usage:"),
             "  caption " + tr("[--library DIR] [--watch DIR [--subfolders]] [PHOTO...]"),
             "  caption " + tr("[--library DIR] --add PHOTO --title TITLE --subtitle SUBTITLE [--in-place | --sidecar]"),
-            "  caption " + tr("[--library DIR] --import SHEET.csv [--in-place | --sidecar]"),
+            "  caption " + tr("[--library DIR] --import SHEET.csv [--in-place | --sidecar] [--send NAME]"),
             "  caption " + tr("[--library DIR] --list [--json | --csv]"),
             "  caption " + tr("[--library DIR] --remove ID"),
             "  caption " + tr("[--library DIR] --export DIR [--id ID]... [--sidecar]"),
@@ -102,7 +102,7 @@ extension Arguments {
             ),
             tr("  --destinations    list the destinations; --remove-destination NAME removes one"),
             tr(
-                "  --send NAME       send the entries --id names to the destination NAME, each\n                    photo with its caption inside, named as --export names it"
+                "  --send NAME       send the entries --id names to the destination NAME, each\n                    photo with its caption inside, named as --export names it; with\n                    --import, the entries the sheet saved"
             ),
             tr("  -h, --help        show this help"),
             tr("  --version         show the version"),

@@ -3,6 +3,7 @@
 
 import CaptionLibrary
 import CaptionMetadata
+import CaptionSending
 import CaptionText
 import Localization
 import POSIXFiles
@@ -16,10 +17,21 @@ extension Commands {
     /// Each row of the sheet saved as `--add` saves its photo: the form's rules, the
     /// photo's own words where a cell is empty, the standing credits under the row's own.
     /// A row that cannot be saved is said as `SHEET:LINE: reason` and the others go on;
-    /// exit status 1 when any row was not saved or not written, 0 when all were.
-    static func importSheet(_ sheet: String, library: String?, into: CaptionDestination?, pad: String? = nil) -> Int32 {
+    /// exit status 1 when any row was not saved or not written, 0 when all were. With
+    /// `send`, the entries saved are then sent there, in the sheet's order; a destination
+    /// that does not exist, or whose password the keyring does not give, stops before any
+    /// row is saved.
+    static func importSheet(
+        _ sheet: String, library: String?, into: CaptionDestination?, pad: String? = nil, send: String? = nil
+    ) -> Int32 {
+        var sending: (destination: Destination, password: String?)?
+        if let send {
+            guard let ready = sendingReady(send) else { return 1 }
+            sending = ready
+        }
         guard let rows = sheetRows(sheet) else { return 1 }
         var status: Int32 = 0
+        var saved: [Entry] = []
 
         // Read once for the whole sheet; each row fills their variables from its own photo.
         guard let standing = creditsReading(pad: pad) else { return 1 }
@@ -54,9 +66,13 @@ extension Commands {
                 let outcome = save(
                     row.photo, words: current.words, into: into, library: openedLibrary,
                     credits: { credits(of: row, standing: standing.credits, say: say) }, loaded: current.loaded,
-                    say: say)
+                    say: say, added: { saved.append($0) })
                 if outcome != .saved { status = 1 }
             }
+        }
+        if let sending, !saved.isEmpty, let opened {
+            let sent = Commands.send(saved, from: opened, to: sending.destination, password: sending.password)
+            if sent != 0 { status = 1 }
         }
         return status
     }

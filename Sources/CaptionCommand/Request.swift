@@ -15,8 +15,10 @@ public enum Request: Equatable, Sendable {
         pad: String? = nil)
     case list(library: String?, format: ListFormat = .table)
     /// The rows of a caption sheet (a CSV as exiftool's -csv writes it) saved as `--add`
-    /// saves one photo, each also written into its photo or a sidecar with `into`.
-    case importSheet(library: String?, sheet: String, into: CaptionDestination?, pad: String? = nil)
+    /// saves one photo, each also written into its photo or a sidecar with `into`, and sent
+    /// to the destination `send` names, if any, once all are saved.
+    case importSheet(
+        library: String?, sheet: String, into: CaptionDestination?, pad: String? = nil, send: String? = nil)
     case remove(library: String?, id: Int64)
     /// The entries `ids` (all when empty) into `folder`, the caption embedded (`.photo`) or
     /// in NAME.xmp beside each untouched photo (`.sidecar`).

@@ -132,25 +132,52 @@ extension Commands {
     }
 
     static func send(library: String?, to name: String, ids: [Int64]) -> Int32 {
-        guard let destination = DestinationFile.destination(named: name) else {
-            Console.error(
-                fill(tr("There is no destination “{name}”: --destinations lists them"), ["name": name]))
-            return 1
-        }
-        do {
+        guard let (destination, password) = sendingReady(name) else { return 1 }
+        do throws(LibraryError) {
             let opened = try openForReading(library)
             guard let entries = try entries(ids, in: opened) else { return 1 }
-            let password = destination.kind == .folder ? nil : try Passwords.password(for: name)
-            var missing = 0
-            // A server away is said once, not at every try.
-            var said: Set<String> = []
+            return send(entries, from: opened, to: destination, password: password)
+        } catch {
+            Console.error(error.message)
+            return 1
+        }
+    }
+
+    /// The destination `name` and its password (nil for a folder); nil, said, when there is
+    /// no such destination or the keyring cannot give the password.
+    static func sendingReady(_ name: String) -> (Destination, String?)? {
+        guard let destination = DestinationFile.destination(named: name) else {
+            Console.error(fill(tr("There is no destination “{name}”: --destinations lists them"), ["name": name]))
+            return nil
+        }
+        guard destination.kind != .folder else { return (destination, nil) }
+        do throws(SendError) {
+            return (destination, try Passwords.password(for: name))
+        } catch {
+            Console.error(error.message)
+            return nil
+        }
+    }
+
+    /// Sends `entries` to `destination`, a line each on standard output as it arrives; a
+    /// failure tried again is said once. 0 when every one was sent.
+    static func send(
+        _ entries: [Entry], from library: Library, to destination: Destination, password: String?
+    )
+        -> Int32
+    {
+        var missing = 0
+        // A server away is said once, not at every try.
+        var said: Set<String> = []
+        do throws(SendError) {
             try Sender.send(
-                entries, from: opened, to: destination, password: password,
+                entries, from: library, to: destination, password: password,
                 sent: { file in
                     Console.out(
                         fill(
                             tr("Sent entry {id} to {destination}: {name}"),
-                            ["id": String(file.entryID), "destination": name, "name": file.name]) + "\n")
+                            ["id": String(file.entryID), "destination": destination.name, "name": file.name])
+                            + "\n")
                 },
                 retrying: { problem, wait in
                     guard said.insert(problem.message).inserted else { return }
@@ -163,16 +190,10 @@ extension Commands {
                     missing += 1
                     Console.error(problem.message)
                 })
-            return missing == 0 ? 0 : 1
-        } catch let error as LibraryError {
-            Console.error(error.message)
-            return 1
-        } catch let error as SendError {
-            Console.error(error.message)
-            return 1
         } catch {
-            Console.error(String(describing: error))
+            Console.error(error.message)
             return 1
         }
+        return missing == 0 ? 0 : 1
     }
 }

@@ -128,6 +128,9 @@ import Testing
         #expect(
             try Arguments.parse(["--send", "Agency", "--id", "3", "--library", "/l", "--id", "3", "--id", "1"])
                 == .send(library: "/l", destination: "Agency", ids: [3, 1]))
+        #expect(
+            try Arguments.parse(["--import", "s.csv", "--send", "Agency", "--in-place"])
+                == .importSheet(library: nil, sheet: "s.csv", into: .photo, send: "Agency"))
     }
 
     @Test(arguments: [

@@ -230,6 +230,39 @@ func exiftool(_ arguments: [String]) throws -> String {
         #expect(try desk.caption(["--destinations"]).stdout.contains(name) == false)
     }
 
+    @Test func aSheetIsSavedAndSentInOneProcess() throws {
+        let servers = try Servers()
+        let desk = try Desk(titles: [])
+        let (folderName, folder) = servers.folder()
+        let name = uniqueName("Agency")
+        _ = try desk.caption(
+            ["--add-destination", name, servers.sftp + folderName + "/", "--fingerprint", servers.sftpKey],
+            input: servers.password)
+        var lines = ["SourceFile,Title,Description"]
+        for (index, title) in ["Quay", "Nets"].enumerated() {
+            let photo = desk.scratch.file("\(index).jpg")
+            try FileManager.default.copyItem(atPath: Desk.sample, toPath: photo)
+            lines.append("\(photo),\(title),Row \(index + 1)")
+        }
+        // A row that cannot be saved is said, and the others are sent.
+        lines.append(desk.scratch.file("missing.jpg") + ",Gone,Row 3")
+        let sheet = desk.scratch.write("sheet.csv", Array((lines.joined(separator: "\n") + "\n").utf8))
+        let outcome = try desk.caption(["--library", desk.library, "--import", sheet, "--send", name])
+        #expect(outcome.status == 1, "a row was not saved")
+        #expect(outcome.stderr.contains("sheet.csv:4: "), "\(outcome.stderr)")
+        #expect(
+            outcome.stdout
+                == "Saved entry 1\nSaved entry 2\nSent entry 1 to \(name): Quay.jpg\nSent entry 2 to \(name): Nets.jpg\n"
+        )
+        #expect(desk.scratch.names(in: folder) == ["Nets.jpg", "Quay.jpg"])
+        #expect(try exiftool(["-s3", "-Description", folder + "/Nets.jpg"]) == "Row 2\n")
+        // A destination that does not exist saves nothing.
+        let unknown = try desk.caption(["--library", desk.library, "--import", sheet, "--send", "Nowhere at all"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.isEmpty)
+        #expect(try Library(directory: desk.library).entries().count == 2)
+    }
+
     @Test func aServerThatIsDownIsTriedAgainThenSaid() throws {
         let desk = try Desk()
         // A port nothing listens on: taken from the kernel and let go.
