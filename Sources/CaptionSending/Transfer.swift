@@ -246,8 +246,9 @@ final class Session {
         }
         // libcurl reports an SFTP upload that failed in the middle as an SSH error, whether
         // the connection dropped or OpenSSH's server answered "failure" to a write (a full
-        // disk): the message says both.
-        if isUpload && code == CURLE_SSH {
+        // disk); and an FTP server that cannot write closes the data connection, which the
+        // upload may meet (a broken pipe) before the 451 that says why: the message says both.
+        if isUpload && (code == CURLE_SSH || code == CURLE_SEND_ERROR) {
             return SendError(
                 .interrupted,
                 fill(
