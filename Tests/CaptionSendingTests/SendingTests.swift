@@ -360,7 +360,8 @@ func exiftool(_ arguments: [String]) throws -> String {
             // vsftpd's 451 says the disk; SFTP as libcurl reports it says a cut and a full disk
             // alike, and so does FTP when the upload meets the closed data connection (a
             // broken pipe) before the 451: both are said as both.
-            let said = error.kind == .serverFull
+            let said =
+                error.kind == .serverFull
                 && error.message.hasPrefix("127.0.0.1 could not store the file; its disk may be full")
             let either = error.kind == .interrupted && error.message.contains("its disk may be full")
             return scheme == "ftp" ? said || either : either
