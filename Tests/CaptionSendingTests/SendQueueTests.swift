@@ -164,10 +164,18 @@ final class Events: @unchecked Sendable {
             queue: SendQueue(path: desk.scratch.file("send-queue")), destinations: { _ in destination },
             report: { events.add($0) })
         defer { worker.stop() }
-        worker.send(SendItem(library: desk.library, entryID: 2, destination: "Outbox"))
-        worker.send(SendItem(library: desk.library, entryID: 1, destination: "Outbox"))
+        // Both queued before the thread starts: were the second added after, the thread
+        // could pass over the first and fall idle in between.
+        worker.queue.add(SendItem(library: desk.library, entryID: 2, destination: "Outbox"))
+        worker.queue.add(SendItem(library: desk.library, entryID: 1, destination: "Outbox"))
+        worker.resume()
         #expect(events.wait { $0.contains(.idle) })
         #expect(desk.scratch.names(in: outbox) == ["Kept.jpg"])
         #expect(worker.queue.pending.isEmpty)
+        let sent = events.all.compactMap { event -> Int64? in
+            if case .sent(let item, _, _) = event { return item.entryID }
+            return nil
+        }
+        #expect(sent == [1])
     }
 }
