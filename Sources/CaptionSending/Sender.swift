@@ -99,7 +99,7 @@ public enum Sender {
                     .folderRefused,
                     fill(
                         tr("{folder} cannot be written: {reason}"),
-                        ["folder": destination.folder, "reason": errnoText()]))
+                        ["folder": destination.folder, "reason": POSIXFiles.reason(errno)]))
             }
             return
         }
@@ -152,7 +152,7 @@ public enum Sender {
                 .photo,
                 fill(
                     tr("no room to prepare the photos in {folder}: {reason}"),
-                    ["folder": parent, "reason": errnoText()]))
+                    ["folder": parent, "reason": POSIXFiles.reason(errno)]))
         }
         return FilePath.string(fromCString: made)
     }

@@ -4,6 +4,7 @@
 import CCurl
 import CPixbuf
 import Localization
+import POSIXFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -33,13 +34,15 @@ enum Transfer {
     ) throws(SendError) {
         guard let file = fopen(path, "rb") else {
             throw SendError(
-                .photo, fill(tr("{file} could not be read: {reason}"), ["file": path, "reason": errnoText()]))
+                .photo,
+                fill(tr("{file} could not be read: {reason}"), ["file": path, "reason": POSIXFiles.reason(errno)]))
         }
         defer { fclose(file) }
         var status = stat()
         guard fstat(fileno(file), &status) == 0 else {
             throw SendError(
-                .photo, fill(tr("{file} could not be read: {reason}"), ["file": path, "reason": errnoText()]))
+                .photo,
+                fill(tr("{file} could not be read: {reason}"), ["file": path, "reason": POSIXFiles.reason(errno)]))
         }
         let partName = "." + name + ".part"
         let renames: [String]
@@ -110,8 +113,6 @@ enum Transfer {
         "\"" + path.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }
-
-func errnoText() -> String { String(cString: strerror(errno)) }
 
 /// One libcurl easy handle, set up to log in to a destination with the server checked as
 /// the destination trusts it.

@@ -8,7 +8,6 @@ Usage: faulty-relay.py SERVER_PORT COUNT cut|stall"""
 import socket
 import sys
 import threading
-import time
 
 server_port, count, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 listener = socket.socket()
@@ -27,9 +26,9 @@ def pump(source, target, limit):
             if limit is not None and sent + len(data) >= limit:
                 target.sendall(data[: limit - sent])
                 if mode == "stall":
-                    # Open and silent: only the client's own patience ends it.
-                    while True:
-                        time.sleep(60)
+                    # Open and silent: only the client's own patience ends it (this thread
+                    # waits on nothing that ever comes; the relay is killed after the test).
+                    threading.Event().wait()
                 break
             target.sendall(data)
             sent += len(data)
